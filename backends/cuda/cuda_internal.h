@@ -1,0 +1,29 @@
+/* cuda_internal.h - what the CUDA backend's files share. */
+#ifndef LOCKSTEP_CUDA_INTERNAL_H
+#define LOCKSTEP_CUDA_INTERNAL_H
+
+#include <cuda_runtime.h>
+
+extern "C" {
+#include "backend.h"
+}
+
+struct ls_ctx {
+    int device;
+    cudaDeviceProp prop;
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+};
+
+/* Fails with "what: CUDA's message" when the call did not succeed. */
+#define LS_CUDA_TRY(call, err, what)                                                              \
+    do {                                                                                          \
+        cudaError_t ls_st_ = (call);                                                              \
+        if (ls_st_ != cudaSuccess)                                                                \
+            return ls_fail((err), "CUDA %s failed: %s", (what), cudaGetErrorString(ls_st_));      \
+    } while (0)
+
+int ls_cuda_graveler(ls_ctx *ctx, const grv_params *p, grv_result *r, const ls_progress *progress,
+                     ls_error *err);
+
+#endif

@@ -1,0 +1,28 @@
+/* omp_graveler_simd.h - the per-instruction-set copies of the CPU Graveler
+ * inner loop (omp_graveler_simd.c) and how many lanes each plays at once.
+ *
+ * grv_simd_groups_X plays stream groups group0 .. group0+ngroups-1 (group g
+ * = streams g*LANES .. g*LANES+LANES-1), counting battles with index in
+ * [lo, hi) into lanehist[lane * (turns + 1) + count]. Each call must add at
+ * most 2^26 battles per lane and bin so that the 32-bit counts cannot wrap:
+ * callers keep ngroups <= 2^20. */
+#ifndef LOCKSTEP_OMP_GRAVELER_SIMD_H
+#define LOCKSTEP_OMP_GRAVELER_SIMD_H
+
+#include <stdint.h>
+
+#define GRV_SIMD_MAX_GROUPS_PER_CALL (1u << 20)
+
+#define GRV_SIMD_DECLARE(variant)                                                       \
+    void grv_simd_groups_##variant(uint64_t seed, uint64_t group0, uint64_t ngroups,    \
+                                   uint64_t lo, uint64_t hi, uint32_t turns,            \
+                                   uint32_t *lanehist);                                 \
+    extern const int grv_simd_lanes_##variant;
+
+GRV_SIMD_DECLARE(generic)
+#if defined(__x86_64__)
+GRV_SIMD_DECLARE(avx2)
+GRV_SIMD_DECLARE(avx512)
+#endif
+
+#endif

@@ -1,0 +1,62 @@
+/* cli.h - command-line options from a table, with one-line errors.
+ *
+ * Every command describes its options as an ls_opt array; ls_opts_parse
+ * fills the targets, prints --help from the same table, and reports bad
+ * input as one line naming the flag and the accepted range (exit code 2). */
+#ifndef LOCKSTEP_CLI_H
+#define LOCKSTEP_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+
+typedef enum {
+    LS_OPT_COUNT, /* unsigned integer; accepts 1000000, 1e6, 2.5e8 when whole */
+    LS_OPT_U64,   /* any 64-bit unsigned: decimal or 0x hex (seeds) */
+    LS_OPT_FLAG,  /* presence sets *(int *)target = 1 */
+    LS_OPT_STRING /* *(const char **)target = value */
+} ls_opt_kind;
+
+typedef struct ls_opt {
+    const char *name; /* without the leading "--" */
+    ls_opt_kind kind;
+    void *target;     /* uint64_t*, int*, const char** by kind */
+    uint64_t min, max; /* for LS_OPT_COUNT */
+    const char *arg;  /* placeholder shown in help, e.g. "N" */
+    const char *help;
+} ls_opt;
+
+/* Options shared by the commands that run on a device. */
+typedef struct ls_common {
+    const char *backend; /* NULL: default spec */
+    int json;
+    int quiet;
+} ls_common;
+
+#define LS_OPT_BACKEND(c)                                                                        \
+    {"backend", LS_OPT_STRING, &(c)->backend, 0, 0, "NAME[:INDEX]",                             \
+     "openmp, opencl or cuda, optionally with a device index; default $LOCKSTEP_BACKEND or auto"}
+#define LS_OPT_JSON(c) {"json", LS_OPT_FLAG, &(c)->json, 0, 0, NULL, "print the result as one JSON object"}
+#define LS_OPT_QUIET(c) {"quiet", LS_OPT_FLAG, &(c)->quiet, 0, 0, NULL, "no progress display"}
+
+/* Parses argv[first..argc) against opts (n entries). Positional arguments
+ * are stored in pos[0..*npos) up to max_pos. Returns 0 on success, 1 when
+ * --help was printed (exit 0), -1 with err->usage set on bad input. */
+int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
+                  const char **pos, int *npos, int max_pos, ls_error *err);
+
+/* Prints "usage: <usage>\n\n<summary>\n\noptions:" and the table. */
+void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_opt *opts, int n);
+
+/* Parses one count the way LS_OPT_COUNT does; 0 or -1 with err set. */
+int ls_parse_count(const char *flag, const char *text, uint64_t min, uint64_t max, uint64_t *out,
+                   ls_error *err);
+
+/* Prints an error line "lockstep: msg" and returns the exit code for it. */
+int ls_report(const ls_error *err);
+
+/* Shortest of "1e9" / "123456" for messages about ranges. */
+void ls_format_count(uint64_t v, char *out, size_t len);
+
+#endif

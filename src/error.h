@@ -1,0 +1,30 @@
+/* error.h - an error message carried back to whoever can print it.
+ * Backends and drivers never print or exit; they fill an ls_error. */
+#ifndef LOCKSTEP_ERROR_H
+#define LOCKSTEP_ERROR_H
+
+#include <stdarg.h>
+
+typedef struct ls_error {
+    char msg[512];
+    int usage; /* 1: the user's input was wrong (exit code 2), else 1 */
+} ls_error;
+
+#if defined(__GNUC__)
+#define LS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define LS_PRINTF(a, b)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Sets the message (printf-style); returns -1 so callers can
+ * `return ls_fail(err, ...)`. */
+int ls_fail(ls_error *err, const char *fmt, ...) LS_PRINTF(2, 3);
+int ls_fail_usage(ls_error *err, const char *fmt, ...) LS_PRINTF(2, 3);
+#ifdef __cplusplus
+}
+#endif
+
+#endif

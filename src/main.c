@@ -1,0 +1,57 @@
+/* main.c - lockstep's command dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "workload.h"
+
+#ifndef LS_VERSION
+#define LS_VERSION "unknown"
+#endif
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: lockstep COMMAND [options]\n\n"
+            "Runs the same algorithms on OpenMP, OpenCL and CUDA and checks that they agree.\n\n"
+            "commands:\n"
+            "  devices                  list backends and devices (and why any are unavailable)\n");
+    for (int i = 0; ls_workloads[i]; i++)
+        fprintf(out, "  %-24s %s\n", ls_workloads[i]->name, ls_workloads[i]->summary);
+    fprintf(out,
+            "  check WORKLOAD|all       run on every backend and compare the results\n"
+            "  conformance              golden-answer cases: does this device compute correctly?\n"
+            "  bench WORKLOAD           time a workload (median of repeated runs)\n"
+            "  version                  print the version\n\n"
+            "Every command takes --help. --backend NAME[:INDEX] picks the device (default\n"
+            "$LOCKSTEP_BACKEND, else auto: a CUDA GPU, else an OpenCL GPU, else OpenMP).\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("lockstep %s\n", LS_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "devices") == 0)
+        return ls_cmd_devices(argc, argv);
+    if (strcmp(cmd, "check") == 0)
+        return ls_cmd_check(argc, argv);
+    if (strcmp(cmd, "conformance") == 0)
+        return ls_cmd_conformance(argc, argv);
+    if (strcmp(cmd, "bench") == 0)
+        return ls_cmd_bench(argc, argv);
+    const ls_workload *w = ls_workload_find(cmd);
+    if (w)
+        return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv);
+    fprintf(stderr, "lockstep: unknown command '%s' (see lockstep --help)\n", cmd);
+    return 2;
+}

@@ -1,0 +1,75 @@
+/* progress.c - see progress.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "progress.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+
+double ls_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+void ls_progress_catch_sigint(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+int ls_progress_interrupted(void)
+{
+    return interrupted != 0;
+}
+
+static int report(void *user, uint64_t done, uint64_t total)
+{
+    ls_progress_bar *bar = user;
+    double now = ls_now();
+    if (bar->enabled && now - bar->start >= 2.0 && now - bar->last_draw >= 0.25) {
+        double elapsed = now - bar->start;
+        double frac = total ? (double)done / (double)total : 0.0;
+        double eta = frac > 0 ? elapsed * (1.0 - frac) / frac : 0.0;
+        fprintf(stderr, "\r%s: %5.1f%% of %llu %s, %.0f s elapsed, ~%.0f s left  ", bar->label, 100.0 * frac,
+                (unsigned long long)total, bar->unit, elapsed, eta);
+        fflush(stderr);
+        bar->shown = 1;
+        bar->last_draw = now;
+    }
+    return interrupted != 0;
+}
+
+ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const char *unit, int quiet)
+{
+    memset(bar, 0, sizeof *bar);
+    bar->label = label;
+    bar->unit = unit;
+    bar->enabled = !quiet && isatty(STDERR_FILENO);
+    bar->start = ls_now();
+    ls_progress p = {report, bar};
+    return p;
+}
+
+void ls_progress_finish(ls_progress_bar *bar)
+{
+    if (bar->shown) {
+        fprintf(stderr, "\r%*s\r", 100, "");
+        fflush(stderr);
+    }
+    bar->shown = 0;
+}

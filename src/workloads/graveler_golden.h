@@ -1,0 +1,44 @@
+/* graveler_golden.h - the Graveler conformance cases and their answers.
+ *
+ * The answers (max and digest) come from tests/ref_graveler.c, a plain
+ * bit-by-bit implementation built on Random123's own Philox; the unit test
+ * `ref_graveler` recomputes every row, so a wrong row fails the build's
+ * tests rather than silently blessing a wrong backend. Regenerate the
+ * numbers with `build/tests/ref_graveler --print`.
+ *
+ * The cases cover the default 231 turns, each tail shape (16 trials from
+ * one word, 17 from a masked pair, an exact pair, one trial), battle ranges
+ * that start and end inside a 64-battle stream, and stream indices above
+ * 2^32 (so the counter's high word matters). */
+#ifndef LOCKSTEP_GRAVELER_GOLDEN_H
+#define LOCKSTEP_GRAVELER_GOLDEN_H
+
+#include <stdint.h>
+
+typedef struct grv_golden {
+    uint64_t seed, first, battles;
+    uint32_t turns, max;
+    uint64_t digest;
+} grv_golden;
+
+#define GRV_GOLDEN_COUNT 7
+#define GRV_GOLDEN_NAME_0 "graveler 231 turns, 1e5 battles"
+#define GRV_GOLDEN_NAME_1 "graveler 231 turns, unaligned range"
+#define GRV_GOLDEN_NAME_2 "graveler 16 turns (one-word tail)"
+#define GRV_GOLDEN_NAME_3 "graveler 17 turns, stream > 2^32"
+#define GRV_GOLDEN_NAME_4 "graveler 32 turns (exact pair)"
+#define GRV_GOLDEN_NAME_5 "graveler 1 turn, max seed"
+#define GRV_GOLDEN_NAME_6 "graveler 1000 turns"
+
+static const grv_golden grv_golden_cases[GRV_GOLDEN_COUNT] = {
+    /* seed, first, battles, turns, max, digest */
+    {1ull, 0ull, 100000ull, 231, 89, 0xd6f0dff249d33a36ull},
+    {7ull, 123ull, 200001ull, 231, 87, 0x02f7aed767ac3ecbull},
+    {2ull, 0ull, 4099ull, 16, 11, 0xea98002ddd8d9747ull},
+    {12345ull, 300000000000ull, 1000ull, 17, 10, 0x4d420a39f6e6fec6ull},
+    {99ull, 64ull, 64000ull, 32, 19, 0xd9b9e4d30d1c3008ull},
+    {18446744073709551615ull, 5ull, 10007ull, 1, 1, 0x1b80b5cb524492d3ull},
+    {3ull, 0ull, 3000ull, 1000, 294, 0x709ef956c52b41f4ull},
+};
+
+#endif
