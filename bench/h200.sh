@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# bench/h200.sh - one batch for a lent NVIDIA machine: build for sm_90,
+# list devices, run the conformance suite and the cross-checks on every
+# backend, then the benchmarks side by side. Prints a summary last.
+#
+# usage: bash bench/h200.sh [OUTDIR]    (OUTDIR defaults to $OUT or /tmp)
+# The output is what docs/perf/ records.
+set -u
+out=${1:-${OUT:-/tmp}}
+mkdir -p "$out"
+log="$out/h200.log"
+exec > >(tee "$log") 2>&1
+
+echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
+# NVIDIA's OpenCL: the loader finds it through this ICD file.
+if [ -w /etc/OpenCL/vendors ] || mkdir -p /etc/OpenCL/vendors 2>/dev/null; then
+  echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+fi
+export PATH=/usr/local/cuda/bin:$PATH
+build=/tmp/lockstep-build
+rm -rf "$build"
+t0=$(date +%s)
+meson setup "$build" -Ddefault_backend=cuda -Dnvcc_arch=90 >"$out/setup.log" 2>&1 || { tail -30 "$out/setup.log"; exit 1; }
+ninja -C "$build" >"$out/ninja.log" 2>&1 || { tail -40 "$out/ninja.log"; exit 1; }
+echo "== built in $(( $(date +%s) - t0 )) s"
+ls=$build/lockstep
+$ls devices
+echo "== conformance (every device)"
+$ls conformance
+echo "== check graveler 1e8 (every device)"
+$ls check graveler --battles 1e8 --quiet
+echo "== check graveler 1e9 (cuda, opencl:NVIDIA)"
+$ls check graveler --battles 1e9 --quiet --backends cuda,openmp
+# Benchmarks: device time (events), median of repeated runs.
+nv=$($ls devices --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(next((f"opencl:{x[\"index\"]}" for b in d["backends"] if b["backend"]=="opencl" for x in b["devices"] if "NVIDIA" in x["platform"]), ""))')
+echo "== bench graveler 1e9"
+$ls bench graveler --battles 1e9 --backend cuda --repeat 10 --warmup 2
+for blk in 32 64 96 128; do
+  echo "-- LOCKSTEP_CUDA_BLOCK=$blk"; LOCKSTEP_CUDA_BLOCK=$blk $ls bench graveler --battles 1e9 --backend cuda --repeat 5 --warmup 1 | tail -2
+done
+[ -n "$nv" ] && $ls bench graveler --battles 1e9 --backend "$nv" --repeat 10 --warmup 2
+$ls bench graveler --battles 1e9 --backend openmp --repeat 3 --warmup 1
+${EXTRA_BENCH:-true}
+echo "== done"
