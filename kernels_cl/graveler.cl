@@ -26,9 +26,8 @@ static inline void grv_play_private(ulong seed, ulong stream0, ulong nstreams, u
     const uint lid = get_local_id(0), wg = get_local_size(0);
     const ulong stride = get_global_size(0);
     for (ulong s = stream0 + get_global_id(0); s < stream0 + nstreams; s += stride) {
-        uint st[4];
-        grv_stream_state(seed, s, st);
-        grv_xs128 x = {st[0], st[1], st[2], st[3]};
+        grv_mwc x;
+        x.s = grv_stream_state(seed, s);
         ulong b0 = s * GRV_BATTLES_PER_STREAM;
         if (b0 >= lo && b0 + GRV_BATTLES_PER_STREAM <= hi) {
             for (uint j = 0; j < GRV_BATTLES_PER_STREAM; j++)
@@ -74,9 +73,8 @@ __kernel void graveler_shared(ulong seed, ulong stream0, ulong nstreams, ulong l
         hist[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (ulong s = stream0 + get_global_id(0); s < stream0 + nstreams; s += stride) {
-        uint st[4];
-        grv_stream_state(seed, s, st);
-        grv_xs128 x = {st[0], st[1], st[2], st[3]};
+        grv_mwc x;
+        x.s = grv_stream_state(seed, s);
         ulong b0 = s * GRV_BATTLES_PER_STREAM;
         for (uint j = 0; j < GRV_BATTLES_PER_STREAM; j++) {
             uint c = grv_battle(&x, turns);

@@ -23,9 +23,8 @@ __device__ __forceinline__ void grv_play_private(uint64_t seed, uint64_t stream0
     const uint32_t tid = threadIdx.x, wg = blockDim.x;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t s = stream0 + (uint64_t)blockIdx.x * blockDim.x + tid; s < stream0 + nstreams; s += stride) {
-        uint32_t st[4];
-        grv_stream_state(seed, s, st);
-        grv_xs128 x = {st[0], st[1], st[2], st[3]};
+        grv_mwc x;
+        x.s = grv_stream_state(seed, s);
         uint64_t b0 = s * GRV_BATTLES_PER_STREAM;
         if (b0 >= lo && b0 + GRV_BATTLES_PER_STREAM <= hi) {
             for (uint32_t j = 0; j < GRV_BATTLES_PER_STREAM; j++)
@@ -72,9 +71,8 @@ __global__ void graveler_shared(uint64_t seed, uint64_t stream0, uint64_t nstrea
         shist[i] = 0;
     __syncthreads();
     for (uint64_t s = stream0 + (uint64_t)blockIdx.x * blockDim.x + tid; s < stream0 + nstreams; s += stride) {
-        uint32_t st[4];
-        grv_stream_state(seed, s, st);
-        grv_xs128 x = {st[0], st[1], st[2], st[3]};
+        grv_mwc x;
+        x.s = grv_stream_state(seed, s);
         uint64_t b0 = s * GRV_BATTLES_PER_STREAM;
         for (uint32_t j = 0; j < GRV_BATTLES_PER_STREAM; j++) {
             uint32_t c = grv_battle(&x, turns);

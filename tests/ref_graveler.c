@@ -1,9 +1,10 @@
 /* ref_graveler.c - an independent, deliberately plain Graveler.
  *
  * It shares no code with lockstep's algorithm: stream keys come from
- * Random123's own philox4x32 (Debian's librandom123-dev), xorshift128 is
- * written out as in Marsaglia's paper, and every trial is decided bit by
- * bit with no popcount and no vectors. It checks the golden table that the
+ * Random123's own philox4x32 (Debian's librandom123-dev), MWC64X is written
+ * out as in David Thomas's published OpenCL code (separate x and c, carry
+ * by comparison), and every trial is decided bit by bit with no popcount
+ * and no vectors. It checks the golden table that the
  * conformance suite compiles in (src/workloads/graveler_golden.h), and with
  * --print it writes that table. */
 #include <Random123/philox.h>
@@ -14,47 +15,46 @@
 
 #include "graveler_golden.h"
 
-typedef struct { uint32_t x, y, z, w; } xor128;
+typedef struct { uint32_t x, c; } mwc64x;
 
-static uint32_t xor128_next(xor128 *s)
+/* D. B. Thomas, "The MWC64X Random Number Generator" (2011). */
+static uint32_t mwc64x_next(mwc64x *s)
 {
-    uint32_t t = s->x ^ (s->x << 11);
-    s->x = s->y;
-    s->y = s->z;
-    s->z = s->w;
-    s->w = s->w ^ (s->w >> 19) ^ t ^ (t >> 8);
-    return s->w;
+    const uint32_t A = 4294883355u;
+    uint32_t res = s->x ^ s->c;
+    uint32_t hi = (uint32_t)(((uint64_t)s->x * A) >> 32);
+    s->x = s->x * A + s->c;
+    s->c = hi + (s->x < s->c);
+    return res;
 }
 
-static xor128 stream_start(uint64_t seed, uint64_t stream)
+static mwc64x stream_start(uint64_t seed, uint64_t stream)
 {
     philox4x32_ctr_t c = {{(uint32_t)stream, (uint32_t)(stream >> 32), 0x67726176u, 0}};
     philox4x32_key_t k = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
     philox4x32_ctr_t r = philox4x32_R(10, c, k);
-    xor128 s = {r.v[0], r.v[1], r.v[2], r.v[3]};
-    if (!(s.x | s.y | s.z | s.w))
-        s.w = 1;
+    mwc64x s = {r.v[0], (r.v[1] >> 1) + 1};
     return s;
 }
 
 /* One battle: trials in groups of 32 from word pairs, the tail from one
  * word's halves (<= 16 trials) or a masked pair. */
-static unsigned battle(xor128 *s, unsigned turns)
+static unsigned battle(mwc64x *s, unsigned turns)
 {
     unsigned wins = 0, done = 0;
     while (turns - done >= 32) {
-        uint32_t a = xor128_next(s), b = xor128_next(s);
+        uint32_t a = mwc64x_next(s), b = mwc64x_next(s);
         for (int i = 0; i < 32; i++)
             wins += ((a >> i) & 1) && ((b >> i) & 1);
         done += 32;
     }
     unsigned rem = turns - done;
     if (rem > 16) {
-        uint32_t a = xor128_next(s), b = xor128_next(s);
+        uint32_t a = mwc64x_next(s), b = mwc64x_next(s);
         for (unsigned i = 0; i < rem; i++)
             wins += ((a >> i) & 1) && ((b >> i) & 1);
     } else if (rem > 0) {
-        uint32_t a = xor128_next(s);
+        uint32_t a = mwc64x_next(s);
         for (unsigned i = 0; i < rem; i++)
             wins += ((a >> i) & 1) && ((a >> (i + 16)) & 1);
     }
@@ -78,7 +78,7 @@ static void run_case(const grv_golden *g, unsigned *max, uint64_t *digest)
     }
     uint64_t end = g->first + g->battles;
     for (uint64_t stream = g->first / 64; stream * 64 < end; stream++) {
-        xor128 s = stream_start(g->seed, stream);
+        mwc64x s = stream_start(g->seed, stream);
         for (uint64_t b = stream * 64; b < stream * 64 + 64; b++) {
             unsigned w = battle(&s, g->turns);
             if (b >= g->first && b < end)

@@ -5,12 +5,10 @@
  * the backend picks the best one the CPU supports at run time, so the same
  * binary runs on any x86-64 and uses AVX2 or AVX-512 where present.
  *
- * Each lane plays one stream (see src/algo/graveler.h): LANES streams run
- * side by side in one GCC vector, and grv_battle() from the shared header
- * is the exact code the GPU kernels run, instantiated on that vector type.
- * Only the popcount differs: the lanes accumulate per-byte bit counts and
- * sum them once per battle (every 31 words at most, before a byte could
- * overflow). */
+ * Each lane plays one stream (see src/algo/graveler.h): VL streams run
+ * side by side in one GCC vector of 64-bit lanes, and grv_battle() from the
+ * shared header is the exact code the GPU kernels run, instantiated on that
+ * vector type. Only the popcount differs per instruction set. */
 #include <stdint.h>
 #include <string.h>
 
@@ -23,70 +21,70 @@
 #define GRV_CAT2(a, b) a##_##b
 #define GRV_CAT(a, b) GRV_CAT2(a, b)
 
+/* A lane is a 64-bit stream state; VL lanes fill one vector register. The
+ * accumulator holds per-byte bit counts of the low 32 bits of each lane,
+ * summed per lane once per battle. */
 #if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__)
 #include <immintrin.h>
-#define VL 16
-typedef uint32_t lsv_u32 __attribute__((vector_size(VL * 4)));
-/* One 512-bit register holds the 16 lanes; vpopcntd counts them directly. */
-static inline lsv_u32 lsv_popcount(lsv_u32 w)
-{
-    return (lsv_u32)_mm512_popcnt_epi32((__m512i)w);
-}
-#define GRV_ACC lsv_u32
-#define GRV_ACC_ADD(acc, w) ((acc) + lsv_popcount(w))
+#define VL 8
+typedef uint64_t lsv_u64 __attribute__((vector_size(VL * 8)));
+/* vpopcntq counts each lane directly. */
+#define GRV_MWC_MUL(v) ((lsv_u64)_mm512_mul_epu32((__m512i)(v), _mm512_set1_epi64(GRV_MWC_A)))
+#define GRV_ACC_ADD(acc, w) ((acc) + (lsv_u64)_mm512_popcnt_epi64((__m512i)((w) & 0xFFFFFFFFu)))
+#define GRV_ACC_ADD2(acc, w1, w2) \
+    ((acc) + (lsv_u64)_mm512_popcnt_epi64((__m512i)(((w1) & 0xFFFFFFFFu) | ((w2) << 32))))
 #define GRV_ACC_TOTAL(acc) (acc)
 #define GRV_ACC_MAX_WORDS 0xFFFFFFFFu
 #elif defined(__AVX2__)
 #include <immintrin.h>
-#define VL 8
-typedef uint32_t lsv_u32 __attribute__((vector_size(VL * 4)));
+#define VL 4
+typedef uint64_t lsv_u64 __attribute__((vector_size(VL * 8)));
 /* Bit counts of each byte through a 16-entry table lookup (vpshufb). */
-static inline __m256i bytecount256(__m256i v)
+static inline lsv_u64 lsv_bytecount(lsv_u64 w)
 {
     const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
                                          0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
     const __m256i low4 = _mm256_set1_epi8(0x0f);
+    __m256i v = (__m256i)w;
     __m256i lo = _mm256_shuffle_epi8(lut, _mm256_and_si256(v, low4));
     __m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(v, 4), low4));
-    return _mm256_add_epi8(lo, hi);
+    return (lsv_u64)_mm256_add_epi8(lo, hi);
 }
-static inline lsv_u32 lsv_bytecount(lsv_u32 w)
-{
-    return (lsv_u32)bytecount256((__m256i)w);
-}
-static inline lsv_u32 lsv_bytesum(lsv_u32 acc)
-{
-    const __m256i ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
-    return (lsv_u32)_mm256_madd_epi16(_mm256_maddubs_epi16((__m256i)acc, ones8), ones16);
-}
-#define GRV_ACC lsv_u32
-#define GRV_ACC_ADD(acc, w) ((acc) + lsv_bytecount(w))
-#define GRV_ACC_TOTAL(acc) lsv_bytesum(acc)
+#define GRV_MWC_MUL(v) ((lsv_u64)_mm256_mul_epu32((__m256i)(v), _mm256_set1_epi64x(GRV_MWC_A)))
+/* vpsadbw against zero sums the 8 bytes of each 64-bit lane. */
+#define GRV_ACC_ADD(acc, w) ((acc) + lsv_bytecount((w) & 0xFFFFFFFFu))
+#define GRV_ACC_ADD2(acc, w1, w2) ((acc) + lsv_bytecount(((w1) & 0xFFFFFFFFu) | ((w2) << 32)))
+#define GRV_ACC_TOTAL(acc) ((lsv_u64)_mm256_sad_epu8((__m256i)(acc), _mm256_setzero_si256()))
 #define GRV_ACC_MAX_WORDS 31u
 #else
-#define VL 4
-typedef uint32_t lsv_u32 __attribute__((vector_size(VL * 4)));
+#define VL 2
+typedef uint64_t lsv_u64 __attribute__((vector_size(VL * 8)));
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define GRV_MWC_MUL(v) ((lsv_u64)_mm_mul_epu32((__m128i)(v), _mm_set1_epi64x(GRV_MWC_A)))
+#endif
 /* Portable SWAR: per-byte bit counts with shifts and masks. */
-static inline lsv_u32 lsv_bytecount(lsv_u32 v)
+static inline lsv_u64 lsv_bytecount(lsv_u64 v)
 {
-    v = v - ((v >> 1) & 0x55555555u);
-    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
-    return (v + (v >> 4)) & 0x0F0F0F0Fu;
+    v = v - ((v >> 1) & 0x5555555555555555u);
+    v = (v & 0x3333333333333333u) + ((v >> 2) & 0x3333333333333333u);
+    return (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
 }
-#define GRV_ACC lsv_u32
-#define GRV_ACC_ADD(acc, w) ((acc) + lsv_bytecount(w))
-#define GRV_ACC_TOTAL(acc) (((acc) * 0x01010101u) >> 24)
+#define GRV_ACC_ADD(acc, w) ((acc) + lsv_bytecount((w) & 0xFFFFFFFFu))
+#define GRV_ACC_ADD2(acc, w1, w2) ((acc) + lsv_bytecount(((w1) & 0xFFFFFFFFu) | ((w2) << 32)))
+#define GRV_ACC_TOTAL(acc) ((((acc) * 0x0101010101010101u) >> 56) & 0xFFu)
 #define GRV_ACC_MAX_WORDS 31u
 #endif
 
 /* Streams per group: NV vectors of VL lanes, played interleaved so that
- * the core always has independent work while one generator step waits. */
+ * the core always has independent work while one multiply waits. */
 #define LANES 16
 #define NV (LANES / VL)
 
-#define GRV_LANE lsv_u32
-#define GRV_ZERO ((lsv_u32){0})
-#define GRV_ACC_ZERO ((lsv_u32){0})
+#define GRV_LANE lsv_u64
+#define GRV_LANE_ZERO ((lsv_u64){0})
+#define GRV_ACC lsv_u64
+#define GRV_ACC_ZERO ((lsv_u64){0})
 #include "graveler.h"
 
 /* Plays the LANES streams s0 .. s0+LANES-1 in full and adds to hist[lane]
@@ -96,28 +94,20 @@ static inline __attribute__((always_inline)) void
 play_lanes(uint64_t seed, uint64_t s0, uint64_t lo, uint64_t hi, uint32_t turns,
            uint32_t *lanehist, uint32_t bins)
 {
-    uint32_t init[4][LANES];
-    for (int l = 0; l < LANES; l++) {
-        uint32_t st[4];
-        grv_stream_state(seed, s0 + (uint64_t)l, st);
-        for (int k = 0; k < 4; k++)
-            init[k][l] = st[k];
-    }
-    grv_xs128 s[NV];
-    for (int v = 0; v < NV; v++) {
-        memcpy(&s[v].x, init[0] + v * VL, sizeof s[v].x);
-        memcpy(&s[v].y, init[1] + v * VL, sizeof s[v].y);
-        memcpy(&s[v].z, init[2] + v * VL, sizeof s[v].z);
-        memcpy(&s[v].w, init[3] + v * VL, sizeof s[v].w);
-    }
+    uint64_t init[LANES];
+    for (int l = 0; l < LANES; l++)
+        init[l] = grv_stream_state(seed, s0 + (uint64_t)l);
+    grv_mwc s[NV];
+    for (int v = 0; v < NV; v++)
+        memcpy(&s[v].s, init + v * VL, sizeof s[v].s);
 
     uint64_t first = s0 * GRV_BATTLES_PER_STREAM;
     uint64_t last = (s0 + LANES) * GRV_BATTLES_PER_STREAM; /* exclusive */
     int whole = first >= lo && last <= hi;
     for (uint32_t j = 0; j < GRV_BATTLES_PER_STREAM; j++) {
-        uint32_t c[LANES];
+        uint64_t c[LANES];
         for (int v = 0; v < NV; v++) {
-            lsv_u32 cv = grv_battle(&s[v], turns);
+            lsv_u64 cv = grv_battle(&s[v], turns);
             memcpy(c + v * VL, &cv, sizeof cv);
         }
         if (whole) {

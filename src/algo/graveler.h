@@ -3,28 +3,34 @@
  * A battle is `turns` Bernoulli trials with p = 1/4; each trial is the AND
  * of two random bits, and the result is the number of successes. Random
  * bits come from streams: stream s (s = 0, 1, ...) serves battles
- * 64*s .. 64*s+63 in order, and is a xorshift128 generator whose 128-bit
- * state is Philox4x32-10(counter = {s_lo, s_hi, "grav", 0}, key = seed).
- * A battle therefore depends only on (seed, battle index, turns): never on
- * which thread, work-item or lane plays it. docs/rng.md has the full
- * definition and the reasons behind it.
+ * 64*s .. 64*s+63 in order, and is David Thomas's MWC64X generator (a
+ * multiply-with-carry with a = 4294883355, period about 2^63) started from
+ * Philox4x32-10(counter = {s_lo, s_hi, "grav", 0}, key = seed). A battle
+ * therefore depends only on (seed, battle index, turns): never on which
+ * thread, work-item or lane plays it. docs/rng.md has the full definition,
+ * and why MWC64X: xorshift128, tried first, fails the chi-square test of
+ * this very statistic (tests/stats_graveler.py) at 1e8 battles.
  *
- * Bits of a battle: words are drawn from the stream in order. Each group of
- * 32 trials uses two words, trial i succeeding when bit i is set in both.
- * A remainder of r <= 16 trials uses one word w: trial i is bit i of
- * (w & (w >> 16)). A remainder of 16 < r < 32 uses two words like a full
+ * Bits of a battle: 32-bit words are drawn from the stream in order. Each
+ * group of 32 trials uses two words, trial i succeeding when bit i is set
+ * in both. A remainder of r <= 16 trials uses one word w: trial i is bit i
+ * of (w & (w >> 16)). A remainder of 16 < r < 32 uses two words like a full
  * group, masked to r bits. T = 231 thus takes 7 pairs and one word: 15
  * words, 480 bits for 462 needed.
  *
  * The battle is generic over a "lane" type so that the OpenMP backend can
- * play 8 or 16 streams at once with vector types. A user of the generic
- * form defines, before including this file:
- *   GRV_LANE          the lane type (default ls_u32)
- *   GRV_ZERO          a zero of that type
+ * play several streams at once in vector registers. A lane holds one
+ * stream's packed state (carry << 32 | x) in 64 bits, and a generator
+ * output in its low 32 bits (the high bits are don't-care). A user of the
+ * generic form defines, before including this file:
+ *   GRV_LANE          the lane type (default ls_u64)
+ *   GRV_LANE_ZERO     a zero of that type
  *   GRV_ACC, GRV_ACC_ZERO, GRV_ACC_ADD(acc, w), GRV_ACC_TOTAL(acc),
  *   GRV_ACC_MAX_WORDS  a partial popcount accumulator: ADD folds in the
- *                     bits of w, TOTAL turns it into per-lane counts, and
- *                     at most MAX_WORDS words may be added between totals.
+ *                     low 32 bits of w, TOTAL turns it into per-lane
+ *                     counts, and at most MAX_WORDS folds (GRV_ACC_ADD2
+ *                     calls) may happen between totals.
+ *   GRV_ACC_ADD2(acc, w1, w2)  optional: folds in two words at once.
  * The defaults are a plain 32-bit popcount. */
 #ifndef LOCKSTEP_ALGO_GRAVELER_H
 #define LOCKSTEP_ALGO_GRAVELER_H
@@ -36,35 +42,46 @@
 #define GRV_BATTLES_PER_STREAM 64u
 #define GRV_STREAM_TAG 0x67726176u /* "grav": keeps these streams apart from other workloads' */
 
+#define GRV_MWC_A 4294883355u /* MWC64X's multiplier: A * 2^32 - 1 is a safe prime */
+
 #ifndef GRV_LANE
-#define GRV_LANE ls_u32
-#define GRV_ZERO 0u
+#define GRV_LANE ls_u64
+#define GRV_LANE_ZERO 0u
 #define GRV_ACC ls_u32
 #define GRV_ACC_ZERO 0u
-#define GRV_ACC_ADD(acc, w) ((acc) + LS_POPC32(w))
+#define GRV_ACC_ADD(acc, w) ((acc) + LS_POPC32((ls_u32)(w)))
 #define GRV_ACC_TOTAL(acc) (acc)
 #define GRV_ACC_MAX_WORDS 0xFFFFFFFFu
 #endif
 
-/* Marsaglia's xorshift128 ("Xorshift RNGs", J. Stat. Softw. 8(14), 2003). */
+/* MWC64X (D. B. Thomas, 2011): state (x, c); the output is x ^ c, then
+ * (c, x) <- x * A + c as one 64-bit value. With the state packed as
+ * c << 32 | x, a step is one 32x32->64 multiply-add: a single IMAD.WIDE on
+ * NVIDIA GPUs and a vpmuludq on x86. Returns the output in the low 32 bits
+ * (high bits don't-care). */
 typedef struct {
-    GRV_LANE x, y, z, w;
-} grv_xs128;
+    GRV_LANE s;
+} grv_mwc;
 
-LS_FN GRV_LANE grv_xs128_next(grv_xs128 *s)
+/* (low 32 bits of v) * A as a 64-bit product. Vector users map it to their
+ * widening multiply (vpmuludq), which compilers do not find on their own. */
+#ifndef GRV_MWC_MUL
+#define GRV_MWC_MUL(v) (((v) & 0xFFFFFFFFu) * GRV_MWC_A)
+#endif
+
+LS_FN GRV_LANE grv_mwc_next(grv_mwc *g)
 {
-    GRV_LANE t = s->x ^ (s->x << 11);
-    s->x = s->y;
-    s->y = s->z;
-    s->z = s->w;
-    s->w = (s->w ^ (s->w >> 19)) ^ (t ^ (t >> 8));
-    return s->w;
+    GRV_LANE carry = g->s >> 32;
+    GRV_LANE out = g->s ^ carry;
+    g->s = GRV_MWC_MUL(g->s) + carry;
+    return out;
 }
 
-/* The 128-bit starting state of stream `stream` under `seed`, as four
- * words x, y, z, w. xorshift128 must not start from all zeros; Philox gives
- * that with probability 2^-128, and then w = 1 is used instead. */
-LS_FN void grv_stream_state(ls_u64 seed, ls_u64 stream, ls_u32 out[4])
+/* The starting state of stream `stream` under `seed`: x is Philox's first
+ * word, c is 1 + (second word >> 1), so 1 <= c <= 2^31. That keeps c
+ * below A - 1 and nonzero, which rules out MWC64X's two fixed points
+ * (0, 0) and (2^32 - 1, A - 1). */
+LS_FN ls_u64 grv_stream_state(ls_u64 seed, ls_u64 stream)
 {
     ls_philox_ctr ctr;
     ls_philox_key key;
@@ -75,38 +92,55 @@ LS_FN void grv_stream_state(ls_u64 seed, ls_u64 stream, ls_u32 out[4])
     key.v[0] = (ls_u32)seed;
     key.v[1] = (ls_u32)(seed >> 32);
     ctr = ls_philox4x32_10(ctr, key);
-    for (int i = 0; i < 4; i++)
-        out[i] = ctr.v[i];
-    if ((out[0] | out[1] | out[2] | out[3]) == 0u)
-        out[3] = 1u;
+    ls_u64 c = (ls_u64)((ctr.v[1] >> 1) + 1u);
+    return (c << 32) | ctr.v[0];
 }
 
+/* Folds the successes of two words into the accumulator. Lanes whose
+ * words sit in the low halves of 64-bit lanes override it to pack both
+ * into one 64-bit word and count once. */
+#ifndef GRV_ACC_ADD2
+#define GRV_ACC_ADD2(acc, w1, w2) GRV_ACC_ADD(GRV_ACC_ADD(acc, w1), w2)
+#endif
+
 /* Plays one battle of `turns` trials from stream state `s` and returns the
- * number of successes (per lane). */
-LS_FN GRV_LANE grv_battle(grv_xs128 *s, ls_u32 turns)
+ * number of successes (per lane, as GRV_ACC_TOTAL gives it). Success words
+ * (the AND of a pair, or the tail) are folded in two at a time. */
+LS_FN GRV_ACC grv_battle(grv_mwc *s, ls_u32 turns)
 {
-    GRV_LANE total = GRV_ZERO;
+    GRV_ACC total = GRV_ACC_ZERO;
     GRV_ACC acc = GRV_ACC_ZERO;
-    ls_u32 words = 0;
+    ls_u32 folds = 0;
     ls_u32 pairs = turns / 32u, rem = turns % 32u;
-    for (ls_u32 i = 0; i < pairs; i++) {
-        GRV_LANE a = grv_xs128_next(s);
-        GRV_LANE b = grv_xs128_next(s);
-        acc = GRV_ACC_ADD(acc, a & b);
-        if (++words == GRV_ACC_MAX_WORDS) {
+    for (ls_u32 i = 0; i + 2u <= pairs; i += 2u) {
+        GRV_LANE a = grv_mwc_next(s);
+        GRV_LANE b = grv_mwc_next(s);
+        GRV_LANE c = grv_mwc_next(s);
+        GRV_LANE d = grv_mwc_next(s);
+        acc = GRV_ACC_ADD2(acc, a & b, c & d);
+        if (++folds == GRV_ACC_MAX_WORDS) {
             total += GRV_ACC_TOTAL(acc);
             acc = GRV_ACC_ZERO;
-            words = 0;
+            folds = 0;
         }
     }
-    if (rem > 16u) {
-        GRV_LANE a = grv_xs128_next(s);
-        GRV_LANE b = grv_xs128_next(s);
-        acc = GRV_ACC_ADD(acc, a & b & ((1u << rem) - 1u));
-    } else if (rem > 0u) {
-        GRV_LANE a = grv_xs128_next(s);
-        acc = GRV_ACC_ADD(acc, a & (a >> 16) & ((1u << rem) - 1u));
+    /* What is left: at most one pair and the tail. */
+    GRV_LANE odd = GRV_LANE_ZERO, tail = GRV_LANE_ZERO;
+    if (pairs % 2u) {
+        GRV_LANE a = grv_mwc_next(s);
+        GRV_LANE b = grv_mwc_next(s);
+        odd = a & b;
     }
+    if (rem > 16u) {
+        GRV_LANE a = grv_mwc_next(s);
+        GRV_LANE b = grv_mwc_next(s);
+        tail = a & b & ((1u << rem) - 1u);
+    } else if (rem > 0u) {
+        GRV_LANE a = grv_mwc_next(s);
+        tail = a & (a >> 16) & ((1u << rem) - 1u);
+    }
+    if (pairs % 2u || rem)
+        acc = GRV_ACC_ADD2(acc, odd, tail);
     return total + GRV_ACC_TOTAL(acc);
 }
 

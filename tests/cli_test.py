@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Command-line behaviour: bad input gives one line on stderr naming the
+flag and exit code 2; --help works on every command; --json is JSON.
+
+usage: cli_test.py LOCKSTEP
+"""
+import json
+import subprocess
+import sys
+
+LS = sys.argv[1]
+failures = 0
+checks = 0
+
+
+def run(*args, env=None):
+    p = subprocess.run([LS, *args], capture_output=True, text=True, env=env, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(ok, what, detail=''):
+    global failures, checks
+    checks += 1
+    if not ok:
+        failures += 1
+        print('FAIL', what, detail)
+
+
+def bad(args, needle):
+    rc, out, err = run(*args)
+    lines = [l for l in err.splitlines() if l.strip()]
+    expect(rc == 2 and len(lines) == 1 and needle in err and not out,
+           'bad input %r exits 2 with one line naming %r' % (args, needle),
+           'rc=%d stderr=%r stdout=%r' % (rc, err, out[:200]))
+
+
+bad(['graveler', '--battles', '0'], '--battles')
+bad(['graveler', '--battles', '-5'], '--battles')
+bad(['graveler', '--battles', 'abc'], '--battles')
+bad(['graveler', '--battles', '1e99'], '--battles')
+bad(['graveler', '--battles', '1.5'], '--battles')
+bad(['graveler', '--battles', '99999999999999999999999'], '--battles')
+bad(['graveler', '--battles'], '--battles')
+bad(['graveler', '--turns', '0'], '--turns')
+bad(['graveler', '--turns', '100000'], '--turns')
+bad(['graveler', '--seed', 'x1'], '--seed')
+bad(['graveler', '--seed', '18446744073709551616'], '--seed')
+bad(['graveler', '--frobnicate'], '--frobnicate')
+bad(['graveler', '--backend', 'vulkan'], 'vulkan')
+bad(['graveler', '--backend', 'openmp:7'], 'index')
+bad(['graveler', '--backend', 'openmp:x'], 'index')
+bad(['check', 'nosuch'], 'nosuch')
+bad(['check', 'graveler', '--backends', 'vulkan'], 'vulkan')
+bad(['bench', 'graveler', '--repeat', '0'], '--repeat')
+bad(['conformance', '--workload', 'nosuch'], 'nosuch')
+bad(['nosuchcommand'], 'nosuchcommand')
+
+for cmd in (['--help'], ['devices', '--help'], ['graveler', '--help'], ['check', '--help'],
+            ['check', 'graveler', '--help'], ['conformance', '--help'], ['bench', '--help'],
+            ['bench', 'graveler', '--help']):
+    rc, out, err = run(*cmd)
+    expect(rc == 0 and 'usage' in out, '%s prints usage and exits 0' % ' '.join(cmd), 'rc=%d' % rc)
+
+rc, out, err = run('devices', '--json')
+try:
+    d = json.loads(out)
+    names = [b['backend'] for b in d['backends']]
+    expect(rc == 0 and 'openmp' in names, 'devices --json lists openmp')
+    for b in d['backends']:
+        expect(b['available'] or b.get('why'), 'an unavailable backend says why: %s' % b['backend'])
+except ValueError:
+    expect(False, 'devices --json is JSON', out[:200])
+
+rc, out, err = run('graveler', '--battles', '100000', '--backend', 'openmp', '--json')
+try:
+    d = json.loads(out)
+    expect(rc == 0 and d['battles'] == 100000 and sum(d['histogram']) == 100000 and
+           len(d['histogram']) == 232 and d['max'] == max(i for i, c in enumerate(d['histogram']) if c),
+           'graveler --json: histogram sums to the battles and max is its top bin')
+except (ValueError, KeyError) as e:
+    expect(False, 'graveler --json is JSON with the documented fields', repr(e))
+
+rc, out, err = run('graveler', '--battles', '1e5', '--backend', 'openmp', '--quiet')
+expect(rc == 0 and 'max:' in out and err == '', 'graveler prints a readable result and nothing on stderr')
+
+env = {'LOCKSTEP_BACKEND': 'nosuch', 'PATH': '/usr/bin:/bin'}
+rc, out, err = run('graveler', '--battles', '1000', env=env)
+expect(rc == 2 and 'nosuch' in err, 'LOCKSTEP_BACKEND is the default backend and is validated')
+
+print('%d passed, %d failed' % (checks - failures, failures))
+sys.exit(1 if failures else 0)
