@@ -31,10 +31,10 @@ echo "== conformance (every device)"
 $ls conformance
 echo "== check graveler 1e8 (every device)"
 $ls check graveler --battles 1e8 --quiet
-echo "== check graveler 1e9 (cuda, opencl:NVIDIA)"
-$ls check graveler --battles 1e9 --quiet --backends cuda,openmp
+nv=$($ls devices --json | python3 bench/nvidia_cl_device.py)
+echo "== check graveler 1e9 (openmp, cuda, $nv)"
+$ls check graveler --battles 1e9 --quiet --backends openmp,cuda${nv:+,$nv}
 # Benchmarks: device time (events), median of repeated runs.
-nv=$($ls devices --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(next((f"opencl:{x[\"index\"]}" for b in d["backends"] if b["backend"]=="opencl" for x in b["devices"] if "NVIDIA" in x["platform"]), ""))')
 echo "== bench graveler 1e9"
 $ls bench graveler --battles 1e9 --backend cuda --repeat 10 --warmup 2
 for blk in 32 64 96 128; do
@@ -42,5 +42,7 @@ for blk in 32 64 96 128; do
 done
 [ -n "$nv" ] && $ls bench graveler --battles 1e9 --backend "$nv" --repeat 10 --warmup 2
 $ls bench graveler --battles 1e9 --backend openmp --repeat 3 --warmup 1
-${EXTRA_BENCH:-true}
+echo "== SASS instruction mix of the CUDA kernels"
+cuobjdump --dump-sass "$build"/graveler.o | grep -oE '^ +/\*[0-9a-f]{4}\*/ +[A-Z][A-Z0-9.]*' | awk '{print $2}' | sort | uniq -c | sort -rn | head -25
+for extra in ${EXTRA_BENCH:-}; do bash "$extra" "$ls" "$nv"; done
 echo "== done"
