@@ -140,23 +140,138 @@ static int open_ref(dev_ref d, ls_session *s, ls_error *err)
     return ls_session_open(spec, s, err);
 }
 
-/* ---- lockstep check WORKLOAD -------------------------------------------- */
+/* ---- lockstep check WORKLOAD|all ---------------------------------------- */
+
+typedef struct check_row {
+    char label[64];
+    char name[160];
+    char error[512];
+    int ok;
+    ls_run run;
+} check_row;
+
+static void check_print_json(const ls_workload *w, const check_row *rows, int n, int ref, int agree,
+                             const char *skipped)
+{
+    printf("{\"workload\":\"%s\",\"agree\":%s,\"runs\":[", w->name, agree ? "true" : "false");
+    for (int i = 0; i < n; i++) {
+        printf("%s{\"device\":\"%s\",\"name\":", i ? "," : "", rows[i].label);
+        ls_json_string(stdout, rows[i].name);
+        if (rows[i].ok) {
+            printf(",\"digest\":\"%s\",\"summary\":", rows[i].run.digest);
+            ls_json_string(stdout, rows[i].run.summary);
+            printf(",\"seconds\":%.6f,\"matches_reference\":%s}", rows[i].run.seconds,
+                   strcmp(rows[i].run.digest, rows[ref].run.digest) == 0 ? "true" : "false");
+        } else {
+            printf(",\"error\":");
+            ls_json_string(stdout, rows[i].error);
+            printf("}");
+        }
+    }
+    printf("],\"not_available\":");
+    ls_json_string(stdout, skipped);
+    printf("}\n");
+}
+
+static void check_print_table(const ls_workload *w, const void *params, const check_row *rows, int n, int ref,
+                              const char *skipped)
+{
+    printf("%-10s %-40s %-16s %-12s %10s\n", "device", "name", "digest", "result", "seconds");
+    for (int i = 0; i < n; i++) {
+        if (rows[i].ok)
+            printf("%-10s %-40.40s %-16s %-12s %10.4f%s\n", rows[i].label, rows[i].name, rows[i].run.digest,
+                   rows[i].run.summary, rows[i].run.seconds,
+                   i != ref && strcmp(rows[i].run.digest, rows[ref].run.digest) ? "  DIFFERS" : "");
+        else
+            printf("%-10s %-40.40s error: %s\n", rows[i].label, rows[i].name, rows[i].error);
+    }
+    if (skipped[0])
+        printf("not available: %s\n", skipped);
+    for (int i = 0; i < n; i++)
+        if (rows[i].ok && i != ref && strcmp(rows[i].run.digest, rows[ref].run.digest) != 0) {
+            printf("%s differs from %s:\n", rows[i].label, rows[ref].label);
+            w->diff(params, &rows[ref].run, rows[ref].label, &rows[i].run, rows[i].label, stdout);
+        }
+}
+
+/* Runs w with params on every device in devs and compares the digests
+ * with the first device's. Returns 0 when all ran and agree. */
+static int check_workload(const ls_workload *w, const void *params, const dev_ref *devs, int ndev,
+                          const char *skipped, const ls_common *c)
+{
+    check_row *rows = calloc((size_t)ndev, sizeof *rows);
+    if (!rows) {
+        fprintf(stderr, "lockstep: out of memory\n");
+        return 1;
+    }
+    int failures = 0, compared = 0, agree = 1, ref = -1;
+    for (int i = 0; i < ndev && !ls_progress_interrupted(); i++) {
+        ls_session s;
+        ls_error e = {{0}, 0};
+        snprintf(rows[i].label, sizeof rows[i].label, "%s:%d", devs[i].backend->name, devs[i].index);
+        if (open_ref(devs[i], &s, &e) != 0) {
+            snprintf(rows[i].error, sizeof rows[i].error, "%s", e.msg);
+            failures++;
+            continue;
+        }
+        snprintf(rows[i].name, sizeof rows[i].name, "%s", s.info.name);
+        char label[240];
+        snprintf(label, sizeof label, "check %s on %s", w->name, rows[i].label);
+        ls_progress_bar bar;
+        ls_progress prog = ls_progress_start(&bar, label, w->unit, c->quiet);
+        if (w->run(&s, params, &rows[i].run, &prog, &e) != 0) {
+            snprintf(rows[i].error, sizeof rows[i].error, "%s", e.msg);
+            failures++;
+        } else if (rows[i].run.interrupted) {
+            snprintf(rows[i].error, sizeof rows[i].error, "interrupted");
+            w->run_free(&rows[i].run);
+            failures++;
+        } else {
+            rows[i].ok = 1;
+            if (ref < 0)
+                ref = i;
+            else if (strcmp(rows[i].run.digest, rows[ref].run.digest) != 0)
+                agree = 0;
+            compared++;
+        }
+        ls_progress_finish(&bar);
+        ls_session_close(&s);
+    }
+    if (c->json) {
+        check_print_json(w, rows, ndev, ref < 0 ? 0 : ref, agree && !failures, skipped);
+    } else {
+        printf("== check %s\n", w->name);
+        check_print_table(w, params, rows, ndev, ref, skipped);
+        if (!agree)
+            printf("DISAGREEMENT: the backends computed different results\n");
+        else if (!failures)
+            printf("%d device%s agree%s\n", compared, compared == 1 ? "" : "s",
+                   compared == 1 ? " (only one ran: nothing to compare)" : "");
+    }
+    for (int i = 0; i < ndev; i++)
+        if (rows[i].ok)
+            w->run_free(&rows[i].run);
+    free(rows);
+    return agree && !failures ? 0 : 1;
+}
 
 int ls_cmd_check(int argc, char **argv)
 {
     ls_error err = {{0}, 0};
     if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
-        printf("usage: lockstep check WORKLOAD [workload options] [--backends LIST] [--json] [--quiet]\n\n"
+        printf("usage: lockstep check WORKLOAD|all [workload options] [--backends LIST] [--json] [--quiet]\n\n"
                "Runs WORKLOAD with the same inputs on every available backend and device (or those\n"
-               "in LIST, e.g. openmp,opencl:1) and compares the full results. Exits 1 with the\n"
-               "differences when any two disagree. Workloads:");
+               "in LIST, e.g. openmp,opencl:1) and compares the full results; `all` runs every\n"
+               "workload at a small size. Exits 1 with the differences when any two disagree.\n"
+               "Workloads:");
         for (int i = 0; ls_workloads[i]; i++)
             printf(" %s", ls_workloads[i]->name);
         printf("\n`lockstep check WORKLOAD --help` lists the workload's options.\n");
         return argc < 3 ? 2 : 0;
     }
-    const ls_workload *w = ls_workload_find(argv[2]);
-    if (!w) {
+    int all = strcmp(argv[2], "all") == 0;
+    const ls_workload *w = all ? NULL : ls_workload_find(argv[2]);
+    if (!all && !w) {
         ls_fail_usage(&err, "check: unknown workload '%s' (see lockstep check --help)", argv[2]);
         return ls_report(&err);
     }
@@ -165,13 +280,24 @@ int ls_cmd_check(int argc, char **argv)
     ls_opt extra[] = {
         {"backends", LS_OPT_STRING, &list, 0, 0, "LIST", "comma-separated backends or devices; default all"},
         LS_OPT_JSON(&c), LS_OPT_QUIET(&c)};
-    char usage[160];
-    snprintf(usage, sizeof usage, "lockstep check %s [options]", w->name);
-    void *params = calloc(1, w->params_size);
-    if (!params)
-        return fprintf(stderr, "lockstep: out of memory\n"), 1;
-    int rc = parse_params(w, params, argc, argv, 3, extra, 3, usage,
-                          "Runs the workload on every available backend and compares the results.", &err);
+    const int nextra = (int)(sizeof extra / sizeof extra[0]);
+    const char *summary = "Runs the workload on every available backend and compares the results.";
+    int rc = 0;
+    void *params = NULL;
+    if (all) {
+        rc = ls_opts_parse(argc, argv, 3, extra, nextra, NULL, NULL, 0, &err);
+        if (rc == 1)
+            ls_opts_help(stdout, "lockstep check all [options]",
+                         "Runs every workload at a small size on every available backend and compares.", extra,
+                         nextra);
+    } else {
+        char usage[160];
+        snprintf(usage, sizeof usage, "lockstep check %s [options]", w->name);
+        params = calloc(1, w->params_size);
+        if (!params)
+            return fprintf(stderr, "lockstep: out of memory\n"), 1;
+        rc = parse_params(w, params, argc, argv, 3, extra, nextra, usage, summary, &err);
+    }
     if (rc != 0) {
         free(params);
         return rc == 1 ? 0 : ls_report(&err);
@@ -179,116 +305,30 @@ int ls_cmd_check(int argc, char **argv)
     dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
     int ndev = collect_devices(list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
-    if (ndev < 0) {
+    if (ndev <= 0) {
         free(params);
-        return ls_report(&err);
-    }
-    if (ndev == 0) {
-        free(params);
-        ls_fail(&err, "check: no backend available (%s)", skipped);
+        if (ndev == 0)
+            ls_fail(&err, "check: no backend available (%s)", skipped);
         return ls_report(&err);
     }
     ls_progress_catch_sigint();
-    ls_run *runs = calloc((size_t)ndev, sizeof *runs);
-    char (*labels)[200] = calloc((size_t)ndev, sizeof *labels);
-    char (*names)[160] = calloc((size_t)ndev, sizeof *names);
-    char (*errors)[512] = calloc((size_t)ndev, sizeof *errors);
-    int *ok = calloc((size_t)ndev, sizeof *ok);
-    if (!runs || !labels || !names || !errors || !ok) {
-        fprintf(stderr, "lockstep: out of memory\n");
-        return 1;
-    }
-    int failures = 0, compared = 0, agree = 1;
-    for (int i = 0; i < ndev; i++) {
-        ls_session s;
-        ls_error e = {{0}, 0};
-        snprintf(labels[i], sizeof labels[i], "%s:%d", devs[i].backend->name, devs[i].index);
-        if (open_ref(devs[i], &s, &e) != 0) {
-            snprintf(errors[i], sizeof errors[i], "%s", e.msg);
-            failures++;
-            continue;
+    int failed = 0;
+    if (all) {
+        for (int i = 0; ls_workloads[i] && !ls_progress_interrupted(); i++) {
+            const ls_workload *wi = ls_workloads[i];
+            void *p = calloc(1, wi->params_size);
+            if (!p)
+                return fprintf(stderr, "lockstep: out of memory\n"), 1;
+            wi->params_default(p);
+            wi->params_quick(p);
+            failed |= check_workload(wi, p, devs, ndev, skipped, &c);
+            free(p);
         }
-        snprintf(names[i], sizeof names[i], "%s", s.info.name);
-        char label[240];
-        snprintf(label, sizeof label, "check %s on %s", w->name, labels[i]);
-        ls_progress_bar bar;
-        ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet);
-        if (w->run(&s, params, &runs[i], &prog, &e) != 0) {
-            snprintf(errors[i], sizeof errors[i], "%s", e.msg);
-            failures++;
-        } else if (runs[i].interrupted) {
-            snprintf(errors[i], sizeof errors[i], "interrupted");
-            failures++;
-            w->run_free(&runs[i]);
-        } else {
-            ok[i] = 1;
-        }
-        ls_progress_finish(&bar);
-        ls_session_close(&s);
-        if (ls_progress_interrupted())
-            break;
-    }
-    int ref = -1;
-    for (int i = 0; i < ndev; i++)
-        if (ok[i]) {
-            if (ref < 0)
-                ref = i;
-            else if (strcmp(runs[i].digest, runs[ref].digest) != 0)
-                agree = 0;
-            compared++;
-        }
-    if (c.json) {
-        printf("{\"workload\":\"%s\",\"agree\":%s,\"runs\":[", w->name, agree && !failures ? "true" : "false");
-        for (int i = 0; i < ndev; i++) {
-            printf("%s{\"device\":\"%s\",\"name\":", i ? "," : "", labels[i]);
-            ls_json_string(stdout, names[i]);
-            if (ok[i]) {
-                printf(",\"digest\":\"%s\",\"summary\":", runs[i].digest);
-                ls_json_string(stdout, runs[i].summary);
-                printf(",\"seconds\":%.6f,\"matches_reference\":%s}", runs[i].seconds,
-                       strcmp(runs[i].digest, runs[ref].digest) == 0 ? "true" : "false");
-            } else {
-                printf(",\"error\":");
-                ls_json_string(stdout, errors[i]);
-                printf("}");
-            }
-        }
-        printf("],\"skipped\":");
-        ls_json_string(stdout, skipped);
-        printf("}\n");
     } else {
-        printf("%-10s %-40s %-16s %-12s %10s\n", "device", "name", "digest", "result", "seconds");
-        for (int i = 0; i < ndev; i++) {
-            if (ok[i])
-                printf("%-10s %-40.40s %-16s %-12s %10.4f%s\n", labels[i], names[i], runs[i].digest,
-                       runs[i].summary, runs[i].seconds,
-                       i != ref && strcmp(runs[i].digest, runs[ref].digest) ? "  DIFFERS" : "");
-            else
-                printf("%-10s %-40.40s error: %s\n", labels[i], names[i], errors[i]);
-        }
-        if (skipped[0])
-            printf("not available: %s\n", skipped);
-        for (int i = 0; i < ndev; i++)
-            if (ok[i] && i != ref && strcmp(runs[i].digest, runs[ref].digest) != 0) {
-                printf("%s differs from %s:\n", labels[i], labels[ref]);
-                w->diff(params, &runs[ref], labels[ref], &runs[i], labels[i], stdout);
-            }
-        if (agree && !failures)
-            printf("%d device%s agree%s\n", compared, compared == 1 ? "" : "s",
-                   compared == 1 ? " (only one ran: nothing to compare)" : "");
-        else if (!agree)
-            printf("DISAGREEMENT: the backends computed different results\n");
+        failed = check_workload(w, params, devs, ndev, skipped, &c);
     }
-    for (int i = 0; i < ndev; i++)
-        if (ok[i])
-            w->run_free(&runs[i]);
-    free(runs);
-    free(labels);
-    free(names);
-    free(errors);
-    free(ok);
     free(params);
-    return agree && !failures ? 0 : 1;
+    return failed ? 1 : 0;
 }
 
 /* ---- lockstep conformance ----------------------------------------------- */

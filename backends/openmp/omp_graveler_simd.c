@@ -53,7 +53,9 @@ static inline lsv_u64 lsv_bytecount(lsv_u64 w)
 #define GRV_MWC_MUL(v) ((lsv_u64)_mm256_mul_epu32((__m256i)(v), _mm256_set1_epi64x(GRV_MWC_A)))
 /* vpsadbw against zero sums the 8 bytes of each 64-bit lane. */
 #define GRV_ACC_ADD(acc, w) ((acc) + lsv_bytecount((w) & 0xFFFFFFFFu))
-#define GRV_ACC_ADD2(acc, w1, w2) ((acc) + lsv_bytecount(((w1) & 0xFFFFFFFFu) | ((w2) << 32)))
+/* Two words' low halves packed into one 64-bit lane with vpblendd. */
+#define GRV_ACC_ADD2(acc, w1, w2) \
+    ((acc) + lsv_bytecount((lsv_u64)_mm256_blend_epi32((__m256i)(w1), (__m256i)((w2) << 32), 0xAA)))
 #define GRV_ACC_TOTAL(acc) ((lsv_u64)_mm256_sad_epu8((__m256i)(acc), _mm256_setzero_si256()))
 #define GRV_ACC_MAX_WORDS 31u
 #else

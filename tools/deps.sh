@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# tools/deps.sh - installs the Debian 12 packages lockstep needs that are
+# missing (nothing when all are there). Uses sudo when not root.
+#   build:   gcc, meson, ninja, pkg-config, python3
+#   OpenCL:  the ICD loader and headers, and PoCL so that OpenCL runs on
+#            the CPU when no GPU driver is present
+#   tests:   Random123 (known-answer tests of the generator)
+# CUDA is not a Debian package here: install NVIDIA's toolkit for nvcc; the
+# build finds it on PATH or in /usr/local/cuda.
+set -eu
+pkgs="gcc libc6-dev meson ninja-build pkg-config python3 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo librandom123-dev"
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "tools/deps.sh: installing:$missing" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# tools/quickstart.sh - the main job on a fresh Debian 12 machine: install
+# what is missing, build, list the devices, and run every workload on every
+# available backend at a small size, cross-checked.
+set -eu
+cd "$(dirname "$0")/.."
+bash tools/deps.sh
+bash tools/build.sh build
+build/lockstep devices
+build/lockstep check all

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# tools/test.sh - the whole test suite on a fresh Debian 12 machine:
+# install what is missing, build with every backend that compiles here,
+# run every meson test suite, then rebuild with AddressSanitizer and
+# UBSan and run the unit and conformance suites again. The last line is
+# "N passed, N failed" (skipped tests, e.g. CUDA without a GPU, count as
+# neither).
+set -u
+cd "$(dirname "$0")/.."
+bash tools/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+passed=0 failed=0 skipped=0
+
+# Adds up one meson test run's summary.
+tally() {
+  local log=$1 ok fail to skip
+  ok=$(awk '/^Ok:/{print $2}' "$log"); fail=$(awk '/^Fail:/{print $2}' "$log")
+  to=$(awk '/^Timeout:/{print $2}' "$log"); skip=$(awk '/^Skipped:/{print $2}' "$log")
+  [ -n "$ok" ] || { echo "tools/test.sh: no test summary in $log" >&2; failed=$((failed + 1)); return; }
+  passed=$((passed + ok)); failed=$((failed + fail + to)); skipped=$((skipped + skip))
+}
+
+if bash tools/build.sh build; then
+  meson test -C build --print-errorlogs 2>&1 | tee build.test.log
+  tally build.test.log
+else
+  echo "tools/test.sh: build failed" >&2
+  failed=$((failed + 1))
+fi
+
+# Sanitizers: a debug build without CUDA (nothing can run it here).
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
+if bash tools/build.sh build-asan -Db_sanitize=address,undefined -Dbuildtype=debugoptimized -Dcuda=disabled; then
+  meson test -C build-asan --print-errorlogs --suite unit --suite conformance 2>&1 | tee build-asan.test.log
+  tally build-asan.test.log
+else
+  echo "tools/test.sh: sanitizer build failed" >&2
+  failed=$((failed + 1))
+fi
+echo "skipped: $skipped"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
