@@ -12,6 +12,14 @@
 #include <string.h>
 
 #include "cuda_internal.h"
+/* Carry-save counting (src/algo/graveler_csa.h); -DGRV_CSA=0 turns it off
+ * for A/B timing. */
+#ifndef GRV_CSA
+#define GRV_CSA 1
+#endif
+#if GRV_CSA
+#include "graveler_csa.h"
+#endif
 #include "graveler.h"
 
 #define GRV_CU_MAX_STREAMS 1023u
