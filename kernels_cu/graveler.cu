@@ -24,6 +24,13 @@
 
 #define GRV_CU_MAX_STREAMS 1023u
 
+/* How far the 64-battle loop is unrolled (-DGRV_CU_UNROLL=N for A/B). */
+#ifndef GRV_CU_UNROLL
+#define GRV_CU_UNROLL 1
+#endif
+#define GRV_PRAGMA(x) _Pragma(#x)
+#define GRV_UNROLL(n) GRV_PRAGMA(unroll n)
+
 template <typename Turns>
 __device__ __forceinline__ void grv_play_private(uint64_t seed, uint64_t stream0, uint64_t nstreams, uint64_t lo,
                                                  uint64_t hi, Turns turns, uint16_t *hist)
@@ -35,6 +42,7 @@ __device__ __forceinline__ void grv_play_private(uint64_t seed, uint64_t stream0
         x.s = grv_stream_state(seed, s);
         uint64_t b0 = s * GRV_BATTLES_PER_STREAM;
         if (b0 >= lo && b0 + GRV_BATTLES_PER_STREAM <= hi) {
+            GRV_UNROLL(GRV_CU_UNROLL)
             for (uint32_t j = 0; j < GRV_BATTLES_PER_STREAM; j++)
                 hist[grv_battle(&x, turns) * wg + tid]++;
         } else {
