@@ -16,8 +16,6 @@
  * sums the groups' rows at the end. Work-item gid plays streams
  * stream0 + gid, stream0 + gid + global_size, ... below stream0 + nstreams,
  * counting battles with index in [lo, hi). */
-/* Carry-save counting: fewer popcounts on GPUs (see the header). */
-#include "graveler_csa.h"
 #include "graveler.h"
 
 #define GRV_CL_MAX_STREAMS 1023u
@@ -32,6 +30,8 @@ static inline void grv_play_private(ulong seed, ulong stream0, ulong nstreams, u
         x.s = grv_stream_state(seed, s);
         ulong b0 = s * GRV_BATTLES_PER_STREAM;
         if (b0 >= lo && b0 + GRV_BATTLES_PER_STREAM <= hi) {
+            /* 4 as in kernels_cu/graveler.cu (measured there) */
+#pragma unroll 4
             for (uint j = 0; j < GRV_BATTLES_PER_STREAM; j++)
                 hist[grv_battle(&x, turns) * wg + lid]++;
         } else {

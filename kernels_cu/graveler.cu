@@ -12,21 +12,14 @@
 #include <string.h>
 
 #include "cuda_internal.h"
-/* Carry-save counting (src/algo/graveler_csa.h); -DGRV_CSA=0 turns it off
- * for A/B timing. */
-#ifndef GRV_CSA
-#define GRV_CSA 1
-#endif
-#if GRV_CSA
-#include "graveler_csa.h"
-#endif
 #include "graveler.h"
 
 #define GRV_CU_MAX_STREAMS 1023u
 
-/* How far the 64-battle loop is unrolled (-DGRV_CU_UNROLL=N for A/B). */
+/* How far the 64-battle loop is unrolled: 4 measured fastest of 1, 2, 4
+ * (docs/perf/); -DGRV_CU_UNROLL=N for A/B. */
 #ifndef GRV_CU_UNROLL
-#define GRV_CU_UNROLL 1
+#define GRV_CU_UNROLL 4
 #endif
 #define GRV_PRAGMA(x) _Pragma(#x)
 #define GRV_UNROLL(n) GRV_PRAGMA(unroll n)
