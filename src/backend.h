@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "workloads/bmn_types.h"
 #include "workloads/graveler_types.h"
 
 #define LS_MAX_DEVICES 32
@@ -49,6 +50,9 @@ typedef struct ls_backend {
     /* Workloads: 0 on success, -1 with err set. */
     int (*graveler)(ls_ctx *ctx, const grv_params *p, grv_result *r,
                     const ls_progress *progress, ls_error *err);
+    /* Plays one chunk of a Beggar My Neighbour search (bmn_types.h);
+     * progress and interruption are the host driver's business. */
+    int (*bmn)(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err);
 } ls_backend;
 
 /* The backends compiled into this binary, in order of preference for

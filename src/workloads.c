@@ -4,9 +4,11 @@
 #include "workload.h"
 
 extern const ls_workload ls_workload_graveler;
+extern const ls_workload ls_workload_bmn;
 
 const ls_workload *const ls_workloads[] = {
     &ls_workload_graveler,
+    &ls_workload_bmn,
     NULL,
 };
 

@@ -93,5 +93,5 @@ static ls_ctx *cuda_open(int index, ls_error *err)
 }
 
 extern "C" const ls_backend ls_backend_cuda = {
-    "cuda", cuda_list_devices, cuda_open, cuda_close, ls_cuda_graveler,
+    "cuda", cuda_list_devices, cuda_open, cuda_close, ls_cuda_graveler, ls_cuda_bmn,
 };

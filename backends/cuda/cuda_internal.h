@@ -26,4 +26,6 @@ struct ls_ctx {
 int ls_cuda_graveler(ls_ctx *ctx, const grv_params *p, grv_result *r, const ls_progress *progress,
                      ls_error *err);
 
+int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err);
+
 #endif

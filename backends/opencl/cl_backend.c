@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cl_internal.h"
+#include "cl_src_bmn.h"      /* generated from kernels_cl/bmn.cl */
 #include "cl_src_graveler.h" /* generated from kernels_cl/graveler.cl */
 
 const char *ls_cl_status(cl_int s)
@@ -150,6 +151,7 @@ static ls_ctx *cl_open(int index, ls_error *err)
 
 static const char *const program_sources[LS_CL_PROG_COUNT] = {
     [LS_CL_PROG_GRAVELER] = ls_cl_src_graveler,
+    [LS_CL_PROG_BMN] = ls_cl_src_bmn,
 };
 
 cl_program ls_cl_program(ls_ctx *ctx, int which, ls_error *err)
@@ -185,4 +187,5 @@ const ls_backend ls_backend_opencl = {
     .open = cl_open,
     .close = cl_close,
     .graveler = ls_cl_graveler,
+    .bmn = ls_cl_bmn,
 };

@@ -8,7 +8,7 @@
 
 #include "backend.h"
 
-enum { LS_CL_PROG_GRAVELER, LS_CL_PROG_COUNT };
+enum { LS_CL_PROG_GRAVELER, LS_CL_PROG_BMN, LS_CL_PROG_COUNT };
 
 struct ls_ctx {
     cl_platform_id platform;
@@ -39,6 +39,7 @@ cl_program ls_cl_program(ls_ctx *ctx, int which, ls_error *err);
 
 /* Workload entry points (ls_backend members). */
 int ls_cl_graveler(ls_ctx *ctx, const grv_params *p, grv_result *r, const ls_progress *progress, ls_error *err);
+int ls_cl_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err);
 
 /* Seconds between a finished event's start and end. */
 double ls_cl_event_seconds(cl_event ev);

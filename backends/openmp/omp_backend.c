@@ -160,10 +160,13 @@ static int omp_graveler(ls_ctx *ctx, const grv_params *p, grv_result *r,
     return 0;
 }
 
+int ls_omp_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err);
+
 const ls_backend ls_backend_openmp = {
     .name = "openmp",
     .list_devices = omp_list_devices,
     .open = omp_open,
     .close = omp_close,
     .graveler = omp_graveler,
+    .bmn = ls_omp_bmn,
 };

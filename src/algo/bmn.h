@@ -187,7 +187,8 @@ LS_FN ls_u32 bmn_hand_bits(const ls_u8 *c, ls_u32 n, ls_u64 *p_out, ls_u64 *q_ou
     while (m) {
         ls_u32 j = BMN_CTZ64(m);
         m &= m - 1u;
-        q |= (ls_u64)((c[j] - 1u) & 3u) << k;
+        /* (a 33rd penalty card is counted but not stored) */
+        q |= ((ls_u64)((c[j] - 1u) & 3u) << (k & 63u)) & ((ls_u64)0 - (ls_u64)(k < 64u));
         k += 2u;
     }
     *p_out = p | ((ls_u64)1 << n);

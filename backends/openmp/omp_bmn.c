@@ -1,0 +1,59 @@
+/* omp_bmn.c - Beggar My Neighbour deals on the CPU: each thread plays
+ * whole games with the goto state machine (bmn_run in src/algo/bmn.h),
+ * which is the fastest form for one game on one core. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "bmn.h"
+
+int ls_omp_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err)
+{
+    (void)ctx;
+    int nthreads = omp_get_max_threads();
+    uint64_t *hists = calloc((size_t)nthreads * BMN_HIST_BINS, sizeof *hists);
+    if (!hists)
+        return ls_fail(err, "out of memory for per-thread histograms");
+    uint32_t n_hits = 0, n_capped = 0;
+    uint64_t total_cards = 0;
+    double t0 = omp_get_wtime();
+#pragma omp parallel num_threads(nthreads) reduction(+ : total_cards)
+    {
+        uint64_t *hist = hists + (size_t)omp_get_thread_num() * BMN_HIST_BINS;
+#pragma omp for schedule(dynamic, 4096)
+        for (uint64_t i = 0; i < r->count; i++) {
+            uint64_t deal = r->first + i;
+            bmn_result res;
+            uint32_t o = r->deals ? bmn_play_capped(r->deals[i].cards, r->deals[i].na, r->deals[i].nb, r->cap, &res)
+                                  : bmn_play_deal(r->seed, deal, r->cap, &res);
+            if (o == BMN_CAPPED || o == BMN_INVALID) {
+                uint32_t slot;
+#pragma omp atomic capture
+                slot = n_capped++;
+                if (slot < out->max_capped)
+                    out->capped[slot] = deal;
+                continue;
+            }
+            uint32_t bin = res.cards / BMN_HIST_WIDTH;
+            hist[bin < BMN_HIST_BINS ? bin : BMN_HIST_BINS - 1]++;
+            total_cards += res.cards;
+            if (res.cards >= r->min_cards || res.tricks >= r->min_tricks) {
+                uint32_t slot;
+#pragma omp atomic capture
+                slot = n_hits++;
+                if (slot < out->max_hits)
+                    out->hits[slot] = (bmn_hit){deal, res.cards, res.tricks};
+            }
+        }
+    }
+    out->seconds = omp_get_wtime() - t0;
+    for (int t = 0; t < nthreads; t++)
+        for (uint32_t b = 0; b < BMN_HIST_BINS; b++)
+            out->hist[b] += hists[(size_t)t * BMN_HIST_BINS + b];
+    out->total_cards += total_cards;
+    out->n_hits = n_hits;
+    out->n_capped = n_capped;
+    free(hists);
+    return 0;
+}

@@ -1,0 +1,87 @@
+/* bmn.cl - Beggar My Neighbour deals on OpenCL devices.
+ *
+ * The game is src/algo/bmn.h, inlined here at build time. As in
+ * kernels_cu/bmn.cu: a work-item plays deals first + gid, first + gid +
+ * global_size, ... one event (bmn_step) per loop iteration and starts its
+ * next deal inside the loop, so lanes never wait for the longest game.
+ * Per group: a local histogram (local atomics) written to the group's own
+ * row of `hist`, and the group's total of cards in `cards` (one slot per
+ * work-item, summed by the host, so no 64-bit atomics are needed). Rare
+ * events take a list slot with a 32-bit atomic_inc on `counters`. */
+#include "bmn.h"
+
+#define BMN_HIST_WIDTH 10u
+#define BMN_HIST_BINS 1001u
+
+typedef struct {
+    ulong deal;
+    uint cards, tricks;
+} bmn_hit_cl; /* layout of bmn_hit in src/workloads/bmn_types.h */
+
+typedef struct {
+    uchar na, nb;
+    uchar cards[62];
+} bmn_deal_in_cl; /* layout of bmn_deal_in */
+
+/* Deal first + i: generated, or given (copied to private memory first,
+ * since the shared header reads only private memory). */
+static void bmn_cl_start(bmn_game *g, ulong seed, ulong first, ulong i, uint given,
+                         __global const bmn_deal_in_cl *deals)
+{
+    if (given) {
+        uchar c[62];
+        for (uint k = 0; k < 62u; k++)
+            c[k] = deals[i].cards[k];
+        bmn_load(g, c, deals[i].na, deals[i].nb);
+    } else {
+        bmn_deal_game(seed, first + i, g);
+    }
+}
+
+__kernel void bmn_search(ulong seed, ulong first, ulong count, uint cap, uint min_cards, uint min_tricks,
+                         uint given, __global const bmn_deal_in_cl *deals, __global ulong *hist_rows, __global ulong *cards_items, __global bmn_hit_cl *hits,
+                         __global ulong *capped, volatile __global uint *counters, uint max_hits, uint max_capped)
+{
+    __local uint lhist[BMN_HIST_BINS];
+    for (uint b = get_local_id(0); b < BMN_HIST_BINS; b += get_local_size(0))
+        lhist[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const ulong stride = get_global_size(0);
+    ulong i = get_global_id(0);
+    ulong cards_sum = 0;
+    if (i < count) {
+        bmn_game g;
+        bmn_cl_start(&g, seed, first, i, given, deals);
+        for (;;) {
+            uint o = bmn_step(&g);
+            if (o == BMN_RUNNING && g.cards < cap)
+                continue;
+            if ((o != BMN_A_WINS && o != BMN_B_WINS) || g.cards > cap) {
+                uint slot = atomic_inc(&counters[1]);
+                if (slot < max_capped)
+                    capped[slot] = first + i;
+            } else {
+                uint bin = g.cards / BMN_HIST_WIDTH;
+                atomic_inc(&lhist[bin < BMN_HIST_BINS ? bin : BMN_HIST_BINS - 1u]);
+                cards_sum += g.cards;
+                if (g.cards >= min_cards || g.tricks >= min_tricks) {
+                    uint slot = atomic_inc(&counters[0]);
+                    if (slot < max_hits) {
+                        hits[slot].deal = first + i;
+                        hits[slot].cards = g.cards;
+                        hits[slot].tricks = g.tricks;
+                    }
+                }
+            }
+            i += stride;
+            if (i >= count)
+                break;
+            bmn_cl_start(&g, seed, first, i, given, deals);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __global ulong *row = hist_rows + (ulong)get_group_id(0) * BMN_HIST_BINS;
+    for (uint b = get_local_id(0); b < BMN_HIST_BINS; b += get_local_size(0))
+        row[b] += lhist[b];
+    cards_items[get_global_id(0)] += cards_sum;
+}
