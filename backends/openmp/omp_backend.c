@@ -160,7 +160,24 @@ static int omp_graveler(ls_ctx *ctx, const grv_params *p, grv_result *r,
     return 0;
 }
 
-int ls_omp_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err);
+/* ---- Beggar My Neighbour ------------------------------------------------- */
+
+int ls_omp_bmn_generic(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err);
+#if defined(__x86_64__)
+int ls_omp_bmn_v3(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err);
+#endif
+
+/* The copy of omp_bmn.c for this CPU: x86-64-v3 where AVX2, BMI1/2 and
+ * LZCNT are all there. */
+static int omp_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("x86-64-v3"))
+        return ls_omp_bmn_v3(ctx, r, out, err);
+#endif
+    return ls_omp_bmn_generic(ctx, r, out, err);
+}
 
 const ls_backend ls_backend_openmp = {
     .name = "openmp",
@@ -168,5 +185,5 @@ const ls_backend ls_backend_openmp = {
     .open = omp_open,
     .close = omp_close,
     .graveler = omp_graveler,
-    .bmn = ls_omp_bmn,
+    .bmn = omp_bmn,
 };

@@ -1,6 +1,10 @@
 /* omp_bmn.c - Beggar My Neighbour deals on the CPU: each thread plays
  * whole games with the goto state machine (bmn_run in src/algo/bmn.h),
- * which is the fastest form for one game on one core. */
+ * which is the fastest form for one game on one core.
+ *
+ * Compiled twice (meson: one static library per variant): for baseline
+ * x86-64 and for x86-64-v3, whose POPCNT, TZCNT and LZCNT make the game's
+ * bit operations single instructions; omp_backend.c picks at run time. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +12,13 @@
 #include "backend.h"
 #include "bmn.h"
 
-int ls_omp_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err)
+#ifndef BMN_VARIANT
+#error "BMN_VARIANT must name the copy (generic, v3)"
+#endif
+#define BMN_CAT2(a, b) a##_##b
+#define BMN_CAT(a, b) BMN_CAT2(a, b)
+
+int BMN_CAT(ls_omp_bmn, BMN_VARIANT)(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err)
 {
     (void)ctx;
     int nthreads = omp_get_max_threads();
