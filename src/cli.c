@@ -96,15 +96,31 @@ static const ls_opt *find_opt(const ls_opt *opts, int n, const char *name, size_
     return NULL;
 }
 
+/* "--name" or "--name=value" with a lowercase name: an option. Anything
+ * else starting with dashes (a BMN deal like ---AJ--Q...) is an argument. */
+static int looks_like_option(const char *a)
+{
+    if (strncmp(a, "--", 2) != 0 || !islower((unsigned char)a[2]))
+        return 0;
+    for (const char *p = a + 2; *p && *p != '='; p++)
+        if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '-')
+            return 0;
+    return 1;
+}
+
 int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
                   const char **pos, int *npos, int max_pos, ls_error *err)
 {
-    int positional = 0;
+    int positional = 0, only_args = 0;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+        if (!only_args && strcmp(a, "--") == 0) {
+            only_args = 1;
+            continue;
+        }
+        if (!only_args && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0))
             return 1;
-        if (strncmp(a, "--", 2) != 0 || a[2] == 0) {
+        if (only_args || !looks_like_option(a)) {
             if (positional >= max_pos)
                 return ls_fail_usage(err, "unexpected argument '%s' (see --help)", a);
             pos[positional++] = a;

@@ -55,7 +55,38 @@ bad(['bench', 'graveler', '--repeat', '0'], '--repeat')
 bad(['conformance', '--workload', 'nosuch'], 'nosuch')
 bad(['nosuchcommand'], 'nosuchcommand')
 
-for cmd in (['--help'], ['devices', '--help'], ['graveler', '--help'], ['check', '--help'],
+# Beggar My Neighbour
+bad(['bmn', 'play', 'AXJ/--'], 'X')
+bad(['bmn', 'play', '/--'], 'empty')
+bad(['bmn', 'play', 'AJ/'], 'empty')
+bad(['bmn', 'play'], 'deal')
+bad(['bmn', 'search', '--deals', '0'], '--deals')
+bad(['bmn', 'search', '--top', '5000'], '--top')
+bad(['bmn', 'search', '--cap', '10'], '--cap')
+bad(['bmn', 'nosuch'], 'nosuch')
+rc, out, err = run('bmn', 'play', '---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---')
+expect(rc == 0 and '8344 cards' in out and '1164 tricks' in out, 'bmn play reproduces the Nessler record', out)
+rc, out, err = run('bmn', 'play', '--J-/J-', '--json')
+try:
+    d = json.loads(out)
+    expect(rc == 0 and d['outcome'] == 'loop' and d['loop_tricks'] == 2 and d['loop_cards'] == 6,
+           'bmn play --json reports a loop with its length')
+except ValueError:
+    expect(False, 'bmn play --json is JSON', out)
+rc, out, err = run('bmn', 'play', 'J/--', '--trace')
+expect(rc == 0 and out.count('\n') >= 3 and 'A wins' in out, 'bmn play --trace prints the tricks and the result', out)
+rc, out, err = run('bmn', 'play', '2345678910JQKA/-', '--json')
+expect(rc == 0 and json.loads(out)['cards'] > 0, 'numerals written 2-10 are accepted', err)
+rc, out, err = run('bmn', 'search', '--deals', '20000', '--backend', 'openmp', '--json', '--top', '3')
+try:
+    d = json.loads(out)
+    expect(rc == 0 and d['deals'] == 20000 and sum(d['histogram']) == 20000 and len(d['top_by_cards']) == 3 and
+           d['top_by_cards'][0]['cards'] >= d['top_by_cards'][2]['cards'],
+           'bmn search --json: histogram sums to the deals, top K is sorted')
+except (ValueError, KeyError) as e:
+    expect(False, 'bmn search --json has the documented fields', repr(e))
+
+for cmd in (['--help'], ['bmn', '--help'], ['bmn', 'play', '--help'], ['bmn', 'search', '--help'], ['devices', '--help'], ['graveler', '--help'], ['check', '--help'],
             ['check', 'graveler', '--help'], ['conformance', '--help'], ['bench', '--help'],
             ['bench', 'graveler', '--help']):
     rc, out, err = run(*cmd)

@@ -912,16 +912,16 @@ static int bmn_command(const ls_workload *w, int argc, char **argv)
         return bmn_play_cmd(argc, argv);
     if (sub && strcmp(sub, "search") == 0)
         return bmn_search_cmd(w, argc, argv);
-    FILE *out = sub && (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) ? stdout : stderr;
+    if (sub && strcmp(sub, "--help") != 0 && strcmp(sub, "-h") != 0) {
+        fprintf(stderr, "lockstep: bmn: unknown subcommand '%s' (expected play or search)\n", sub);
+        return 2;
+    }
+    FILE *out = sub ? stdout : stderr;
     fprintf(out, "usage: lockstep bmn play HANDS [--trace] [--json]\n"
                  "       lockstep bmn search [--deals N] [--seed S] [--top K] [--checkpoint FILE] [--backend B] [--json]\n\n"
                  "Beggar My Neighbour: play one deal exactly, or search random deals for long games.\n"
                  "Each subcommand takes --help.\n");
-    if (out == stdout)
-        return 0;
-    if (sub)
-        fprintf(stderr, "lockstep: bmn: unknown subcommand '%s'\n", sub);
-    return 2;
+    return out == stdout ? 0 : 2;
 }
 
 const ls_workload ls_workload_bmn = {
