@@ -1,13 +1,14 @@
 /* bmn.cl - Beggar My Neighbour deals on OpenCL devices.
  *
  * The game is src/algo/bmn.h, inlined here at build time. As in
- * kernels_cu/bmn.cu: a work-item plays deals first + gid, first + gid +
- * global_size, ... one event (bmn_step) per loop iteration and starts its
- * next deal inside the loop, so lanes never wait for the longest game.
- * Per group: a local histogram (local atomics) written to the group's own
- * row of `hist`, and the group's total of cards in `cards` (one slot per
- * work-item, summed by the host, so no 64-bit atomics are needed). Rare
- * events take a list slot with a 32-bit atomic_inc on `counters`. */
+ * kernels_cu/bmn.cu, two kernels per batch: bmn_deal_batch deals every
+ * starting state (converged work), and bmn_play_batch plays them, one
+ * event (bmn_step) per loop iteration, loading a work-item's next state
+ * inside the loop the moment its game ends, so lanes never wait for the
+ * longest game. Per group: a local histogram (local atomics) written to the
+ * group's own row of `hist`, and a cards total per work-item in `cards`
+ * (summed by the host, so no 64-bit atomics are needed). Rare events take
+ * a list slot with a 32-bit atomic_inc on `counters`. */
 #include "bmn.h"
 
 #define BMN_HIST_WIDTH 10u
@@ -23,24 +24,31 @@ typedef struct {
     uchar cards[62];
 } bmn_deal_in_cl; /* layout of bmn_deal_in */
 
-/* Deal first + i: generated, or given (copied to private memory first,
- * since the shared header reads only private memory). */
-static void bmn_cl_start(bmn_game *g, ulong seed, ulong first, ulong i, uint given,
-                         __global const bmn_deal_in_cl *deals)
+/* Starting states of deals first + i, i < count: generated, or given
+ * (copied to private memory first: the shared header reads only private
+ * memory). */
+__kernel void bmn_deal_batch(ulong seed, ulong first, ulong count, uint given,
+                             __global const bmn_deal_in_cl *deals, __global bmn_game *games)
 {
+    ulong i = get_global_id(0);
+    if (i >= count)
+        return;
+    bmn_game g;
     if (given) {
         uchar c[62];
         for (uint k = 0; k < 62u; k++)
             c[k] = deals[i].cards[k];
-        bmn_load(g, c, deals[i].na, deals[i].nb);
+        bmn_load(&g, c, deals[i].na, deals[i].nb);
     } else {
-        bmn_deal_game(seed, first + i, g);
+        bmn_deal_game(seed, first + i, &g);
     }
+    games[i] = g;
 }
 
-__kernel void bmn_search(ulong seed, ulong first, ulong count, uint cap, uint min_cards, uint min_tricks,
-                         uint given, __global const bmn_deal_in_cl *deals, __global ulong *hist_rows, __global ulong *cards_items, __global bmn_hit_cl *hits,
-                         __global ulong *capped, volatile __global uint *counters, uint max_hits, uint max_capped)
+__kernel void bmn_play_batch(__global const bmn_game *games, ulong first, ulong count, uint cap, uint min_cards,
+                             uint min_tricks, __global ulong *hist_rows, __global ulong *cards_items,
+                             __global bmn_hit_cl *hits, __global ulong *capped, volatile __global uint *counters,
+                             uint max_hits, uint max_capped)
 {
     __local uint lhist[BMN_HIST_BINS];
     for (uint b = get_local_id(0); b < BMN_HIST_BINS; b += get_local_size(0))
@@ -50,8 +58,7 @@ __kernel void bmn_search(ulong seed, ulong first, ulong count, uint cap, uint mi
     ulong i = get_global_id(0);
     ulong cards_sum = 0;
     if (i < count) {
-        bmn_game g;
-        bmn_cl_start(&g, seed, first, i, given, deals);
+        bmn_game g = games[i];
         for (;;) {
             uint o = bmn_step(&g);
             if (o == BMN_RUNNING && g.cards < cap)
@@ -76,7 +83,7 @@ __kernel void bmn_search(ulong seed, ulong first, ulong count, uint cap, uint mi
             i += stride;
             if (i >= count)
                 break;
-            bmn_cl_start(&g, seed, first, i, given, deals);
+            g = games[i];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);

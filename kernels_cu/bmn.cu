@@ -1,14 +1,22 @@
 /* bmn.cu - Beggar My Neighbour deals on NVIDIA GPUs.
  *
- * The game is src/algo/bmn.h. A thread plays deals first + gid,
- * first + gid + stride, ... one event (bmn_step) per loop iteration, and
- * starts its next deal inside the same loop the moment its game ends, so
- * the lanes of a warp never wait for the longest game of the warp: this is
- * the seed program's lesson (a game loop per deal stalls warps on the
- * longest game).
+ * The game is src/algo/bmn.h. Two kernels per batch of deals:
  *
- * Per block: a shared histogram of game lengths with shared atomics, written
- * to the block's own row of `hist` at the end (the host adds the rows), and
+ *  bmn_deal_batch  deals the cards (13 Philox blocks and a shuffle each, or
+ *                  a given deal) into an array of starting states. Every
+ *                  thread does the same work here, so the warps stay
+ *                  converged.
+ *  bmn_play_batch  a thread plays deals i, i + stride, ... one event
+ *                  (bmn_step) per loop iteration, and loads its next
+ *                  starting state inside the same loop the moment its game
+ *                  ends. Lanes never wait for the longest game of their
+ *                  warp, and switching deals is a 80-byte load instead of a
+ *                  divergent shuffle (the seed program's two lessons: the
+ *                  game as a state machine, and deals switched inside the
+ *                  loop from a ready backlog).
+ *
+ * Per block: a shared histogram of game lengths with shared atomics, added
+ * to the block's own row of `hist` at the end (the host sums the rows), and
  * the block's total of cards. Rare events (a deal above the thresholds, or
  * still running at the cap) take a slot in the global lists by atomicAdd. */
 #include <stdlib.h>
@@ -47,22 +55,27 @@ __device__ __forceinline__ void bmn_cu_record(uint64_t deal, const bmn_game &g, 
     }
 }
 
-/* Deal first + i: generated, or given (copied to registers first, since
- * the shared header reads only private memory). */
-__device__ __forceinline__ void bmn_cu_start(bmn_game *g, uint64_t seed, uint64_t first, uint64_t i,
-                                             const bmn_deal_in *deals)
+/* Starting states of deals first + i, i < count: generated, or given
+ * (copied to registers first: the shared header reads private memory). */
+__global__ void bmn_deal_batch(uint64_t seed, uint64_t first, uint64_t count, const bmn_deal_in *deals,
+                               bmn_game *games)
 {
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count)
+        return;
+    bmn_game g;
     if (deals) {
         bmn_deal_in d = deals[i];
-        bmn_load(g, d.cards, d.na, d.nb);
+        bmn_load(&g, d.cards, d.na, d.nb);
     } else {
-        bmn_deal_game(seed, first + i, g);
+        bmn_deal_game(seed, first + i, &g);
     }
+    games[i] = g;
 }
 
-__global__ void bmn_search(uint64_t seed, uint64_t first, uint64_t count, uint32_t cap, uint32_t min_cards,
-                           uint32_t min_tricks, const bmn_deal_in *deals, unsigned long long *hist_rows,
-                           unsigned long long *cards_rows, bmn_cu_lists L)
+__global__ void bmn_play_batch(const bmn_game *games, uint64_t first, uint64_t count, uint32_t cap,
+                               uint32_t min_cards, uint32_t min_tricks, unsigned long long *hist_rows,
+                               unsigned long long *cards_rows, bmn_cu_lists L)
 {
     __shared__ uint32_t shist[BMN_HIST_BINS];
     for (uint32_t b = threadIdx.x; b < BMN_HIST_BINS; b += blockDim.x)
@@ -72,8 +85,7 @@ __global__ void bmn_search(uint64_t seed, uint64_t first, uint64_t count, uint32
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     unsigned long long cards_sum = 0;
     if (i < count) {
-        bmn_game g;
-        bmn_cu_start(&g, seed, first, i, deals);
+        bmn_game g = games[i];
         for (;;) {
             uint32_t o = bmn_step(&g);
             if (o == BMN_RUNNING && g.cards < cap)
@@ -82,14 +94,13 @@ __global__ void bmn_search(uint64_t seed, uint64_t first, uint64_t count, uint32
             i += stride;
             if (i >= count)
                 break;
-            bmn_cu_start(&g, seed, first, i, deals);
+            g = games[i];
         }
     }
     __syncthreads();
     unsigned long long *row = hist_rows + (uint64_t)blockIdx.x * BMN_HIST_BINS;
     for (uint32_t b = threadIdx.x; b < BMN_HIST_BINS; b += blockDim.x)
         row[b] += shist[b];
-    /* The block's cards: one atomic per thread on its own row slot. */
     atomicAdd(&cards_rows[blockIdx.x], cards_sum);
 }
 
@@ -100,37 +111,42 @@ static int bmn_cu_block(void)
     return v >= 32 && v <= 1024 && v % 32 == 0 ? v : 128;
 }
 
+/* Deals per batch: 2^22 starting states are 336 MB of device memory. */
+#define BMN_CU_BATCH (1ull << 22)
+
 int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err)
 {
     LS_CUDA_TRY(cudaSetDevice(ctx->device), err, "selecting the device");
     const int wg = bmn_cu_block();
     int per_sm = 0;
-    LS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bmn_search, wg, 0), err, "querying occupancy");
+    LS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bmn_play_batch, wg, 0), err,
+                "querying occupancy");
+    const uint64_t batch = r->count < BMN_CU_BATCH ? r->count : BMN_CU_BATCH;
     uint64_t blocks = (uint64_t)(per_sm > 0 ? per_sm : 1) * ctx->prop.multiProcessorCount;
-    uint64_t need = (r->count + wg - 1) / wg;
+    uint64_t need = (batch + wg - 1) / wg;
     if (blocks > need)
         blocks = need ? need : 1;
 
+    /* One allocation: results first (zeroed), then the batch's states and
+     * given deals. */
     size_t hist_bytes = blocks * BMN_HIST_BINS * sizeof(unsigned long long);
     size_t cards_bytes = blocks * sizeof(unsigned long long);
     size_t hits_bytes = (size_t)out->max_hits * sizeof(bmn_hit);
     size_t capped_bytes = (size_t)out->max_capped * sizeof(unsigned long long);
     size_t counters_bytes = 2 * sizeof(unsigned int);
-    size_t deals_bytes = r->deals ? r->count * sizeof(bmn_deal_in) : 0;
-    size_t total = hist_bytes + cards_bytes + hits_bytes + capped_bytes + counters_bytes;
-    bmn_deal_in *d_deals = NULL;
+    size_t results = hist_bytes + cards_bytes + hits_bytes + capped_bytes + counters_bytes;
+    size_t games_off = (results + 255) & ~(size_t)255;
+    size_t games_bytes = batch * sizeof(bmn_game);
+    size_t deals_bytes = r->deals ? batch * sizeof(bmn_deal_in) : 0;
+    size_t total = games_off + games_bytes + deals_bytes;
     char *dev = NULL;
-    char *host = (char *)malloc(total);
+    char *host = (char *)malloc(results);
     if (!host)
-        return ls_fail(err, "out of host memory (%zu bytes) for a BMN chunk", total);
+        return ls_fail(err, "out of host memory (%zu bytes) for a BMN chunk", results);
     int rc = 0;
     cudaError_t st = cudaMalloc(&dev, total);
     if (st == cudaSuccess)
-        st = cudaMemsetAsync(dev, 0, total, ctx->stream);
-    if (st == cudaSuccess && deals_bytes)
-        st = cudaMalloc(&d_deals, deals_bytes);
-    if (st == cudaSuccess && deals_bytes)
-        st = cudaMemcpy(d_deals, r->deals, deals_bytes, cudaMemcpyHostToDevice);
+        st = cudaMemsetAsync(dev, 0, results, ctx->stream);
     if (st != cudaSuccess) {
         rc = ls_fail(err, "CUDA could not allocate %zu bytes for a BMN chunk: %s", total, cudaGetErrorString(st));
         goto done;
@@ -138,6 +154,8 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
     {
         unsigned long long *d_hist = (unsigned long long *)dev;
         unsigned long long *d_cards = (unsigned long long *)(dev + hist_bytes);
+        bmn_game *d_games = (bmn_game *)(dev + games_off);
+        bmn_deal_in *d_deals = r->deals ? (bmn_deal_in *)(dev + games_off + games_bytes) : NULL;
         bmn_cu_lists L;
         L.hits = (bmn_hit *)(dev + hist_bytes + cards_bytes);
         L.capped = (unsigned long long *)(dev + hist_bytes + cards_bytes + hits_bytes);
@@ -145,11 +163,22 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
         L.n_capped = L.n_hits + 1;
         L.max_hits = out->max_hits;
         L.max_capped = out->max_capped;
-        float ms = 0;
         cudaEventRecord(ctx->start, ctx->stream);
-        bmn_search<<<(unsigned)blocks, wg, 0, ctx->stream>>>(r->seed, r->first, r->count, r->cap, r->min_cards,
-                                                              r->min_tricks, d_deals, d_hist, d_cards, L);
-        st = cudaGetLastError();
+        for (uint64_t done = 0; done < r->count && st == cudaSuccess;) {
+            uint64_t n = r->count - done < batch ? r->count - done : batch;
+            if (d_deals)
+                st = cudaMemcpyAsync(d_deals, r->deals + done, n * sizeof(bmn_deal_in), cudaMemcpyHostToDevice,
+                                     ctx->stream);
+            if (st != cudaSuccess)
+                break;
+            bmn_deal_batch<<<(unsigned)((n + 255) / 256), 256, 0, ctx->stream>>>(r->seed, r->first + done, n,
+                                                                                  d_deals, d_games);
+            bmn_play_batch<<<(unsigned)blocks, wg, 0, ctx->stream>>>(d_games, r->first + done, n, r->cap,
+                                                                      r->min_cards, r->min_tricks, d_hist, d_cards, L);
+            st = cudaGetLastError();
+            done += n;
+        }
+        float ms = 0;
         if (st == cudaSuccess)
             st = cudaEventRecord(ctx->stop, ctx->stream);
         if (st == cudaSuccess)
@@ -157,9 +186,9 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
         if (st == cudaSuccess)
             st = cudaEventElapsedTime(&ms, ctx->start, ctx->stop);
         if (st == cudaSuccess)
-            st = cudaMemcpy(host, dev, total, cudaMemcpyDeviceToHost);
+            st = cudaMemcpy(host, dev, results, cudaMemcpyDeviceToHost);
         if (st != cudaSuccess) {
-            rc = ls_fail(err, "CUDA BMN kernel failed: %s", cudaGetErrorString(st));
+            rc = ls_fail(err, "CUDA BMN kernels failed: %s", cudaGetErrorString(st));
             goto done;
         }
         out->seconds = ms * 1e-3;
@@ -170,16 +199,15 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
         const unsigned long long *c = (const unsigned long long *)(host + hist_bytes);
         for (uint64_t b = 0; b < blocks; b++)
             out->total_cards += c[b];
-        const unsigned int *n = (const unsigned int *)(host + hist_bytes + cards_bytes + hits_bytes + capped_bytes);
-        out->n_hits = n[0];
-        out->n_capped = n[1];
+        const unsigned int *cnt = (const unsigned int *)(host + hist_bytes + cards_bytes + hits_bytes + capped_bytes);
+        out->n_hits = cnt[0];
+        out->n_capped = cnt[1];
         memcpy(out->hits, host + hist_bytes + cards_bytes,
-               (size_t)(n[0] < out->max_hits ? n[0] : out->max_hits) * sizeof(bmn_hit));
+               (size_t)(cnt[0] < out->max_hits ? cnt[0] : out->max_hits) * sizeof(bmn_hit));
         memcpy(out->capped, host + hist_bytes + cards_bytes + hits_bytes,
-               (size_t)(n[1] < out->max_capped ? n[1] : out->max_capped) * sizeof(unsigned long long));
+               (size_t)(cnt[1] < out->max_capped ? cnt[1] : out->max_capped) * sizeof(unsigned long long));
     }
 done:
-    cudaFree(d_deals);
     cudaFree(dev);
     free(host);
     return rc;
