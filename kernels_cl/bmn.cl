@@ -3,9 +3,9 @@
  * The game is src/algo/bmn.h, inlined here at build time. As in
  * kernels_cu/bmn.cu, two kernels per batch: bmn_deal_batch deals every
  * starting state (converged work), and bmn_play_batch plays them, one
- * event (bmn_step) per loop iteration, loading a work-item's next state
- * inside the loop the moment its game ends, so lanes never wait for the
- * longest game. Per group: a local histogram (local atomics) written to the
+ * event (bmn_step) per loop iteration; the moment a work-item's game ends
+ * it takes the next deal of its group's slice (a local counter) and loads
+ * it inside the loop, so lanes never wait for the longest game. Per group: a local histogram (local atomics) written to the
  * group's own row of `hist`, and a cards total per work-item in `cards`
  * (summed by the host, so no 64-bit atomics are needed). Rare events take
  * a list slot with a 32-bit atomic_inc on `counters`. */
@@ -51,13 +51,20 @@ __kernel void bmn_play_batch(__global const bmn_game *games, ulong first, ulong 
                              uint max_hits, uint max_capped)
 {
     __local uint lhist[BMN_HIST_BINS];
+    __local uint next; /* offset in the group's slice; 32 bits: slices are batches of < 2^32 */
+    /* The group's slice of the batch, handed out one deal at a time to
+     * whichever work-item finishes a game (as in kernels_cu/bmn.cu). */
+    const ulong per_group = (count + get_num_groups(0) - 1) / get_num_groups(0);
+    const ulong begin = get_group_id(0) * per_group;
+    const ulong end = begin + per_group < count ? begin + per_group : count;
     for (uint b = get_local_id(0); b < BMN_HIST_BINS; b += get_local_size(0))
         lhist[b] = 0;
+    if (get_local_id(0) == 0)
+        next = get_local_size(0);
     barrier(CLK_LOCAL_MEM_FENCE);
-    const ulong stride = get_global_size(0);
-    ulong i = get_global_id(0);
+    ulong i = begin + get_local_id(0);
     ulong cards_sum = 0;
-    if (i < count) {
+    if (i < end) {
         bmn_game g = games[i];
         for (;;) {
             uint o = bmn_step(&g);
@@ -80,8 +87,8 @@ __kernel void bmn_play_batch(__global const bmn_game *games, ulong first, ulong 
                     }
                 }
             }
-            i += stride;
-            if (i >= count)
+            i = begin + atomic_inc(&next);
+            if (i >= end)
                 break;
             g = games[i];
         }

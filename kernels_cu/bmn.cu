@@ -6,10 +6,10 @@
  *                  a given deal) into an array of starting states. Every
  *                  thread does the same work here, so the warps stay
  *                  converged.
- *  bmn_play_batch  a thread plays deals i, i + stride, ... one event
- *                  (bmn_step) per loop iteration, and loads its next
- *                  starting state inside the same loop the moment its game
- *                  ends. Lanes never wait for the longest game of their
+ *  bmn_play_batch  a thread plays one event (bmn_step) per loop iteration
+ *                  and, the moment its game ends, takes the next deal of
+ *                  its block's slice (a shared counter) and loads its
+ *                  starting state inside the same loop. Lanes never wait for the longest game of their
  *                  warp, and switching deals is a 80-byte load instead of a
  *                  divergent shuffle (the seed program's two lessons: the
  *                  game as a state machine, and deals switched inside the
@@ -78,21 +78,29 @@ __global__ void bmn_play_batch(const bmn_game *games, uint64_t first, uint64_t c
                                unsigned long long *cards_rows, bmn_cu_lists L)
 {
     __shared__ uint32_t shist[BMN_HIST_BINS];
+    __shared__ unsigned long long next;
+    /* The block's slice of the batch, handed out one deal at a time to
+     * whichever lane finishes a game: lanes stay busy until the slice is
+     * used up, whatever the lengths of their games. */
+    const uint64_t per_block = (count + gridDim.x - 1) / gridDim.x;
+    const uint64_t begin = (uint64_t)blockIdx.x * per_block;
+    const uint64_t end = begin + per_block < count ? begin + per_block : count;
     for (uint32_t b = threadIdx.x; b < BMN_HIST_BINS; b += blockDim.x)
         shist[b] = 0;
+    if (threadIdx.x == 0)
+        next = begin + blockDim.x;
     __syncthreads();
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     unsigned long long cards_sum = 0;
-    if (i < count) {
+    uint64_t i = begin + threadIdx.x;
+    if (i < end) {
         bmn_game g = games[i];
         for (;;) {
             uint32_t o = bmn_step(&g);
             if (o == BMN_RUNNING && g.cards < cap)
                 continue;
             bmn_cu_record(first + i, g, cap, min_cards, min_tricks, shist, cards_sum, L);
-            i += stride;
-            if (i >= count)
+            i = atomicAdd(&next, 1ull);
+            if (i >= end)
                 break;
             g = games[i];
         }
