@@ -89,9 +89,9 @@ typedef struct {
     ls_u32 outcome; /* BMN_A_WINS, BMN_B_WINS, BMN_CAPPED or BMN_INVALID */
 } bmn_result;
 
-/* The state of one game. X is the player to act next, Y the other one.
- * owed == 0: X leads a trick (pile empty) or continues the numeral phase;
- * owed == 1..4: Y has laid a penalty card and X must pay that many cards. */
+/* The state of one game, between events. X is the player to act next, Y
+ * the other one. owed == 0: X leads the next trick (the pile is empty);
+ * owed == 1..4: Y has just laid a penalty card and X must pay that many. */
 typedef struct {
     ls_u64 px, qx;   /* hand X: penalty mask with sentinel, values */
     ls_u64 py, qy;   /* hand Y */
