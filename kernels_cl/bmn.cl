@@ -9,6 +9,8 @@
  * group's own row of `hist`, and a cards total per work-item in `cards`
  * (summed by the host, so no 64-bit atomics are needed). Rare events take
  * a list slot with a 32-bit atomic_inc on `counters`. */
+/* The shuffle keeps each deck in local memory (see bmn_deal_batch). */
+#define BMN_DECK_MEM __local
 #include "bmn.h"
 
 #define BMN_HIST_WIDTH 10u
@@ -28,8 +30,9 @@ typedef struct {
  * (copied to private memory first: the shared header reads only private
  * memory). */
 __kernel void bmn_deal_batch(ulong seed, ulong first, ulong count, uint given,
-                             __global const bmn_deal_in_cl *deals, __global bmn_game *games)
+                             __global const bmn_deal_in_cl *deals, __global bmn_game *games, __local uchar *decks)
 {
+    /* Entry j of work-item t's deck at decks[j * local_size + t]. */
     ulong i = get_global_id(0);
     if (i >= count)
         return;
@@ -40,7 +43,7 @@ __kernel void bmn_deal_batch(ulong seed, ulong first, ulong count, uint given,
             c[k] = deals[i].cards[k];
         bmn_load(&g, c, deals[i].na, deals[i].nb);
     } else {
-        bmn_deal_game(seed, first + i, &g);
+        bmn_deal_game_in(seed, first + i, &g, decks + get_local_id(0), (uint)get_local_size(0));
     }
     games[i] = g;
 }

@@ -57,9 +57,14 @@ __device__ __forceinline__ void bmn_cu_record(uint64_t deal, const bmn_game &g, 
 
 /* Starting states of deals first + i, i < count: generated, or given
  * (copied to registers first: the shared header reads private memory). */
-__global__ void bmn_deal_batch(uint64_t seed, uint64_t first, uint64_t count, const bmn_deal_in *deals,
-                               bmn_game *games)
+#define BMN_CU_DEAL_BLOCK 256
+
+__global__ void __launch_bounds__(BMN_CU_DEAL_BLOCK) bmn_deal_batch(uint64_t seed, uint64_t first, uint64_t count,
+                                                                   const bmn_deal_in *deals, bmn_game *games)
 {
+    /* Each thread shuffles its deck in shared memory, entry j of thread t
+     * at decks[j * blockDim + t] (neighbouring threads, neighbouring bytes). */
+    __shared__ ls_u8 decks[52 * BMN_CU_DEAL_BLOCK];
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count)
         return;
@@ -68,7 +73,7 @@ __global__ void bmn_deal_batch(uint64_t seed, uint64_t first, uint64_t count, co
         bmn_deal_in d = deals[i];
         bmn_load(&g, d.cards, d.na, d.nb);
     } else {
-        bmn_deal_game(seed, first + i, &g);
+        bmn_deal_game_in(seed, first + i, &g, decks + threadIdx.x, blockDim.x);
     }
     games[i] = g;
 }
@@ -179,8 +184,8 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
                                      ctx->stream);
             if (st != cudaSuccess)
                 break;
-            bmn_deal_batch<<<(unsigned)((n + 255) / 256), 256, 0, ctx->stream>>>(r->seed, r->first + done, n,
-                                                                                  d_deals, d_games);
+            bmn_deal_batch<<<(unsigned)((n + BMN_CU_DEAL_BLOCK - 1) / BMN_CU_DEAL_BLOCK), BMN_CU_DEAL_BLOCK, 0,
+                             ctx->stream>>>(r->seed, r->first + done, n, d_deals, d_games);
             bmn_play_batch<<<(unsigned)blocks, wg, 0, ctx->stream>>>(d_games, r->first + done, n, r->cap,
                                                                       r->min_cards, r->min_tricks, d_hist, d_cards, L);
             st = cudaGetLastError();

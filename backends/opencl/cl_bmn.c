@@ -95,6 +95,7 @@ static int bmn_cl_batch(ls_ctx *ctx, const bmn_range *r, const bmn_range_out *ou
     st |= clSetKernelArg(R->deal, a++, sizeof given, &given);
     st |= clSetKernelArg(R->deal, a++, sizeof(cl_mem), &R->buf[DEALS]);
     st |= clSetKernelArg(R->deal, a++, sizeof(cl_mem), &R->buf[GAMES]);
+    st |= clSetKernelArg(R->deal, a++, 52 * R->wg, NULL); /* the decks being shuffled */
     a = 0;
     st |= clSetKernelArg(R->play, a++, sizeof(cl_mem), &R->buf[GAMES]);
     st |= clSetKernelArg(R->play, a++, sizeof first, &first);

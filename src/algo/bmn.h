@@ -107,52 +107,138 @@ typedef struct {
 
 /* ---- deals ------------------------------------------------------------ */
 
-/* The 52 random words of deal `deal_index`: word 4*b + t is word t of
- * Philox4x32-10(counter {index lo, index hi, BMN_DEAL_TAG, b}, key seed),
- * b = 0..12. */
-LS_FN void bmn_deal_words(ls_u64 seed, ls_u64 deal_index, ls_u32 w[52])
+/* Where bmn_deal_game_in keeps the deck while it shuffles: private memory
+ * by default; a GPU kernel may define BMN_DECK_MEM as __local (OpenCL)
+ * before including this file and pass a slice of shared memory, so that
+ * the shuffle's random accesses stay out of slow local memory. */
+#ifndef BMN_DECK_MEM
+#define BMN_DECK_MEM
+#define BMN_DECK_PRIVATE 1
+#endif
+
+/* One Fisher-Yates step of the deal (see bmn_deal_game_in): position i
+ * (51 down to 1) swaps with k = mulhi32(w, i + 1), and the card that ends
+ * at i goes below the hand being built (p, q as in bmn_game). Deck cards
+ * are "codes": 0 for a numeral, 4 | (value - 1) for a penalty card. */
+LS_FN void bmn_shuffle_step(BMN_DECK_MEM ls_u8 *deck, ls_u32 stride, ls_u32 i, ls_u32 w, ls_u64 *p, ls_u64 *q)
 {
+    ls_u32 k = LS_MULHI32(w, i + 1u);
+    ls_u32 c = deck[k * stride];
+    deck[k * stride] = deck[i * stride];
+    *p = (*p << 1) | (c >> 2);
+    *q = (*q << ((c >> 1) & 2u)) | (c & 3u);
+}
+
+/* Deal `deal_index` under `seed` into a fresh game (A leads). The deal:
+ * the deck 0..51 holds 36 numerals, then 4 J, 4 Q, 4 K, 4 A; for
+ * i = 51 down to 1, k = mulhi32(w[51 - i], i + 1) and cards i and k swap,
+ * where word 4b + t is word t of Philox4x32-10(counter {index lo,
+ * index hi, BMN_DEAL_TAG, b}, key seed). Positions 0..25 are then hand A
+ * top to bottom, 26..51 hand B. `deck` is scratch for 52 entries, entry j
+ * at deck[j * stride]. The words are drawn four at a time as the shuffle
+ * needs them, and each position is final once its step is done, so the
+ * hands' bits are built bottom-up as the shuffle goes. */
+LS_FN ls_philox_ctr bmn_deal_block(ls_u64 seed, ls_u64 deal_index, ls_u32 b)
+{
+    ls_philox_ctr ctr;
     ls_philox_key key;
+    ctr.v[0] = (ls_u32)deal_index;
+    ctr.v[1] = (ls_u32)(deal_index >> 32);
+    ctr.v[2] = BMN_DEAL_TAG;
+    ctr.v[3] = b;
     key.v[0] = (ls_u32)seed;
     key.v[1] = (ls_u32)(seed >> 32);
-    for (ls_u32 b = 0; b < 13u; b++) {
-        ls_philox_ctr ctr;
-        ctr.v[0] = (ls_u32)deal_index;
-        ctr.v[1] = (ls_u32)(deal_index >> 32);
-        ctr.v[2] = BMN_DEAL_TAG;
-        ctr.v[3] = b;
-        ctr = ls_philox4x32_10(ctr, key);
-        for (ls_u32 t = 0; t < 4u; t++)
-            w[4u * b + t] = ctr.v[t];
-    }
+    return ls_philox4x32_10(ctr, key);
 }
 
-/* The unshuffled deck, as "codes" 4 | (value - 1) for penalty cards and 0
- * for numerals: positions 0..35 numerals, 36..39 J, 40..43 Q, 44..47 K,
- * 48..51 A. */
-LS_FN void bmn_deck_codes(ls_u32 a[52])
+LS_FN void bmn_deal_game_in(ls_u64 seed, ls_u64 deal_index, bmn_game *g, BMN_DECK_MEM ls_u8 *deck, ls_u32 stride)
 {
-    for (ls_u32 i = 0; i < 52u; i++)
-        a[i] = i < 36u ? 0u : 4u | ((i - 36u) >> 2);
+    /* CPUs compute the 13 Philox blocks first (independent work the core
+     * overlaps, or the compiler vectorizes); GPUs draw each block when the
+     * shuffle needs it, which keeps 52 words out of registers and local
+     * memory. Same words, same deal. */
+#if defined(__OPENCL_C_VERSION__) || defined(__CUDA_ARCH__)
+#define BMN_BLOCK(b) bmn_deal_block(seed, deal_index, b)
+#else
+    ls_philox_ctr blocks[13];
+    for (ls_u32 b = 0; b < 13u; b++)
+        blocks[b] = bmn_deal_block(seed, deal_index, b);
+#define BMN_BLOCK(b) blocks[b]
+#endif
+    for (ls_u32 j = 0; j < 52u; j++)
+        deck[j * stride] = (ls_u8)(j < 36u ? 0u : 4u | ((j - 36u) >> 2));
+    ls_u64 p = 1u, q = 0; /* the sentinel, then cards from the bottom up */
+    g->py = 1u; /* set for real when hand B is complete, after position 26 */
+    g->qy = 0;
+    for (ls_u32 b = 0; b < 13u; b++) {
+        ls_philox_ctr ctr = BMN_BLOCK(b);
+        ls_u32 i = 51u - 4u * b; /* the four steps of this block: i, i-1, i-2, i-3 */
+        bmn_shuffle_step(deck, stride, i, ctr.v[0], &p, &q);
+        if (i == 27u) { /* block 6 ends hand B after its second step */
+            bmn_shuffle_step(deck, stride, 26u, ctr.v[1], &p, &q);
+            g->py = p;
+            g->qy = q;
+            p = 1u;
+            q = 0;
+            bmn_shuffle_step(deck, stride, 25u, ctr.v[2], &p, &q);
+            bmn_shuffle_step(deck, stride, 24u, ctr.v[3], &p, &q);
+            continue;
+        }
+        bmn_shuffle_step(deck, stride, i - 1u, ctr.v[1], &p, &q);
+        bmn_shuffle_step(deck, stride, i - 2u, ctr.v[2], &p, &q);
+        if (i > 3u) /* the last block has three steps: i = 3, 2, 1 */
+            bmn_shuffle_step(deck, stride, i - 3u, ctr.v[3], &p, &q);
+    }
+#undef BMN_BLOCK
+    {
+        ls_u32 c = deck[0];
+        p = (p << 1) | (c >> 2);
+        q = (q << ((c >> 1) & 2u)) | (c & 3u);
+    }
+    g->px = p;
+    g->qx = q;
+    g->pp = 0;
+    g->pq = 0;
+    g->plen = 0;
+    g->pk2 = 0;
+    g->owed = 0;
+    g->xb = 0;
+    g->cards = 0;
+    g->tricks = 0;
+    g->outcome = BMN_RUNNING;
 }
 
-/* Deal `deal_index` under `seed`: a Fisher-Yates shuffle of the deck above,
- * for i = 51 down to 1: k = mulhi32(w[51 - i], i + 1), swap a[i], a[k].
- * cards[0..25] is hand A top to bottom, cards[26..51] hand B. */
+/* Cards of a hand given as (p, q) with its sentinel, top first; returns
+ * how many. */
+LS_FN ls_u32 bmn_hand_cards(ls_u64 p, ls_u64 q, ls_u8 *cards)
+{
+    ls_u32 n = 63u - BMN_CLZ64(p);
+    for (ls_u32 j = 0; j < n; j++) {
+        ls_u32 pen = (ls_u32)(p >> j) & 1u;
+        cards[j] = (ls_u8)(pen ? (q & 3u) + 1u : 0u);
+        q >>= 2u * pen;
+    }
+    return n;
+}
+
+#ifdef BMN_DECK_PRIVATE
+/* bmn_deal_game_in with a private deck. */
+LS_FN void bmn_deal_game(ls_u64 seed, ls_u64 deal_index, bmn_game *g)
+{
+    ls_u8 deck[52];
+    bmn_deal_game_in(seed, deal_index, g, deck, 1u);
+}
+
+/* Deal `deal_index` under `seed` as cards: cards[0..25] is hand A top to
+ * bottom, cards[26..51] hand B (the deal of bmn_deal_game). */
 LS_FN void bmn_deal(ls_u64 seed, ls_u64 deal_index, ls_u8 cards[52])
 {
-    ls_u32 w[52], a[52];
-    bmn_deal_words(seed, deal_index, w);
-    bmn_deck_codes(a);
-    for (ls_u32 i = 51u; i > 0u; i--) {
-        ls_u32 k = LS_MULHI32(w[51u - i], i + 1u);
-        ls_u32 t = a[i];
-        a[i] = a[k];
-        a[k] = t;
-    }
-    for (ls_u32 i = 0; i < 52u; i++)
-        cards[i] = (ls_u8)(a[i] ? (a[i] & 3u) + 1u : 0u);
+    bmn_game g;
+    bmn_deal_game(seed, deal_index, &g);
+    bmn_hand_cards(g.px, g.qx, cards);
+    bmn_hand_cards(g.py, g.qy, cards + 26);
 }
+#endif
 
 /* ---- loading ---------------------------------------------------------- */
 
@@ -221,52 +307,6 @@ LS_FN ls_u32 bmn_load(bmn_game *g, const ls_u8 *cards, ls_u32 na, ls_u32 nb)
         return BMN_INVALID;
     g->outcome = BMN_RUNNING;
     return BMN_RUNNING;
-}
-
-/* bmn_deal followed by bmn_load, fused: the shuffle writes the hands'
- * bits directly. Gives exactly the game of bmn_deal(seed, deal_index). */
-LS_FN void bmn_deal_game(ls_u64 seed, ls_u64 deal_index, bmn_game *g)
-{
-    ls_u32 w[52], a[52];
-    bmn_deal_words(seed, deal_index, w);
-    bmn_deck_codes(a);
-    /* Position i is final once step i is done; build hand B (51..26) and
-     * then hand A (25..0) from the bottom up. p starts as the sentinel. */
-    ls_u64 p = 1u, q = 0;
-    for (ls_u32 i = 51u; i >= 26u; i--) {
-        ls_u32 k = LS_MULHI32(w[51u - i], i + 1u);
-        ls_u32 c = a[k];
-        a[k] = a[i];
-        p = (p << 1) | (c >> 2);
-        q = (q << ((c >> 1) & 2u)) | (c & 3u);
-    }
-    g->py = p;
-    g->qy = q;
-    p = 1u;
-    q = 0;
-    for (ls_u32 i = 25u; i > 0u; i--) {
-        ls_u32 k = LS_MULHI32(w[51u - i], i + 1u);
-        ls_u32 c = a[k];
-        a[k] = a[i];
-        p = (p << 1) | (c >> 2);
-        q = (q << ((c >> 1) & 2u)) | (c & 3u);
-    }
-    {
-        ls_u32 c = a[0];
-        p = (p << 1) | (c >> 2);
-        q = (q << ((c >> 1) & 2u)) | (c & 3u);
-    }
-    g->px = p;
-    g->qx = q;
-    g->pp = 0;
-    g->pq = 0;
-    g->plen = 0;
-    g->pk2 = 0;
-    g->owed = 0;
-    g->xb = 0;
-    g->cards = 0;
-    g->tricks = 0;
-    g->outcome = BMN_RUNNING;
 }
 
 /* Cards in hand A / hand B of a running game (not meaningful once over). */
@@ -503,6 +543,7 @@ LS_FN ls_u32 bmn_play_capped(const ls_u8 *cards, ls_u32 na, ls_u32 nb, ls_u32 ca
     return bmn_finish(&g, cap, res);
 }
 
+#ifdef BMN_DECK_PRIVATE
 /* Deal `deal_index` under `seed` (bmn_deal) and play it, as above. */
 LS_FN ls_u32 bmn_play_deal(ls_u64 seed, ls_u64 deal_index, ls_u32 cap, bmn_result *res)
 {
@@ -511,5 +552,6 @@ LS_FN ls_u32 bmn_play_deal(ls_u64 seed, ls_u64 deal_index, ls_u32 cap, bmn_resul
     bmn_run(&g, cap);
     return bmn_finish(&g, cap, res);
 }
+#endif
 
 #endif
