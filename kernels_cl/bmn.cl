@@ -4,8 +4,9 @@
  * kernels_cu/bmn.cu, two kernels per batch: bmn_deal_batch deals every
  * starting state (converged work), and bmn_play_batch plays them, one
  * event (bmn_step) per loop iteration; the moment a work-item's game ends
- * it takes the next deal of its group's slice (a local counter) and loads
- * it inside the loop, so lanes never wait for the longest game. Per group: a local histogram (local atomics) written to the
+ * it starts the next deal of its group's slice (a local counter), whose
+ * hands it loaded a game earlier, so lanes never wait for the longest game
+ * or for memory. Per group: a local histogram (local atomics) written to the
  * group's own row of `hist`, and a cards total per work-item in `cards`
  * (summed by the host, so no 64-bit atomics are needed). Rare events take
  * a list slot with a 32-bit atomic_inc on `counters`. */
@@ -29,8 +30,14 @@ typedef struct {
 /* Starting states of deals first + i, i < count: generated, or given
  * (copied to private memory first: the shared header reads only private
  * memory). */
+/* A starting state: the two hands' bits (bmn_start). pa == 0 (no
+ * sentinel) marks a given deal the engine cannot hold: the host plays it. */
+typedef struct {
+    ulong pa, qa, pb, qb;
+} bmn_cl_hands;
+
 __kernel void bmn_deal_batch(ulong seed, ulong first, ulong count, uint given,
-                             __global const bmn_deal_in_cl *deals, __global bmn_game *games, __local uchar *decks)
+                             __global const bmn_deal_in_cl *deals, __global bmn_cl_hands *games, __local uchar *decks)
 {
     /* Entry j of work-item t's deck at decks[j * local_size + t]. */
     ulong i = get_global_id(0);
@@ -41,14 +48,24 @@ __kernel void bmn_deal_batch(ulong seed, ulong first, ulong count, uint given,
         uchar c[62];
         for (uint k = 0; k < 62u; k++)
             c[k] = deals[i].cards[k];
-        bmn_load(&g, c, deals[i].na, deals[i].nb);
+        if (bmn_load(&g, c, deals[i].na, deals[i].nb) != BMN_RUNNING)
+            g.px = 0;
     } else {
         bmn_deal_game_in(seed, first + i, &g, decks + get_local_id(0), (uint)get_local_size(0));
     }
-    games[i] = g;
+    bmn_cl_hands h = {g.px, g.qx, g.py, g.qy};
+    games[i] = h;
 }
 
-__kernel void bmn_play_batch(__global const bmn_game *games, ulong first, ulong count, uint cap, uint min_cards,
+/* Starts a game from its hands, or marks it for the host (see above). */
+static void bmn_cl_begin(bmn_game *g, bmn_cl_hands h)
+{
+    bmn_start(g, h.pa, h.qa, h.pb, h.qb);
+    if (h.pa == 0)
+        g->outcome = BMN_INVALID;
+}
+
+__kernel void bmn_play_batch(__global const bmn_cl_hands *games, ulong first, ulong count, uint cap, uint min_cards,
                              uint min_tricks, __global ulong *hist_rows, __global ulong *cards_items,
                              __global bmn_hit_cl *hits, __global ulong *capped, volatile __global uint *counters,
                              uint max_hits, uint max_capped)
@@ -63,12 +80,18 @@ __kernel void bmn_play_batch(__global const bmn_game *games, ulong first, ulong 
     for (uint b = get_local_id(0); b < BMN_HIST_BINS; b += get_local_size(0))
         lhist[b] = 0;
     if (get_local_id(0) == 0)
-        next = get_local_size(0);
+        next = 2 * get_local_size(0);
     barrier(CLK_LOCAL_MEM_FENCE);
-    ulong i = begin + get_local_id(0);
+    /* Each work-item plays deal i and holds the hands of its next deal ni,
+     * loaded a whole game ahead (as in kernels_cu/bmn.cu). */
+    ulong i = begin + get_local_id(0), ni = begin + get_local_size(0) + get_local_id(0);
     ulong cards_sum = 0;
     if (i < end) {
-        bmn_game g = games[i];
+        bmn_game g;
+        bmn_cl_begin(&g, games[i]);
+        bmn_cl_hands nh = {0, 0, 0, 0};
+        if (ni < end)
+            nh = games[ni];
         for (;;) {
             uint o = bmn_step(&g);
             if (o == BMN_RUNNING && g.cards < cap)
@@ -90,10 +113,13 @@ __kernel void bmn_play_batch(__global const bmn_game *games, ulong first, ulong 
                     }
                 }
             }
-            i = begin + atomic_inc(&next);
-            if (i >= end)
+            if (ni >= end)
                 break;
-            g = games[i];
+            i = ni;
+            bmn_cl_begin(&g, nh);
+            ni = begin + atomic_inc(&next);
+            if (ni < end)
+                nh = games[ni];
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);

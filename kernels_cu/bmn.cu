@@ -7,13 +7,14 @@
  *                  thread does the same work here, so the warps stay
  *                  converged.
  *  bmn_play_batch  a thread plays one event (bmn_step) per loop iteration
- *                  and, the moment its game ends, takes the next deal of
- *                  its block's slice (a shared counter) and loads its
- *                  starting state inside the same loop. Lanes never wait for the longest game of their
- *                  warp, and switching deals is a 80-byte load instead of a
- *                  divergent shuffle (the seed program's two lessons: the
- *                  game as a state machine, and deals switched inside the
- *                  loop from a ready backlog).
+ *                  and, the moment its game ends, starts the next deal of
+ *                  its block's slice (a shared counter), whose hands it
+ *                  loaded a whole game earlier. Lanes never wait for the
+ *                  longest game of their warp, and switching deals costs a
+ *                  few register moves instead of a divergent shuffle or a
+ *                  wait on memory (the seed program's two lessons: the game
+ *                  as a state machine, and deals switched inside the loop
+ *                  from a ready backlog).
  *
  * Per block: a shared histogram of game lengths with shared atomics, added
  * to the block's own row of `hist` at the end (the host sums the rows), and
@@ -59,8 +60,14 @@ __device__ __forceinline__ void bmn_cu_record(uint64_t deal, const bmn_game &g, 
  * (copied to registers first: the shared header reads private memory). */
 #define BMN_CU_DEAL_BLOCK 256
 
+/* A starting state: the two hands' bits (bmn_start). pa == 0 (no
+ * sentinel) marks a given deal the engine cannot hold: the host plays it. */
+struct bmn_cu_hands {
+    uint64_t pa, qa, pb, qb;
+};
+
 __global__ void __launch_bounds__(BMN_CU_DEAL_BLOCK) bmn_deal_batch(uint64_t seed, uint64_t first, uint64_t count,
-                                                                   const bmn_deal_in *deals, bmn_game *games)
+                                                                   const bmn_deal_in *deals, bmn_cu_hands *games)
 {
     /* Each thread shuffles its deck in shared memory, entry j of thread t
      * at decks[j * blockDim + t] (neighbouring threads, neighbouring bytes). */
@@ -71,14 +78,24 @@ __global__ void __launch_bounds__(BMN_CU_DEAL_BLOCK) bmn_deal_batch(uint64_t see
     bmn_game g;
     if (deals) {
         bmn_deal_in d = deals[i];
-        bmn_load(&g, d.cards, d.na, d.nb);
+        if (bmn_load(&g, d.cards, d.na, d.nb) != BMN_RUNNING)
+            g.px = 0;
     } else {
         bmn_deal_game_in(seed, first + i, &g, decks + threadIdx.x, blockDim.x);
     }
-    games[i] = g;
+    bmn_cu_hands h = {g.px, g.qx, g.py, g.qy};
+    games[i] = h;
 }
 
-__global__ void bmn_play_batch(const bmn_game *games, uint64_t first, uint64_t count, uint32_t cap,
+/* Loads deal i's starting state, or marks it for the host (see above). */
+__device__ __forceinline__ void bmn_cu_begin(bmn_game *g, const bmn_cu_hands &h)
+{
+    bmn_start(g, h.pa, h.qa, h.pb, h.qb);
+    if (h.pa == 0)
+        g->outcome = BMN_INVALID;
+}
+
+__global__ void bmn_play_batch(const bmn_cu_hands *games, uint64_t first, uint64_t count, uint32_t cap,
                                uint32_t min_cards, uint32_t min_tricks, unsigned long long *hist_rows,
                                unsigned long long *cards_rows, bmn_cu_lists L)
 {
@@ -93,21 +110,30 @@ __global__ void bmn_play_batch(const bmn_game *games, uint64_t first, uint64_t c
     for (uint32_t b = threadIdx.x; b < BMN_HIST_BINS; b += blockDim.x)
         shist[b] = 0;
     if (threadIdx.x == 0)
-        next = begin + blockDim.x;
+        next = begin + 2 * blockDim.x;
     __syncthreads();
     unsigned long long cards_sum = 0;
-    uint64_t i = begin + threadIdx.x;
+    /* Each lane plays deal i and holds the hands of its next deal ni,
+     * loaded a whole game ahead, so a finished lane never waits on memory. */
+    uint64_t i = begin + threadIdx.x, ni = begin + blockDim.x + threadIdx.x;
     if (i < end) {
-        bmn_game g = games[i];
+        bmn_game g;
+        bmn_cu_begin(&g, games[i]);
+        bmn_cu_hands nh = {0, 0, 0, 0};
+        if (ni < end)
+            nh = games[ni];
         for (;;) {
             uint32_t o = bmn_step(&g);
             if (o == BMN_RUNNING && g.cards < cap)
                 continue;
             bmn_cu_record(first + i, g, cap, min_cards, min_tricks, shist, cards_sum, L);
-            i = atomicAdd(&next, 1ull);
-            if (i >= end)
+            if (ni >= end)
                 break;
-            g = games[i];
+            i = ni;
+            bmn_cu_begin(&g, nh);
+            ni = atomicAdd(&next, 1ull);
+            if (ni < end)
+                nh = games[ni];
         }
     }
     __syncthreads();
@@ -124,7 +150,7 @@ static int bmn_cu_block(void)
     return v >= 32 && v <= 1024 && v % 32 == 0 ? v : 128;
 }
 
-/* Deals per batch: 2^22 starting states are 336 MB of device memory. */
+/* Deals per batch: 2^22 starting states are 128 MB of device memory. */
 #define BMN_CU_BATCH (1ull << 22)
 
 int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err)
@@ -149,7 +175,7 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
     size_t counters_bytes = 2 * sizeof(unsigned int);
     size_t results = hist_bytes + cards_bytes + hits_bytes + capped_bytes + counters_bytes;
     size_t games_off = (results + 255) & ~(size_t)255;
-    size_t games_bytes = batch * sizeof(bmn_game);
+    size_t games_bytes = batch * sizeof(bmn_cu_hands);
     size_t deals_bytes = r->deals ? batch * sizeof(bmn_deal_in) : 0;
     size_t total = games_off + games_bytes + deals_bytes;
     char *dev = NULL;
@@ -167,7 +193,7 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
     {
         unsigned long long *d_hist = (unsigned long long *)dev;
         unsigned long long *d_cards = (unsigned long long *)(dev + hist_bytes);
-        bmn_game *d_games = (bmn_game *)(dev + games_off);
+        bmn_cu_hands *d_games = (bmn_cu_hands *)(dev + games_off);
         bmn_deal_in *d_deals = r->deals ? (bmn_deal_in *)(dev + games_off + games_bytes) : NULL;
         bmn_cu_lists L;
         L.hits = (bmn_hit *)(dev + hist_bytes + cards_bytes);

@@ -6,9 +6,9 @@
 
 #include "cl_internal.h"
 
-#define BMN_CL_BATCH_GPU (1u << 22) /* starting states per batch: 2^22 * ~80 bytes */
+#define BMN_CL_BATCH_GPU (1u << 22) /* starting states per batch: 2^22 * 32 bytes */
 #define BMN_CL_BATCH_CPU (1u << 16)
-#define BMN_CL_GAME_BYTES 128       /* room for one bmn_game in the device's layout */
+#define BMN_CL_GAME_BYTES 32        /* a starting state: bmn_cl_hands in kernels_cl/bmn.cl */
 
 enum { DEALS, GAMES, HIST, CARDS, HITS, CAPPED, COUNTERS, NBUF };
 

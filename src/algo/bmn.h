@@ -105,6 +105,24 @@ typedef struct {
     ls_u32 outcome;  /* BMN_RUNNING until the game ends */
 } bmn_game;
 
+/* A fresh game from the hands' bits (A leads, nothing played yet). */
+LS_FN void bmn_start(bmn_game *g, ls_u64 pa, ls_u64 qa, ls_u64 pb, ls_u64 qb)
+{
+    g->px = pa;
+    g->qx = qa;
+    g->py = pb;
+    g->qy = qb;
+    g->pp = 0;
+    g->pq = 0;
+    g->plen = 0;
+    g->pk2 = 0;
+    g->owed = 0;
+    g->xb = 0;
+    g->cards = 0;
+    g->tricks = 0;
+    g->outcome = BMN_RUNNING;
+}
+
 /* ---- deals ------------------------------------------------------------ */
 
 /* Where bmn_deal_game_in keeps the deck while it shuffles: private memory
@@ -167,17 +185,15 @@ LS_FN void bmn_deal_game_in(ls_u64 seed, ls_u64 deal_index, bmn_game *g, BMN_DEC
 #endif
     for (ls_u32 j = 0; j < 52u; j++)
         deck[j * stride] = (ls_u8)(j < 36u ? 0u : 4u | ((j - 36u) >> 2));
-    ls_u64 p = 1u, q = 0; /* the sentinel, then cards from the bottom up */
-    g->py = 1u; /* set for real when hand B is complete, after position 26 */
-    g->qy = 0;
+    ls_u64 p = 1u, q = 0, pb = 1u, qb = 0; /* the sentinel, then cards from the bottom up */
     for (ls_u32 b = 0; b < 13u; b++) {
         ls_philox_ctr ctr = BMN_BLOCK(b);
         ls_u32 i = 51u - 4u * b; /* the four steps of this block: i, i-1, i-2, i-3 */
         bmn_shuffle_step(deck, stride, i, ctr.v[0], &p, &q);
         if (i == 27u) { /* block 6 ends hand B after its second step */
             bmn_shuffle_step(deck, stride, 26u, ctr.v[1], &p, &q);
-            g->py = p;
-            g->qy = q;
+            pb = p; /* hand B is complete */
+            qb = q;
             p = 1u;
             q = 0;
             bmn_shuffle_step(deck, stride, 25u, ctr.v[2], &p, &q);
@@ -195,17 +211,7 @@ LS_FN void bmn_deal_game_in(ls_u64 seed, ls_u64 deal_index, bmn_game *g, BMN_DEC
         p = (p << 1) | (c >> 2);
         q = (q << ((c >> 1) & 2u)) | (c & 3u);
     }
-    g->px = p;
-    g->qx = q;
-    g->pp = 0;
-    g->pq = 0;
-    g->plen = 0;
-    g->pk2 = 0;
-    g->owed = 0;
-    g->xb = 0;
-    g->cards = 0;
-    g->tricks = 0;
-    g->outcome = BMN_RUNNING;
+    bmn_start(g, p, q, pb, qb);
 }
 
 /* Cards of a hand given as (p, q) with its sentinel, top first; returns
@@ -288,16 +294,7 @@ LS_FN ls_u32 bmn_hand_bits(const ls_u8 *c, ls_u32 n, ls_u64 *p_out, ls_u64 *q_ou
  * penalty cards, or a code is above 4. */
 LS_FN ls_u32 bmn_load(bmn_game *g, const ls_u8 *cards, ls_u32 na, ls_u32 nb)
 {
-    g->pp = 0;
-    g->pq = 0;
-    g->plen = 0;
-    g->pk2 = 0;
-    g->owed = 0;
-    g->xb = 0;
-    g->cards = 0;
-    g->tricks = 0;
-    g->px = g->py = 1u;
-    g->qx = g->qy = 0;
+    bmn_start(g, 1u, 0, 1u, 0);
     g->outcome = BMN_INVALID;
     if (na == 0u || nb == 0u || na + nb > BMN_MAX_CARDS)
         return BMN_INVALID;
