@@ -100,7 +100,7 @@ __global__ void bmn_play_batch(const bmn_cu_hands *games, uint64_t first, uint64
                                unsigned long long *cards_rows, bmn_cu_lists L)
 {
     __shared__ uint32_t shist[BMN_HIST_BINS];
-    __shared__ unsigned long long next;
+    __shared__ unsigned int next; /* offset in the slice: 32-bit shared atomics are native, 64-bit ones a CAS loop */
     /* The block's slice of the batch, handed out one deal at a time to
      * whichever lane finishes a game: lanes stay busy until the slice is
      * used up, whatever the lengths of their games. */
@@ -110,7 +110,7 @@ __global__ void bmn_play_batch(const bmn_cu_hands *games, uint64_t first, uint64
     for (uint32_t b = threadIdx.x; b < BMN_HIST_BINS; b += blockDim.x)
         shist[b] = 0;
     if (threadIdx.x == 0)
-        next = begin + 2 * blockDim.x;
+        next = 2 * blockDim.x;
     __syncthreads();
     unsigned long long cards_sum = 0;
     /* Each lane plays deal i and holds the hands of its next deal ni,
@@ -131,7 +131,7 @@ __global__ void bmn_play_batch(const bmn_cu_hands *games, uint64_t first, uint64
                 break;
             i = ni;
             bmn_cu_begin(&g, nh);
-            ni = atomicAdd(&next, 1ull);
+            ni = begin + atomicAdd(&next, 1u);
             if (ni < end)
                 nh = games[ni];
         }
@@ -143,12 +143,20 @@ __global__ void bmn_play_batch(const bmn_cu_hands *games, uint64_t first, uint64
     atomicAdd(&cards_rows[blockIdx.x], cards_sum);
 }
 
+/* Threads per block of bmn_play_batch: 256 measured fastest of 64, 96,
+ * 128 and 256 on the H200 (docs/perf/); LOCKSTEP_CUDA_BMN_BLOCK overrides. */
 static int bmn_cu_block(void)
 {
     const char *env = getenv("LOCKSTEP_CUDA_BMN_BLOCK");
     int v = env ? atoi(env) : 0;
-    return v >= 32 && v <= 1024 && v % 32 == 0 ? v : 128;
+    return v >= 32 && v <= 1024 && v % 32 == 0 ? v : 256;
 }
+
+/* Blocks per multiprocessor slot: 1 fills the GPU in one wave; more waves
+ * of smaller slices for A/B timing (-DBMN_CU_WAVES=N). */
+#ifndef BMN_CU_WAVES
+#define BMN_CU_WAVES 1
+#endif
 
 /* Deals per batch: 2^22 starting states are 128 MB of device memory. */
 #define BMN_CU_BATCH (1ull << 22)
@@ -161,7 +169,7 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
     LS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bmn_play_batch, wg, 0), err,
                 "querying occupancy");
     const uint64_t batch = r->count < BMN_CU_BATCH ? r->count : BMN_CU_BATCH;
-    uint64_t blocks = (uint64_t)(per_sm > 0 ? per_sm : 1) * ctx->prop.multiProcessorCount;
+    uint64_t blocks = (uint64_t)(per_sm > 0 ? per_sm : 1) * ctx->prop.multiProcessorCount * BMN_CU_WAVES;
     uint64_t need = (batch + wg - 1) / wg;
     if (blocks > need)
         blocks = need ? need : 1;
