@@ -143,13 +143,14 @@ __global__ void bmn_play_batch(const bmn_cu_hands *games, uint64_t first, uint64
     atomicAdd(&cards_rows[blockIdx.x], cards_sum);
 }
 
-/* Threads per block of bmn_play_batch: 256 measured fastest of 64, 96,
- * 128 and 256 on the H200 (docs/perf/); LOCKSTEP_CUDA_BMN_BLOCK overrides. */
+/* Threads per block of bmn_play_batch: 512 measured fastest of 64, 96,
+ * 128, 256 and 512 on the H200 (docs/perf/); LOCKSTEP_CUDA_BMN_BLOCK
+ * overrides it. */
 static int bmn_cu_block(void)
 {
     const char *env = getenv("LOCKSTEP_CUDA_BMN_BLOCK");
     int v = env ? atoi(env) : 0;
-    return v >= 32 && v <= 1024 && v % 32 == 0 ? v : 256;
+    return v >= 32 && v <= 1024 && v % 32 == 0 ? v : 512;
 }
 
 /* Blocks per multiprocessor slot: 1 fills the GPU in one wave; more waves
