@@ -60,6 +60,12 @@ __device__ __forceinline__ void bmn_cu_record(uint64_t deal, const bmn_game &g, 
  * (copied to registers first: the shared header reads private memory). */
 #define BMN_CU_DEAL_BLOCK 256
 
+/* Events played between two checks for the end of a game: 4 measured
+ * fastest of 1, 2 and 4 (docs/perf/); A/B with -DBMN_CU_STEPS=N. */
+#ifndef BMN_CU_STEPS
+#define BMN_CU_STEPS 4
+#endif
+
 /* A starting state: the two hands' bits (bmn_start). pa == 0 (no
  * sentinel) marks a given deal the engine cannot hold: the host plays it. */
 struct bmn_cu_hands {
@@ -123,7 +129,13 @@ __global__ void bmn_play_batch(const bmn_cu_hands *games, uint64_t first, uint64
         if (ni < end)
             nh = games[ni];
         for (;;) {
-            uint32_t o = bmn_step(&g);
+            /* BMN_CU_STEPS events between checks: bmn_step does nothing
+             * once the game is over, and a game that crosses the cap
+             * meanwhile goes to the host, which replays it exactly. */
+            uint32_t o;
+#pragma unroll
+            for (int k = 0; k < BMN_CU_STEPS; k++)
+                o = bmn_step(&g);
             if (o == BMN_RUNNING && g.cards < cap)
                 continue;
             bmn_cu_record(first + i, g, cap, min_cards, min_tricks, shist, cards_sum, L);
@@ -137,9 +149,11 @@ __global__ void bmn_play_batch(const bmn_cu_hands *games, uint64_t first, uint64
         }
     }
     __syncthreads();
+    /* Atomics: the play kernels of two batches may overlap (two streams). */
     unsigned long long *row = hist_rows + (uint64_t)blockIdx.x * BMN_HIST_BINS;
     for (uint32_t b = threadIdx.x; b < BMN_HIST_BINS; b += blockDim.x)
-        row[b] += shist[b];
+        if (shist[b])
+            atomicAdd(&row[b], (unsigned long long)shist[b]);
     atomicAdd(&cards_rows[blockIdx.x], cards_sum);
 }
 
@@ -183,10 +197,14 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
     size_t capped_bytes = (size_t)out->max_capped * sizeof(unsigned long long);
     size_t counters_bytes = 2 * sizeof(unsigned int);
     size_t results = hist_bytes + cards_bytes + hits_bytes + capped_bytes + counters_bytes;
+    /* Two sets of batch buffers: batches alternate between two streams, so
+     * one batch's dealing and the start of its play overlap the end of the
+     * previous batch's play, whose last blocks leave SMs idle. */
     size_t games_off = (results + 255) & ~(size_t)255;
     size_t games_bytes = batch * sizeof(bmn_cu_hands);
     size_t deals_bytes = r->deals ? batch * sizeof(bmn_deal_in) : 0;
-    size_t total = games_off + games_bytes + deals_bytes;
+    size_t lane_bytes = (games_bytes + deals_bytes + 255) & ~(size_t)255;
+    size_t total = games_off + 2 * lane_bytes;
     char *dev = NULL;
     char *host = (char *)malloc(results);
     if (!host)
@@ -202,8 +220,7 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
     {
         unsigned long long *d_hist = (unsigned long long *)dev;
         unsigned long long *d_cards = (unsigned long long *)(dev + hist_bytes);
-        bmn_cu_hands *d_games = (bmn_cu_hands *)(dev + games_off);
-        bmn_deal_in *d_deals = r->deals ? (bmn_deal_in *)(dev + games_off + games_bytes) : NULL;
+        cudaStream_t streams[2] = {ctx->stream, ctx->stream2};
         bmn_cu_lists L;
         L.hits = (bmn_hit *)(dev + hist_bytes + cards_bytes);
         L.capped = (unsigned long long *)(dev + hist_bytes + cards_bytes + hits_bytes);
@@ -211,22 +228,32 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
         L.n_capped = L.n_hits + 1;
         L.max_hits = out->max_hits;
         L.max_capped = out->max_capped;
-        cudaEventRecord(ctx->start, ctx->stream);
-        for (uint64_t done = 0; done < r->count && st == cudaSuccess;) {
+        st = cudaEventRecord(ctx->start, ctx->stream);
+        if (st == cudaSuccess)
+            st = cudaStreamWaitEvent(ctx->stream2, ctx->start, 0); /* after the memset */
+        uint64_t k = 0;
+        for (uint64_t done = 0; done < r->count && st == cudaSuccess; k++) {
             uint64_t n = r->count - done < batch ? r->count - done : batch;
+            cudaStream_t sk = streams[k % 2];
+            char *lane = dev + games_off + (k % 2) * lane_bytes;
+            bmn_cu_hands *d_games = (bmn_cu_hands *)lane;
+            bmn_deal_in *d_deals = r->deals ? (bmn_deal_in *)(lane + games_bytes) : NULL;
             if (d_deals)
-                st = cudaMemcpyAsync(d_deals, r->deals + done, n * sizeof(bmn_deal_in), cudaMemcpyHostToDevice,
-                                     ctx->stream);
+                st = cudaMemcpyAsync(d_deals, r->deals + done, n * sizeof(bmn_deal_in), cudaMemcpyHostToDevice, sk);
             if (st != cudaSuccess)
                 break;
-            bmn_deal_batch<<<(unsigned)((n + BMN_CU_DEAL_BLOCK - 1) / BMN_CU_DEAL_BLOCK), BMN_CU_DEAL_BLOCK, 0,
-                             ctx->stream>>>(r->seed, r->first + done, n, d_deals, d_games);
-            bmn_play_batch<<<(unsigned)blocks, wg, 0, ctx->stream>>>(d_games, r->first + done, n, r->cap,
-                                                                      r->min_cards, r->min_tricks, d_hist, d_cards, L);
+            bmn_deal_batch<<<(unsigned)((n + BMN_CU_DEAL_BLOCK - 1) / BMN_CU_DEAL_BLOCK), BMN_CU_DEAL_BLOCK, 0, sk>>>(
+                r->seed, r->first + done, n, d_deals, d_games);
+            bmn_play_batch<<<(unsigned)blocks, wg, 0, sk>>>(d_games, r->first + done, n, r->cap, r->min_cards,
+                                                            r->min_tricks, d_hist, d_cards, L);
             st = cudaGetLastError();
             done += n;
         }
         float ms = 0;
+        if (st == cudaSuccess)
+            st = cudaEventRecord(ctx->joined, ctx->stream2);
+        if (st == cudaSuccess)
+            st = cudaStreamWaitEvent(ctx->stream, ctx->joined, 0);
         if (st == cudaSuccess)
             st = cudaEventRecord(ctx->stop, ctx->stream);
         if (st == cudaSuccess)

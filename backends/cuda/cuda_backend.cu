@@ -62,8 +62,12 @@ static void cuda_close(ls_ctx *ctx)
         cudaEventDestroy(ctx->start);
     if (ctx->stop)
         cudaEventDestroy(ctx->stop);
+    if (ctx->joined)
+        cudaEventDestroy(ctx->joined);
     if (ctx->stream)
         cudaStreamDestroy(ctx->stream);
+    if (ctx->stream2)
+        cudaStreamDestroy(ctx->stream2);
     free(ctx);
 }
 
@@ -73,6 +77,8 @@ static int cuda_open_into(ls_ctx *ctx, int index, ls_error *err)
     LS_CUDA_TRY(cudaSetDevice(index), err, "selecting the device");
     LS_CUDA_TRY(cudaGetDeviceProperties(&ctx->prop, index), err, "reading device properties");
     LS_CUDA_TRY(cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking), err, "creating a stream");
+    LS_CUDA_TRY(cudaStreamCreateWithFlags(&ctx->stream2, cudaStreamNonBlocking), err, "creating a stream");
+    LS_CUDA_TRY(cudaEventCreateWithFlags(&ctx->joined, cudaEventDisableTiming), err, "creating an event");
     LS_CUDA_TRY(cudaEventCreate(&ctx->start), err, "creating an event");
     LS_CUDA_TRY(cudaEventCreate(&ctx->stop), err, "creating an event");
     return 0;

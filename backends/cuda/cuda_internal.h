@@ -11,8 +11,8 @@ extern "C" {
 struct ls_ctx {
     int device;
     cudaDeviceProp prop;
-    cudaStream_t stream;
-    cudaEvent_t start, stop;
+    cudaStream_t stream, stream2; /* stream2: work that may overlap stream's */
+    cudaEvent_t start, stop, joined;
 };
 
 /* Fails with "what: CUDA's message" when the call did not succeed. */
