@@ -93,7 +93,13 @@ __kernel void bmn_play_batch(__global const bmn_cl_hands *games, ulong first, ul
         if (ni < end)
             nh = games[ni];
         for (;;) {
+            /* Four events between end checks, as in kernels_cu/bmn.cu:
+             * bmn_step does nothing once the game is over, and a game that
+             * crosses the cap meanwhile goes to the host. */
             uint o = bmn_step(&g);
+            o = bmn_step(&g);
+            o = bmn_step(&g);
+            o = bmn_step(&g);
             if (o == BMN_RUNNING && g.cards < cap)
                 continue;
             if ((o != BMN_A_WINS && o != BMN_B_WINS) || g.cards > cap) {
