@@ -37,22 +37,17 @@ $ls check graveler --battles 1e9 --quiet --backends openmp,cuda${nv:+,$nv}
 # Benchmarks: device time (events), median of repeated runs.
 echo "== bench graveler 1e9"
 $ls bench graveler --battles 1e9 --backend cuda --repeat 10 --warmup 2
-for blk in 32 64 96 128; do
-  echo "-- LOCKSTEP_CUDA_BLOCK=$blk"; LOCKSTEP_CUDA_BLOCK=$blk $ls bench graveler --battles 1e9 --backend cuda --repeat 5 --warmup 1 | tail -2
-done
 [ -n "$nv" ] && $ls bench graveler --battles 1e9 --backend "$nv" --repeat 10 --warmup 2
 $ls bench graveler --battles 1e9 --backend openmp --repeat 3 --warmup 1
 echo "== check bmn 1e7 (every device)"
 $ls check bmn --deals 1e7 --quiet
 echo "== bench bmn"
-$ls bench bmn --deals 1e8 --backend cuda --repeat 5 --warmup 1
-for blk in 64 256; do
-  echo "-- LOCKSTEP_CUDA_BMN_BLOCK=$blk"; LOCKSTEP_CUDA_BMN_BLOCK=$blk $ls bench bmn --deals 1e8 --backend cuda --repeat 3 --warmup 1 | tail -2
-done
-[ -n "$nv" ] && $ls bench bmn --deals 1e8 --backend "$nv" --repeat 5 --warmup 1
+$ls bench bmn --deals 1e9 --backend cuda --repeat 3 --warmup 1
+[ -n "$nv" ] && $ls bench bmn --deals 1e9 --backend "$nv" --repeat 3 --warmup 1
 $ls bench bmn --deals 2e7 --backend openmp --repeat 3 --warmup 1
 OMP_NUM_THREADS=1 $ls bench bmn --deals 2e6 --backend openmp --repeat 3 --warmup 1
 $ls bmn search --deals 1e9 --backend cuda --top 5 --quiet
+$ls bmn play ---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---
 echo "== SASS instruction mix of the CUDA kernels"
 cuobjdump --dump-sass "$build"/bmn.o | grep -oE '^ +/\*[0-9a-f]{4}\*/ +[A-Z][A-Z0-9.]*' | awk '{print $2}' | sort | uniq -c | sort -rn | head -12
 cuobjdump --dump-sass "$build"/graveler.o | grep -oE '^ +/\*[0-9a-f]{4}\*/ +[A-Z][A-Z0-9.]*' | awk '{print $2}' | sort | uniq -c | sort -rn | head -25

@@ -65,11 +65,6 @@ typedef struct {
 
 /* (low 32 bits of v) * A as a 64-bit product. Vector users map it to their
  * widening multiply (vpmuludq), which compilers do not find on their own. */
-#if !defined(GRV_MWC_MUL) && defined(__CUDA_ARCH__) && defined(GRV_MWC_SPLIT)
-/* The same product from two 32-bit multiplies (high and low halves), for
- * A/B timing against the single 64-bit-result multiply. */
-#define GRV_MWC_MUL(v) (((ls_u64)__umulhi((ls_u32)(v), GRV_MWC_A) << 32) | (ls_u32)((ls_u32)(v) * GRV_MWC_A))
-#endif
 #ifndef GRV_MWC_MUL
 #define GRV_MWC_MUL(v) (((v) & 0xFFFFFFFFu) * GRV_MWC_A)
 #endif
