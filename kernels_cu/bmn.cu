@@ -209,14 +209,10 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
     char *host = (char *)malloc(results);
     if (!host)
         return ls_fail(err, "out of host memory (%zu bytes) for a BMN chunk", results);
-    int rc = 0;
-    cudaError_t st = cudaMalloc(&dev, total);
-    if (st == cudaSuccess)
-        st = cudaMemsetAsync(dev, 0, results, ctx->stream);
-    if (st != cudaSuccess) {
-        rc = ls_fail(err, "CUDA could not allocate %zu bytes for a BMN chunk: %s", total, cudaGetErrorString(st));
+    int rc = ls_cuda_alloc_zeroed(ctx, total, (void **)&dev, "a BMN chunk", err);
+    cudaError_t st = cudaSuccess;
+    if (rc != 0)
         goto done;
-    }
     {
         unsigned long long *d_hist = (unsigned long long *)dev;
         unsigned long long *d_cards = (unsigned long long *)(dev + hist_bytes);
@@ -255,11 +251,7 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
         if (st == cudaSuccess)
             st = cudaStreamWaitEvent(ctx->stream, ctx->joined, 0);
         if (st == cudaSuccess)
-            st = cudaEventRecord(ctx->stop, ctx->stream);
-        if (st == cudaSuccess)
-            st = cudaEventSynchronize(ctx->stop);
-        if (st == cudaSuccess)
-            st = cudaEventElapsedTime(&ms, ctx->start, ctx->stop);
+            st = ls_cuda_elapsed_ms(ctx, &ms);
         if (st == cudaSuccess)
             st = cudaMemcpy(host, dev, results, cudaMemcpyDeviceToHost);
         if (st != cudaSuccess) {

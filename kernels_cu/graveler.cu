@@ -141,15 +141,10 @@ int ls_cuda_graveler(ls_ctx *ctx, const grv_params *p, grv_result *r, const ls_p
     unsigned long long *partial = (unsigned long long *)malloc(partial_bytes);
     if (!partial)
         return ls_fail(err, "out of host memory for %zu bytes of partial histograms", partial_bytes);
-    int rc = 0;
-    cudaError_t st = cudaMalloc(&d_partial, partial_bytes);
-    if (st == cudaSuccess)
-        st = cudaMemsetAsync(d_partial, 0, partial_bytes, ctx->stream);
-    if (st != cudaSuccess) {
-        rc = ls_fail(err, "CUDA could not allocate %zu bytes for partial histograms: %s", partial_bytes,
-                     cudaGetErrorString(st));
+    int rc = ls_cuda_alloc_zeroed(ctx, partial_bytes, (void **)&d_partial, "partial histograms", err);
+    cudaError_t st = cudaSuccess;
+    if (rc != 0)
         goto done;
-    }
     for (uint64_t s = s_first; s < s_end;) {
         uint64_t n = s_end - s < per_launch ? s_end - s : per_launch;
         float ms = 0;
@@ -157,11 +152,7 @@ int ls_cuda_graveler(ls_ctx *ctx, const grv_params *p, grv_result *r, const ls_p
         kernel<<<(unsigned)blocks, wg, smem, ctx->stream>>>(p->seed, s, n, lo, hi, p->turns, d_partial);
         st = cudaGetLastError();
         if (st == cudaSuccess)
-            st = cudaEventRecord(ctx->stop, ctx->stream);
-        if (st == cudaSuccess)
-            st = cudaEventSynchronize(ctx->stop);
-        if (st == cudaSuccess)
-            st = cudaEventElapsedTime(&ms, ctx->start, ctx->stop);
+            st = ls_cuda_elapsed_ms(ctx, &ms);
         if (st != cudaSuccess) {
             rc = ls_fail(err, "CUDA graveler kernel failed: %s", cudaGetErrorString(st));
             goto done;

@@ -98,6 +98,30 @@ static ls_ctx *cuda_open(int index, ls_error *err)
     return ctx;
 }
 
+int ls_cuda_alloc_zeroed(ls_ctx *ctx, size_t bytes, void **out, const char *what, ls_error *err)
+{
+    *out = NULL;
+    cudaError_t st = cudaMalloc(out, bytes);
+    if (st == cudaSuccess)
+        st = cudaMemsetAsync(*out, 0, bytes, ctx->stream);
+    if (st != cudaSuccess) {
+        cudaFree(*out);
+        *out = NULL;
+        return ls_fail(err, "CUDA could not allocate %zu bytes for %s: %s", bytes, what, cudaGetErrorString(st));
+    }
+    return 0;
+}
+
+cudaError_t ls_cuda_elapsed_ms(ls_ctx *ctx, float *ms)
+{
+    cudaError_t st = cudaEventRecord(ctx->stop, ctx->stream);
+    if (st == cudaSuccess)
+        st = cudaEventSynchronize(ctx->stop);
+    if (st == cudaSuccess)
+        st = cudaEventElapsedTime(ms, ctx->start, ctx->stop);
+    return st;
+}
+
 extern "C" const ls_backend ls_backend_cuda = {
     "cuda", cuda_list_devices, cuda_open, cuda_close, ls_cuda_graveler, ls_cuda_bmn,
 };

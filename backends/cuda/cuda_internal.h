@@ -23,6 +23,14 @@ struct ls_ctx {
             return ls_fail((err), "CUDA %s failed: %s", (what), cudaGetErrorString(ls_st_));      \
     } while (0)
 
+/* cudaMalloc of `bytes`, zeroed on ctx->stream; fails with a message that
+ * says what the memory was for. */
+int ls_cuda_alloc_zeroed(ls_ctx *ctx, size_t bytes, void **out, const char *what, ls_error *err);
+
+/* Records ctx->stop on ctx->stream, waits for it and returns the time since
+ * ctx->start was recorded on that stream. */
+cudaError_t ls_cuda_elapsed_ms(ls_ctx *ctx, float *ms);
+
 int ls_cuda_graveler(ls_ctx *ctx, const grv_params *p, grv_result *r, const ls_progress *progress,
                      ls_error *err);
 

@@ -98,16 +98,10 @@ static int state_add_game(bmn_state *st, bmn_hit h)
 
 /* ---- deals as text -------------------------------------------------------- */
 
-/* The hands of deal `deal` of a search (generated, or given in `given`). */
-static void deal_cards(uint64_t seed, uint64_t deal, uint8_t cards[52])
-{
-    bmn_deal(seed, deal, cards);
-}
-
 static void deal_string(uint64_t seed, uint64_t deal, char *out, size_t len)
 {
     uint8_t c[52];
-    deal_cards(seed, deal, c);
+    bmn_deal(seed, deal, c);
     bmn_format_deal(c, 26, c + 26, 26, out, len);
 }
 
@@ -370,7 +364,7 @@ static int resolve_capped(bmn_state *st, const bmn_params *p, uint64_t deal, con
         nb = given->nb;
         memcpy(cards, given->cards, na + nb);
     } else {
-        deal_cards(p->seed, deal, cards);
+        bmn_deal(p->seed, deal, cards);
     }
     bmn_host_result r;
     char msg[256];
@@ -469,7 +463,8 @@ static int bmn_search_run(ls_session *s, const bmn_params *p, bmn_state *st, con
     if (p->checkpoint) {
         if (ckpt_load(p->checkpoint, p, st, err) != 0)
             return -1;
-        int fresh = st->done == 0 && st->n_cards == 0;
+        /* A missing or empty file gets its header first. */
+        int fresh = 1;
         FILE *probe = fopen(p->checkpoint, "r");
         if (probe) {
             fresh = fgetc(probe) == EOF;

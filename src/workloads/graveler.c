@@ -9,6 +9,13 @@
 #include "graveler_golden.h"
 #include "workload.h"
 
+/* The command's parameters: grv_params, plus the turn count as the option
+ * table's 64-bit target (copied into p.turns once validated). */
+typedef struct grv_opts {
+    grv_params p;
+    uint64_t turns;
+} grv_opts;
+
 typedef struct grv_data {
     uint32_t turns;
     uint64_t *hist;
@@ -17,28 +24,26 @@ typedef struct grv_data {
 
 static void grv_params_default(void *pp)
 {
-    grv_params *p = pp;
-    p->seed = 1;
-    p->first = 0;
-    p->battles = 1000000000ull;
-    p->turns = GRV_DEFAULT_TURNS;
+    grv_opts *o = pp;
+    o->p.seed = 1;
+    o->p.first = 0;
+    o->p.battles = 1000000000ull;
+    o->p.turns = GRV_DEFAULT_TURNS;
+    o->turns = GRV_DEFAULT_TURNS;
 }
 
 static void grv_params_quick(void *pp)
 {
-    ((grv_params *)pp)->battles = 10000000ull;
+    ((grv_opts *)pp)->p.battles = 10000000ull;
 }
-
-/* Options write through these because the table holds uint64_t targets. */
-static uint64_t opt_turns;
 
 static int grv_params_options(void *pp, ls_opt *out, int max)
 {
-    grv_params *p = pp;
-    opt_turns = p->turns;
+    grv_opts *o = pp;
+    grv_params *p = &o->p;
     ls_opt opts[] = {
         {"battles", LS_OPT_COUNT, &p->battles, 1, 1000000000000000ull, "N", "number of battles"},
-        {"turns", LS_OPT_COUNT, &opt_turns, 1, GRV_MAX_TURNS, "T", "trials per battle, each a success with p = 1/4"},
+        {"turns", LS_OPT_COUNT, &o->turns, 1, GRV_MAX_TURNS, "T", "trials per battle, each a success with p = 1/4"},
         {"seed", LS_OPT_U64, &p->seed, 0, 0, "S", "random seed; results are a pure function of (seed, battles, turns)"},
         {"first", LS_OPT_COUNT, &p->first, 0, 1000000000000000000ull, "B",
          "index of the first battle, to split one run across machines"},
@@ -52,9 +57,9 @@ static int grv_params_options(void *pp, ls_opt *out, int max)
 
 static int grv_params_validate(void *pp, ls_error *err)
 {
-    grv_params *p = pp;
+    grv_opts *o = pp;
     (void)err;
-    p->turns = (uint32_t)opt_turns;
+    o->p.turns = (uint32_t)o->turns; /* the option table bounds it by GRV_MAX_TURNS */
     return 0;
 }
 
@@ -81,9 +86,9 @@ static void grv_run_free(ls_run *run)
     run->data = NULL;
 }
 
-static int grv_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
+/* Plays the battles of p on s. */
+static int grv_play(ls_session *s, const grv_params *p, ls_run *out, const ls_progress *progress, ls_error *err)
 {
-    const grv_params *p = pp;
     memset(out, 0, sizeof *out);
     grv_data *d = calloc(1, sizeof *d);
     uint64_t *hist = calloc((size_t)p->turns + 1, sizeof *hist);
@@ -110,9 +115,14 @@ static int grv_run(ls_session *s, const void *pp, ls_run *out, const ls_progress
     return 0;
 }
 
+static int grv_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
+{
+    return grv_play(s, &((const grv_opts *)pp)->p, out, progress, err);
+}
+
 static void grv_print(const void *pp, const ls_session *s, const ls_run *run, int json, FILE *out)
 {
-    const grv_params *p = pp;
+    const grv_params *p = &((const grv_opts *)pp)->p;
     const grv_data *d = run->data;
     uint32_t max = grv_max(d->hist, d->turns);
     double rate = run->seconds > 0 ? (double)d->battles / run->seconds : 0.0;
@@ -165,7 +175,7 @@ static int grv_case(int i, ls_session *s, char *detail, size_t len, ls_error *er
     const grv_golden *g = &grv_golden_cases[i];
     grv_params p = {g->seed, g->first, g->battles, g->turns};
     ls_run run;
-    if (grv_run(s, &p, &run, NULL, err) != 0)
+    if (grv_play(s, &p, &run, NULL, err) != 0)
         return -1;
     const grv_data *d = run.data;
     uint64_t digest = grv_digest(d->hist, d->turns);
@@ -204,7 +214,7 @@ const ls_workload ls_workload_graveler = {
     .name = "graveler",
     .summary = "bit-AND Bernoulli battles: max and histogram of successes",
     .unit = "battles",
-    .params_size = sizeof(grv_params),
+    .params_size = sizeof(grv_opts),
     .params_default = grv_params_default,
     .params_quick = grv_params_quick,
     .params_options = grv_params_options,
