@@ -7,7 +7,7 @@
  *    local memory (hist[bin * wg + lid]), so no two items ever touch the
  *    same counter and no atomics are needed; at the end the group sums the
  *    counters bin by bin into its own row of `partial`. An item plays at
- *    most GRV_CL_MAX_STREAMS streams per launch, so a counter stays below
+ *    most GRV_GPU_MAX_STREAMS streams per launch, so a counter stays below
  *    2^16. Used when (turns + 1) * wg counters fit in local memory.
  *  graveler_shared: one 32-bit counter per bin per group with local
  *    atomics, for long battles whose private counters would not fit.
@@ -18,7 +18,6 @@
  * counting battles with index in [lo, hi). */
 #include "graveler.h"
 
-#define GRV_CL_MAX_STREAMS 1023u
 
 static inline void grv_play_private(ulong seed, ulong stream0, ulong nstreams, ulong lo, ulong hi,
                                     uint turns, __local ushort *hist)

@@ -167,11 +167,8 @@ static int bmn_cu_block(void)
     return v >= 32 && v <= 1024 && v % 32 == 0 ? v : 512;
 }
 
-/* Blocks per multiprocessor slot: 1 fills the GPU in one wave; more waves
- * of smaller slices for A/B timing (-DBMN_CU_WAVES=N). */
-#ifndef BMN_CU_WAVES
-#define BMN_CU_WAVES 1
-#endif
+/* One wave of blocks fills the GPU; two or four waves of smaller slices
+ * measured 7% and 21% slower (docs/perf/). */
 
 /* Deals per batch: 2^22 starting states are 128 MB of device memory. */
 #define BMN_CU_BATCH (1ull << 22)
@@ -184,7 +181,7 @@ int ls_cuda_bmn(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *e
     LS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bmn_play_batch, wg, 0), err,
                 "querying occupancy");
     const uint64_t batch = r->count < BMN_CU_BATCH ? r->count : BMN_CU_BATCH;
-    uint64_t blocks = (uint64_t)(per_sm > 0 ? per_sm : 1) * ctx->prop.multiProcessorCount * BMN_CU_WAVES;
+    uint64_t blocks = (uint64_t)(per_sm > 0 ? per_sm : 1) * ctx->prop.multiProcessorCount;
     uint64_t need = (batch + wg - 1) / wg;
     if (blocks > need)
         blocks = need ? need : 1;

@@ -3,7 +3,7 @@
  * The battle is src/algo/graveler.h, the same code the other backends run.
  * The launch mirrors kernels_cl/graveler.cl: each thread keeps private
  * 16-bit counters in shared memory (hist[bin * blockDim + tid]: no atomics,
- * no two threads on one counter), plays at most GRV_CU_MAX_STREAMS streams
+ * no two threads on one counter), plays at most GRV_GPU_MAX_STREAMS streams
  * per launch so the counters stay exact, and the block sums its counters
  * into its own 64-bit row of `partial`, which the host adds up at the end.
  * Long battles, whose private counters would not fit, use one shared
@@ -14,7 +14,6 @@
 #include "cuda_internal.h"
 #include "graveler.h"
 
-#define GRV_CU_MAX_STREAMS 1023u
 
 /* How far the 64-battle loop is unrolled: 4 measured fastest of 1, 2, 4
  * (docs/perf/); -DGRV_CU_UNROLL=N for A/B. */
@@ -129,9 +128,9 @@ int ls_cuda_graveler(ls_ctx *ctx, const grv_params *p, grv_result *r, const ls_p
                        smem);
     const uint64_t blocks = (uint64_t)per_sm * ctx->prop.multiProcessorCount;
     const uint64_t threads = blocks * wg;
-    /* Up to GRV_CU_MAX_STREAMS streams per thread per launch, and about
+    /* Up to GRV_GPU_MAX_STREAMS streams per thread per launch, and about
      * 2^31 battles per launch so that progress can be shown. */
-    uint64_t per_launch = threads * GRV_CU_MAX_STREAMS;
+    uint64_t per_launch = threads * GRV_GPU_MAX_STREAMS;
     const uint64_t target = (1ull << 31) / GRV_BATTLES_PER_STREAM;
     if (per_launch > target && target >= threads)
         per_launch = target;

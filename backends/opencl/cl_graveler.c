@@ -7,7 +7,6 @@
 #include "cl_internal.h"
 #include "graveler.h"
 
-#define GRV_CL_MAX_STREAMS 1023u /* per work-item and launch: keeps 16-bit counters exact */
 
 typedef struct grv_cl_launch {
     cl_kernel kernel;
@@ -69,7 +68,7 @@ int ls_cl_graveler(ls_ctx *ctx, const grv_params *p, grv_result *r, const ls_pro
     const size_t global = L.groups * L.wg;
     /* Streams per launch: bounded for the counters, and about 2^28 battles
      * per launch on GPUs (2^22 on CPUs) so progress stays responsive. */
-    uint64_t per_launch = (uint64_t)global * GRV_CL_MAX_STREAMS;
+    uint64_t per_launch = (uint64_t)global * GRV_GPU_MAX_STREAMS;
     uint64_t target = ctx->is_gpu ? (1ull << 28) / GRV_BATTLES_PER_STREAM : (1ull << 22) / GRV_BATTLES_PER_STREAM;
     if (per_launch > target && target >= global)
         per_launch = target;

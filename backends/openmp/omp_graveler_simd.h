@@ -3,15 +3,13 @@
  *
  * grv_simd_groups_X plays stream groups group0 .. group0+ngroups-1 (group g
  * = streams g*LANES .. g*LANES+LANES-1), counting battles with index in
- * [lo, hi) into lanehist[lane * (turns + 1) + count]. Each call must add at
- * most 2^26 battles per lane and bin so that the 32-bit counts cannot wrap:
- * callers keep ngroups <= 2^20. */
+ * [lo, hi) into lanehist[lane * (turns + 1) + count]. The counts are 32-bit:
+ * the caller folds them into its 64-bit histogram before 2^32 battles can
+ * reach one lane (omp_backend.c does so after every chunk of 2^24). */
 #ifndef LOCKSTEP_OMP_GRAVELER_SIMD_H
 #define LOCKSTEP_OMP_GRAVELER_SIMD_H
 
 #include <stdint.h>
-
-#define GRV_SIMD_MAX_GROUPS_PER_CALL (1u << 20)
 
 #define GRV_SIMD_DECLARE(variant)                                                       \
     void grv_simd_groups_##variant(uint64_t seed, uint64_t group0, uint64_t ngroups,    \

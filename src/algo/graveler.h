@@ -41,6 +41,10 @@
 #define GRV_MAX_TURNS 4096u
 #define GRV_BATTLES_PER_STREAM 64u
 #define GRV_STREAM_TAG 0x67726176u /* "grav": keeps these streams apart from other workloads' */
+/* Most streams a GPU thread plays per launch: its 16-bit histogram
+ * counters then never pass 1023 * 64 < 2^16 (kernels and their host code
+ * both rely on it). */
+#define GRV_GPU_MAX_STREAMS 1023u
 
 #define GRV_MWC_A 4294883355u /* MWC64X's multiplier: A * 2^32 - 1 is a safe prime */
 

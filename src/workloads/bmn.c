@@ -149,6 +149,20 @@ static int parse_hist(const char *s, uint64_t *hist)
     return *s == 0 || *s == '\n' ? 0 : -1;
 }
 
+/* Makes room for one more element in *list (*n used of *room). */
+static int ckpt_grow(void **list, uint64_t n, uint64_t *room, size_t elem)
+{
+    if (n < *room)
+        return 0;
+    uint64_t more = *room ? 2 * *room : 64;
+    void *p = realloc(*list, more * elem);
+    if (!p)
+        return -1;
+    *list = p;
+    *room = more;
+    return 0;
+}
+
 /* Reads an existing checkpoint into st (which must be fresh). Returns 0,
  * or -1 with err set. A missing or empty file is a fresh start. */
 static int ckpt_load(const char *path, const bmn_params *p, bmn_state *st, ls_error *err)
@@ -220,16 +234,9 @@ static int ckpt_load(const char *path, const bmn_params *p, bmn_state *st, ls_er
             if (sscanf(line, "record deal %llu cards %llu tricks %llu hands %*s%n", &a, &b, &c, &off) != 3 ||
                 line[off] || b > UINT32_MAX || c > UINT32_MAX) {
                 rc = ckpt_bad(err, path, n, "malformed record line");
+            } else if (ckpt_grow((void **)&recs, nrecs, &room, sizeof *recs) != 0) {
+                rc = ls_fail(err, "out of memory reading the checkpoint");
             } else {
-                if (nrecs == room) {
-                    room = room ? 2 * room : 64;
-                    bmn_hit *q = realloc(recs, room * sizeof *q);
-                    if (!q) {
-                        rc = ls_fail(err, "out of memory reading the checkpoint");
-                        break;
-                    }
-                    recs = q;
-                }
                 recs[nrecs++] = (bmn_hit){a, (uint32_t)b, (uint32_t)c};
             }
         } else if (strncmp(line, "loop ", 5) == 0) {
@@ -239,16 +246,9 @@ static int ckpt_load(const char *path, const bmn_params *p, bmn_state *st, ls_er
                        &a, &b, &c, &d, &e, &g, &h, &off) != 7 ||
                 line[off]) {
                 rc = ckpt_bad(err, path, n, "malformed loop line");
+            } else if (ckpt_grow((void **)&lrecs, nl, &lroom, sizeof *lrecs) != 0) {
+                rc = ls_fail(err, "out of memory reading the checkpoint");
             } else {
-                if (nl == lroom) {
-                    lroom = lroom ? 2 * lroom : 16;
-                    bmn_loop_rec *q = realloc(lrecs, lroom * sizeof *q);
-                    if (!q) {
-                        rc = ls_fail(err, "out of memory reading the checkpoint");
-                        break;
-                    }
-                    lrecs = q;
-                }
                 bmn_host_result r = {BMN_LOOP, b, c, d, e, g, h};
                 lrecs[nl++] = (bmn_loop_rec){a, r};
             }
