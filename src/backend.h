@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "workloads/bmn_types.h"
+#include "bmn_types.h"
 #include "workloads/graveler_types.h"
 
 #define LS_MAX_DEVICES 32

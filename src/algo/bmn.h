@@ -10,7 +10,7 @@
  * The engine here holds at most BMN_MAX_CARDS = 64 cards in total, of which
  * at most BMN_MAX_PENALTY = 32 penalty cards, both hands non-empty at the
  * start. Longer hands, any other mix, and loop detection are the host
- * player's job (src/bmn_host.c); a loop simply runs into the card cap here.
+ * player's job (src/workloads/bmn/bmn_host.c); a loop simply runs into the card cap here.
  *
  * Representation: a hand is two 64-bit words.
  *   p: bit i is set when card i (0 = top) is a penalty card, and one more

@@ -1,5 +1,5 @@
 /* bmn_types.h - one chunk of a Beggar My Neighbour search, as the host
- * driver (src/workloads/bmn.c) hands it to a backend and gets it back.
+ * driver (src/workloads/bmn/bmn_search.c) hands it to a backend and gets it back.
  *
  * A backend plays deals first .. first+count-1 of `seed` (deal i is
  * bmn_deal_game(seed, i): src/algo/bmn.h), or a list of given deals, each

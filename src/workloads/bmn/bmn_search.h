@@ -1,0 +1,83 @@
+/* bmn_search.h - a Beggar My Neighbour search on the host: its parameters,
+ * its state (histogram, top K by cards and by tricks, loops), the search
+ * driver and its checkpoint file, and the reports. Files:
+ *   bmn_topk.c        the state: top-K lists, counting games and loops
+ *   bmn_search.c      the driver: chunks of deals on a device, capped deals
+ *                     replayed exactly on the host
+ *   bmn_checkpoint.c  the checkpoint file: resume and append
+ *   bmn_report.c      results for people and for scripts, the digest
+ *   bmn.c             the workload's hooks, conformance cases, commands */
+#ifndef LOCKSTEP_BMN_SEARCH_H
+#define LOCKSTEP_BMN_SEARCH_H
+
+#include <stdio.h>
+
+#include "bmn_host.h"
+#include "workload.h"
+
+#define BMN_MAX_TOP 1000u
+#define BMN_FIRST_CHUNK 4096u /* thresholds start at 0: every deal of it is a hit */
+
+typedef struct bmn_params {
+    uint64_t seed, first, deals, top, cap;
+    const char *checkpoint; /* search command only */
+} bmn_params;
+
+typedef struct bmn_loop_rec {
+    uint64_t deal;
+    bmn_host_result r;
+} bmn_loop_rec;
+
+typedef struct bmn_state {
+    uint64_t done; /* deals finished, counted from params.first */
+    uint64_t hist[BMN_HIST_BINS];
+    uint64_t total_cards, finished;
+    uint32_t k;
+    bmn_hit top_cards[BMN_MAX_TOP], top_tricks[BMN_MAX_TOP];
+    uint32_t n_cards, n_tricks;
+    bmn_loop_rec *loops;
+    uint32_t n_loops, room_loops;
+    double seconds;
+    int interrupted;
+} bmn_state;
+
+
+/* ---- top K (bmn_topk.c) ---------------------------------------------------- */
+
+/* Inserts h into a list kept sorted (more cards, or tricks, first; then
+ * the lower deal) and at most k long; 1 if it entered. */
+int bmn_top_insert(bmn_hit *list, uint32_t *n, uint32_t k, bmn_hit h, int by_tricks);
+/* Counts a finished game; returns 1 when it entered a top list. */
+int bmn_state_add_game(bmn_state *st, bmn_hit h);
+/* Adds a looping deal; -1 when out of memory. */
+int bmn_state_add_loop(bmn_state *st, uint64_t deal, const bmn_host_result *r);
+/* Deal `deal` of `seed` as text, "handA/handB". */
+void bmn_deal_string(uint64_t seed, uint64_t deal, char *out, size_t len);
+
+/* ---- checkpoint (bmn_checkpoint.c) ------------------------------------------ */
+
+typedef struct ckpt {
+    FILE *f;
+    const char *path;
+} ckpt;
+
+int bmn_ckpt_load(const char *path, const bmn_params *p, bmn_state *st, ls_error *err);
+int bmn_ckpt_open(ckpt *c, const char *path, const bmn_params *p, int fresh, ls_error *err);
+void bmn_ckpt_record(ckpt *c, const bmn_params *p, const bmn_hit *h);
+void bmn_ckpt_loop(ckpt *c, const bmn_params *p, const bmn_loop_rec *l);
+int bmn_ckpt_progress(ckpt *c, const bmn_state *st, ls_error *err);
+
+/* ---- the search driver (bmn_search.c) ---------------------------------------- */
+
+/* Runs the search of p on s into st (which it initialises), resuming from
+ * and appending to the checkpoint when one is named; `given` replaces the
+ * random deals by a list (conformance). */
+int bmn_search_run(ls_session *s, const bmn_params *p, bmn_state *st, const ls_progress *prog,
+                   const bmn_deal_in *given, ls_error *err);
+
+/* ---- results (bmn_report.c) --------------------------------------------------- */
+
+uint64_t bmn_state_digest(const bmn_state *st);
+void bmn_state_print(const bmn_params *p, const ls_session *s, const bmn_state *st, int json, FILE *out);
+
+#endif
