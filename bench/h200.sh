@@ -11,7 +11,7 @@ mkdir -p "$out"
 log="$out/h200.log"
 exec > >(tee "$log") 2>&1
 
-echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), lockstep $(git rev-parse --short HEAD 2>/dev/null || echo '(no git)')"
+echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), lockstep ${LOCKSTEP_COMMIT:-(commit not given: set LOCKSTEP_COMMIT)}"
 echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
 # NVIDIA's OpenCL: the loader finds it through this ICD file.
