@@ -1,7 +1,7 @@
 /* bmn_search.c - the Beggar My Neighbour search driver.
  *
  * A search is driven from here in chunks: a backend plays a chunk of deals
- * (ls_backend.bmn) and returns the length histogram, the deals that reach
+ * (bmn_range_run: bmn_gpu.c or bmn_cpu.c) and returns the length histogram, the deals that reach
  * the current top-K thresholds and the deals still running at the card cap;
  * this file keeps the top K by cards and by tricks, replays capped deals
  * with the exact host player (loop detection), appends new records and the
