@@ -430,35 +430,65 @@ LS_FN ray_v3 ray_floor_colour(ray_v3 h)
     return odd ? ray_v3_make(3.0f, 1.0f, 1.0f) : ray_v3_make(3.0f, 3.0f, 3.0f);
 }
 
+/* Direction from h to the light at (9 + jx, 9 + jy, 16), jx, jy in [0, 1). */
+LS_FN ray_v3 ray_light_dir(ray_v3 h, float jx, float jy)
+{
+    ray_v3 light = ray_v3_make(RAY_LIGHT_XY + jx, RAY_LIGHT_XY + jy, RAY_LIGHT_Z);
+    return ray_normalize(ray_sub(light, h));
+}
+
+/* d mirrored at the unit normal n: d + n ((n.d) -2). */
+LS_FN ray_v3 ray_reflect(ray_v3 d, ray_v3 n)
+{
+    return ray_add(d, ray_scale(n, ray_dot(n, d) * -2.0f));
+}
+
+/* The diffuse factor b = l.n, 0 when b < 0 or when the light is hidden
+ * (`shadowed`: a ray from the hit towards l hits anything; only asked when
+ * b >= 0, as the original's || does). */
+LS_FN float ray_diffuse(float b, int shadowed)
+{
+    return (b < 0.0f || shadowed) ? 0.0f : b;
+}
+
+/* A floor hit's colour, which ends the path: colour(h) (b 0.2 + 0.1). */
+LS_FN ray_v3 ray_floor_end(ray_v3 h, float b)
+{
+    return ray_scale(ray_floor_colour(h), b * 0.2f + 0.1f);
+}
+
+/* A sphere hit's specular term ((l.r) (b > 0))^99. */
+LS_FN float ray_specular(ray_v3 l, ray_v3 r, float b)
+{
+    return ray_pow99(ray_dot(l, r) * (b > 0.0f ? 1.0f : 0.0f));
+}
+
 /* What one traced ray that hit something contributes. */
 typedef struct {
-    ray_v3 h;     /* the hit point, the next ray's origin */
-    ray_v3 r;     /* the reflected direction */
-    ray_v3 end;   /* floor: the path's last colour */
-    float spec;   /* sphere: the specular term (l.r)^99 */
+    ray_v3 h;   /* the hit point, the next ray's origin */
+    ray_v3 r;   /* the reflected direction */
+    ray_v3 end; /* floor: the path's last colour */
+    float spec; /* sphere: the specular term */
 } ray_shade_out;
 
-/* Shades the hit `hit` of ray (o, d); jx, jy in [0, 1) place the light.
- *   h = o + d t, l = normalize((9 + jx, 9 + jy, 16) - h),
- *   r = d + n ((n.d) -2), b = l.n, set to 0 when b < 0 or when a ray from
- *   h towards l hits anything;
- *   floor: colour (h) (b 0.2 + 0.1); sphere: spec = ((l.r) (b > 0))^99. */
+/* Shades the hit `hit` of ray (o, d); jx, jy in [0, 1) place the light:
+ * h = o + d t, l towards the light, r the reflection, b the diffuse
+ * factor; a floor hit gives the path's end colour, a sphere hit its
+ * specular term. */
 LS_FN ray_shade_out ray_shade(ray_v3 o, ray_v3 d, ray_hit hit, float jx, float jy)
 {
     ray_shade_out s;
     s.h = ray_add(o, ray_scale(d, hit.t));
-    ray_v3 light = ray_v3_make(RAY_LIGHT_XY + jx, RAY_LIGHT_XY + jy, RAY_LIGHT_Z);
-    ray_v3 l = ray_normalize(ray_sub(light, s.h));
-    s.r = ray_add(d, ray_scale(hit.n, ray_dot(hit.n, d) * -2.0f));
+    ray_v3 l = ray_light_dir(s.h, jx, jy);
+    s.r = ray_reflect(d, hit.n);
     float b = ray_dot(l, hit.n);
-    if (b < 0.0f || RAY_TRACE(s.h, l).m != RAY_MISS)
-        b = 0.0f;
+    b = ray_diffuse(b, b >= 0.0f && RAY_TRACE(s.h, l).m != RAY_MISS);
     s.spec = 0.0f;
     s.end = ray_v3_make(0.0f, 0.0f, 0.0f);
     if (hit.m == RAY_FLOOR)
-        s.end = ray_scale(ray_floor_colour(s.h), b * 0.2f + 0.1f);
+        s.end = ray_floor_end(s.h, b);
     else
-        s.spec = ray_pow99(ray_dot(l, s.r) * (b > 0.0f ? 1.0f : 0.0f));
+        s.spec = ray_specular(l, s.r, b);
     return s;
 }
 
