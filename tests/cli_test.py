@@ -80,7 +80,7 @@ expect(rc == 0 and json.loads(out)['cards'] > 0, 'numerals written 2-10 are acce
 rc, out, err = run('bmn', 'search', '--deals', '20000', '--backend', 'openmp', '--json', '--top', '3')
 try:
     d = json.loads(out)
-    expect(rc == 0 and d['deals'] == 20000 and sum(d['histogram']) == 20000 and len(d['top_by_cards']) == 3 and
+    expect(rc == 0 and d['deals'] == 20000 and sum(d['histogram']['counts']) == 20000 and len(d['top_by_cards']) == 3 and
            d['top_by_cards'][0]['cards'] >= d['top_by_cards'][2]['cards'],
            'bmn search --json: histogram sums to the deals, top K is sorted')
 except (ValueError, KeyError) as e:
