@@ -34,6 +34,11 @@
 #include <math.h>
 #define RAY_SQRT(x) sqrtf(x)
 #endif
+/* 1 / sqrt(x): exactly that, twice rounded, unless a fast-mode program
+ * defines RAY_RSQRT as the device's approximate reciprocal square root. */
+#ifndef RAY_RSQRT
+#define RAY_RSQRT(x) (1.0f / RAY_SQRT(x))
+#endif
 
 /* ---- The scene ------------------------------------------------------- */
 
@@ -162,7 +167,7 @@ LS_FN ray_v3 ray_cross(ray_v3 a, ray_v3 b)
 /* v times the reciprocal of its length, as the original (not v / |v|). */
 LS_FN ray_v3 ray_normalize(ray_v3 v)
 {
-    return ray_scale(v, 1.0f / RAY_SQRT(ray_dot(v, v)));
+    return ray_scale(v, RAY_RSQRT(ray_dot(v, v)));
 }
 
 /* x^99 = x^64 * x^32 * x^2 * x by repeated squaring, in that order: the
