@@ -278,6 +278,7 @@ static int ray_fault(ls_run *run, const char *field)
         uint64_t p = ((uint64_t)d->job.height / 2 * d->job.width + d->job.width / 2) * 3;
         d->rgb[p] ^= 1;
         d->image = ray_image_digest(d->rgb, d->job.width, d->job.height);
+        snprintf(run->summary, sizeof run->summary, "image %016" PRIx64, d->image);
     } else if (strcmp(field, "width") == 0)
         d->job.width++;
     else if (strcmp(field, "height") == 0)
