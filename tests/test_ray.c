@@ -147,8 +147,8 @@ static void check_window(void)
     CHECK(differ == 0, "the lattice window disagrees with all 49 spheres on %ld of %ld rays", differ, rays);
     CHECK(sphere_hits > rays / 10, "only %ld of %ld test rays hit a sphere: the test is not testing", sphere_hits,
           rays);
-    printf("window: %ld rays (%ld sphere hits), same hits as all 49 spheres; %.1f lattice cells per ray\n", rays,
-           sphere_hits, (double)tried / (double)rays);
+    printf("window: %ld rays (%ld sphere hits), %ld differ from all 49 spheres; %.1f lattice cells per ray\n", rays,
+           sphere_hits, differ, (double)tried / (double)rays);
 }
 
 /* ---- Images ---------------------------------------------------------- */

@@ -316,15 +316,16 @@ typedef struct {
 
 /* Narrows [*lo, *hi] to the t where o + t d lies in [a, b] on one axis.
  * An axis the ray barely moves along (|d| < 1e-6) sets no bound: that is
- * conservative, and another axis always bounds t since |d| = 1. */
+ * conservative, and another axis always bounds t since |d| = 1. Written
+ * with selects, not branches, so that SIMD lanes run it side by side (the
+ * quotients of an unused axis may be infinite or NaN; they are not used). */
 LS_FN void ray_slab(float o, float d, float a, float b, float *lo, float *hi)
 {
-    if (d > -1e-6f && d < 1e-6f)
-        return;
+    int bounds = !(d > -1e-6f && d < 1e-6f);
     float ta = (a - o) / d, tb = (b - o) / d;
     float t0 = ta < tb ? ta : tb, t1 = ta < tb ? tb : ta;
-    *lo = t0 > *lo ? t0 : *lo;
-    *hi = t1 < *hi ? t1 : *hi;
+    *lo = bounds && t0 > *lo ? t0 : *lo;
+    *hi = bounds && t1 < *hi ? t1 : *hi;
 }
 
 LS_FN int ray_clamp_index(float x, int top)
@@ -355,12 +356,6 @@ LS_FN ray_window_box ray_window(ray_v3 o, ray_v3 d)
     ray_slab(o.y, d.y, -reach, reach, &lo, &hi);
     ray_slab(o.x, d.x, -reach, (float)(RAY_COLS - 1) + reach, &lo, &hi);
     ray_slab(o.z, d.z, RAY_ROW_Z0 - reach, RAY_ROW_Z0 + (float)(RAY_ROWS - 1) + reach, &lo, &hi);
-    w.kmin = 0;
-    w.kmax = -1;
-    w.jmin = 0;
-    w.jmax = -1;
-    if (!(lo <= hi))
-        return w;
     float x0 = o.x + d.x * lo, x1 = o.x + d.x * hi;
     float z0 = o.z + d.z * lo - RAY_ROW_Z0, z1 = o.z + d.z * hi - RAY_ROW_Z0;
     float xmin = x0 < x1 ? x0 : x1, xmax = x0 < x1 ? x1 : x0;
@@ -372,9 +367,11 @@ LS_FN ray_window_box ray_window(ray_v3 o, ray_v3 d)
     w.kmax = ray_clamp_index(xmax + reach, RAY_COLS - 1);
     w.jmin = ray_clamp_index(zmin - reach, RAY_ROWS - 1);
     w.jmax = ray_clamp_index(zmax + reach, RAY_ROWS - 1);
-    if (xmax + reach < 0.0f || zmax + reach < 0.0f || xmin - reach > (float)(RAY_COLS - 1) ||
-        zmin - reach > (float)(RAY_ROWS - 1))
-        w.kmax = -1; /* the ray's reach misses the lattice */
+    /* Empty when the slabs do not overlap (or are NaN) or the widened box
+     * misses the lattice. */
+    int empty = !(lo <= hi) || xmax + reach < 0.0f || zmax + reach < 0.0f || xmin - reach > (float)(RAY_COLS - 1) ||
+                zmin - reach > (float)(RAY_ROWS - 1);
+    w.kmax = empty ? -1 : w.kmax;
     return w;
 }
 

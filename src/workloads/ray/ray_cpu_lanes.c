@@ -66,22 +66,21 @@ static inline void lane_set(lane_rays *r, int i, ray_v3 o, ray_v3 d)
 /* The union of the windows of the lanes in `want`; 0 when it is empty. */
 static int union_window(const lane_rays *r, const int *want, ray_window_box *u)
 {
-    ray_window_box w[N];
-    for (int i = 0; i < N; i++)
-        w[i] = ray_window(lane_o(r, i), lane_d(r, i));
-    u->kmin = RAY_COLS;
-    u->kmax = -1;
-    u->jmin = RAY_ROWS;
-    u->jmax = -1;
+    int kmin = RAY_COLS, kmax = -1, jmin = RAY_ROWS, jmax = -1;
+#pragma omp simd reduction(min : kmin, jmin) reduction(max : kmax, jmax)
     for (int i = 0; i < N; i++) {
-        if (!want[i] || w[i].kmax < w[i].kmin || w[i].jmax < w[i].jmin)
-            continue;
-        u->kmin = w[i].kmin < u->kmin ? w[i].kmin : u->kmin;
-        u->kmax = w[i].kmax > u->kmax ? w[i].kmax : u->kmax;
-        u->jmin = w[i].jmin < u->jmin ? w[i].jmin : u->jmin;
-        u->jmax = w[i].jmax > u->jmax ? w[i].jmax : u->jmax;
+        ray_window_box w = ray_window(lane_o(r, i), lane_d(r, i));
+        int use = want[i] && w.kmax >= w.kmin && w.jmax >= w.jmin;
+        kmin = use && w.kmin < kmin ? w.kmin : kmin;
+        kmax = use && w.kmax > kmax ? w.kmax : kmax;
+        jmin = use && w.jmin < jmin ? w.jmin : jmin;
+        jmax = use && w.jmax > jmax ? w.jmax : jmax;
     }
-    return u->kmin <= u->kmax && u->jmin <= u->jmax;
+    u->kmin = kmin;
+    u->kmax = kmax;
+    u->jmin = jmin;
+    u->jmax = jmax;
+    return kmin <= kmax && jmin <= jmax;
 }
 
 /* ray_trace_floor for every lane. */
