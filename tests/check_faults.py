@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 LOCKSTEP = sys.argv[1]
-SMALL = {'graveler': ['--battles', '100000'], 'bmn': ['--deals', '5000']}
+SMALL = {'graveler': ['--battles', '100000'], 'bmn': ['--deals', '5000'], 'ray': ['--size', '32x16', '--spp', '2']}
 META = {'workload', 'backend', 'device_index', 'device', 'interrupted', 'seconds', 'digest'}
 
 
