@@ -1,0 +1,123 @@
+/* life_cpu.c - the CPU implementation of Life: allocates the second grid
+ * and the per-thread row sums, picks the generation loop compiled for the
+ * widest instruction set this CPU runs (life_cpu_gen.c), and leaves the
+ * result in the caller's grid. */
+#include "life_cpu.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Output words per work unit: about 32 KiB of cells, so that the row sums
+ * of a 3D strip (3 planes x 2 sums, with halo rows) stay within L2. */
+#define LIFE_CPU_STRIP_WORDS 8192u
+
+typedef uint32_t *(*generations_fn)(const life_cpu_job *job);
+
+typedef struct variant {
+    const char *name;
+    generations_fn run;
+    int (*runs_here)(void);
+} variant;
+
+static int always(void)
+{
+    return 1;
+}
+#if defined(__x86_64__)
+static int has_v4(void)
+{
+    return __builtin_cpu_supports("x86-64-v4");
+}
+static int has_v3(void)
+{
+    return __builtin_cpu_supports("x86-64-v3");
+}
+#endif
+
+/* Widest first. */
+static const variant variants[] = {
+#if defined(__x86_64__)
+    {"avx512", life_cpu_generations_avx512, has_v4},
+    {"avx2", life_cpu_generations_avx2, has_v3},
+#endif
+    {"generic", life_cpu_generations_generic, always},
+};
+
+/* The copy named `name` (NULL: the widest this CPU runs), or NULL. */
+static const variant *find_variant(const char *name)
+{
+    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
+        if (name ? strcmp(name, variants[i].name) == 0 : variants[i].runs_here())
+            return variants[i].runs_here() ? &variants[i] : NULL;
+    return NULL;
+}
+
+const char *life_cpu_variant(void)
+{
+    return find_variant(NULL)->name;
+}
+
+size_t life_cpu_scratch_words(unsigned dims, uint32_t row_words, uint32_t strip)
+{
+    size_t planes = dims == 3 ? 3 : 1;
+    /* Two sums per plane; + 16 keeps each thread's block 64-byte aligned. */
+    size_t words = planes * 2 * ((size_t)strip + 2) * row_words;
+    return (words + 15) / 16 * 16;
+}
+
+/* Output rows per work unit: LIFE_CPU_STRIP_WORDS worth, at least one. */
+static uint32_t strip_rows(const life_grid *g)
+{
+    uint32_t rows = LIFE_CPU_STRIP_WORDS / g->row_words;
+    if (rows < 1)
+        rows = 1;
+    return rows < g->ny ? rows : g->ny;
+}
+
+int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_error *err)
+{
+    return life_cpu_run_variant(g, r, steps, threads, NULL, err);
+}
+
+int life_cpu_run_variant(life_grid *g, life_rule r, uint64_t steps, int threads, const char *name,
+                         ls_error *err)
+{
+    const variant *v = find_variant(name);
+    if (!v)
+        return ls_fail_usage(err, "the CPU loop '%s' does not run on this CPU", name ? name : "(any)");
+    if (steps == 0)
+        return 0;
+    life_cpu_job job;
+    memset(&job, 0, sizeof job);
+    job.dims = g->dims;
+    job.nx = g->nx;
+    job.ny = g->ny;
+    job.nz = g->nz;
+    job.row_words = g->row_words;
+    job.last_bits = g->last_bits;
+    job.rule = r;
+    job.steps = steps;
+    job.threads = threads > 0 ? threads : omp_get_max_threads();
+    job.strip = strip_rows(g);
+    job.scratch_words = life_cpu_scratch_words(g->dims, g->row_words, job.strip);
+    size_t grid_bytes = (g->nwords * sizeof(uint32_t) + 63) / 64 * 64;
+    job.cur = g->words;
+    job.next = aligned_alloc(64, grid_bytes);
+    job.scratch = aligned_alloc(64, (size_t)job.threads * job.scratch_words * sizeof(uint32_t));
+    if (!job.next || !job.scratch) {
+        free(job.next);
+        free(job.scratch);
+        return ls_fail(err, "out of memory for the CPU's second %ux%ux%u grid (%.1f MiB) and row buffers", g->nx,
+                       g->ny, g->nz, (double)grid_bytes / (1u << 20));
+    }
+    uint32_t *result = v->run(&job);
+    free(job.scratch);
+    if (result != g->words) {
+        free(g->words);
+        g->words = result;
+    } else {
+        free(job.next);
+    }
+    return 0;
+}
