@@ -106,7 +106,7 @@ static void test_2d(void)
 static void test_3d(void)
 {
     static const uint32_t sizes[][3] = {{4, 4, 4}, {5, 6, 7}, {33, 9, 5}, {32, 8, 8}, {70, 5, 6},
-                                        {7, 33, 4}, {64, 4, 9}, {31, 31, 31}};
+                                        {7, 33, 4}, {64, 4, 9}, {31, 31, 31}, {9, 5, 70}, {40, 6, 33}};
     life_rule bays = life_rule_default(3);
     life_rule b0 = {1u | (1u << 6), (1u << 5) | (1u << 26)};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {

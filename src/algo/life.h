@@ -132,19 +132,22 @@ LS_FN void life_plane_sum(ls_u32 u0, ls_u32 u1, ls_u32 c0, ls_u32 c1, ls_u32 d0,
 
 /* The 3x3x3 sum of a cube (0..27) from the plane sums (0..9 each, four
  * planes) of the planes before (a), at (b) and after (c) along z:
- * s0 + 2 s1 + 4 s2 + 8 s3 + 16 s4. */
-LS_FN void life_cube_sum(const ls_u32 *a, const ls_u32 *b, const ls_u32 *c, ls_u32 *s)
+ * s0 + 2 s1 + 4 s2 + 8 s3 + 16 s4. Words, not arrays, in and out: the
+ * CPU's auto-vectorizer gives up on loops with local arrays. */
+LS_FN void life_cube_sum(ls_u32 a0, ls_u32 a1, ls_u32 a2, ls_u32 a3, ls_u32 b0, ls_u32 b1, ls_u32 b2, ls_u32 b3,
+                         ls_u32 c0, ls_u32 c1, ls_u32 c2, ls_u32 c3, ls_u32 *s0, ls_u32 *s1, ls_u32 *s2,
+                         ls_u32 *s3, ls_u32 *s4)
 {
     ls_u32 k1, x1, y2, k2, x2, y3, k3, x3, y4, k4;
-    life_full_add(a[0], b[0], c[0], &s[0], &k1);
-    life_full_add(a[1], b[1], c[1], &x1, &y2);
-    life_half_add(x1, k1, &s[1], &k2);
-    life_full_add(a[2], b[2], c[2], &x2, &y3);
-    life_full_add(x2, y2, k2, &s[2], &k3);
-    life_full_add(a[3], b[3], c[3], &x3, &y4);
-    life_full_add(x3, y3, k3, &s[3], &k4);
+    life_full_add(a0, b0, c0, s0, &k1);
+    life_full_add(a1, b1, c1, &x1, &y2);
+    life_half_add(x1, k1, s1, &k2);
+    life_full_add(a2, b2, c2, &x2, &y3);
+    life_full_add(x2, y2, k2, s2, &k3);
+    life_full_add(a3, b3, c3, &x3, &y4);
+    life_full_add(x3, y3, k3, s3, &k4);
     /* y4 and k4 are never both set: that would be a sum of 32 or more. */
-    s[4] = y4 | k4;
+    *s4 = y4 | k4;
 }
 
 /* ---- the rule -------------------------------------------------------- */
@@ -178,14 +181,12 @@ LS_FN ls_u32 life_rule_2d(life_rule r, ls_u32 self, ls_u32 p0, ls_u32 p1, ls_u32
     return life_mux(p3, low, high);
 }
 
-/* Next state from a 3x3x3 sum s[0..4] (0..27; 28..31 never occur). */
-LS_FN ls_u32 life_rule_3d(life_rule r, ls_u32 self, const ls_u32 *s)
+/* Next state from a 3x3x3 sum s0..s4 (0..27; 28..31 never occur). */
+LS_FN ls_u32 life_rule_3d(life_rule r, ls_u32 self, ls_u32 s0, ls_u32 s1, ls_u32 s2, ls_u32 s3, ls_u32 s4)
 {
-    ls_u32 below16 = life_mux(s[3], life_mux8(r, self, s[0], s[1], s[2], 0u),
-                              life_mux8(r, self, s[0], s[1], s[2], 8u));
-    ls_u32 above16 = life_mux(s[3], life_mux8(r, self, s[0], s[1], s[2], 16u),
-                              life_mux8(r, self, s[0], s[1], s[2], 24u));
-    return life_mux(s[4], below16, above16);
+    ls_u32 below16 = life_mux(s3, life_mux8(r, self, s0, s1, s2, 0u), life_mux8(r, self, s0, s1, s2, 8u));
+    ls_u32 above16 = life_mux(s3, life_mux8(r, self, s0, s1, s2, 16u), life_mux8(r, self, s0, s1, s2, 24u));
+    return life_mux(s4, below16, above16);
 }
 
 /* ---- one word, whole ------------------------------------------------- */
@@ -203,21 +204,15 @@ LS_FN ls_u32 life_word_2d(life_rule r, ls_u32 uw, ls_u32 uc, ls_u32 ue, ls_u32 c
     return life_rule_2d(r, cc, p0, p1, p2, p3);
 }
 
-/* The 3x3 sum planes (p[0..3]) of one word of a plane from the row sums
- * (two planes each) of its three rows, for the 3D update below. */
-LS_FN void life_plane_sum_rows(const ls_u32 *u, const ls_u32 *c, const ls_u32 *d, ls_u32 *p)
+/* The next state of a word of a 3D grid from the 3x3 sums (four planes
+ * each) of its plane (b), the plane before it (a) and after it (c) along
+ * z, and the word itself. */
+LS_FN ls_u32 life_word_3d(life_rule r, ls_u32 self, ls_u32 a0, ls_u32 a1, ls_u32 a2, ls_u32 a3, ls_u32 b0,
+                          ls_u32 b1, ls_u32 b2, ls_u32 b3, ls_u32 c0, ls_u32 c1, ls_u32 c2, ls_u32 c3)
 {
-    life_plane_sum(u[0], u[1], c[0], c[1], d[0], d[1], &p[0], &p[1], &p[2], &p[3]);
-}
-
-/* The next state of a word of a 3D grid from the 3x3 sums of its plane
- * (at), the plane before (before) and after it along z, and the word
- * itself. */
-LS_FN ls_u32 life_word_3d(life_rule r, ls_u32 self, const ls_u32 *before, const ls_u32 *at, const ls_u32 *after)
-{
-    ls_u32 s[5];
-    life_cube_sum(before, at, after, s);
-    return life_rule_3d(r, self, s);
+    ls_u32 s0, s1, s2, s3, s4;
+    life_cube_sum(a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, &s0, &s1, &s2, &s3, &s4);
+    return life_rule_3d(r, self, s0, s1, s2, s3, s4);
 }
 
 #endif

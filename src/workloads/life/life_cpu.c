@@ -8,9 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Output words per work unit: about 32 KiB of cells, so that the row sums
- * of a 3D strip (3 planes x 2 sums, with halo rows) stay within L2. */
-#define LIFE_CPU_STRIP_WORDS 8192u
+/* Output words per strip: 16 KiB of cells, so that a 3D strip's scratch
+ * (two row sums and three planes' 3x3 sums, 14 such) stays within L2. */
+#define LIFE_CPU_STRIP_WORDS 4096u
+/* Planes per 3D work unit: each unit makes the sums of two planes more
+ * than it updates, so slabs should be thick, but there must be enough of
+ * them to share among the threads. */
+#define LIFE_CPU_SLAB 32u
 
 typedef uint32_t *(*generations_fn)(const life_cpu_job *job);
 
@@ -60,10 +64,12 @@ const char *life_cpu_variant(void)
 
 size_t life_cpu_scratch_words(unsigned dims, uint32_t row_words, uint32_t strip)
 {
-    size_t planes = dims == 3 ? 3 : 1;
-    /* Two sums per plane; + 16 keeps each thread's block 64-byte aligned. */
-    size_t words = planes * 2 * ((size_t)strip + 2) * row_words;
-    return (words + 15) / 16 * 16;
+    /* Two row sums with halo rows; in 3D also three planes' 3x3 sums of
+     * four bit-planes each. */
+    size_t words = 2 * ((size_t)strip + 2) * row_words;
+    if (dims == 3)
+        words += 12 * (size_t)strip * row_words;
+    return (words + 15) / 16 * 16; /* keeps each thread's block 64-byte aligned */
 }
 
 /* Output rows per work unit: LIFE_CPU_STRIP_WORDS worth, at least one. */
@@ -100,6 +106,7 @@ int life_cpu_run_variant(life_grid *g, life_rule r, uint64_t steps, int threads,
     job.steps = steps;
     job.threads = threads > 0 ? threads : omp_get_max_threads();
     job.strip = strip_rows(g);
+    job.slab = g->dims == 3 && g->nz > LIFE_CPU_SLAB ? LIFE_CPU_SLAB : g->nz;
     job.scratch_words = life_cpu_scratch_words(g->dims, g->row_words, job.strip);
     size_t grid_bytes = (g->nwords * sizeof(uint32_t) + 63) / 64 * 64;
     job.cur = g->words;

@@ -38,6 +38,7 @@ typedef struct life_cpu_job {
     uint32_t *cur;      /* the grid now */
     uint32_t *next;     /* as large, for the next generation */
     uint32_t strip;     /* output rows per work unit */
+    uint32_t slab;      /* planes per work unit (3D; 1 in 2D) */
     uint32_t *scratch;  /* row sums: scratch_words per thread */
     size_t scratch_words;
     int threads;

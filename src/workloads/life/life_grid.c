@@ -76,17 +76,34 @@ static void fill_block(uint64_t seed, uint64_t block, uint16_t *lanes)
         lanes[i] = (uint16_t)(r.v[i / 2] >> (16 * (i % 2)));
 }
 
-/* Fills one row (row index `row` = z * ny + y) from cell index row * nx. */
+/* Cells per piece of a row that fill_row draws at once. */
+#define FILL_PIECE 1024u
+
+/* Fills cells x0 .. x0+n-1 (x0 a multiple of 32, n at most FILL_PIECE) of
+ * the row whose first cell has index k0: draws their blocks, then packs
+ * 32 comparisons into each word. Two simple loops the compiler vectorizes. */
+static void fill_piece(uint32_t *w, uint64_t k0, uint32_t x0, uint32_t n, uint64_t seed, uint32_t threshold)
+{
+    uint16_t lanes[FILL_PIECE + 16];
+    uint64_t first = (k0 + x0) / 8, last = (k0 + x0 + n - 1) / 8;
+    for (uint64_t b = first; b <= last; b++)
+        fill_block(seed, b, lanes + 8 * (b - first));
+    const uint16_t *cell = lanes + (k0 + x0) % 8;
+    for (uint32_t j = 0; j * 32 < n; j++) {
+        uint32_t word = 0, bits = n - j * 32 < 32 ? n - j * 32 : 32;
+        for (uint32_t i = 0; i < bits; i++)
+            word |= (uint32_t)(cell[j * 32 + i] < threshold) << i;
+        w[x0 / 32 + j] = word;
+    }
+}
+
+/* Fills one row (row index `row` = z * ny + y, first cell index row * nx). */
 static void fill_row(life_grid *g, uint64_t row, uint64_t seed, uint32_t threshold)
 {
     uint32_t *w = g->words + row * g->row_words;
-    uint64_t k = row * g->nx;
-    uint16_t lanes[8];
-    for (uint32_t x = 0; x < g->nx; x++, k++) {
-        if (x == 0 || k % 8 == 0)
-            fill_block(seed, k / 8, lanes);
-        if (lanes[k % 8] < threshold)
-            w[x / 32] |= 1u << (x % 32);
+    for (uint32_t x0 = 0; x0 < g->nx; x0 += FILL_PIECE) {
+        uint32_t n = g->nx - x0 < FILL_PIECE ? g->nx - x0 : FILL_PIECE;
+        fill_piece(w, row * g->nx, x0, n, seed, threshold);
     }
 }
 
