@@ -51,7 +51,7 @@ int main(int argc, char **argv)
         return ls_cmd_bench(argc, argv);
     const ls_workload *w = ls_workload_find(cmd);
     if (w)
-        return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv);
+        return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv, 2, NULL);
     fprintf(stderr, "lockstep: unknown command '%s' (see lockstep --help)\n", cmd);
     return 2;
 }
