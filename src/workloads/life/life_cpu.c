@@ -81,6 +81,66 @@ static uint32_t strip_rows(const life_grid *g)
     return rows < g->ny ? rows : g->ny;
 }
 
+struct life_cpu {
+    life_cpu_job job;
+    const variant *v;
+};
+
+int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu **out, ls_error *err)
+{
+    const variant *v = find_variant(name);
+    if (!v)
+        return ls_fail_usage(err, "the CPU loop '%s' does not run on this CPU", name ? name : "(any)");
+    life_cpu *c = calloc(1, sizeof *c);
+    if (!c)
+        return ls_fail(err, "out of memory");
+    life_cpu_job *job = &c->job;
+    c->v = v;
+    job->dims = g->dims;
+    job->nx = g->nx;
+    job->ny = g->ny;
+    job->nz = g->nz;
+    job->row_words = g->row_words;
+    job->last_bits = g->last_bits;
+    job->threads = threads > 0 ? threads : omp_get_max_threads();
+    job->strip = strip_rows(g);
+    job->slab = g->dims == 3 && g->nz > LIFE_CPU_SLAB ? LIFE_CPU_SLAB : g->nz;
+    job->scratch_words = life_cpu_scratch_words(g->dims, g->row_words, job->strip);
+    size_t grid_bytes = (g->nwords * sizeof(uint32_t) + 63) / 64 * 64;
+    job->next = aligned_alloc(64, grid_bytes);
+    job->scratch = aligned_alloc(64, (size_t)job->threads * job->scratch_words * sizeof(uint32_t));
+    if (!job->next || !job->scratch) {
+        life_cpu_stop(c);
+        return ls_fail(err, "out of memory for the CPU's second %ux%ux%u grid (%.1f MiB) and row buffers", g->nx,
+                       g->ny, g->nz, (double)grid_bytes / (1u << 20));
+    }
+    *out = c;
+    return 0;
+}
+
+void life_cpu_steps(life_cpu *c, life_grid *g, life_rule r, uint64_t steps)
+{
+    if (steps == 0)
+        return;
+    c->job.rule = r;
+    c->job.steps = steps;
+    c->job.cur = g->words;
+    uint32_t *result = c->v->run(&c->job);
+    if (result != g->words) {
+        c->job.next = g->words;
+        g->words = result;
+    }
+}
+
+void life_cpu_stop(life_cpu *c)
+{
+    if (!c)
+        return;
+    free(c->job.next);
+    free(c->job.scratch);
+    free(c);
+}
+
 int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_error *err)
 {
     return life_cpu_run_variant(g, r, steps, threads, NULL, err);
@@ -89,42 +149,10 @@ int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_erro
 int life_cpu_run_variant(life_grid *g, life_rule r, uint64_t steps, int threads, const char *name,
                          ls_error *err)
 {
-    const variant *v = find_variant(name);
-    if (!v)
-        return ls_fail_usage(err, "the CPU loop '%s' does not run on this CPU", name ? name : "(any)");
-    if (steps == 0)
-        return 0;
-    life_cpu_job job;
-    memset(&job, 0, sizeof job);
-    job.dims = g->dims;
-    job.nx = g->nx;
-    job.ny = g->ny;
-    job.nz = g->nz;
-    job.row_words = g->row_words;
-    job.last_bits = g->last_bits;
-    job.rule = r;
-    job.steps = steps;
-    job.threads = threads > 0 ? threads : omp_get_max_threads();
-    job.strip = strip_rows(g);
-    job.slab = g->dims == 3 && g->nz > LIFE_CPU_SLAB ? LIFE_CPU_SLAB : g->nz;
-    job.scratch_words = life_cpu_scratch_words(g->dims, g->row_words, job.strip);
-    size_t grid_bytes = (g->nwords * sizeof(uint32_t) + 63) / 64 * 64;
-    job.cur = g->words;
-    job.next = aligned_alloc(64, grid_bytes);
-    job.scratch = aligned_alloc(64, (size_t)job.threads * job.scratch_words * sizeof(uint32_t));
-    if (!job.next || !job.scratch) {
-        free(job.next);
-        free(job.scratch);
-        return ls_fail(err, "out of memory for the CPU's second %ux%ux%u grid (%.1f MiB) and row buffers", g->nx,
-                       g->ny, g->nz, (double)grid_bytes / (1u << 20));
-    }
-    uint32_t *result = v->run(&job);
-    free(job.scratch);
-    if (result != g->words) {
-        free(g->words);
-        g->words = result;
-    } else {
-        free(job.next);
-    }
+    life_cpu *c;
+    if (life_cpu_start(g, threads, name, &c, err))
+        return -1;
+    life_cpu_steps(c, g, r, steps);
+    life_cpu_stop(c);
     return 0;
 }

@@ -25,6 +25,17 @@ int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_erro
 int life_cpu_run_variant(life_grid *g, life_rule r, uint64_t steps, int threads, const char *variant,
                          ls_error *err);
 
+/* A CPU run kept across calls: the second grid and the per-thread
+ * buffers are allocated (and their pages touched) once, not per chunk. */
+typedef struct life_cpu life_cpu;
+/* For grids of g's extents: 0, or -1 with err set. */
+int life_cpu_start(const life_grid *g, int threads, const char *variant, life_cpu **out, ls_error *err);
+/* Exactly `steps` generations of g (the grid given to start, or one of its
+ * extents); g->words may change to the other buffer, which c then owns
+ * the old one of. */
+void life_cpu_steps(life_cpu *c, life_grid *g, life_rule r, uint64_t steps);
+void life_cpu_stop(life_cpu *c);
+
 /* The instruction set life_cpu_run uses here ("avx512", "avx2", "generic"). */
 const char *life_cpu_variant(void);
 
