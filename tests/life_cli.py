@@ -10,7 +10,11 @@ import sys
 import tempfile
 
 LOCKSTEP = sys.argv[1]
-BACKENDS = sys.argv[2:] or ["openmp"]
+import json
+_devices = json.loads(subprocess.run([LOCKSTEP, "devices", "--json"], capture_output=True, text=True).stdout)
+_available = {b["backend"] for b in _devices["backends"] if b["available"]}
+# Backends compiled in but not runnable here (CUDA without a GPU) are left out.
+BACKENDS = [b for b in (sys.argv[2:] or ["openmp"]) if b in _available]
 failures = 0
 
 
