@@ -9,6 +9,7 @@
 
 #include "bmn_golden.h"
 #include "bmn_search.h"
+#include "output.h"
 #include "progress.h"
 
 /* ---- the ls_workload hooks (check, bench) ---------------------------------- */
@@ -276,7 +277,7 @@ static int bmn_search_cmd(const ls_workload *w, int argc, char **argv)
     ls_opt opts[LS_MAX_OPTS];
     int n = bmn_params_options(&p, opts, LS_MAX_OPTS - 4);
     opts[n++] = (ls_opt){"checkpoint", LS_OPT_STRING, &p.checkpoint, 0, 0, "FILE",
-                         "resume from FILE if it exists; append new records and progress to it"};
+                         "resume from FILE if it exists; save every chunk to it (an SQLite file, locked while the search runs)"};
     opts[n++] = (ls_opt)LS_OPT_BACKEND(&c);
     opts[n++] = (ls_opt)LS_OPT_JSON(&c);
     opts[n++] = (ls_opt)LS_OPT_QUIET(&c);
@@ -285,7 +286,8 @@ static int bmn_search_cmd(const ls_workload *w, int argc, char **argv)
         ls_opts_help(stdout, "lockstep bmn search [options]",
                      "Plays N random deals (deal i is a pure function of seed and i) and reports the\n"
                      "longest games by cards and by tricks, the histogram of game lengths, deals/s and\n"
-                     "every looping deal. Ctrl-C stops and prints the best so far.",
+                     "every looping deal. Ctrl-C (or SIGTERM, SIGHUP) stops and prints the best so far;\n"
+                     "with --checkpoint, a later run with the same options resumes where it stopped.",
                      opts, n);
         return 0;
     }
@@ -306,8 +308,12 @@ static int bmn_search_cmd(const ls_workload *w, int argc, char **argv)
     }
     rc = bmn_search_run(&s, &p, st, &prog, NULL, &err);
     ls_progress_finish(&bar);
-    if (rc == 0)
-        bmn_state_print(&p, &s, st, c.json, stdout);
+    /* Rendered whole, then written with one checked call. */
+    ls_buffer out;
+    if (rc == 0 && (rc = ls_buffer_open(&out, &err)) == 0) {
+        bmn_state_print(&p, &s, st, c.json, out.f);
+        rc = ls_buffer_emit(&out, stdout, "standard output", &err);
+    }
     free(st->loops);
     free(st);
     ls_session_close(&s);
@@ -321,14 +327,18 @@ static int bmn_command(const ls_workload *w, int argc, char **argv)
         return bmn_play_cmd(argc, argv);
     if (sub && strcmp(sub, "search") == 0)
         return bmn_search_cmd(w, argc, argv);
+    if (sub && strcmp(sub, "report") == 0)
+        return bmn_report_cmd(argc, argv);
     if (sub && strcmp(sub, "--help") != 0 && strcmp(sub, "-h") != 0) {
-        fprintf(stderr, "lockstep: bmn: unknown subcommand '%s' (expected play or search)\n", sub);
+        fprintf(stderr, "lockstep: bmn: unknown subcommand '%s' (expected play, search or report)\n", sub);
         return 2;
     }
     FILE *out = sub ? stdout : stderr;
     fprintf(out, "usage: lockstep bmn play HANDS [--trace] [--json]\n"
-                 "       lockstep bmn search [--deals N] [--seed S] [--top K] [--checkpoint FILE] [--backend B] [--json]\n\n"
-                 "Beggar My Neighbour: play one deal exactly, or search random deals for long games.\n"
+                 "       lockstep bmn search [--deals N] [--seed S] [--top K] [--checkpoint FILE] [--backend B] [--json]\n"
+                 "       lockstep bmn report FILE [--json]\n\n"
+                 "Beggar My Neighbour: play one deal exactly, search random deals for long games, or\n"
+                 "show a search saved in a checkpoint.\n"
                  "Each subcommand takes --help.\n");
     return out == stdout ? 0 : 2;
 }

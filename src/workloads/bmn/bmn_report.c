@@ -48,9 +48,11 @@ void bmn_state_print(const bmn_params *p, const ls_session *s, const bmn_state *
     char digest[17];
     snprintf(digest, sizeof digest, "%016" PRIx64, bmn_state_digest(st));
     if (json) {
-        fprintf(out, "{\"workload\":\"bmn\",\"backend\":\"%s\",\"device_index\":%d,\"device\":", s->backend->name,
-                s->index);
-        ls_json_string(out, s->info.name);
+        fprintf(out, "{\"workload\":\"bmn\"");
+        if (s) {
+            fprintf(out, ",\"backend\":\"%s\",\"device_index\":%d,\"device\":", s->backend->name, s->index);
+            ls_json_string(out, s->info.name);
+        }
         fprintf(out,
                 ",\"seed\":%" PRIu64 ",\"first\":%" PRIu64 ",\"deals\":%" PRIu64 ",\"top\":%u,\"cap\":%" PRIu64
                 ",\"interrupted\":%s,\"seconds\":%.6f,\"deals_per_second\":%.6g,\"mean_cards\":%.3f,\"digest\":\"%s\","
@@ -78,7 +80,8 @@ void bmn_state_print(const bmn_params *p, const ls_session *s, const bmn_state *
     }
     fprintf(out, "bmn search: %" PRIu64 " deals from %" PRIu64 ", seed %" PRIu64 "%s\n", st->done, p->first, p->seed,
             st->interrupted ? " (interrupted: best so far)" : "");
-    fprintf(out, "backend:  %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
+    if (s)
+        fprintf(out, "backend:  %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
     fprintf(out, "time:     %.3f s, %.4g deals/s, %.1f cards per game on average\n", st->seconds, rate, mean);
     fprintf(out, "digest:   %s\n", digest);
     print_top(out, p, st->top_cards, st->n_cards, "longest games by cards");
