@@ -114,6 +114,11 @@ int ls_store_fail(ls_store *s, int rc, const char *doing, ls_error *err)
         return ls_fail(err, "%s: I/O error while %s: %s%s%s", s->label, doing, why, sys ? ": " : "",
                        sys ? strerror(sys) : "");
     default:
+        /* Before the first commit of this run, any other error comes from
+         * what the file holds (a header byte SQLite cannot read, say): the
+         * file is refused as it is. */
+        if (!s->wal)
+            return ls_fail_usage(err, "%s: cannot be read (SQLite: %s); the file was not changed", s->label, why);
         return ls_fail(err, "%s: SQLite error while %s: %s", s->label, doing, why);
     }
 }
@@ -129,6 +134,11 @@ int ls_store_exec(ls_store *s, const char *sql, ls_error *err)
 int ls_store_prepare(ls_store *s, const char *sql, sqlite3_stmt **st, ls_error *err)
 {
     int rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
+    /* lockstep's own statements fail to compile only on tables that are
+     * not as it made them. */
+    if ((rc & 0xff) == SQLITE_ERROR)
+        return ls_fail_usage(err, "%s: is damaged (its tables are not as lockstep made them: %s)%s", s->label,
+                             sqlite3_errmsg(s->db), s->wal ? "" : "; the file was not changed");
     if (rc != SQLITE_OK)
         return ls_store_fail(s, rc, "reading it", err);
     return 0;
@@ -264,6 +274,9 @@ int ls_store_open(ls_store *s, const char *path, const char *label, const ls_sto
         return -1;
     }
     sqlite3_extended_result_codes(s->db, 1);
+    /* Nothing in a store may alter the schema or run code when read. */
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
     /* A writer keeps the file locked until it closes (exclusive mode),
      * and commits are durable when COMMIT returns (synchronous full). A
      * reader takes a shared lock, which a running writer refuses. */

@@ -1,5 +1,5 @@
 /* bmn_checkpoint.c - the checkpoint of a search: an SQLite store (store.h)
- * of kind "bmn-search", and `lockstep bmn report FILE`.
+ * of kind "bmn-search".
  *
  * The schema (docs/checkpoint.md explains each column):
  *   bmn_search    one row: seed, first, top, cap - which search this is
@@ -15,14 +15,14 @@
  * (seed, deal) and replayed, and must give its stored result; the
  * histogram must add up to the games finished; and a digest over the
  * whole state, kept with the progress, catches a changed count, a lost
- * row or a changed time that a replay cannot see. */
+ * row or a changed time that a replay cannot see. `lockstep bmn report`
+ * is in bmn_ckpt_report.c. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bmn_search.h"
-#include "output.h"
 #include "store.h"
 
 static const ls_store_kind bmn_kind = {
@@ -220,8 +220,9 @@ static int read_records(bmn_ckpt *c, const bmn_params *p, bmn_state *st, ls_erro
             rc = ls_fail(err, "%s: cannot replay deal %" PRIu64 ": %s", s->label, h.deal, msg);
         if (rc == 0 && (r.outcome == BMN_LOOP || r.cards != (uint64_t)sqlite3_column_int64(q, 1) ||
                         r.tricks != (uint64_t)sqlite3_column_int64(q, 2)))
-            rc = damaged(s, err, "the record of deal %" PRIu64 " does not replay: %s", h.deal,
-                         r.outcome == BMN_LOOP ? "the deal loops" : "the deal plays another number of cards or tricks");
+            rc = damaged(s, err, "the record of deal %" PRIu64 " (%u cards, %u tricks) does not replay: the deal %s %"
+                         PRIu64 " cards, %" PRIu64 " tricks", h.deal, h.cards, h.tricks,
+                         r.outcome == BMN_LOOP ? "loops after" : "plays", r.cards, r.tricks);
         if (rc == 0) {
             bmn_top_insert(st->top_cards, &st->n_cards, st->k, h, 0);
             bmn_top_insert(st->top_tricks, &st->n_tricks, st->k, h, 1);
@@ -521,74 +522,4 @@ int bmn_ckpt_read(const char *path, bmn_params *p, bmn_state *st, ls_error *err)
         st->loops = NULL;
     }
     return rc;
-}
-
-/* Renders the report: bmn_state_print's, under a line (or JSON members)
- * naming the file and how far its search got. */
-static int render_report(const bmn_params *p, const bmn_state *st, int json, FILE *out)
-{
-    if (!json) {
-        fprintf(out, "checkpoint: %s, %" PRIu64 " of %" PRIu64 " deals played (--deals of its last run)\n",
-                p->checkpoint, st->done, p->deals);
-        bmn_state_print(p, NULL, st, 0, out);
-        return 0;
-    }
-    /* bmn_state_print's object, with two members in front of the others. */
-    char *body = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&body, &len);
-    if (!m)
-        return -1;
-    bmn_state_print(p, NULL, st, 1, m);
-    if (fclose(m) != 0 || len < 2 || body[0] != '{') {
-        free(body);
-        return -1;
-    }
-    fputs("{\"checkpoint\":", out);
-    ls_json_string(out, p->checkpoint);
-    fprintf(out, ",\"target_deals\":%" PRIu64 ",%s", p->deals, body + 1);
-    free(body);
-    return 0;
-}
-
-int bmn_report_cmd(int argc, char **argv)
-{
-    int json = 0;
-    ls_error err = {{0}, 0};
-    ls_opt opts[] = {{"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print the report as one JSON object"}};
-    const char *pos[1];
-    int npos = 0;
-    int rc = ls_opts_parse(argc, argv, 3, opts, 1, pos, &npos, 1, &err);
-    if (rc == 1) {
-        ls_opts_help(stdout, "lockstep bmn report FILE [--json]",
-                     "Shows the search saved in a checkpoint (bmn search --checkpoint FILE): its seed and\n"
-                     "options, how many deals it has played, its top lists, histogram and loops. Every\n"
-                     "record is replayed first, as a resume would. The file is only read; a search still\n"
-                     "running on it holds it locked until it ends.",
-                     opts, 1);
-        return 0;
-    }
-    if (rc == 0 && npos != 1)
-        rc = ls_fail_usage(&err, "bmn report: expected one checkpoint file (see lockstep bmn report --help)");
-    if (rc != 0)
-        return ls_report(&err);
-    bmn_params p;
-    bmn_state *st = malloc(sizeof *st);
-    if (!st)
-        return fprintf(stderr, "lockstep: out of memory\n"), 1;
-    if (bmn_ckpt_read(pos[0], &p, st, &err) != 0) {
-        free(st);
-        return ls_report(&err);
-    }
-    ls_buffer b;
-    rc = ls_buffer_open(&b, &err);
-    if (rc == 0 && render_report(&p, st, json, b.f) != 0)
-        rc = ls_fail(&err, "out of memory rendering the report");
-    if (rc == 0)
-        rc = ls_buffer_emit(&b, stdout, "standard output", &err);
-    else
-        ls_buffer_discard(&b);
-    free(st->loops);
-    free(st);
-    return rc == 0 ? 0 : ls_report(&err);
 }

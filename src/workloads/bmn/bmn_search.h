@@ -5,7 +5,8 @@
  *   bmn_search.c      the driver: chunks of deals on a device, capped deals
  *                     replayed exactly on the host
  *   bmn_checkpoint.c  the checkpoint (an SQLite store): resume, commit
- *                     each chunk, and `bmn report`
+ *                     each chunk
+ *   bmn_ckpt_report.c `lockstep bmn report FILE`
  *   bmn_report.c      results for people and for scripts, the digest
  *   bmn.c             the workload's hooks, conformance cases, commands */
 #ifndef LOCKSTEP_BMN_SEARCH_H
@@ -72,7 +73,7 @@ int bmn_ckpt_close(bmn_ckpt *c, ls_error *err);
 /* Reads a checkpoint without changing it: its search into p (p->deals:
  * the --deals of its last run) and its verified state into st. */
 int bmn_ckpt_read(const char *path, bmn_params *p, bmn_state *st, ls_error *err);
-/* lockstep bmn report FILE [--json] */
+/* lockstep bmn report FILE [--json] (bmn_ckpt_report.c) */
 int bmn_report_cmd(int argc, char **argv);
 
 /* ---- the search driver (bmn_search.c) ---------------------------------------- */
