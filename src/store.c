@@ -249,9 +249,15 @@ static int identify(ls_store *s, const ls_store_kind *k, ls_error *err)
     int rc = ls_store_step(s, st, SQLITE_ROW, err);
     if (rc == 0) {
         const char *res = (const char *)sqlite3_column_text(st, 0);
-        if (!res || strcmp(res, "ok") != 0)
-            rc = ls_fail_usage(err, "%s: is damaged (%s); the file was not changed", s->label,
-                               res ? res : "integrity check failed");
+        if (!res || strcmp(res, "ok") != 0) {
+            /* SQLite's report has a line per fault; a message is one line. */
+            char what[200];
+            snprintf(what, sizeof what, "%s", res ? res : "integrity check failed");
+            for (char *c = what; *c; c++)
+                if (*c == '\n' || *c == '\r')
+                    *c = ' ';
+            rc = ls_fail_usage(err, "%s: is damaged (%s); the file was not changed", s->label, what);
+        }
     }
     sqlite3_finalize(st);
     return rc;
