@@ -32,6 +32,8 @@ void ls_progress_catch_sigint(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
+    /* Reads and writes under way (a checkpoint commit) go on. */
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);

@@ -287,7 +287,12 @@ int ls_store_open(ls_store *s, const char *path, const char *label, const ls_sto
      * and commits are durable when COMMIT returns (synchronous full). A
      * reader takes a shared lock, which a running writer refuses. */
     const char *setup = readonly ? "BEGIN" : "PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = FULL; BEGIN EXCLUSIVE";
-    if (ls_store_exec(s, setup, err) != 0 || (s->in_tx = 1, identify(s, k, err) != 0)) {
+    if (ls_store_exec(s, setup, err) != 0) {
+        ls_store_close(s, NULL);
+        return -1;
+    }
+    s->in_tx = 1;
+    if (identify(s, k, err) != 0) {
         ls_store_close(s, NULL);
         return -1;
     }
@@ -347,6 +352,12 @@ int ls_store_close(ls_store *s, ls_error *err)
         int x = sqlite3_exec(s->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
         if (x != SQLITE_OK)
             rc = ls_store_fail(s, x, "closing it (its data is safe in the -wal file next to it)", err);
+        /* A reader of a killed run's log (bmn report) may have left the
+         * log's index, FILE-shm; a writer never uses it (exclusive mode)
+         * and still holds the lock, so no one else can: tidy it away. */
+        char shm[4096];
+        if (x == SQLITE_OK && (size_t)snprintf(shm, sizeof shm, "%s-shm", s->path) < sizeof shm)
+            unlink(shm);
     } else {
         /* Nothing was written: leave any log of an earlier, killed run
          * exactly as it is. */
