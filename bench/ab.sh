@@ -2,7 +2,8 @@
 # bench/ab.sh WORKLOAD NAME NVCC_FLAG... - builds lockstep for sm_90 with
 # extra nvcc flags into /tmp/lockstep-NAME, runs WORKLOAD's conformance
 # cases on CUDA and times it, for A/B comparisons of kernel variants on a
-# GPU machine (e.g. bench/ab.sh bmn s4 -DBMN_CU_STEPS=4).
+# GPU machine (e.g. bench/ab.sh bmn s2 -DBMN_STEPS=2). The knobs are the #ifndef defaults
+# of the shared kernel sources in src/kernels/ (GRV_UNROLL, BMN_STEPS).
 set -u
 workload=$1 name=$2; shift 2
 build=/tmp/lockstep-$name

@@ -11,7 +11,7 @@ mkdir -p "$out"
 log="$out/h200.log"
 exec > >(tee "$log") 2>&1
 
-echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), lockstep ${LOCKSTEP_COMMIT:-(commit not given: set LOCKSTEP_COMMIT)}"
 echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
 # NVIDIA's OpenCL: the loader finds it through this ICD file.
@@ -34,6 +34,8 @@ $ls check graveler --battles 1e8 --quiet
 nv=$($ls devices --json | python3 bench/nvidia_cl_device.py)
 echo "== check graveler 1e9 (openmp, cuda, $nv)"
 $ls check graveler --battles 1e9 --quiet --backends openmp,cuda${nv:+,$nv}
+echo "== check graveler 1e10: several launches per range (openmp, cuda, $nv)"
+$ls check graveler --battles 1e10 --quiet --backends openmp,cuda${nv:+,$nv}
 # Benchmarks: device time (events), median of repeated runs.
 echo "== bench graveler 1e9"
 $ls bench graveler --battles 1e9 --backend cuda --repeat 10 --warmup 2

@@ -5,8 +5,12 @@
  * platform), and then it says why instead of failing. The host program
  * never calls a backend API directly: it goes through ls_backend.
  *
- * Adding a workload means adding one entry point per backend below (and its
- * kernels); adding a backend means filling this table once. */
+ * Backends know no workload. A GPU backend (CUDA, OpenCL) offers the
+ * primitives of gpu.h, over which each workload's GPU driver is written
+ * once; the OpenMP backend offers none (gpu is NULL): there each workload
+ * runs its own CPU implementation on the host's threads. Adding a workload
+ * therefore touches no backend, and adding a backend means filling this
+ * table (and gpu.h's, for a GPU API) once. */
 #ifndef LOCKSTEP_BACKEND_H
 #define LOCKSTEP_BACKEND_H
 
@@ -14,8 +18,7 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "bmn_types.h"
-#include "workloads/graveler_types.h"
+#include "gpu.h"
 
 #define LS_MAX_DEVICES 32
 
@@ -27,12 +30,10 @@ typedef struct ls_device_info {
     int is_gpu;
 } ls_device_info;
 
-/* A device opened for work; each backend defines the struct. */
-typedef struct ls_ctx ls_ctx;
-
-/* Progress and interruption for long runs: called between chunks of work
- * with the amount done so far. A non-zero return asks the backend to stop
- * after the chunk in hand; results then cover what was done. */
+/* Progress and interruption for long runs: the host drivers call report
+ * between chunks of work with the amount done so far. A non-zero return
+ * asks the driver to stop after the chunk in hand; results then cover what
+ * was done. */
 typedef struct ls_progress {
     int (*report)(void *user, uint64_t done, uint64_t total);
     void *user;
@@ -46,13 +47,8 @@ typedef struct ls_backend {
     /* Opens device `index` (as numbered by list_devices). */
     ls_ctx *(*open)(int index, ls_error *err);
     void (*close)(ls_ctx *ctx);
-
-    /* Workloads: 0 on success, -1 with err set. */
-    int (*graveler)(ls_ctx *ctx, const grv_params *p, grv_result *r,
-                    const ls_progress *progress, ls_error *err);
-    /* Plays one chunk of a Beggar My Neighbour search (bmn_types.h);
-     * progress and interruption are the host driver's business. */
-    int (*bmn)(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err);
+    /* The GPU primitives; NULL for the host CPU (OpenMP). */
+    const ls_gpu *gpu;
 } ls_backend;
 
 /* The backends compiled into this binary, in order of preference for
@@ -77,6 +73,9 @@ void ls_session_close(ls_session *s);
 
 /* The spec used when none is given. */
 const char *ls_default_backend_spec(void);
+/* Checks that spec: 0, or -1 with err->usage set, blaming
+ * $LOCKSTEP_BACKEND when that is where it came from. */
+int ls_default_backend_check(ls_error *err);
 
 /* Checks that a spec names a compiled backend and a sane index, without
  * opening anything. 0 or -1 with err->usage set. */

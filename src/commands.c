@@ -9,23 +9,30 @@
 
 /* ---- shared pieces ----------------------------------------------------- */
 
-/* Parameters of w with their option table, plus `extra` options of the
- * command itself; returns 0, 1 (help printed) or -1 (err set). */
-static int parse_params(const ls_workload *w, void *params, int argc, char **argv, int first,
-                        const ls_opt *extra, int nextra, const char *usage, const char *summary,
-                        ls_error *err)
+/* Parameters of w with their option table, plus the run command's own
+ * options when `run` is set, plus `extra` options of the command itself,
+ * plus positional arguments for the run command; returns 0, 1 (help
+ * printed) or -1 (err set). */
+static int parse_params(const ls_workload *w, void *params, int run, int argc, char **argv, int first,
+                        const ls_opt *extra, int nextra, const char *usage, const char *summary, ls_error *err)
 {
     ls_opt opts[LS_MAX_OPTS * 2];
     w->params_default(params);
     int n = w->params_options(params, opts, LS_MAX_OPTS);
+    if (run && w->run_options)
+        n += w->run_options(params, opts + n, LS_MAX_OPTS - n);
     memcpy(opts + n, extra, (size_t)nextra * sizeof *extra);
     n += nextra;
-    int rc = ls_opts_parse(argc, argv, first, opts, n, NULL, NULL, 0, err);
+    const char *pos[8];
+    int npos = 0, max_pos = run && w->params_positional ? w->max_positional : 0;
+    int rc = ls_opts_parse(argc, argv, first, opts, n, pos, &npos, max_pos < 8 ? max_pos : 8, err);
     if (rc == 1) {
         ls_opts_help(stdout, usage, summary, opts, n);
         return 1;
     }
     if (rc != 0)
+        return -1;
+    if (npos && w->params_positional(params, npos, pos, err) != 0)
         return -1;
     return w->params_validate(params, err);
 }
@@ -35,21 +42,63 @@ static void device_label(const ls_session *s, char *out, size_t len)
     snprintf(out, len, "%s:%d", s->backend->name, s->index);
 }
 
+/* The run's JSON document: what ran where, then the result's members. */
+static void print_run_json(const ls_workload *w, const void *params, const ls_session *s, const ls_run *run,
+                           FILE *out)
+{
+    fprintf(out, "{\"workload\":\"%s\",\"backend\":\"%s\",\"device_index\":%d,\"device\":", w->name,
+            s->backend->name, s->index);
+    ls_json_string(out, s->info.name);
+    fprintf(out, ",\"interrupted\":%s,\"seconds\":%.6f,\"%s_per_second\":%.6g,\"digest\":\"%s\",",
+            run->interrupted ? "true" : "false", run->seconds, w->unit,
+            run->seconds > 0 ? (double)run->items / run->seconds : 0.0, run->digest);
+    w->result_json(params, run, out);
+    fprintf(out, "}\n");
+}
+
+/* Writes a whole report to stdout at once, or fails: rendered in memory
+ * first, so a script never reads half a JSON document. */
+static int emit(const ls_workload *w, const void *params, const ls_session *s, const ls_run *run, int json,
+                ls_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return ls_fail(err, "out of memory rendering the report");
+    if (json)
+        print_run_json(w, params, s, run, mem);
+    else
+        w->print(params, s, run, mem);
+    if (fclose(mem) != 0) {
+        free(text);
+        return ls_fail(err, "out of memory rendering the report");
+    }
+    int ok = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0;
+    free(text);
+    if (!ok)
+        return ls_fail(err, "cannot write the report to standard output");
+    return 0;
+}
+
 /* ---- lockstep WORKLOAD ------------------------------------------------- */
 
-int ls_cmd_run(const ls_workload *w, int argc, char **argv)
+int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage)
 {
     ls_common c = {0};
     ls_error err = {{0}, 0};
     ls_opt extra[] = {LS_OPT_BACKEND(&c), LS_OPT_JSON(&c), LS_OPT_QUIET(&c)};
-    char usage[128];
-    snprintf(usage, sizeof usage, "lockstep %s [options]", w->name);
+    char usage_buf[128];
+    if (!usage) {
+        snprintf(usage_buf, sizeof usage_buf, "lockstep %s [options]", w->name);
+        usage = usage_buf;
+    }
     void *params = calloc(1, w->params_size);
     if (!params) {
         fprintf(stderr, "lockstep: out of memory\n");
         return 1;
     }
-    int rc = parse_params(w, params, argc, argv, 2, extra, 3, usage, w->summary, &err);
+    int rc = parse_params(w, params, 1, argc, argv, first, extra, 3, usage, w->summary, &err);
     if (rc != 0) {
         free(params);
         return rc == 1 ? 0 : ls_report(&err);
@@ -68,7 +117,11 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv)
     rc = w->run(&s, params, &run, &prog, &err);
     ls_progress_finish(&bar);
     if (rc == 0) {
-        w->print(params, &s, &run, c.json, stdout);
+        rc = ls_run_seal(w, params, &s, &run, &err);
+        if (rc == 0 && w->write_outputs)
+            rc = w->write_outputs(params, &run, &err);
+        if (rc == 0)
+            rc = emit(w, params, &s, &run, c.json, &err);
         w->run_free(&run);
     }
     ls_session_close(&s);
@@ -84,8 +137,9 @@ typedef struct dev_ref {
 } dev_ref;
 
 /* The devices named by a comma-separated list of specs (a bare backend
- * name means all its devices), or every device when list is NULL.
- * Unavailable backends named explicitly are reported in `skipped`. */
+ * name means all its devices), or every device when list is NULL. A
+ * backend that cannot run here is reported in `skipped`; a device index
+ * the backend does not have is the user's error. */
 static int collect_devices(const char *list, dev_ref *out, int max, char *skipped, size_t skipped_len,
                            ls_error *err)
 {
@@ -114,12 +168,14 @@ static int collect_devices(const char *list, dev_ref *out, int max, char *skippe
         ls_device_info devs[LS_MAX_DEVICES];
         ls_error why = {{0}, 0};
         int nd = b->list_devices(devs, LS_MAX_DEVICES, &why);
-        if (nd <= 0 || index >= nd) {
+        if (nd <= 0) {
             size_t used = strlen(skipped);
-            snprintf(skipped + used, skipped_len - used, "%s%s: %s", used ? "; " : "", names[i],
-                     nd <= 0 ? why.msg : "no such device index");
+            snprintf(skipped + used, skipped_len - used, "%s%s: %s", used ? "; " : "", names[i], why.msg);
             continue;
         }
+        if (index >= nd)
+            return ls_fail_usage(err, "--backends: %s has %d device%s (index 0 to %d), not %s", b->name, nd,
+                                 nd == 1 ? "" : "s", nd - 1, names[i]);
         for (int d = index < 0 ? 0 : index; d < (index < 0 ? nd : index + 1) && n < max; d++)
             out[n++] = (dev_ref){b, d};
     }
@@ -140,37 +196,140 @@ static int open_ref(dev_ref d, ls_session *s, ls_error *err)
     return ls_session_open(spec, s, err);
 }
 
+/* ---- comparing two results, field by field ----------------------------- */
+
+/* The extent of one JSON value starting at p (a string, a number, a
+ * literal, an array or an object): returns the end. */
+static const char *json_value_end(const char *p)
+{
+    int depth = 0, in_string = 0;
+    for (; *p; p++) {
+        if (in_string) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == '"')
+                in_string = 0;
+            continue;
+        }
+        if (*p == '"')
+            in_string = 1;
+        else if (*p == '[' || *p == '{')
+            depth++;
+        else if (*p == ']' || *p == '}') {
+            if (depth == 0)
+                return p;
+            depth--;
+        } else if (*p == ',' && depth == 0)
+            return p;
+    }
+    return p;
+}
+
+/* Finds member `key` in a list of members; sets *val and *len. */
+static int json_member(const char *members, const char *key, const char **val, size_t *len)
+{
+    size_t klen = strlen(key);
+    for (const char *p = members; *p == '"';) {
+        const char *kend = strchr(p + 1, '"');
+        if (!kend || kend[1] != ':')
+            return 0;
+        const char *v = kend + 2, *e = json_value_end(v);
+        if ((size_t)(kend - p - 1) == klen && strncmp(p + 1, key, klen) == 0) {
+            *val = v;
+            *len = (size_t)(e - v);
+            return 1;
+        }
+        p = *e == ',' ? e + 1 : e;
+    }
+    return 0;
+}
+
+/* Prints which members of two results differ: for arrays, the first
+ * element that does. Returns how many members differ. */
+static int diff_members(const char *a, const char *an, const char *b, const char *bn, FILE *out)
+{
+    int differ = 0;
+    for (const char *p = a; *p == '"';) {
+        const char *kend = strchr(p + 1, '"');
+        if (!kend || kend[1] != ':')
+            break;
+        char key[64];
+        snprintf(key, sizeof key, "%.*s", (int)(kend - p - 1), p + 1);
+        const char *va = kend + 2, *ea = json_value_end(va), *vb;
+        size_t la = (size_t)(ea - va), lb = 0;
+        int found = json_member(b, key, &vb, &lb);
+        if (!found || la != lb || memcmp(va, vb, la) != 0) {
+            differ++;
+            if (!found)
+                fprintf(out, "  field %s: missing on %s\n", key, bn);
+            else if (*va == '[' && *vb == '[') {
+                const char *x = va + 1, *y = vb + 1;
+                for (int i = 0;; i++) {
+                    const char *xe = json_value_end(x), *ye = json_value_end(y);
+                    if ((size_t)(xe - x) != (size_t)(ye - y) || memcmp(x, y, (size_t)(xe - x)) != 0) {
+                        fprintf(out, "  field %s differs first at element %d: %s %.*s, %s %.*s\n", key, i, an,
+                                (int)(xe - x > 120 ? 120 : xe - x), x, bn, (int)(ye - y > 120 ? 120 : ye - y), y);
+                        break;
+                    }
+                    if (*xe != ',' || *ye != ',')
+                        break;
+                    x = xe + 1;
+                    y = ye + 1;
+                }
+            } else {
+                fprintf(out, "  field %s: %s %.*s, %s %.*s\n", key, an, (int)(la > 120 ? 120 : la), va, bn,
+                        (int)(lb > 120 ? 120 : lb), vb);
+            }
+        }
+        p = *ea == ',' ? ea + 1 : ea;
+    }
+    return differ;
+}
+
 /* ---- lockstep check WORKLOAD|all ---------------------------------------- */
 
 typedef struct check_row {
     char label[64];
     char name[160];
     char error[512];
-    int ok;
+    int ran, ok;
     ls_run run;
+    char *json; /* the result's members */
 } check_row;
 
-static void check_print_json(const ls_workload *w, const check_row *rows, int n, int ref, int agree,
-                             const char *skipped)
+typedef struct check_outcome {
+    int compared, failures, agree;
+} check_outcome;
+
+static void check_row_json(FILE *out, const check_row *r, const check_row *ref)
 {
-    printf("{\"workload\":\"%s\",\"agree\":%s,\"runs\":[", w->name, agree ? "true" : "false");
-    for (int i = 0; i < n; i++) {
-        printf("%s{\"device\":\"%s\",\"name\":", i ? "," : "", rows[i].label);
-        ls_json_string(stdout, rows[i].name);
-        if (rows[i].ok) {
-            printf(",\"digest\":\"%s\",\"summary\":", rows[i].run.digest);
-            ls_json_string(stdout, rows[i].run.summary);
-            printf(",\"seconds\":%.6f,\"matches_reference\":%s}", rows[i].run.seconds,
-                   strcmp(rows[i].run.digest, rows[ref].run.digest) == 0 ? "true" : "false");
-        } else {
-            printf(",\"error\":");
-            ls_json_string(stdout, rows[i].error);
-            printf("}");
-        }
+    fprintf(out, "{\"device\":\"%s\",\"name\":", r->label);
+    ls_json_string(out, r->name);
+    if (r->ok) {
+        fprintf(out, ",\"digest\":\"%s\",\"summary\":", r->run.digest);
+        ls_json_string(out, r->run.summary);
+        fprintf(out, ",\"seconds\":%.6f,\"matches_reference\":%s}", r->run.seconds,
+                strcmp(r->run.digest, ref->run.digest) == 0 ? "true" : "false");
+    } else {
+        fprintf(out, ",\"error\":");
+        ls_json_string(out, r->error);
+        fprintf(out, "}");
     }
-    printf("],\"not_available\":");
-    ls_json_string(stdout, skipped);
-    printf("}\n");
+}
+
+static void check_print_json(FILE *out, const ls_workload *w, const check_row *rows, int n, int ref,
+                             const check_outcome *o)
+{
+    fprintf(out, "{\"workload\":\"%s\",\"compared\":%d,\"agree\":%s,\"runs\":[", w->name, o->compared,
+            o->agree && !o->failures && o->compared >= 2 ? "true" : "false");
+    int first = 1;
+    for (int i = 0; i < n; i++)
+        if (rows[i].ran) {
+            fputs(first ? "" : ",", out);
+            check_row_json(out, &rows[i], &rows[ref < 0 ? i : ref]);
+            first = 0;
+        }
+    fprintf(out, "]"); /* the caller closes the object */
 }
 
 static void check_print_table(const ls_workload *w, const void *params, const check_row *rows, int n, int ref,
@@ -178,6 +337,8 @@ static void check_print_table(const ls_workload *w, const void *params, const ch
 {
     printf("%-10s %-40s %-16s %-12s %10s\n", "device", "name", "digest", "result", "seconds");
     for (int i = 0; i < n; i++) {
+        if (!rows[i].ran)
+            continue; /* not reached: interrupted before it */
         if (rows[i].ok)
             printf("%-10s %-40.40s %-16s %-12s %10.4f%s\n", rows[i].label, rows[i].name, rows[i].run.digest,
                    rows[i].run.summary, rows[i].run.seconds,
@@ -190,69 +351,104 @@ static void check_print_table(const ls_workload *w, const void *params, const ch
     for (int i = 0; i < n; i++)
         if (rows[i].ok && i != ref && strcmp(rows[i].run.digest, rows[ref].run.digest) != 0) {
             printf("%s differs from %s:\n", rows[i].label, rows[ref].label);
-            w->diff(params, &rows[ref].run, rows[ref].label, &rows[i].run, rows[i].label, stdout);
+            diff_members(rows[ref].json, rows[ref].label, rows[i].json, rows[i].label, stdout);
+            if (w->diff)
+                w->diff(params, &rows[ref].run, rows[ref].label, &rows[i].run, rows[i].label, stdout);
         }
 }
 
-/* Runs w with params on every device in devs and compares the digests
- * with the first device's. Returns 0 when all ran and agree. */
-static int check_workload(const ls_workload *w, const void *params, const dev_ref *devs, int ndev,
-                          const char *skipped, const ls_common *c)
+/* Runs w on one device into row; the row records why when it cannot. */
+static void check_one(const ls_workload *w, const void *params, dev_ref d, check_row *row, const ls_common *c)
 {
+    ls_session s;
+    ls_error e = {{0}, 0};
+    row->ran = 1;
+    snprintf(row->label, sizeof row->label, "%s:%d", d.backend->name, d.index);
+    if (open_ref(d, &s, &e) != 0) {
+        snprintf(row->error, sizeof row->error, "%s", e.msg);
+        return;
+    }
+    snprintf(row->name, sizeof row->name, "%s", s.info.name);
+    char label[240];
+    snprintf(label, sizeof label, "check %s on %s", w->name, row->label);
+    ls_progress_bar bar;
+    ls_progress prog = ls_progress_start(&bar, label, w->unit, c->quiet);
+    if (w->run(&s, params, &row->run, &prog, &e) != 0) {
+        snprintf(row->error, sizeof row->error, "%s", e.msg);
+    } else if (row->run.interrupted) {
+        snprintf(row->error, sizeof row->error, "interrupted");
+        w->run_free(&row->run);
+    } else if (ls_run_seal(w, params, &s, &row->run, &e) != 0 ||
+               !(row->json = ls_result_json(w, params, &row->run))) {
+        snprintf(row->error, sizeof row->error, "%s", e.msg[0] ? e.msg : "out of memory");
+        w->run_free(&row->run);
+    } else {
+        row->ok = 1;
+    }
+    ls_progress_finish(&bar);
+    ls_session_close(&s);
+}
+
+/* Runs w with params on every device in devs and compares each digest with
+ * the first device's. */
+static check_outcome check_workload(const ls_workload *w, const void *params, const dev_ref *devs, int ndev,
+                                    const char *skipped, const ls_common *c, FILE *json_out)
+{
+    check_outcome o = {0, 0, 1};
     check_row *rows = calloc((size_t)ndev, sizeof *rows);
     if (!rows) {
         fprintf(stderr, "lockstep: out of memory\n");
-        return 1;
+        o.failures = 1;
+        return o;
     }
-    int failures = 0, compared = 0, agree = 1, ref = -1;
+    int ref = -1;
     for (int i = 0; i < ndev && !ls_progress_interrupted(); i++) {
-        ls_session s;
-        ls_error e = {{0}, 0};
-        snprintf(rows[i].label, sizeof rows[i].label, "%s:%d", devs[i].backend->name, devs[i].index);
-        if (open_ref(devs[i], &s, &e) != 0) {
-            snprintf(rows[i].error, sizeof rows[i].error, "%s", e.msg);
-            failures++;
+        check_one(w, params, devs[i], &rows[i], c);
+        if (!rows[i].ok) {
+            o.failures++;
             continue;
         }
-        snprintf(rows[i].name, sizeof rows[i].name, "%s", s.info.name);
-        char label[240];
-        snprintf(label, sizeof label, "check %s on %s", w->name, rows[i].label);
-        ls_progress_bar bar;
-        ls_progress prog = ls_progress_start(&bar, label, w->unit, c->quiet);
-        if (w->run(&s, params, &rows[i].run, &prog, &e) != 0) {
-            snprintf(rows[i].error, sizeof rows[i].error, "%s", e.msg);
-            failures++;
-        } else if (rows[i].run.interrupted) {
-            snprintf(rows[i].error, sizeof rows[i].error, "interrupted");
-            w->run_free(&rows[i].run);
-            failures++;
-        } else {
-            rows[i].ok = 1;
-            if (ref < 0)
-                ref = i;
-            else if (strcmp(rows[i].run.digest, rows[ref].run.digest) != 0)
-                agree = 0;
-            compared++;
-        }
-        ls_progress_finish(&bar);
-        ls_session_close(&s);
+        if (ref < 0)
+            ref = i;
+        else if (strcmp(rows[i].run.digest, rows[ref].run.digest) != 0)
+            o.agree = 0;
+        o.compared++;
     }
-    if (c->json) {
-        check_print_json(w, rows, ndev, ref < 0 ? 0 : ref, agree && !failures, skipped);
+    if (ls_progress_interrupted())
+        o.failures++;
+    if (json_out) {
+        check_print_json(json_out, w, rows, ndev, ref, &o);
     } else {
         printf("== check %s\n", w->name);
         check_print_table(w, params, rows, ndev, ref, skipped);
-        if (!agree)
+        if (!o.agree)
             printf("DISAGREEMENT: the backends computed different results\n");
-        else if (!failures)
-            printf("%d device%s agree%s\n", compared, compared == 1 ? "" : "s",
-                   compared == 1 ? " (only one ran: nothing to compare)" : "");
+        else if (ls_progress_interrupted())
+            printf("interrupted: not every device ran\n");
+        else if (!o.failures && o.compared < 2)
+            printf("skipped: only %d device ran, so nothing was compared\n", o.compared);
+        else if (!o.failures)
+            printf("%d devices agree\n", o.compared);
     }
-    for (int i = 0; i < ndev; i++)
+    for (int i = 0; i < ndev; i++) {
         if (rows[i].ok)
             w->run_free(&rows[i].run);
+        free(rows[i].json);
+    }
     free(rows);
-    return agree && !failures ? 0 : 1;
+    return o;
+}
+
+/* Exit status of check: 1 on any disagreement or failure, 77 (skipped)
+ * when fewer than two devices were compared, else 0. */
+static int check_status(const check_outcome *o, int n)
+{
+    int compared_all = 1, failed = 0;
+    for (int i = 0; i < n; i++) {
+        failed |= !o[i].agree || o[i].failures;
+        compared_all &= o[i].compared >= 2;
+    }
+    return failed ? 1 : compared_all ? 0 : 77;
 }
 
 int ls_cmd_check(int argc, char **argv)
@@ -262,7 +458,8 @@ int ls_cmd_check(int argc, char **argv)
         printf("usage: lockstep check WORKLOAD|all [workload options] [--backends LIST] [--json] [--quiet]\n\n"
                "Runs WORKLOAD with the same inputs on every available backend and device (or those\n"
                "in LIST, e.g. openmp,opencl:1) and compares the full results; `all` runs every\n"
-               "workload at a small size. Exits 1 with the differences when any two disagree.\n"
+               "workload at a small size. Exits 1 with the fields that differ when any two disagree,\n"
+               "77 (skipped) when fewer than two devices could be compared, 0 when all agree.\n"
                "Workloads:");
         for (int i = 0; ls_workloads[i]; i++)
             printf(" %s", ls_workloads[i]->name);
@@ -296,7 +493,7 @@ int ls_cmd_check(int argc, char **argv)
         params = calloc(1, w->params_size);
         if (!params)
             return fprintf(stderr, "lockstep: out of memory\n"), 1;
-        rc = parse_params(w, params, argc, argv, 3, extra, nextra, usage, summary, &err);
+        rc = parse_params(w, params, 0, argc, argv, 3, extra, nextra, usage, summary, &err);
     }
     if (rc != 0) {
         free(params);
@@ -312,26 +509,85 @@ int ls_cmd_check(int argc, char **argv)
         return ls_report(&err);
     }
     ls_progress_catch_sigint();
-    int failed = 0;
+    check_outcome outcomes[16];
+    int nw = 0;
+    /* --json: one document, {"checks":[...]} for all, rendered in memory. */
+    char *json = NULL;
+    size_t json_len = 0;
+    FILE *json_out = c.json ? open_memstream(&json, &json_len) : NULL;
+    if (c.json && !json_out)
+        return fprintf(stderr, "lockstep: out of memory\n"), 1;
     if (all) {
-        for (int i = 0; ls_workloads[i] && !ls_progress_interrupted(); i++) {
+        if (json_out)
+            fprintf(json_out, "{\"checks\":[");
+        for (int i = 0; ls_workloads[i] && nw < 16 && !ls_progress_interrupted(); i++) {
             const ls_workload *wi = ls_workloads[i];
             void *p = calloc(1, wi->params_size);
             if (!p)
                 return fprintf(stderr, "lockstep: out of memory\n"), 1;
             wi->params_default(p);
             wi->params_quick(p);
-            failed |= check_workload(wi, p, devs, ndev, skipped, &c);
+            if (json_out && nw)
+                fputc(',', json_out);
+            outcomes[nw++] = check_workload(wi, p, devs, ndev, skipped, &c, json_out);
+            if (json_out)
+                fputc('}', json_out);
             free(p);
         }
+        if (json_out)
+            fprintf(json_out, "]");
     } else {
-        failed = check_workload(w, params, devs, ndev, skipped, &c);
+        outcomes[nw++] = check_workload(w, params, devs, ndev, skipped, &c, json_out);
     }
     free(params);
-    return failed ? 1 : 0;
+    int status = check_status(outcomes, nw);
+    if (json_out) {
+        fprintf(json_out, ",\"not_available\":");
+        ls_json_string(json_out, skipped);
+        fprintf(json_out, ",\"status\":\"%s\"}\n", status == 0 ? "agree" : status == 77 ? "skipped" : "failed");
+        int ok = fclose(json_out) == 0 && fwrite(json, 1, json_len, stdout) == json_len && fflush(stdout) == 0;
+        free(json);
+        if (!ok)
+            return fprintf(stderr, "lockstep: cannot write the report to standard output\n"), 1;
+    }
+    return status;
 }
 
 /* ---- lockstep conformance ----------------------------------------------- */
+
+/* The rule every backend must keep for floats (src/kernels/dialect.h), as
+ * a conformance case of its own: it belongs to no workload. */
+extern const ls_case ls_exact_float_case;
+
+typedef struct case_tally {
+    int pass, fail, json;
+} case_tally;
+
+static void report_case(case_tally *t, const char *label, const char *name, int r, const char *detail)
+{
+    r == 1 ? t->pass++ : t->fail++;
+    if (t->json) {
+        printf("%s{\"device\":\"%s\",\"case\":", t->pass + t->fail > 1 ? "," : "", label);
+        ls_json_string(stdout, name);
+        printf(",\"pass\":%s,\"detail\":", r == 1 ? "true" : "false");
+        ls_json_string(stdout, detail);
+        printf("}");
+    } else {
+        printf("%-10s %-44s %-6s %s\n", label, name, r == 1 ? "pass" : "FAIL", detail);
+    }
+    fflush(stdout);
+}
+
+static void run_case(case_tally *t, ls_session *s, int opened, const char *label, const ls_case *k,
+                     const ls_error *open_err)
+{
+    char detail[640] = "";
+    ls_error e = *open_err;
+    int r = opened ? k->run(s, k->arg, detail, sizeof detail, &e) : -1;
+    if (r < 0)
+        snprintf(detail, sizeof detail, "error: %s", e.msg);
+    report_case(t, label, k->name, r, detail);
+}
 
 int ls_cmd_conformance(int argc, char **argv)
 {
@@ -341,7 +597,7 @@ int ls_cmd_conformance(int argc, char **argv)
     int skip_unavailable = 0;
     ls_opt opts[] = {
         LS_OPT_BACKEND(&c),
-        {"workload", LS_OPT_STRING, &only, 0, 0, "NAME", "only this workload's cases"},
+        {"workload", LS_OPT_STRING, &only, 0, 0, "NAME", "only this workload's cases (or 'float': the float rule)"},
         {"skip-unavailable", LS_OPT_FLAG, &skip_unavailable, 0, 0, NULL,
          "exit 77 (test harnesses' 'skipped') when the backend is not available here"},
         LS_OPT_JSON(&c),
@@ -352,14 +608,15 @@ int ls_cmd_conformance(int argc, char **argv)
         ls_opts_help(stdout, "lockstep conformance [options]",
                      "Runs every workload's fixed cases on the chosen backend (default: every device of\n"
                      "every backend) and compares each answer with a golden value computed by an\n"
-                     "independent reference implementation. A pass means this device computes\n"
-                     "these workloads exactly as the reference does.",
+                     "independent reference implementation, after a check of the exact floating-point\n"
+                     "rule. A pass means this device computes these workloads exactly as the reference.",
                      opts, n);
         return 0;
     }
     if (rc != 0)
         return ls_report(&err);
-    if (only && !ls_workload_find(only)) {
+    int float_only = only && strcmp(only, "float") == 0;
+    if (only && !float_only && !ls_workload_find(only)) {
         ls_fail_usage(&err, "--workload: unknown workload '%s'", only);
         return ls_report(&err);
     }
@@ -372,7 +629,7 @@ int ls_cmd_conformance(int argc, char **argv)
         fprintf(stderr, "lockstep: conformance: not available here: %s\n", skipped);
         return skip_unavailable ? 77 : 1;
     }
-    int pass = 0, fail = 0;
+    case_tally t = {0, 0, c.json};
     if (c.json)
         printf("{\"cases\":[");
     else
@@ -383,43 +640,28 @@ int ls_cmd_conformance(int argc, char **argv)
         char label[64];
         snprintf(label, sizeof label, "%s:%d", devs[d].backend->name, devs[d].index);
         int opened = open_ref(devs[d], &s, &e) == 0;
-        for (int wi = 0; ls_workloads[wi]; wi++) {
+        if (!only || float_only)
+            run_case(&t, &s, opened, label, &ls_exact_float_case, &e);
+        for (int wi = 0; ls_workloads[wi] && !float_only; wi++) {
             const ls_workload *w = ls_workloads[wi];
             if (only && strcmp(only, w->name) != 0)
                 continue;
-            for (int k = 0; k < w->ncases; k++) {
-                char detail[640] = "";
-                int r = -1;
-                if (opened)
-                    r = w->cases[k].run(&s, detail, sizeof detail, &e);
-                if (r < 0)
-                    snprintf(detail, sizeof detail, "error: %s", e.msg);
-                r == 1 ? pass++ : fail++;
-                if (c.json) {
-                    printf("%s{\"device\":\"%s\",\"case\":", pass + fail > 1 ? "," : "", label);
-                    ls_json_string(stdout, w->cases[k].name);
-                    printf(",\"pass\":%s,\"detail\":", r == 1 ? "true" : "false");
-                    ls_json_string(stdout, detail);
-                    printf("}");
-                } else {
-                    printf("%-10s %-44s %-6s %s\n", label, w->cases[k].name, r == 1 ? "pass" : "FAIL", detail);
-                }
-                fflush(stdout);
-            }
+            for (int k = 0; k < w->ncases; k++)
+                run_case(&t, &s, opened, label, &w->cases[k], &e);
         }
         if (opened)
             ls_session_close(&s);
     }
     if (c.json) {
-        printf("],\"passed\":%d,\"failed\":%d,\"not_available\":", pass, fail);
+        printf("],\"passed\":%d,\"failed\":%d,\"not_available\":", t.pass, t.fail);
         ls_json_string(stdout, skipped);
         printf("}\n");
     } else {
         if (skipped[0])
             printf("not available: %s\n", skipped);
-        printf("conformance: %d passed, %d failed\n", pass, fail);
+        printf("conformance: %d passed, %d failed\n", t.pass, t.fail);
     }
-    return fail ? 1 : 0;
+    return t.fail ? 1 : 0;
 }
 
 /* ---- lockstep bench ------------------------------------------------------ */
@@ -458,7 +700,7 @@ int ls_cmd_bench(int argc, char **argv)
     double *times = calloc((size_t)1000, sizeof *times);
     if (!params || !times)
         return fprintf(stderr, "lockstep: out of memory\n"), 1;
-    int rc = parse_params(w, params, argc, argv, 3, extra, 4, usage, "Times a workload.", &err);
+    int rc = parse_params(w, params, 0, argc, argv, 3, extra, 4, usage, "Times a workload.", &err);
     if (rc != 0) {
         free(params);
         free(times);
@@ -479,7 +721,9 @@ int ls_cmd_bench(int argc, char **argv)
             failed = 1;
             break;
         }
-        if (i == 0) {
+        if (ls_run_seal(w, params, &s, &run, &err) != 0) {
+            failed = 1;
+        } else if (i == 0) {
             memcpy(digest, run.digest, sizeof digest);
             memcpy(summary, run.summary, sizeof summary);
         } else if (strcmp(digest, run.digest) != 0) {
@@ -530,6 +774,10 @@ int ls_cmd_devices(int argc, char **argv)
         return 0;
     }
     if (rc != 0)
+        return ls_report(&err);
+    /* A default that does not parse ($LOCKSTEP_BACKEND=garbage) is the
+     * user's error, said as such. */
+    if (ls_default_backend_check(&err) != 0)
         return ls_report(&err);
     if (json)
         printf("{\"default\":\"%s\",\"backends\":[", ls_default_backend_spec());

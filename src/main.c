@@ -52,20 +52,21 @@ static int dispatch(int argc, char **argv)
         return ls_cmd_bench(argc, argv);
     const ls_workload *w = ls_workload_find(cmd);
     if (w)
-        return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv);
+        return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv, 2, NULL);
     fprintf(stderr, "lockstep: unknown command '%s' (see lockstep --help)\n", cmd);
     return 2;
 }
 
 /* Every command's output is checked once more at the end: whatever stdio
- * still holds must reach its destination, else the exit code says so. */
+ * still holds must reach its destination, else the exit code says so (a
+ * command that failed has said why already: one line is enough). */
 int main(int argc, char **argv)
 {
     int rc = dispatch(argc, argv);
     ls_error err = {{0}, 0};
-    if (ls_close_stdout(&err) != 0) {
+    if (ls_close_stdout(&err) != 0 && rc == 0) {
         fprintf(stderr, "lockstep: %s\n", err.msg);
-        return rc ? rc : 1;
+        return 1;
     }
     return rc;
 }

@@ -130,15 +130,38 @@ static int open_auto(ls_session *s, ls_error *err)
     return ls_fail(err, "no backend could be opened");
 }
 
+/* A bad $LOCKSTEP_BACKEND is blamed on the variable, not on --backend. */
+static int parse_default_spec(const char *spec, const ls_backend **b, int *index, ls_error *err)
+{
+    if (ls_backend_spec_parse(spec, b, index, err) == 0)
+        return 0;
+    const char *env = getenv("LOCKSTEP_BACKEND");
+    if (env && *env && strncmp(err->msg, "--backend", 9) == 0) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "LOCKSTEP_BACKEND%s", err->msg + 9);
+        memcpy(err->msg, msg, sizeof msg);
+    }
+    return -1;
+}
+
+int ls_default_backend_check(ls_error *err)
+{
+    const ls_backend *b;
+    int index;
+    return parse_default_spec(ls_default_backend_spec(), &b, &index, err);
+}
+
 int ls_session_open(const char *spec, ls_session *s, ls_error *err)
 {
     const ls_backend *b;
     int index;
     memset(s, 0, sizeof *s);
-    if (!spec)
-        spec = ls_default_backend_spec();
-    if (ls_backend_spec_parse(spec, &b, &index, err) != 0)
+    if (!spec) {
+        if (parse_default_spec(ls_default_backend_spec(), &b, &index, err) != 0)
+            return -1;
+    } else if (ls_backend_spec_parse(spec, &b, &index, err) != 0) {
         return -1;
+    }
     return b ? open_device(b, index, s, err) : open_auto(s, err);
 }
 

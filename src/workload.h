@@ -2,9 +2,18 @@
  *
  * A workload is a struct of function pointers, like a backend: its
  * parameters (with the option table that sets them), one run on an opened
- * device, a printable result with a digest for cross-checks, and its
- * conformance cases. The generic commands (run, check, conformance, bench)
- * work through this table only. */
+ * device, its result as JSON members, a human report, its output files and
+ * its conformance cases. The generic commands (run, check, conformance,
+ * bench) work through this table only.
+ *
+ * The contract of a run: the workload's host driver cuts the work into
+ * ranges of work items and owns chunking, progress, Ctrl-C, checkpoints and
+ * the final reduction; a device computes one range at a time (its GPU
+ * driver over gpu.h, or its CPU implementation on OpenMP).
+ *
+ * The digest that `check` compares is FNV-1a over the text result_json
+ * writes, so it covers every field the JSON output carries, and a field
+ * cannot be printed without being cross-checked. */
 #ifndef LOCKSTEP_WORKLOAD_H
 #define LOCKSTEP_WORKLOAD_H
 
@@ -15,45 +24,66 @@
 
 /* The outcome of one run. */
 typedef struct ls_run {
-    char digest[17];   /* 64-bit hash of the whole result, hex */
+    char digest[17];   /* FNV-1a of result_json's text, hex (ls_run_seal) */
     char summary[200]; /* one line for tables, e.g. "max 98" */
-    double seconds;    /* the computation's own time */
+    double seconds;    /* the computation's own time (device time on GPUs) */
     uint64_t items;    /* work items done (battles, deals, ...) */
     int interrupted;   /* stopped early by Ctrl-C */
     void *data;        /* the full result, owned by the workload */
 } ls_run;
 
 /* One conformance case: 1 pass, 0 fail (detail says how), -1 could not
- * run (err says why). */
+ * run (err says why). `arg` is the case's own entry from the table. */
 typedef struct ls_case {
     const char *name;
-    int (*run)(ls_session *s, char *detail, size_t detail_len, ls_error *err);
+    int (*run)(ls_session *s, const void *arg, char *detail, size_t detail_len, ls_error *err);
+    const void *arg;
 } ls_case;
 
-#define LS_MAX_OPTS 16
+#define LS_MAX_OPTS 24
 
 typedef struct ls_workload {
     const char *name;
     const char *summary;
     const char *unit; /* what `items` counts */
-    /* A custom `lockstep NAME ...` command; NULL for the generic one. */
+    /* A custom `lockstep NAME ...` entry (subcommands); it runs the generic
+     * command with ls_cmd_run where that fits. NULL: ls_cmd_run. */
     int (*command)(const struct ls_workload *w, int argc, char **argv);
 
     size_t params_size;
     void (*params_default)(void *params);
     /* Turns defaults into the small sizes of `lockstep check all`. */
     void (*params_quick)(void *params);
-    /* Fills out[] with options bound to params; returns how many. */
+    /* Fills out[] with options bound to params; returns how many. These
+     * are the options of run, check and bench alike. */
     int (*params_options)(void *params, ls_opt *out, int max);
+    /* Options of the run command only: output files, checkpoints. NULL
+     * when there are none. */
+    int (*run_options)(void *params, ls_opt *out, int max);
+    /* Positional arguments of the run command (at most max_positional),
+     * or NULL when it takes none. 0, or -1 with err->usage set. */
+    int max_positional;
+    int (*params_positional)(void *params, int n, const char **pos, ls_error *err);
     int (*params_validate)(void *params, ls_error *err);
 
-    int (*run)(ls_session *s, const void *params, ls_run *out, const ls_progress *progress,
-               ls_error *err);
-    /* Human-readable or JSON report of a finished run. */
-    void (*print)(const void *params, const ls_session *s, const ls_run *run, int json, FILE *out);
-    /* Explains how two runs differ (called when digests differ). */
-    void (*diff)(const void *params, const ls_run *a, const char *a_name, const ls_run *b,
-                 const char *b_name, FILE *out);
+    int (*run)(ls_session *s, const void *params, ls_run *out, const ls_progress *progress, ls_error *err);
+    /* The result's fields as JSON members, `"key":value` separated by
+     * commas, without braces. Everything a person or a script is told
+     * about the result is here; the digest is computed from this text. */
+    void (*result_json)(const void *params, const ls_run *run, FILE *out);
+    /* The report for people. */
+    void (*print)(const void *params, const ls_session *s, const ls_run *run, FILE *out);
+    /* Writes the output files the run options named (each whole or not at
+     * all); NULL when the workload writes none. */
+    int (*write_outputs)(const void *params, const ls_run *run, ls_error *err);
+    /* Extra detail on how two runs differ, beyond the generic field-by-
+     * field comparison of their JSON; may be NULL. */
+    void (*diff)(const void *params, const ls_run *a, const char *a_name, const ls_run *b, const char *b_name,
+                 FILE *out);
+    /* Fault injection for the tests of `check` (LOCKSTEP_DEBUG_FAULT):
+     * perturbs the named JSON field of a result; -1 when the field is not
+     * one of the result's. */
+    int (*fault)(ls_run *run, const char *field);
     void (*run_free)(ls_run *run);
 
     const ls_case *cases;
@@ -67,8 +97,16 @@ const ls_workload *ls_workload_find(const char *name);
 uint64_t ls_fnv1a(uint64_t h, const void *data, size_t len);
 #define LS_FNV_INIT 0xcbf29ce484222325ull
 
-/* The generic commands, in commands.c. */
-int ls_cmd_run(const ls_workload *w, int argc, char **argv);
+/* Computes run->digest from result_json, after applying any fault that
+ * LOCKSTEP_DEBUG_FAULT names for this backend. 0, or -1 with err set. */
+int ls_run_seal(const ls_workload *w, const void *params, const ls_session *s, ls_run *run, ls_error *err);
+
+/* The result JSON of a run as one allocated string (free it). */
+char *ls_result_json(const ls_workload *w, const void *params, const ls_run *run);
+
+/* The generic commands, in commands.c. `first` is the index in argv of the
+ * first option (2 for `lockstep graveler ...`, 3 for `lockstep bmn search`). */
+int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage);
 int ls_cmd_check(int argc, char **argv);
 int ls_cmd_conformance(int argc, char **argv);
 int ls_cmd_bench(int argc, char **argv);

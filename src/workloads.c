@@ -1,16 +1,16 @@
-/* workloads.c - the workload registry and small helpers they share. */
+/* workloads.c - the workload registry and what every run shares: the
+ * digest over the result's JSON, and the fault injection that proves
+ * `check` can fail. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "workload.h"
 
-extern const ls_workload ls_workload_graveler;
-extern const ls_workload ls_workload_bmn;
-
-const ls_workload *const ls_workloads[] = {
-    &ls_workload_graveler,
-    &ls_workload_bmn,
-    NULL,
-};
+/* Every workload meson built: LS_WORKLOADS is X(graveler) X(bmn) ... */
+#define LS_DECLARE_(w) extern const ls_workload ls_workload_##w;
+LS_WORKLOADS(LS_DECLARE_)
+#define LS_LIST_(w) &ls_workload_##w,
+const ls_workload *const ls_workloads[] = {LS_WORKLOADS(LS_LIST_) NULL};
 
 const ls_workload *ls_workload_find(const char *name)
 {
@@ -41,4 +41,53 @@ void ls_json_string(FILE *out, const char *s)
             fputc(c, out);
     }
     fputc('"', out);
+}
+
+char *ls_result_json(const ls_workload *w, const void *params, const ls_run *run)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    w->result_json(params, run, f);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* LOCKSTEP_DEBUG_FAULT=BACKEND:FIELD makes every run on BACKEND report a
+ * wrong FIELD (a JSON member of the result): the tests use it to show that
+ * `check` catches and names a wrong field of every workload. */
+static int apply_fault(const ls_workload *w, const ls_session *s, ls_run *run, ls_error *err)
+{
+    const char *spec = getenv("LOCKSTEP_DEBUG_FAULT");
+    const char *colon = spec ? strchr(spec, ':') : NULL;
+    if (!spec || !*spec)
+        return 0;
+    if (!colon)
+        return ls_fail_usage(err, "LOCKSTEP_DEBUG_FAULT: expected BACKEND:FIELD, got '%s'", spec);
+    size_t n = (size_t)(colon - spec);
+    if (strlen(s->backend->name) != n || strncmp(spec, s->backend->name, n) != 0)
+        return 0;
+    if (!w->fault || w->fault(run, colon + 1) != 0)
+        return ls_fail_usage(err, "LOCKSTEP_DEBUG_FAULT: %s has no result field '%s' to perturb", w->name, colon + 1);
+    fprintf(stderr, "lockstep: LOCKSTEP_DEBUG_FAULT is set: %s's field '%s' on %s is deliberately wrong\n", w->name,
+            colon + 1, s->backend->name);
+    return 0;
+}
+
+int ls_run_seal(const ls_workload *w, const void *params, const ls_session *s, ls_run *run, ls_error *err)
+{
+    if (apply_fault(w, s, run, err) != 0)
+        return -1;
+    char *text = ls_result_json(w, params, run);
+    if (!text)
+        return ls_fail(err, "out of memory rendering the result");
+    snprintf(run->digest, sizeof run->digest, "%016llx",
+             (unsigned long long)ls_fnv1a(LS_FNV_INIT, text, strlen(text)));
+    free(text);
+    return 0;
 }

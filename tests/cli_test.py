@@ -80,7 +80,7 @@ expect(rc == 0 and json.loads(out)['cards'] > 0, 'numerals written 2-10 are acce
 rc, out, err = run('bmn', 'search', '--deals', '20000', '--backend', 'openmp', '--json', '--top', '3')
 try:
     d = json.loads(out)
-    expect(rc == 0 and d['deals'] == 20000 and sum(d['histogram']) == 20000 and len(d['top_by_cards']) == 3 and
+    expect(rc == 0 and d['deals'] == 20000 and sum(d['histogram']['counts']) == 20000 and len(d['top_by_cards']) == 3 and
            d['top_by_cards'][0]['cards'] >= d['top_by_cards'][2]['cards'],
            'bmn search --json: histogram sums to the deals, top K is sorted')
 except (ValueError, KeyError) as e:
@@ -116,7 +116,23 @@ expect(rc == 0 and 'max:' in out and err == '', 'graveler prints a readable resu
 
 env = {'LOCKSTEP_BACKEND': 'nosuch', 'PATH': '/usr/bin:/bin'}
 rc, out, err = run('graveler', '--battles', '1000', env=env)
-expect(rc == 2 and 'nosuch' in err, 'LOCKSTEP_BACKEND is the default backend and is validated')
+expect(rc == 2 and 'LOCKSTEP_BACKEND' in err and 'nosuch' in err and '--backend' not in err,
+       'a bad LOCKSTEP_BACKEND is blamed on the variable, not on --backend', err)
+rc, out, err = run('devices', env=env)
+expect(rc == 2 and 'LOCKSTEP_BACKEND' in err and not out, 'devices refuses a bad LOCKSTEP_BACKEND', out + err)
+
+# check: nothing compared is "skipped" (77), never a pass; a device index
+# the backend does not have is the user's error (2).
+rc, out, err = run('check', 'graveler', '--battles', '1e5', '--backends', 'openmp', '--quiet')
+expect(rc == 77 and 'skipped' in out, 'check with one device exits 77 and says nothing was compared', out)
+bad(['check', 'graveler', '--backends', 'openmp:5'], '--backends')
+rc, out, err = run('check', 'all', '--backends', 'openmp', '--json', '--quiet')
+try:
+    d = json.loads(out)
+    expect(rc == 77 and d['status'] == 'skipped' and {'graveler', 'bmn'} <= {c['workload'] for c in d['checks']},
+           'check all --json is one document covering every workload')
+except ValueError:
+    expect(False, 'check all --json is one JSON document', out[:300])
 
 print('%d passed, %d failed' % (checks - failures, failures))
 sys.exit(1 if failures else 0)

@@ -5,7 +5,7 @@
  * deals come from Random123's own philox4x32 and a textbook Fisher-Yates
  * shuffle. It first proves itself on the published records, then checks
  * the golden search digest the conformance suite compiles in
- * (src/workloads/bmn_golden.h); --print writes that digest instead. */
+ * (src/workloads/bmn/bmn_golden.h); --print writes that digest instead. */
 #include <Random123/philox.h>
 #include <inttypes.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * out as in David Thomas's published OpenCL code (separate x and c, carry
  * by comparison), and every trial is decided bit by bit with no popcount
  * and no vectors. It checks the golden table that the
- * conformance suite compiles in (src/workloads/graveler_golden.h), and with
+ * conformance suite compiles in (src/workloads/graveler/graveler_golden.h), and with
  * --print it writes that table. */
 #include <Random123/philox.h>
 #include <inttypes.h>

@@ -256,13 +256,13 @@ static void test_records(void)
               rc->name, (unsigned long long)h.cards, (unsigned long long)h.tricks,
               bmn_outcome_name(h.outcome), rc->cards, rc->tricks);
         bmn_result p;
-        bmn_play_capped(c, (ls_u32)na, (ls_u32)nb, BMN_TURN_CAP, &p);
+        bmn_play_capped(c, (ls_u32)na, (ls_u32)nb, BMN_CARD_CAP, &p);
         check(p.cards == (ls_u32)rc->cards && p.tricks == (ls_u32)rc->tricks &&
                   p.outcome == h.outcome,
               "record %s, bmn_play_capped: %u cards, %u tricks, %s", rc->name, p.cards,
               p.tricks, bmn_outcome_name(p.outcome));
         bmn_result s;
-        step_play(c, (unsigned)na, (unsigned)nb, BMN_TURN_CAP, &s);
+        step_play(c, (unsigned)na, (unsigned)nb, BMN_CARD_CAP, &s);
         check(s.cards == (ls_u32)rc->cards && s.tricks == (ls_u32)rc->tricks &&
                   s.outcome == h.outcome,
               "record %s, bmn_step loop: %u cards, %u tricks, %s", rc->name, s.cards, s.tricks,
@@ -380,8 +380,8 @@ static void test_small_games(void)
         char err[256];
         int rc = bmn_host_play(c, na, c + na, nb, NULL, &h, err, sizeof err);
         bmn_result p, s;
-        bmn_play_capped(c, (ls_u32)na, (ls_u32)nb, BMN_TURN_CAP, &p);
-        step_play(c, (unsigned)na, (unsigned)nb, BMN_TURN_CAP, &s);
+        bmn_play_capped(c, (ls_u32)na, (ls_u32)nb, BMN_CARD_CAP, &p);
+        step_play(c, (unsigned)na, (unsigned)nb, BMN_CARD_CAP, &s);
         ref_result r = ref_play(c, (int)na, c + na, (int)nb, 0, 100);
         int ok = rc == 0 && h.outcome == sg->outcome && h.cards == (uint64_t)sg->cards &&
                  h.tricks == (uint64_t)sg->tricks && p.outcome == sg->outcome &&
@@ -698,9 +698,9 @@ static void test_random(void)
         char err[256];
         int hrc = bmn_host_play(c, 26, c + 26, 26, NULL, &h, err, sizeof err);
         bmn_result p, s, d;
-        bmn_play_capped(c, 26, 26, BMN_TURN_CAP, &p);
-        step_play(c, 26, 26, BMN_TURN_CAP, &s);
-        bmn_play_deal(2024, (uint64_t)i, BMN_TURN_CAP, &d);
+        bmn_play_capped(c, 26, 26, BMN_CARD_CAP, &p);
+        step_play(c, 26, 26, BMN_CARD_CAP, &s);
+        bmn_play_deal(2024, (uint64_t)i, BMN_CARD_CAP, &d);
         int ok = hrc == 0 && (r.outcome == 1 || r.outcome == 2) &&
                  (unsigned)r.outcome == h.outcome && r.cards == (long)h.cards &&
                  r.tricks == (long)h.tricks;

@@ -373,7 +373,7 @@ int main(int argc, char **argv)
         printf("FAIL cannot make a temporary directory: %s\n", strerror(errno));
         return 1;
     }
-    P = (bmn_params){3, 0, 60000, 5, BMN_TURN_CAP, NULL};
+    P = (bmn_params){3, 0, 60000, 5, BMN_CARD_CAP, NULL};
     whole = new_state(&P);
     play(&P, whole, P.deals);
     test_save_and_tear();

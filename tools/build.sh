@@ -11,6 +11,6 @@ export PATH="$PATH:/usr/local/cuda/bin"
 cuda=auto
 command -v nvcc >/dev/null 2>&1 && cuda=enabled
 if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" -Dcuda=$cuda "$@" >"$build.setup.log" 2>&1 || { cat "$build.setup.log"; exit 1; }
+  meson setup "$build" --wrap-mode=nodownload -Dcuda=$cuda "$@" >"$build.setup.log" 2>&1 || { cat "$build.setup.log"; exit 1; }
 fi
 ninja -C "$build" >"$build.ninja.log" 2>&1 || { tail -50 "$build.ninja.log"; exit 1; }

@@ -1,14 +1,58 @@
-/* cuda_backend.cu - the CUDA backend: NVIDIA GPUs through the CUDA runtime.
+/* cuda_backend.cu - the CUDA backend: NVIDIA GPUs through the CUDA runtime,
+ * offering the primitives of src/gpu.h.
  *
  * The runtime is linked statically and loads the driver (libcuda.so.1) at
  * run time, so a lockstep built with CUDA starts on machines without an
- * NVIDIA driver: the backend then lists itself as unavailable, with why. */
+ * NVIDIA driver: the backend then lists itself as unavailable, with why.
+ * Programs are compiled at build time (kernels_cu/NAME.cu, for the
+ * architectures meson chose); a kernel is found by name in its program's
+ * table (cu_program.h) and launched with cudaLaunchKernel. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_internal.h"
+#include <cuda_runtime.h>
+
+extern "C" {
+#include "backend.h"
+}
+#include "cu_program.h"
+
+/* Every program meson built: LS_GPU_PROGRAMS is X(graveler) X(bmn) ... */
+#define LS_CU_DECLARE_(p) extern "C" const ls_cu_program ls_cu_program_##p;
+LS_GPU_PROGRAMS(LS_CU_DECLARE_)
+#define LS_CU_LIST_(p) &ls_cu_program_##p,
+static const ls_cu_program *const cu_programs[] = {LS_GPU_PROGRAMS(LS_CU_LIST_) NULL};
+
+#define CU_MAX_KERNELS 64
+
+struct ls_kernel {
+    const char *program, *name;
+    const void *fn;
+};
+
+struct ls_buf {
+    void *ptr;
+    size_t bytes;
+};
+
+struct ls_ctx {
+    int device;
+    cudaDeviceProp prop;
+    cudaStream_t queue[LS_GPU_QUEUES];
+    cudaEvent_t start, stop, joined;
+    ls_kernel kernels[CU_MAX_KERNELS];
+    int nkernels;
+};
+
+/* Fails with "what: CUDA's message" when the call did not succeed. */
+#define CU_TRY(call, err, what)                                                                \
+    do {                                                                                       \
+        cudaError_t st_ = (call);                                                              \
+        if (st_ != cudaSuccess)                                                                \
+            return ls_fail((err), "CUDA %s failed: %s", (what), cudaGetErrorString(st_));      \
+    } while (0)
 
 /* Why CUDA cannot run here, in words a user can act on. */
 static int cuda_unavailable(cudaError_t st, ls_error *why)
@@ -64,23 +108,22 @@ static void cuda_close(ls_ctx *ctx)
         cudaEventDestroy(ctx->stop);
     if (ctx->joined)
         cudaEventDestroy(ctx->joined);
-    if (ctx->stream)
-        cudaStreamDestroy(ctx->stream);
-    if (ctx->stream2)
-        cudaStreamDestroy(ctx->stream2);
+    for (int q = 0; q < LS_GPU_QUEUES; q++)
+        if (ctx->queue[q])
+            cudaStreamDestroy(ctx->queue[q]);
     free(ctx);
 }
 
 static int cuda_open_into(ls_ctx *ctx, int index, ls_error *err)
 {
     ctx->device = index;
-    LS_CUDA_TRY(cudaSetDevice(index), err, "selecting the device");
-    LS_CUDA_TRY(cudaGetDeviceProperties(&ctx->prop, index), err, "reading device properties");
-    LS_CUDA_TRY(cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking), err, "creating a stream");
-    LS_CUDA_TRY(cudaStreamCreateWithFlags(&ctx->stream2, cudaStreamNonBlocking), err, "creating a stream");
-    LS_CUDA_TRY(cudaEventCreateWithFlags(&ctx->joined, cudaEventDisableTiming), err, "creating an event");
-    LS_CUDA_TRY(cudaEventCreate(&ctx->start), err, "creating an event");
-    LS_CUDA_TRY(cudaEventCreate(&ctx->stop), err, "creating an event");
+    CU_TRY(cudaSetDevice(index), err, "selecting the device");
+    CU_TRY(cudaGetDeviceProperties(&ctx->prop, index), err, "reading device properties");
+    for (int q = 0; q < LS_GPU_QUEUES; q++)
+        CU_TRY(cudaStreamCreateWithFlags(&ctx->queue[q], cudaStreamNonBlocking), err, "creating a stream");
+    CU_TRY(cudaEventCreateWithFlags(&ctx->joined, cudaEventDisableTiming), err, "creating an event");
+    CU_TRY(cudaEventCreate(&ctx->start), err, "creating an event");
+    CU_TRY(cudaEventCreate(&ctx->stop), err, "creating an event");
     return 0;
 }
 
@@ -98,30 +141,160 @@ static ls_ctx *cuda_open(int index, ls_error *err)
     return ctx;
 }
 
-int ls_cuda_alloc_zeroed(ls_ctx *ctx, size_t bytes, void **out, const char *what, ls_error *err)
+/* ---- the primitives (gpu.h) ---------------------------------------------- */
+
+static void cu_info(ls_ctx *ctx, ls_gpu_info *out)
+{
+    out->is_gpu = 1;
+    out->compute_units = (uint32_t)ctx->prop.multiProcessorCount;
+    out->max_group = (uint32_t)ctx->prop.maxThreadsPerBlock;
+    out->local_bytes = ctx->prop.sharedMemPerBlock;
+    out->global_bytes = ctx->prop.totalGlobalMem;
+}
+
+static int cu_alloc(ls_ctx *ctx, size_t bytes, const char *what, ls_buf **out, ls_error *err)
 {
     *out = NULL;
-    cudaError_t st = cudaMalloc(out, bytes);
+    ls_buf *b = (ls_buf *)calloc(1, sizeof *b);
+    if (!b)
+        return ls_fail(err, "out of host memory for %s", what);
+    b->bytes = bytes;
+    cudaError_t st = cudaSetDevice(ctx->device);
     if (st == cudaSuccess)
-        st = cudaMemsetAsync(*out, 0, bytes, ctx->stream);
+        st = cudaMalloc(&b->ptr, bytes ? bytes : 1);
+    if (st == cudaSuccess)
+        st = cudaMemsetAsync(b->ptr, 0, bytes, ctx->queue[0]);
+    if (st == cudaSuccess)
+        st = cudaStreamSynchronize(ctx->queue[0]);
     if (st != cudaSuccess) {
-        cudaFree(*out);
-        *out = NULL;
+        cudaFree(b->ptr);
+        free(b);
         return ls_fail(err, "CUDA could not allocate %zu bytes for %s: %s", bytes, what, cudaGetErrorString(st));
     }
+    *out = b;
     return 0;
 }
 
-cudaError_t ls_cuda_elapsed_ms(ls_ctx *ctx, float *ms)
+static void cu_free(ls_ctx *ctx, ls_buf *b)
 {
-    cudaError_t st = cudaEventRecord(ctx->stop, ctx->stream);
-    if (st == cudaSuccess)
-        st = cudaEventSynchronize(ctx->stop);
-    if (st == cudaSuccess)
-        st = cudaEventElapsedTime(ms, ctx->start, ctx->stop);
-    return st;
+    (void)ctx;
+    if (!b)
+        return;
+    cudaFree(b->ptr);
+    free(b);
 }
 
+static int cu_write(ls_ctx *ctx, int queue, ls_buf *b, size_t offset, const void *src, size_t bytes, ls_error *err)
+{
+    if (offset + bytes > b->bytes)
+        return ls_fail(err, "CUDA write of %zu bytes at %zu past a buffer of %zu", bytes, offset, b->bytes);
+    CU_TRY(cudaMemcpyAsync((char *)b->ptr + offset, src, bytes, cudaMemcpyHostToDevice, ctx->queue[queue]), err,
+           "copying to the device");
+    return 0;
+}
+
+static int cu_finish(ls_ctx *ctx, ls_error *err)
+{
+    for (int q = 0; q < LS_GPU_QUEUES; q++)
+        CU_TRY(cudaStreamSynchronize(ctx->queue[q]), err, "running the kernels");
+    return 0;
+}
+
+static int cu_read(ls_ctx *ctx, ls_buf *b, size_t offset, void *dst, size_t bytes, ls_error *err)
+{
+    if (offset + bytes > b->bytes)
+        return ls_fail(err, "CUDA read of %zu bytes at %zu past a buffer of %zu", bytes, offset, b->bytes);
+    if (cu_finish(ctx, err) != 0)
+        return -1;
+    CU_TRY(cudaMemcpy(dst, (const char *)b->ptr + offset, bytes, cudaMemcpyDeviceToHost), err,
+           "copying from the device");
+    return 0;
+}
+
+static int cu_kernel(ls_ctx *ctx, const char *program, const char *name, ls_kernel **out, ls_error *err)
+{
+    for (int i = 0; i < ctx->nkernels; i++)
+        if (strcmp(ctx->kernels[i].program, program) == 0 && strcmp(ctx->kernels[i].name, name) == 0) {
+            *out = &ctx->kernels[i];
+            return 0;
+        }
+    for (int p = 0; cu_programs[p]; p++) {
+        if (strcmp(cu_programs[p]->name, program) != 0)
+            continue;
+        for (int e = 0; e < cu_programs[p]->count; e++)
+            if (strcmp(cu_programs[p]->entries[e].name, name) == 0) {
+                if (ctx->nkernels == CU_MAX_KERNELS)
+                    return ls_fail(err, "CUDA: more than %d kernels in use", CU_MAX_KERNELS);
+                ls_kernel *k = &ctx->kernels[ctx->nkernels++];
+                k->program = cu_programs[p]->name;
+                k->name = cu_programs[p]->entries[e].name;
+                k->fn = cu_programs[p]->entries[e].fn;
+                *out = k;
+                return 0;
+            }
+        return ls_fail(err, "CUDA program %s has no kernel %s", program, name);
+    }
+    return ls_fail(err, "no CUDA program %s in this build", program);
+}
+
+static int cu_groups_per_unit(ls_ctx *ctx, ls_kernel *k, uint32_t group_size, size_t local_bytes, uint32_t *out,
+                              ls_error *err)
+{
+    int n = 0;
+    CU_TRY(cudaSetDevice(ctx->device), err, "selecting the device");
+    CU_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k->fn, (int)group_size, local_bytes), err,
+           "querying occupancy");
+    if (n < 1)
+        return ls_fail(err, "kernel %s does not fit on this GPU with %u threads and %zu bytes of shared memory",
+                       k->name, group_size, local_bytes);
+    *out = (uint32_t)n;
+    return 0;
+}
+
+#define CU_MAX_ARGS 24
+
+static int cu_launch(ls_ctx *ctx, ls_kernel *k, const ls_launch *l, ls_error *err)
+{
+    void *args[CU_MAX_ARGS];
+    if (l->nargs > CU_MAX_ARGS)
+        return ls_fail(err, "kernel %s: more than %d arguments", k->name, CU_MAX_ARGS);
+    for (int i = 0; i < l->nargs; i++)
+        args[i] = l->args[i].is_buf ? (l->args[i].buf ? (void *)&l->args[i].buf->ptr : (void *)&l->args[i].value)
+                                    : (void *)l->args[i].value;
+    if (l->groups == 0 || l->groups > 0x7fffffffu)
+        return ls_fail(err, "kernel %s: %llu groups is outside CUDA's grid", k->name, (unsigned long long)l->groups);
+    cudaError_t st = cudaLaunchKernel(k->fn, dim3((unsigned)l->groups), dim3(l->group_size), args, l->local_bytes,
+                                      ctx->queue[l->queue]);
+    if (st != cudaSuccess)
+        return ls_fail(err, "CUDA kernel %s could not start: %s", k->name, cudaGetErrorString(st));
+    return 0;
+}
+
+static int cu_timer_start(ls_ctx *ctx, ls_error *err)
+{
+    CU_TRY(cudaEventRecord(ctx->start, ctx->queue[0]), err, "recording an event");
+    /* Work on the second queue starts after the mark too. */
+    CU_TRY(cudaStreamWaitEvent(ctx->queue[1], ctx->start, 0), err, "ordering the queues");
+    return 0;
+}
+
+static int cu_timer_stop(ls_ctx *ctx, double *seconds, ls_error *err)
+{
+    float ms = 0;
+    CU_TRY(cudaEventRecord(ctx->joined, ctx->queue[1]), err, "recording an event");
+    CU_TRY(cudaStreamWaitEvent(ctx->queue[0], ctx->joined, 0), err, "ordering the queues");
+    CU_TRY(cudaEventRecord(ctx->stop, ctx->queue[0]), err, "recording an event");
+    CU_TRY(cudaEventSynchronize(ctx->stop), err, "running the kernels");
+    CU_TRY(cudaEventElapsedTime(&ms, ctx->start, ctx->stop), err, "reading the timer");
+    *seconds = ms * 1e-3;
+    return cu_finish(ctx, err);
+}
+
+static const ls_gpu cuda_gpu = {
+    cu_info, cu_alloc, cu_free, cu_write, cu_read, cu_kernel, cu_groups_per_unit, cu_launch, cu_timer_start,
+    cu_timer_stop,
+};
+
 extern "C" const ls_backend ls_backend_cuda = {
-    "cuda", cuda_list_devices, cuda_open, cuda_close, ls_cuda_graveler, ls_cuda_bmn,
+    "cuda", cuda_list_devices, cuda_open, cuda_close, &cuda_gpu,
 };

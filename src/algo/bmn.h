@@ -52,10 +52,11 @@
 #define BMN_MAX_CARDS 64u   /* most cards the portable engine holds */
 #define BMN_MAX_PENALTY 32u /* most penalty cards it holds */
 
-/* Default card cap: far above the longest known finite game of a standard
- * deal (8344 cards). A game that has not ended within the cap is reported
- * as BMN_CAPPED and belongs to the exact host player (bmn_host_play). */
-#define BMN_TURN_CAP 100000u
+/* Default card cap, in cards played: far above the longest known finite
+ * game of a standard deal (8344 cards). A game that has not ended within
+ * the cap is reported as BMN_CAPPED and belongs to the exact host player
+ * (bmn_host_play). */
+#define BMN_CARD_CAP 100000u
 
 /* Philox counter word 2 of the deal streams: "bmn_". */
 #define BMN_DEAL_TAG 0x626d6e5fu
@@ -184,7 +185,7 @@ LS_FN void bmn_deal_game_in(ls_u64 seed, ls_u64 deal_index, bmn_game *g, BMN_DEC
         blocks[b] = bmn_deal_block(seed, deal_index, b);
 #define BMN_BLOCK(b) blocks[b]
 #endif
-    for (ls_u32 j = 0; j < 52u; j++)
+    for (ls_u32 j = 0; j < BMN_DECK_CARDS; j++)
         deck[j * stride] = (ls_u8)(j < 36u ? 0u : 4u | ((j - 36u) >> 2));
     ls_u64 p = 1u, q = 0, pb = 1u, qb = 0; /* the sentinel, then cards from the bottom up */
     for (ls_u32 b = 0; b < 13u; b++) {
@@ -232,18 +233,18 @@ LS_FN ls_u32 bmn_hand_cards(ls_u64 p, ls_u64 q, ls_u8 *cards)
 /* bmn_deal_game_in with a private deck. */
 LS_FN void bmn_deal_game(ls_u64 seed, ls_u64 deal_index, bmn_game *g)
 {
-    ls_u8 deck[52];
+    ls_u8 deck[BMN_DECK_CARDS];
     bmn_deal_game_in(seed, deal_index, g, deck, 1u);
 }
 
 /* Deal `deal_index` under `seed` as cards: cards[0..25] is hand A top to
  * bottom, cards[26..51] hand B (the deal of bmn_deal_game). */
-LS_FN void bmn_deal(ls_u64 seed, ls_u64 deal_index, ls_u8 cards[52])
+LS_FN void bmn_deal(ls_u64 seed, ls_u64 deal_index, ls_u8 cards[BMN_DECK_CARDS])
 {
     bmn_game g;
     bmn_deal_game(seed, deal_index, &g);
     bmn_hand_cards(g.px, g.qx, cards);
-    bmn_hand_cards(g.py, g.qy, cards + 26);
+    bmn_hand_cards(g.py, g.qy, cards + BMN_HAND_CARDS);
 }
 #endif
 
@@ -524,7 +525,7 @@ LS_FN ls_u32 bmn_finish(const bmn_game *g, ls_u32 cap, bmn_result *res)
 }
 
 /* Plays hand A = cards[0..na-1] against hand B = cards[na..na+nb-1] (A
- * leads) for at most `cap` cards (BMN_TURN_CAP is a good default). Returns
+ * leads) for at most `cap` cards (BMN_CARD_CAP is a good default). Returns
  * the outcome: BMN_A_WINS / BMN_B_WINS with exact cards and tricks, or
  * BMN_CAPPED (cards and tricks where it stopped, >= cap), or BMN_INVALID. */
 LS_FN ls_u32 bmn_play_capped(const ls_u8 *cards, ls_u32 na, ls_u32 nb, ls_u32 cap,
@@ -551,5 +552,54 @@ LS_FN ls_u32 bmn_play_deal(ls_u64 seed, ls_u64 deal_index, ls_u32 cap, bmn_resul
     return bmn_finish(&g, cap, res);
 }
 #endif
+
+/* ---- what a search's kernels and host share ----------------------------- */
+
+/* Histogram of game lengths: bins of BMN_HIST_WIDTH cards; the last bin
+ * holds every longer finished game. */
+#define BMN_HIST_WIDTH 10u
+#define BMN_HIST_BINS 1001u /* 0-9, 10-19, ..., 9990-9999, >= 10000 cards */
+
+/* Work-items per group of the GPU dealing kernel, each with a 52-byte deck
+ * in local memory. */
+#define BMN_DEAL_GROUP 256u
+
+/* A finished deal that reached the top-K thresholds (16 bytes, the same
+ * layout in C, OpenCL C and CUDA). */
+typedef struct {
+    ls_u64 deal;
+    ls_u32 cards, tricks;
+} bmn_hit;
+
+/* A deal given explicitly (records, hand-built games): na + nb <= 62
+ * cards, hand A then hand B, top card first. */
+typedef struct {
+    ls_u8 na, nb;
+    ls_u8 cards[62];
+} bmn_deal_in;
+
+/* A starting state: the two hands' bits (bmn_start), 32 bytes. pa == 0 (no
+ * sentinel) marks a given deal the engine cannot hold: the host plays it. */
+typedef struct {
+    ls_u64 pa, qa, pb, qb;
+} bmn_start_bits;
+
+LS_FN bmn_start_bits bmn_start_of(const bmn_game *g)
+{
+    bmn_start_bits h;
+    h.pa = g->px;
+    h.qa = g->qx;
+    h.pb = g->py;
+    h.qb = g->qy;
+    return h;
+}
+
+/* Starts a game from its hands, or marks it BMN_INVALID for the host. */
+LS_FN void bmn_begin(bmn_game *g, bmn_start_bits h)
+{
+    bmn_start(g, h.pa, h.qa, h.pb, h.qb);
+    if (h.pa == 0)
+        g->outcome = BMN_INVALID;
+}
 
 #endif

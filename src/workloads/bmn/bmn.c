@@ -9,7 +9,6 @@
 
 #include "bmn_golden.h"
 #include "bmn_search.h"
-#include "output.h"
 #include "progress.h"
 
 /* ---- the ls_workload hooks (check, bench) ---------------------------------- */
@@ -21,7 +20,7 @@ static void bmn_params_default(void *pp)
     p->seed = 1;
     p->deals = 1000000;
     p->top = 10;
-    p->cap = BMN_TURN_CAP;
+    p->cap = BMN_CARD_CAP;
 }
 
 static void bmn_params_quick(void *pp)
@@ -54,46 +53,104 @@ static int bmn_params_validate(void *pp, ls_error *err)
     return 0;
 }
 
+/* A run's result: the search state and the parameters it ran with. */
+typedef struct bmn_run_data {
+    bmn_params p;
+    bmn_state st;
+} bmn_run_data;
+
 static void bmn_run_free(ls_run *run)
 {
-    bmn_state *st = run->data;
-    if (st)
-        free(st->loops);
-    free(st);
+    bmn_run_data *d = run->data;
+    if (d)
+        free(d->st.loops);
+    free(d);
     run->data = NULL;
 }
 
 static int bmn_workload_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *prog, ls_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (!s->backend->bmn)
-        return ls_fail(err, "the %s backend has no BMN implementation", s->backend->name);
-    bmn_state *st = malloc(sizeof *st);
-    if (!st)
+    bmn_run_data *d = calloc(1, sizeof *d);
+    if (!d)
         return ls_fail(err, "out of memory for a search");
-    if (bmn_search_run(s, pp, st, prog, NULL, err) != 0) {
-        free(st->loops);
-        free(st);
+    d->p = *(const bmn_params *)pp;
+    if (bmn_search_run(s, &d->p, &d->st, prog, NULL, err) != 0) {
+        free(d->st.loops);
+        free(d);
         return -1;
     }
-    out->data = st;
+    const bmn_state *st = &d->st;
+    out->data = d;
     out->seconds = st->seconds;
     out->items = st->done;
     out->interrupted = st->interrupted;
-    snprintf(out->digest, sizeof out->digest, "%016" PRIx64, bmn_state_digest(st));
     snprintf(out->summary, sizeof out->summary, "longest %u", st->n_cards ? st->top_cards[0].cards : 0);
     return 0;
 }
 
-static void bmn_print(const void *pp, const ls_session *s, const ls_run *run, int json, FILE *out)
+static void bmn_json(const void *pp, const ls_run *run, FILE *out)
 {
-    bmn_state_print(pp, s, run->data, json, out);
+    (void)pp;
+    const bmn_run_data *d = run->data;
+    bmn_result_json(&d->p, &d->st, out);
+}
+
+static void bmn_print(const void *pp, const ls_session *s, const ls_run *run, FILE *out)
+{
+    (void)pp;
+    const bmn_run_data *d = run->data;
+    const bmn_state *st = &d->st;
+    double rate = st->seconds > 0 ? (double)st->done / st->seconds : 0;
+    fprintf(out, "bmn search: %" PRIu64 " deals from %" PRIu64 ", seed %" PRIu64 "%s\n", st->done, d->p.first,
+            d->p.seed, st->interrupted ? " (interrupted: best so far)" : "");
+    fprintf(out, "backend:  %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
+    fprintf(out, "time:     %.3f s, %.4g deals/s\n", st->seconds, rate);
+    fprintf(out, "digest:   %s\n", run->digest);
+    bmn_result_text(&d->p, st, out);
+}
+
+/* Fault injection (LOCKSTEP_DEBUG_FAULT): one wrong value per field. */
+static int bmn_fault(ls_run *run, const char *field)
+{
+    bmn_run_data *d = run->data;
+    bmn_state *st = &d->st;
+    if (strcmp(field, "seed") == 0)
+        d->p.seed ^= 1;
+    else if (strcmp(field, "first") == 0)
+        d->p.first++;
+    else if (strcmp(field, "deals") == 0)
+        st->done++;
+    else if (strcmp(field, "top") == 0)
+        st->k++;
+    else if (strcmp(field, "cap") == 0)
+        d->p.cap++;
+    else if (strcmp(field, "finished") == 0)
+        st->finished++;
+    else if (strcmp(field, "total_cards") == 0 || strcmp(field, "mean_cards") == 0)
+        st->total_cards += 7 * st->finished; /* every game 7 cards longer */
+    else if (strcmp(field, "top_by_cards") == 0 && st->n_cards)
+        st->top_cards[0].cards++;
+    else if (strcmp(field, "top_by_tricks") == 0 && st->n_tricks)
+        st->top_tricks[0].tricks++;
+    else if (strcmp(field, "loops") == 0 && st->n_loops)
+        st->loops[0].r.loop_tricks++;
+    else if (strcmp(field, "loops") == 0) { /* random deals almost never loop: report one that did not */
+        bmn_host_result r = {BMN_LOOP, 1000, 100, 10, 1, 990, 99};
+        if (bmn_state_add_loop(st, d->p.first, &r) != 0)
+            return -1;
+    }
+    else if (strcmp(field, "histogram") == 0)
+        st->hist[BMN_HIST_BINS / 2]++;
+    else
+        return -1;
+    return 0;
 }
 
 static void bmn_diff(const void *pp, const ls_run *a, const char *an, const ls_run *b, const char *bn, FILE *out)
 {
     (void)pp;
-    const bmn_state *x = a->data, *y = b->data;
+    const bmn_state *x = &((const bmn_run_data *)a->data)->st, *y = &((const bmn_run_data *)b->data)->st;
     for (uint32_t i = 0; i < BMN_HIST_BINS; i++)
         if (x->hist[i] != y->hist[i])
             fprintf(out, "  games of %u-%u cards: %s %" PRIu64 ", %s %" PRIu64 "\n", i * BMN_HIST_WIDTH,
@@ -102,16 +159,24 @@ static void bmn_diff(const void *pp, const ls_run *a, const char *an, const ls_r
         if (memcmp(&x->top_cards[i], &y->top_cards[i], sizeof x->top_cards[i]) != 0)
             fprintf(out, "  longest #%u: %s deal %" PRIu64 " (%u cards), %s deal %" PRIu64 " (%u cards)\n", i + 1, an,
                     x->top_cards[i].deal, x->top_cards[i].cards, bn, y->top_cards[i].deal, y->top_cards[i].cards);
-    if (x->n_loops != y->n_loops)
-        fprintf(out, "  loops: %s %u, %s %u\n", an, x->n_loops, bn, y->n_loops);
 }
 
 /* ---- conformance ------------------------------------------------------------ */
 
-/* Plays the golden deals of case `which` on the device and compares. */
-static int bmn_case_deals(ls_session *s, const bmn_golden_game *games, int n, char *detail, size_t len,
-                          ls_error *err)
+/* A set of golden deals. */
+typedef struct bmn_golden_set {
+    const bmn_golden_game *games;
+    int n;
+} bmn_golden_set;
+
+static const bmn_golden_set bmn_records = {bmn_golden_records, BMN_GOLDEN_RECORDS};
+static const bmn_golden_set bmn_small = {bmn_golden_small, BMN_GOLDEN_SMALL};
+
+/* Plays a set of golden deals on the device and compares. */
+static int bmn_case_deals(ls_session *s, const void *arg, char *detail, size_t len, ls_error *err)
 {
+    const bmn_golden_game *games = ((const bmn_golden_set *)arg)->games;
+    const int n = ((const bmn_golden_set *)arg)->n;
     bmn_deal_in *given = calloc((size_t)n, sizeof *given);
     if (!given)
         return ls_fail(err, "out of memory");
@@ -172,18 +237,9 @@ static int bmn_case_deals(ls_session *s, const bmn_golden_game *games, int n, ch
     return rc == 0 ? pass : -1;
 }
 
-static int bmn_case_records(ls_session *s, char *d, size_t n, ls_error *e)
+static int bmn_case_search(ls_session *s, const void *arg, char *d, size_t n, ls_error *e)
 {
-    return bmn_case_deals(s, bmn_golden_records, BMN_GOLDEN_RECORDS, d, n, e);
-}
-
-static int bmn_case_small(ls_session *s, char *d, size_t n, ls_error *e)
-{
-    return bmn_case_deals(s, bmn_golden_small, BMN_GOLDEN_SMALL, d, n, e);
-}
-
-static int bmn_case_search(ls_session *s, char *d, size_t n, ls_error *e)
-{
+    (void)arg;
     bmn_params p;
     bmn_params_default(&p);
     p.seed = BMN_GOLDEN_SEARCH_SEED;
@@ -192,27 +248,22 @@ static int bmn_case_search(ls_session *s, char *d, size_t n, ls_error *e)
     ls_run run;
     if (bmn_workload_run(s, &p, &run, NULL, e) != 0)
         return -1;
-    bmn_state *st = run.data;
-    int pass = bmn_state_digest(st) == BMN_GOLDEN_SEARCH_DIGEST && st->n_cards &&
-               st->top_cards[0].cards == BMN_GOLDEN_SEARCH_LONGEST;
-    snprintf(d, n, "digest %s, longest %u%s", run.digest, st->n_cards ? st->top_cards[0].cards : 0,
+    const bmn_state *st = &((const bmn_run_data *)run.data)->st;
+    uint64_t hash = bmn_golden_hash(st);
+    int pass = hash == BMN_GOLDEN_SEARCH_DIGEST && st->n_cards && st->top_cards[0].cards == BMN_GOLDEN_SEARCH_LONGEST;
+    snprintf(d, n, "hash %016" PRIx64 ", longest %u%s", hash, st->n_cards ? st->top_cards[0].cards : 0,
              pass ? "" : " (expected other)");
     bmn_run_free(&run);
     return pass;
 }
 
 static const ls_case bmn_cases[] = {
-    {"bmn published records (5 deals)", bmn_case_records},
-    {"bmn small hand-built games and a loop", bmn_case_small},
-    {"bmn fixed-seed search digest", bmn_case_search},
+    {"bmn published records (5 deals)", bmn_case_deals, &bmn_records},
+    {"bmn small hand-built games and a loop", bmn_case_deals, &bmn_small},
+    {"bmn fixed-seed search digest", bmn_case_search, NULL},
 };
 
 /* ---- lockstep bmn play | search ---------------------------------------------- */
-
-typedef struct json_trace {
-    FILE *out;
-    int n;
-} json_trace;
 
 static int bmn_play_cmd(int argc, char **argv)
 {
@@ -268,56 +319,15 @@ static int bmn_play_cmd(int argc, char **argv)
     return 0;
 }
 
-static int bmn_search_cmd(const ls_workload *w, int argc, char **argv)
+/* Options of `bmn search` only (not of check and bench). */
+static int bmn_run_options(void *pp, ls_opt *out, int max)
 {
-    ls_common c = {0};
-    ls_error err = {{0}, 0};
-    bmn_params p;
-    bmn_params_default(&p);
-    ls_opt opts[LS_MAX_OPTS];
-    int n = bmn_params_options(&p, opts, LS_MAX_OPTS - 4);
-    opts[n++] = (ls_opt){"checkpoint", LS_OPT_STRING, &p.checkpoint, 0, 0, "FILE",
-                         "resume from FILE if it exists; save every chunk to it (an SQLite file, locked while the search runs)"};
-    opts[n++] = (ls_opt)LS_OPT_BACKEND(&c);
-    opts[n++] = (ls_opt)LS_OPT_JSON(&c);
-    opts[n++] = (ls_opt)LS_OPT_QUIET(&c);
-    int rc = ls_opts_parse(argc, argv, 3, opts, n, NULL, NULL, 0, &err);
-    if (rc == 1) {
-        ls_opts_help(stdout, "lockstep bmn search [options]",
-                     "Plays N random deals (deal i is a pure function of seed and i) and reports the\n"
-                     "longest games by cards and by tricks, the histogram of game lengths, deals/s and\n"
-                     "every looping deal. Ctrl-C (or SIGTERM, SIGHUP) stops and prints the best so far;\n"
-                     "with --checkpoint, a later run with the same options resumes where it stopped.",
-                     opts, n);
+    bmn_params *p = pp;
+    if (max < 1)
         return 0;
-    }
-    if (rc != 0)
-        return ls_report(&err);
-    ls_session s;
-    if (ls_session_open(c.backend, &s, &err) != 0)
-        return ls_report(&err);
-    char label[200];
-    snprintf(label, sizeof label, "bmn search on %s:%d", s.backend->name, s.index);
-    ls_progress_bar bar;
-    ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet);
-    ls_progress_catch_sigint();
-    bmn_state *st = malloc(sizeof *st);
-    if (!st) {
-        ls_session_close(&s);
-        return fprintf(stderr, "lockstep: out of memory\n"), 1;
-    }
-    rc = bmn_search_run(&s, &p, st, &prog, NULL, &err);
-    ls_progress_finish(&bar);
-    /* Rendered whole, then written with one checked call. */
-    ls_buffer out;
-    if (rc == 0 && (rc = ls_buffer_open(&out, &err)) == 0) {
-        bmn_state_print(&p, &s, st, c.json, out.f);
-        rc = ls_buffer_emit(&out, stdout, "standard output", &err);
-    }
-    free(st->loops);
-    free(st);
-    ls_session_close(&s);
-    return rc == 0 ? 0 : ls_report(&err);
+    out[0] = (ls_opt){"checkpoint", LS_OPT_STRING, &p->checkpoint, 0, 0, "FILE",
+                      "resume from FILE if it exists; save every chunk to it (an SQLite file, locked while the search runs)"};
+    return 1;
 }
 
 static int bmn_command(const ls_workload *w, int argc, char **argv)
@@ -326,7 +336,7 @@ static int bmn_command(const ls_workload *w, int argc, char **argv)
     if (sub && strcmp(sub, "play") == 0)
         return bmn_play_cmd(argc, argv);
     if (sub && strcmp(sub, "search") == 0)
-        return bmn_search_cmd(w, argc, argv);
+        return ls_cmd_run(w, argc, argv, 3, "lockstep bmn search [options]");
     if (sub && strcmp(sub, "report") == 0)
         return bmn_report_cmd(argc, argv);
     if (sub && strcmp(sub, "--help") != 0 && strcmp(sub, "-h") != 0) {
@@ -353,9 +363,12 @@ const ls_workload ls_workload_bmn = {
     .params_quick = bmn_params_quick,
     .params_options = bmn_params_options,
     .params_validate = bmn_params_validate,
+    .run_options = bmn_run_options,
     .run = bmn_workload_run,
+    .result_json = bmn_json,
     .print = bmn_print,
     .diff = bmn_diff,
+    .fault = bmn_fault,
     .run_free = bmn_run_free,
     .cases = bmn_cases,
     .ncases = (int)(sizeof bmn_cases / sizeof bmn_cases[0]),

@@ -7,32 +7,27 @@
 #include "bmn_search.h"
 #include "output.h"
 
-/* Renders the report: bmn_state_print's, under a line (or JSON members)
- * naming the file and how far its search got. */
-static int render_report(const bmn_params *p, const bmn_state *st, int json, FILE *out)
+/* Renders the report: the search's own result (bmn_result_text or
+ * bmn_result_json, as `bmn search` prints it, less the backend), under
+ * the file and how far its search got. */
+static void render_report(const bmn_params *p, const bmn_state *st, int json, FILE *out)
 {
-    if (!json) {
-        fprintf(out, "checkpoint: %s, %" PRIu64 " of %" PRIu64 " deals played (--deals of its last run)\n",
-                p->checkpoint, st->done, p->deals);
-        bmn_state_print(p, NULL, st, 0, out);
-        return 0;
+    double rate = st->seconds > 0 ? (double)st->done / st->seconds : 0;
+    if (json) {
+        fputs("{\"checkpoint\":", out);
+        ls_json_string(out, p->checkpoint);
+        fprintf(out, ",\"target_deals\":%" PRIu64 ",\"interrupted\":%s,\"seconds\":%.6f,\"workload\":\"bmn\",",
+                p->deals, st->interrupted ? "true" : "false", st->seconds);
+        bmn_result_json(p, st, out);
+        fputs("}\n", out);
+        return;
     }
-    /* bmn_state_print's object, with two members in front of the others. */
-    char *body = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&body, &len);
-    if (!m)
-        return -1;
-    bmn_state_print(p, NULL, st, 1, m);
-    if (fclose(m) != 0 || len < 2 || body[0] != '{') {
-        free(body);
-        return -1;
-    }
-    fputs("{\"checkpoint\":", out);
-    ls_json_string(out, p->checkpoint);
-    fprintf(out, ",\"target_deals\":%" PRIu64 ",%s", p->deals, body + 1);
-    free(body);
-    return 0;
+    fprintf(out, "checkpoint: %s, %" PRIu64 " of %" PRIu64 " deals played (--deals of its last run)\n", p->checkpoint,
+            st->done, p->deals);
+    fprintf(out, "bmn search: %" PRIu64 " deals from %" PRIu64 ", seed %" PRIu64 "%s\n", st->done, p->first, p->seed,
+            st->interrupted ? " (interrupted)" : "");
+    fprintf(out, "time:     %.3f s, %.4g deals/s\n", st->seconds, rate);
+    bmn_result_text(p, st, out);
 }
 
 int bmn_report_cmd(int argc, char **argv)
@@ -66,12 +61,10 @@ int bmn_report_cmd(int argc, char **argv)
     }
     ls_buffer b;
     rc = ls_buffer_open(&b, &err);
-    if (rc == 0 && render_report(&p, st, json, b.f) != 0)
-        rc = ls_fail(&err, "out of memory rendering the report");
-    if (rc == 0)
+    if (rc == 0) {
+        render_report(&p, st, json, b.f);
         rc = ls_buffer_emit(&b, stdout, "standard output", &err);
-    else
-        ls_buffer_discard(&b);
+    }
     free(st->loops);
     free(st);
     return rc == 0 ? 0 : ls_report(&err);

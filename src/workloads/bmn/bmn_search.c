@@ -1,7 +1,7 @@
 /* bmn_search.c - the Beggar My Neighbour search driver.
  *
  * A search is driven from here in chunks: a backend plays a chunk of deals
- * (ls_backend.bmn) and returns the length histogram, the deals that reach
+ * (bmn_range_run: bmn_gpu.c or bmn_cpu.c) and returns the length histogram, the deals that reach
  * the current top-K thresholds and the deals still running at the card cap;
  * this file keeps the top K by cards and by tricks, replays capped deals
  * with the exact host player (loop detection), commits each chunk to the
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bmn_search.h"
+#include "chunks.h"
 
 /* Plays a capped deal exactly on the host: a loop, or a long finite game. */
 static int resolve_capped(bmn_state *st, const bmn_params *p, uint64_t deal, const bmn_deal_in *given,
@@ -77,7 +78,7 @@ static int play_chunk(ls_session *s, const bmn_params *p, bmn_state *st, uint64_
             return ls_fail(err, "out of memory for a chunk of %" PRIu64 " deals", n);
         }
         bmn_range_out out = {hist, 0, hits, max_hits, 0, capped, max_capped, 0, 0.0};
-        int rc = s->backend->bmn(s->ctx, &r, &out, err);
+        int rc = bmn_range_run(s, &r, &out, err);
         if (rc == 0 && (out.n_hits > max_hits || out.n_capped > max_capped)) {
             /* Overflow: the counts are exact, so one replay with room suffices. */
             max_hits = out.n_hits > max_hits ? out.n_hits : max_hits;
@@ -127,10 +128,11 @@ int bmn_search_run(ls_session *s, const bmn_params *p, bmn_state *st, const ls_p
     bmn_ckpt *c = NULL;
     if (p->checkpoint && bmn_ckpt_open(&c, p->checkpoint, p, st, err) != 0)
         return -1;
-    uint64_t chunk = BMN_FIRST_CHUNK;
+    ls_chunks chunks;
+    ls_chunks_init(&chunks, BMN_FIRST_CHUNK, BMN_MAX_CHUNK);
     int rc = 0;
     while (st->done < p->deals && rc == 0) {
-        uint64_t n = p->deals - st->done < chunk ? p->deals - st->done : chunk;
+        uint64_t n = ls_chunks_next(&chunks, p->deals - st->done);
         double secs = 0;
         rc = play_chunk(s, p, st, n, given ? given + st->done : NULL, &secs, err);
         if (rc != 0)
@@ -139,9 +141,7 @@ int bmn_search_run(ls_session *s, const bmn_params *p, bmn_state *st, const ls_p
         st->seconds += secs;
         if (c)
             rc = bmn_ckpt_commit(c, p, st, err);
-        /* Grow chunks until one takes about half a second. */
-        if (secs < 0.25 && chunk < (1ull << 30))
-            chunk *= 2;
+        ls_chunks_done(&chunks, n, secs);
         if (prog && prog->report && prog->report(prog->user, st->done, p->deals)) {
             st->interrupted = st->done < p->deals;
             break;

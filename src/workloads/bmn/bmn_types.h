@@ -1,7 +1,7 @@
-/* bmn_types.h - one chunk of a Beggar My Neighbour search, as the host
- * driver (src/workloads/bmn/bmn_search.c) hands it to a backend and gets it back.
+/* bmn_types.h - one range of a Beggar My Neighbour search, as the host
+ * driver (bmn_search.c) hands it to a device and gets it back.
  *
- * A backend plays deals first .. first+count-1 of `seed` (deal i is
+ * A device plays deals first .. first+count-1 of `seed` (deal i is
  * bmn_deal_game(seed, i): src/algo/bmn.h), or a list of given deals, each
  * up to `cap` cards, and reports:
  *   - the histogram of game lengths (BMN_HIST_BINS bins of
@@ -11,27 +11,16 @@
  *   - every deal still running at the cap (the host replays those with
  *     exact loop detection).
  * The lists are unordered; the host sorts. When a list has more entries
- * than room, n_* still counts them all and the host replays the chunk with
- * more room, so nothing is ever lost. */
+ * than room, n_* still counts them all and the host replays the range with
+ * more room, so nothing is ever lost. On GPUs the range runs in bmn_gpu.c
+ * (kernels: src/kernels/bmn_kernels.h), on the CPU in bmn_cpu.c. */
 #ifndef LOCKSTEP_BMN_TYPES_H
 #define LOCKSTEP_BMN_TYPES_H
 
 #include <stdint.h>
 
-#define BMN_HIST_WIDTH 10u
-#define BMN_HIST_BINS 1001u /* 0-9, 10-19, ..., 9990-9999, >= 10000 cards */
-
-typedef struct bmn_hit {
-    uint64_t deal;
-    uint32_t cards, tricks;
-} bmn_hit;
-
-/* A deal given explicitly (records, hand-built games): na + nb <= 62
- * cards, hand A then hand B, top card first. */
-typedef struct bmn_deal_in {
-    uint8_t na, nb;
-    uint8_t cards[62];
-} bmn_deal_in;
+#include "backend.h"
+#include "bmn.h"
 
 typedef struct bmn_range {
     uint64_t seed, first, count;
@@ -51,5 +40,11 @@ typedef struct bmn_range_out {
     uint32_t max_capped, n_capped;
     double seconds;          /* computation time (device events on GPUs) */
 } bmn_range_out;
+
+/* Plays range r on session s's device (bmn_device.c): 0, or -1 with err. */
+int bmn_range_run(ls_session *s, const bmn_range *r, bmn_range_out *out, ls_error *err);
+int bmn_gpu_range(ls_session *s, const bmn_range *r, bmn_range_out *out, ls_error *err);
+/* On the CPU: the copy of bmn_cpu.c for this CPU (x86-64-v3 or baseline). */
+int bmn_cpu_range(const bmn_range *r, bmn_range_out *out, ls_error *err);
 
 #endif

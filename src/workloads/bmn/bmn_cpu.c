@@ -1,16 +1,16 @@
-/* omp_bmn.c - Beggar My Neighbour deals on the CPU: each thread plays
- * whole games with the goto state machine (bmn_run in src/algo/bmn.h),
- * which is the fastest form for one game on one core.
+/* bmn_cpu.c - Beggar My Neighbour deals on the CPU (OpenMP): each thread
+ * plays whole games with the goto state machine (bmn_run in
+ * src/algo/bmn.h), which is the fastest form for one game on one core.
  *
  * Compiled twice (meson: one static library per variant): for baseline
  * x86-64 and for x86-64-v3, whose POPCNT, TZCNT and LZCNT make the game's
- * bit operations single instructions; omp_backend.c picks at run time. */
+ * bit operations single instructions; bmn_cpu_range (in bmn_search.c)
+ * picks at run time. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
-#include "bmn.h"
+#include "bmn_types.h"
 
 #ifndef BMN_VARIANT
 #error "BMN_VARIANT must name the copy (generic, v3)"
@@ -18,9 +18,8 @@
 #define BMN_CAT2(a, b) a##_##b
 #define BMN_CAT(a, b) BMN_CAT2(a, b)
 
-int BMN_CAT(ls_omp_bmn, BMN_VARIANT)(ls_ctx *ctx, const bmn_range *r, bmn_range_out *out, ls_error *err)
+int BMN_CAT(bmn_cpu_range, BMN_VARIANT)(const bmn_range *r, bmn_range_out *out, ls_error *err)
 {
-    (void)ctx;
     int nthreads = omp_get_max_threads();
     uint64_t *hists = calloc((size_t)nthreads * BMN_HIST_BINS, sizeof *hists);
     if (!hists)

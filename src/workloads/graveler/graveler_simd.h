@@ -1,13 +1,13 @@
-/* omp_graveler_simd.h - the per-instruction-set copies of the CPU Graveler
- * inner loop (omp_graveler_simd.c) and how many lanes each plays at once.
+/* graveler_simd.h - the per-instruction-set copies of the CPU Graveler
+ * inner loop (graveler_simd.c) and how many lanes each plays at once.
  *
  * grv_simd_groups_X plays stream groups group0 .. group0+ngroups-1 (group g
  * = streams g*LANES .. g*LANES+LANES-1), counting battles with index in
  * [lo, hi) into lanehist[lane * (turns + 1) + count]. The counts are 32-bit:
  * the caller folds them into its 64-bit histogram before 2^32 battles can
- * reach one lane (omp_backend.c does so after every chunk of 2^24). */
-#ifndef LOCKSTEP_OMP_GRAVELER_SIMD_H
-#define LOCKSTEP_OMP_GRAVELER_SIMD_H
+ * reach one lane (graveler_cpu.c does so after every chunk of 2^24). */
+#ifndef LOCKSTEP_GRAVELER_SIMD_H
+#define LOCKSTEP_GRAVELER_SIMD_H
 
 #include <stdint.h>
 

@@ -1,8 +1,8 @@
-/* omp_graveler_simd.c - Graveler battles on CPU vector lanes.
+/* graveler_simd.c - Graveler battles on CPU vector lanes.
  *
  * This file is compiled several times (meson: one static library per
  * variant) with different instruction sets; GRV_VARIANT names the copy and
- * the backend picks the best one the CPU supports at run time, so the same
+ * graveler_cpu.c picks the best one the CPU supports at run time, so the same
  * binary runs on any x86-64 and uses AVX2 or AVX-512 where present.
  *
  * Each lane plays one stream (see src/algo/graveler.h): VL streams run
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "omp_graveler_simd.h"
+#include "graveler_simd.h"
 
 #ifndef GRV_VARIANT
 #error "GRV_VARIANT must name the copy (generic, avx2, avx512)"

@@ -1,0 +1,7 @@
+/* ray.cu - the ray kernels as CUDA: the shared source
+ * (src/kernels/ray_kernels.h) and the table the CUDA backend finds its
+ * kernels in by name. */
+#include "ray_kernels.h"
+#include "cu_program.h"
+
+LS_CU_PROGRAM(ray)

@@ -1,0 +1,101 @@
+/* gpu.h - what a GPU backend offers the workloads: mechanisms, not
+ * workloads (in the manner of OCCA's device primitives).
+ *
+ * Each workload's GPU driver (src/workloads/NAME/NAME_gpu.c) is written
+ * once over this table and runs on CUDA and OpenCL alike: it sizes the
+ * launch from ls_gpu_info and the occupancy query, allocates zeroed
+ * buffers, launches kernels by name on one of two queues, times them with
+ * the timer, and reads the results back. Kernels come from programs: one
+ * shared source per workload (src/kernels/NAME_kernels.h), compiled as
+ * OpenCL C at run time and as CUDA at build time.
+ *
+ * Every call returns 0, or -1 with err set to a message that says what the
+ * memory or kernel was for. Nothing here is thread-safe: one host thread
+ * drives one opened device. */
+#ifndef LOCKSTEP_GPU_H
+#define LOCKSTEP_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+typedef struct ls_ctx ls_ctx;       /* an opened device (backend.h) */
+typedef struct ls_buf ls_buf;       /* device memory */
+typedef struct ls_kernel ls_kernel; /* an entry point of a built program */
+
+/* Two queues (CUDA streams, OpenCL command queues): work on one may
+ * overlap work on the other; work on one runs in order. */
+#define LS_GPU_QUEUES 2
+
+/* One kernel argument: a value (its address and size, which must match
+ * the kernel's parameter: ls_u64 for ulong, ls_u32 for uint) or a buffer
+ * (NULL passes a null pointer). */
+typedef struct ls_arg {
+    const void *value;
+    size_t size;
+    ls_buf *buf;
+    int is_buf;
+} ls_arg;
+#define LS_ARG(v) ((ls_arg){&(v), sizeof(v), NULL, 0})
+#define LS_ARG_BUF(b) ((ls_arg){NULL, 0, (b), 1})
+
+/* A 1-D launch: groups x group_size work-items, local_bytes of dynamic
+ * local memory (LS_DYNAMIC_LOCAL), on queue 0 or 1. */
+typedef struct ls_launch {
+    uint64_t groups;
+    uint32_t group_size;
+    size_t local_bytes;
+    int queue;
+    const ls_arg *args;
+    int nargs;
+} ls_launch;
+
+typedef struct ls_gpu_info {
+    int is_gpu;             /* 0: an OpenCL CPU device such as PoCL */
+    uint32_t compute_units; /* SMs, compute units or cores */
+    uint32_t max_group;     /* most work-items per group */
+    uint64_t local_bytes;   /* local (shared) memory per group */
+    uint64_t global_bytes;  /* device memory */
+} ls_gpu_info;
+
+typedef struct ls_gpu {
+    void (*info)(ls_ctx *ctx, ls_gpu_info *out);
+
+    /* Device memory of `bytes`, zeroed before the call returns; `what`
+     * names it in messages ("partial histograms"). */
+    int (*alloc)(ls_ctx *ctx, size_t bytes, const char *what, ls_buf **out, ls_error *err);
+    void (*free)(ls_ctx *ctx, ls_buf *buf); /* NULL is fine */
+    /* Copies host memory in, ordered on `queue`; src must stay valid and
+     * unchanged until the queue has run it (read or timer_stop). */
+    int (*write)(ls_ctx *ctx, int queue, ls_buf *buf, size_t offset, const void *src, size_t bytes,
+                 ls_error *err);
+    /* Waits for both queues, then copies device memory out. */
+    int (*read)(ls_ctx *ctx, ls_buf *buf, size_t offset, void *dst, size_t bytes, ls_error *err);
+
+    /* Entry point `name` of program `program` (built on first use, cached
+     * by the context, owned by it). */
+    int (*kernel)(ls_ctx *ctx, const char *program, const char *name, ls_kernel **out, ls_error *err);
+    /* How many groups of `group_size` with `local_bytes` of dynamic local
+     * memory are resident on one compute unit at once: CUDA's occupancy
+     * calculator; OpenCL has no such query and estimates it from the
+     * device's limits (documented in the backend). At least 1. */
+    int (*groups_per_unit)(ls_ctx *ctx, ls_kernel *k, uint32_t group_size, size_t local_bytes, uint32_t *out,
+                           ls_error *err);
+    int (*launch)(ls_ctx *ctx, ls_kernel *k, const ls_launch *launch, ls_error *err);
+
+    /* Device time: timer_start marks the point on both queues after which
+     * work is timed; timer_stop waits for both queues and returns the
+     * seconds the device spent from that point to the end of the last
+     * work (CUDA events; OpenCL profiling of the launched kernels). */
+    int (*timer_start)(ls_ctx *ctx, ls_error *err);
+    int (*timer_stop)(ls_ctx *ctx, double *seconds, ls_error *err);
+} ls_gpu;
+
+/* Rounds n up to a multiple of `to` (a power of two or not). */
+static inline uint64_t ls_round_up(uint64_t n, uint64_t to)
+{
+    return (n + to - 1) / to * to;
+}
+
+#endif

@@ -1,0 +1,227 @@
+/* image.c - PNG (libpng) and PPM/PGM writers, and a whole-or-nothing save. */
+#include "image.h"
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n > m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+int ls_image_format_of(const char *path, ls_image_format *out, ls_error *err)
+{
+    if (ends_with(path, ".png"))
+        *out = LS_IMAGE_PNG;
+    else if (ends_with(path, ".ppm"))
+        *out = LS_IMAGE_PPM;
+    else if (ends_with(path, ".pgm"))
+        *out = LS_IMAGE_PGM;
+    else
+        return ls_fail_usage(err, "%s: unknown image format (the name must end in .png, .ppm or .pgm)", path);
+    return 0;
+}
+
+/* ---- PNG ------------------------------------------------------------- */
+
+/* Where libpng's error callback leaves its message before jumping back. */
+typedef struct png_failure {
+    const char *name;
+    ls_error *err;
+} png_failure;
+
+static void png_on_error(png_structp png, png_const_charp msg)
+{
+    png_failure *f = png_get_error_ptr(png);
+    if (errno != 0)
+        ls_fail(f->err, "cannot write %s: %s (%s)", f->name, msg, strerror(errno));
+    else
+        ls_fail(f->err, "cannot write %s: %s", f->name, msg);
+    png_longjmp(png, 1);
+}
+
+static void png_on_warning(png_structp png, png_const_charp msg)
+{
+    (void)png;
+    (void)msg; /* warnings do not make a file wrong */
+}
+
+int ls_image_write_png(FILE *f, const char *name, const ls_image *img, ls_error *err)
+{
+    png_failure failure = {name, err};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, png_on_error, png_on_warning);
+    if (!png)
+        return ls_fail(err, "cannot write %s: out of memory starting libpng", name);
+    png_infop info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_write_struct(&png, NULL);
+        return ls_fail(err, "cannot write %s: out of memory starting libpng", name);
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        return -1; /* png_on_error has filled err */
+    }
+    errno = 0;
+    png_init_io(png, f);
+    int type = img->channels == LS_IMAGE_RGB ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY;
+    png_set_IHDR(png, info, img->width, img->height, 8, type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    size_t row_bytes = (size_t)img->width * (size_t)img->channels;
+    for (uint32_t y = 0; y < img->height; y++)
+        png_write_row(png, img->pixels + (size_t)y * row_bytes);
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    if (fflush(f) != 0 || ferror(f))
+        return ls_fail(err, "cannot write %s: %s", name, strerror(errno));
+    return 0;
+}
+
+/* ---- PPM and PGM ----------------------------------------------------- */
+
+static int write_failed(const char *name, ls_error *err)
+{
+    return ls_fail(err, "cannot write %s: %s", name, errno ? strerror(errno) : "write error");
+}
+
+int ls_image_write_ppm(FILE *f, const char *name, const ls_image *img, ls_error *err)
+{
+    errno = 0;
+    if (fprintf(f, "P6\n%u %u\n255\n", img->width, img->height) < 0)
+        return write_failed(name, err);
+    if (img->channels == LS_IMAGE_RGB) {
+        size_t n = (size_t)img->width * img->height * 3;
+        if (fwrite(img->pixels, 1, n, f) != n)
+            return write_failed(name, err);
+    } else {
+        /* Gray as RGB, a row at a time. */
+        uint8_t *row = malloc((size_t)img->width * 3 + 1);
+        if (!row)
+            return ls_fail(err, "cannot write %s: out of memory for a row of %u pixels", name, img->width);
+        for (uint32_t y = 0; y < img->height; y++) {
+            const uint8_t *src = img->pixels + (size_t)y * img->width;
+            for (uint32_t x = 0; x < img->width; x++)
+                memset(row + 3 * (size_t)x, src[x], 3);
+            if (fwrite(row, 3, img->width, f) != img->width) {
+                free(row);
+                return write_failed(name, err);
+            }
+        }
+        free(row);
+    }
+    if (fflush(f) != 0 || ferror(f))
+        return write_failed(name, err);
+    return 0;
+}
+
+int ls_image_write_pgm(FILE *f, const char *name, const ls_image *img, ls_error *err)
+{
+    if (img->channels != LS_IMAGE_GRAY)
+        return ls_fail_usage(err, "%s: a PGM file holds gray images; write this colour image as .png or .ppm", name);
+    errno = 0;
+    size_t n = (size_t)img->width * img->height;
+    if (fprintf(f, "P5\n%u %u\n255\n", img->width, img->height) < 0 || fwrite(img->pixels, 1, n, f) != n ||
+        fflush(f) != 0 || ferror(f))
+        return write_failed(name, err);
+    return 0;
+}
+
+/* ---- Whole files ----------------------------------------------------- */
+
+static int write_format(FILE *f, const char *name, ls_image_format fmt, const ls_image *img, ls_error *err)
+{
+    switch (fmt) {
+    case LS_IMAGE_PNG: return ls_image_write_png(f, name, img, err);
+    case LS_IMAGE_PPM: return ls_image_write_ppm(f, name, img, err);
+    case LS_IMAGE_PGM: return ls_image_write_pgm(f, name, img, err);
+    }
+    return ls_fail(err, "cannot write %s: unknown format", name);
+}
+
+/* "DIR/.NAME.tmp.XXXXXX" for path "DIR/NAME": a temporary name in the same
+ * directory, so that rename() replaces the file in one step. */
+static char *temp_name_for(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t len = strlen(path) + 16;
+    char *tmp = malloc(len);
+    if (tmp)
+        snprintf(tmp, len, "%.*s.%s.tmp.XXXXXX", (int)dir_len, path, path + dir_len);
+    return tmp;
+}
+
+/* Writes `path` whole or not at all: everything goes to a temporary file in
+ * the same directory, which is renamed over `path` only once it is written
+ * and closed without error; on any failure it is removed. (To be replaced
+ * by the shared atomic-output helper, src/output.h, when it lands.) */
+static int write_whole_file(const char *path, ls_image_format fmt, const ls_image *img, ls_error *err)
+{
+    char *tmp = temp_name_for(path);
+    if (!tmp)
+        return ls_fail(err, "cannot write %s: out of memory", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        ls_fail(err, "cannot write %s: %s", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    mode_t mask = umask(0); /* mkstemp makes 0600; give the usual 0666 & ~umask */
+    umask(mask);
+    FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "wb") : NULL;
+    int rc = -1;
+    if (!f) {
+        ls_fail(err, "cannot write %s: %s", path, strerror(errno));
+        close(fd);
+    } else {
+        rc = write_format(f, path, fmt, img, err);
+        if (fclose(f) != 0 && rc == 0)
+            rc = ls_fail(err, "cannot write %s: %s", path, strerror(errno));
+    }
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = ls_fail(err, "cannot write %s: %s", path, strerror(errno));
+    if (rc != 0)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+int ls_image_save(const char *path, const ls_image *img, ls_error *err)
+{
+    ls_image_format fmt;
+    if (ls_image_format_of(path, &fmt, err) != 0)
+        return -1;
+    return write_whole_file(path, fmt, img, err);
+}
+
+int ls_image_check_path(const char *path, int channels, ls_error *err)
+{
+    ls_image_format fmt;
+    if (ls_image_format_of(path, &fmt, err) != 0)
+        return -1;
+    if (fmt == LS_IMAGE_PGM && channels != LS_IMAGE_GRAY)
+        return ls_fail_usage(err, "%s: a PGM file holds gray images; use .png or .ppm", path);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return ls_fail_usage(err, "cannot write %s: it is a directory", path);
+    char *tmp = temp_name_for(path);
+    if (!tmp)
+        return ls_fail(err, "cannot write %s: out of memory", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        ls_fail_usage(err, "cannot write %s: %s", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    close(fd);
+    unlink(tmp);
+    free(tmp);
+    return 0;
+}

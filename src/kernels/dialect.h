@@ -1,0 +1,109 @@
+/* dialect.h - the vocabulary in which every GPU kernel is written once and
+ * compiled both as OpenCL C 1.2 (kernels_cl/NAME.cl) and as CUDA
+ * (kernels_cu/NAME.cu). A precedent is hashcat's inc_vendor.h.
+ *
+ * A shared kernel source (src/kernels/NAME_kernels.h) includes the
+ * per-element logic from src/algo/ and writes its kernels with:
+ *
+ *   LS_KERNEL void name(params)   a kernel entry point (1-D launches only)
+ *   LS_GLOBAL                     address space of a buffer parameter
+ *   LS_LOCAL                      address space of a pointer to local
+ *                                 (group-shared) memory
+ *   LS_SHARED                     a group-shared variable declared at the
+ *                                 top of a kernel (__local / __shared__)
+ *   LS_DYNAMIC_LOCAL(type, name)  the kernel's dynamically sized local
+ *                                 memory: the launch's local_bytes (one
+ *                                 array per kernel, as a statement)
+ *   LS_DYNAMIC_LOCAL_PARAM(type, name)
+ *                                 the matching last parameter; OpenCL
+ *                                 passes local memory as an argument,
+ *                                 CUDA does not
+ *   ls_lid() ls_lsize() ls_group() ls_ngroups() ls_gid() ls_gsize()
+ *                                 ids and sizes (32-bit within a group,
+ *                                 64-bit across the grid)
+ *   ls_barrier()                  a group barrier that orders local memory
+ *   ls_atomic_inc_local(p)        32-bit atomic increment of local memory,
+ *                                 returning the old value
+ *   ls_atomic_inc_global(p)       the same on global memory
+ *   LS_DEVICE                     a helper function of the kernels (the
+ *                                 per-element code uses LS_FN from
+ *                                 portable.h, which also compiles as C)
+ *   LS_MAX_GROUP(n)               a promise that launches use at most n
+ *                                 work-items per group (CUDA uses it to
+ *                                 budget registers; OpenCL has no
+ *                                 equivalent that is not a requirement)
+ *
+ * Each program ends with LS_PROGRAM_KERNELS(X), the list of its entry
+ * points: kernels_cu/NAME.cu turns it into the table the CUDA backend
+ * looks kernels up in by name (OpenCL finds them by name itself).
+ *
+ * Exact floating point (the rule every kernel that computes floats for a
+ * cross-checked result follows; docs/exact-float.md):
+ *   - the shared source defines LS_EXACT_FP before including this file:
+ *     OpenCL then gets `#pragma OPENCL FP_CONTRACT OFF`, and the host
+ *     builds the program with -cl-fp32-correctly-rounded-divide-sqrt and
+ *     refuses devices that do not offer correctly rounded divide and sqrt
+ *     or single-precision denormals; CUDA compiles the program with
+ *     -fmad=false -prec-div=true -prec-sqrt=true -ftz=false (meson.build);
+ *     C code is compiled with -ffp-contract=off everywhere;
+ *   - no library transcendentals (pow, exp, sin...): their accuracy is
+ *     implementation-defined; integer powers are fixed sequences of
+ *     multiplications, and square roots use sqrt (correctly rounded under
+ *     the rule above). */
+#ifndef LOCKSTEP_KERNELS_DIALECT_H
+#define LOCKSTEP_KERNELS_DIALECT_H
+
+#include "portable.h"
+
+#if defined(__OPENCL_C_VERSION__)
+
+#ifdef LS_EXACT_FP
+#pragma OPENCL FP_CONTRACT OFF
+#endif
+#define LS_KERNEL __kernel
+#define LS_GLOBAL __global
+#define LS_LOCAL __local
+#define LS_SHARED __local
+#define LS_DEVICE static inline
+#define LS_MAX_GROUP(n)
+#define LS_DYNAMIC_LOCAL(type, name)
+#define LS_DYNAMIC_LOCAL_PARAM(type, name) , __local type *name
+#define ls_lid() ((ls_u32)get_local_id(0))
+#define ls_lsize() ((ls_u32)get_local_size(0))
+#define ls_group() ((ls_u64)get_group_id(0))
+#define ls_ngroups() ((ls_u64)get_num_groups(0))
+#define ls_gid() ((ls_u64)get_global_id(0))
+#define ls_gsize() ((ls_u64)get_global_size(0))
+#define ls_barrier() barrier(CLK_LOCAL_MEM_FENCE)
+#define ls_atomic_inc_local(p) atomic_inc(p)
+#define ls_atomic_inc_global(p) atomic_inc(p)
+
+#elif defined(__CUDACC__)
+
+#define LS_KERNEL extern "C" __global__
+#define LS_GLOBAL
+#define LS_LOCAL
+#define LS_SHARED __shared__
+#define LS_DEVICE static __device__ __forceinline__
+#define LS_MAX_GROUP(n) __launch_bounds__(n)
+/* One dynamic shared array per kernel, typed by a cast (CUDA allows one
+ * extern __shared__ array per translation unit and type). */
+#define LS_DYNAMIC_LOCAL(type, name)                                \
+    extern __shared__ __align__(16) unsigned char ls_dynamic_local_[]; \
+    type *name = (type *)ls_dynamic_local_
+#define LS_DYNAMIC_LOCAL_PARAM(type, name)
+#define ls_lid() ((ls_u32)threadIdx.x)
+#define ls_lsize() ((ls_u32)blockDim.x)
+#define ls_group() ((ls_u64)blockIdx.x)
+#define ls_ngroups() ((ls_u64)gridDim.x)
+#define ls_gid() ((ls_u64)blockIdx.x * blockDim.x + threadIdx.x)
+#define ls_gsize() ((ls_u64)gridDim.x * blockDim.x)
+#define ls_barrier() __syncthreads()
+#define ls_atomic_inc_local(p) atomicAdd((p), 1u)
+#define ls_atomic_inc_global(p) atomicAdd((p), 1u)
+
+#else
+#error "dialect.h is for kernel sources: compile as OpenCL C or CUDA"
+#endif
+
+#endif

@@ -1,0 +1,250 @@
+/* graveler.c - the Graveler workload on the host: parameters, the host
+ * driver (ranges of battles on a device, progress, Ctrl-C, the histogram's
+ * reduction), the result (histogram, max) for people and for scripts, and
+ * the conformance cases. The battle itself is src/algo/graveler.h; a range
+ * runs on GPUs in graveler_gpu.c and on the CPU in graveler_cpu.c. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chunks.h"
+#include "graveler.h"
+#include "graveler_golden.h"
+#include "graveler_range.h"
+#include "workload.h"
+
+/* The command's parameters: grv_params, plus the turn count as the option
+ * table's 64-bit target (copied into p.turns once validated). */
+typedef struct grv_opts {
+    grv_params p;
+    uint64_t turns;
+} grv_opts;
+
+typedef struct grv_data {
+    uint64_t seed, first, battles; /* battles done */
+    uint32_t turns;
+    uint64_t *hist;
+} grv_data;
+
+/* First range: large on GPUs, which need millions of streams in flight to
+ * fill; 2^24 battles (tens of ms) on a CPU. */
+#define GRV_FIRST_RANGE_GPU (1ull << 30)
+#define GRV_FIRST_RANGE_CPU (1ull << 24)
+#define GRV_MAX_RANGE (1ull << 40)
+
+static void grv_params_default(void *pp)
+{
+    grv_opts *o = pp;
+    o->p.seed = 1;
+    o->p.first = 0;
+    o->p.battles = 1000000000ull;
+    o->p.turns = GRV_DEFAULT_TURNS;
+    o->turns = GRV_DEFAULT_TURNS;
+}
+
+static void grv_params_quick(void *pp)
+{
+    ((grv_opts *)pp)->p.battles = 10000000ull;
+}
+
+static int grv_params_options(void *pp, ls_opt *out, int max)
+{
+    grv_opts *o = pp;
+    grv_params *p = &o->p;
+    ls_opt opts[] = {
+        {"battles", LS_OPT_COUNT, &p->battles, 1, 1000000000000000ull, "N", "number of battles"},
+        {"turns", LS_OPT_COUNT, &o->turns, 1, GRV_MAX_TURNS, "T", "trials per battle, each a success with p = 1/4"},
+        {"seed", LS_OPT_U64, &p->seed, 0, 0, "S", "random seed; results are a pure function of (seed, battles, turns)"},
+        {"first", LS_OPT_COUNT, &p->first, 0, 1000000000000000000ull, "B",
+         "index of the first battle, to split one run across machines"},
+    };
+    int n = (int)(sizeof opts / sizeof opts[0]);
+    if (n > max)
+        n = max;
+    memcpy(out, opts, (size_t)n * sizeof *out);
+    return n;
+}
+
+static int grv_params_validate(void *pp, ls_error *err)
+{
+    grv_opts *o = pp;
+    (void)err;
+    o->p.turns = (uint32_t)o->turns; /* the option table bounds it by GRV_MAX_TURNS */
+    return 0;
+}
+
+static uint32_t grv_max(const uint64_t *hist, uint32_t turns)
+{
+    for (uint32_t b = turns + 1; b-- > 0;)
+        if (hist[b])
+            return b;
+    return 0;
+}
+
+/* The hash the golden table holds (tests/ref_graveler.c computes it
+ * independently): FNV-1a of the turn count and the histogram. */
+static uint64_t grv_golden_hash(const uint64_t *hist, uint32_t turns)
+{
+    uint64_t h = ls_fnv1a(LS_FNV_INIT, &turns, sizeof turns);
+    return ls_fnv1a(h, hist, (size_t)(turns + 1) * sizeof *hist);
+}
+
+static void grv_run_free(ls_run *run)
+{
+    grv_data *d = run->data;
+    if (d)
+        free(d->hist);
+    free(d);
+    run->data = NULL;
+}
+
+/* One range on whatever device s is. */
+static int grv_range(ls_session *s, const grv_params *p, uint64_t lo, uint64_t hi, uint64_t *hist, double *secs,
+                     ls_error *err)
+{
+    return s->backend->gpu ? grv_gpu_range(s, p, lo, hi, hist, secs, err) : grv_cpu_range(p, lo, hi, hist, secs, err);
+}
+
+/* Plays the battles of p on s: the host driver. */
+static int grv_play(ls_session *s, const grv_params *p, ls_run *out, const ls_progress *progress, ls_error *err)
+{
+    memset(out, 0, sizeof *out);
+    grv_data *d = calloc(1, sizeof *d);
+    uint64_t *hist = calloc((size_t)p->turns + 1, sizeof *hist);
+    if (!d || !hist) {
+        free(d);
+        free(hist);
+        return ls_fail(err, "out of memory for a histogram of %u bins", p->turns + 1);
+    }
+    *d = (grv_data){p->seed, p->first, 0, p->turns, hist};
+    out->data = d;
+    ls_chunks chunks;
+    ls_chunks_init(&chunks, s->info.is_gpu ? GRV_FIRST_RANGE_GPU : GRV_FIRST_RANGE_CPU, GRV_MAX_RANGE);
+    while (d->battles < p->battles) {
+        uint64_t n = ls_chunks_next(&chunks, p->battles - d->battles);
+        uint64_t lo = p->first + d->battles;
+        double secs = 0;
+        if (grv_range(s, p, lo, lo + n, hist, &secs, err) != 0) {
+            grv_run_free(out);
+            return -1;
+        }
+        ls_chunks_done(&chunks, n, secs);
+        d->battles += n;
+        out->seconds += secs;
+        if (progress && progress->report && progress->report(progress->user, d->battles, p->battles))
+            break;
+    }
+    out->items = d->battles;
+    out->interrupted = d->battles < p->battles;
+    snprintf(out->summary, sizeof out->summary, "max %u", grv_max(hist, p->turns));
+    return 0;
+}
+
+static int grv_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
+{
+    return grv_play(s, &((const grv_opts *)pp)->p, out, progress, err);
+}
+
+static void grv_result_json(const void *pp, const ls_run *run, FILE *out)
+{
+    (void)pp;
+    const grv_data *d = run->data;
+    fprintf(out,
+            "\"seed\":%" PRIu64 ",\"first\":%" PRIu64 ",\"battles\":%" PRIu64 ",\"turns\":%u,\"max\":%u,"
+            "\"histogram\":[",
+            d->seed, d->first, d->battles, d->turns, grv_max(d->hist, d->turns));
+    for (uint32_t b = 0; b <= d->turns; b++)
+        fprintf(out, "%s%" PRIu64, b ? "," : "", d->hist[b]);
+    fputc(']', out);
+}
+
+static void grv_print(const void *pp, const ls_session *s, const ls_run *run, FILE *out)
+{
+    (void)pp;
+    const grv_data *d = run->data;
+    double rate = run->seconds > 0 ? (double)d->battles / run->seconds : 0.0;
+    fprintf(out, "graveler: %" PRIu64 " battles of %u turns from %" PRIu64 ", seed %" PRIu64 "%s\n", d->battles,
+            d->turns, d->first, d->seed, run->interrupted ? " (interrupted)" : "");
+    fprintf(out, "backend:  %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
+    fprintf(out, "max:      %u\n", grv_max(d->hist, d->turns));
+    fprintf(out, "digest:   %s\n", run->digest);
+    fprintf(out, "time:     %.4f s, %.4g battles/s\n", run->seconds, rate);
+    fprintf(out, "histogram (successes: battles):\n");
+    for (uint32_t b = 0; b <= d->turns; b++)
+        if (d->hist[b])
+            fprintf(out, "  %3u: %" PRIu64 "\n", b, d->hist[b]);
+}
+
+/* Fault injection (LOCKSTEP_DEBUG_FAULT): one wrong count per field. */
+static int grv_fault(ls_run *run, const char *field)
+{
+    grv_data *d = run->data;
+    if (strcmp(field, "histogram") == 0)
+        d->hist[d->turns / 4]++;
+    else if (strcmp(field, "max") == 0)
+        d->hist[d->turns]++;
+    else if (strcmp(field, "battles") == 0)
+        d->battles++;
+    else if (strcmp(field, "seed") == 0)
+        d->seed ^= 1;
+    else if (strcmp(field, "first") == 0)
+        d->first++;
+    else if (strcmp(field, "turns") == 0)
+        d->turns--;
+    else
+        return -1;
+    return 0;
+}
+
+/* ---- Conformance ------------------------------------------------------- */
+
+/* Runs a golden case and compares max and hash with the values the
+ * independent reference (tests/ref_graveler.c) produced. */
+static int grv_case(ls_session *s, const void *arg, char *detail, size_t len, ls_error *err)
+{
+    const grv_golden *g = arg;
+    grv_params p = {g->seed, g->first, g->battles, g->turns};
+    ls_run run;
+    if (grv_play(s, &p, &run, NULL, err) != 0)
+        return -1;
+    const grv_data *d = run.data;
+    uint64_t hash = grv_golden_hash(d->hist, d->turns);
+    uint32_t max = grv_max(d->hist, d->turns);
+    int pass = hash == g->digest && max == g->max && d->battles == g->battles;
+    if (!pass)
+        snprintf(detail, len, "max %u hash %016" PRIx64 ", expected max %u hash %016" PRIx64, max, hash, g->max,
+                 g->digest);
+    else
+        snprintf(detail, len, "max %u hash %016" PRIx64, max, hash);
+    grv_run_free(&run);
+    return pass;
+}
+
+static const ls_case grv_cases[] = {
+    {"graveler 231 turns, 1e5 battles", grv_case, &grv_golden_cases[0]},
+    {"graveler 231 turns, unaligned range", grv_case, &grv_golden_cases[1]},
+    {"graveler 16 turns (one-word tail)", grv_case, &grv_golden_cases[2]},
+    {"graveler 17 turns, stream > 2^32", grv_case, &grv_golden_cases[3]},
+    {"graveler 32 turns (exact pair)", grv_case, &grv_golden_cases[4]},
+    {"graveler 1 turn, max seed", grv_case, &grv_golden_cases[5]},
+    {"graveler 1000 turns", grv_case, &grv_golden_cases[6]},
+};
+_Static_assert(sizeof grv_cases / sizeof grv_cases[0] == GRV_GOLDEN_COUNT, "one conformance case per golden entry");
+
+const ls_workload ls_workload_graveler = {
+    .name = "graveler",
+    .summary = "bit-AND Bernoulli battles: max and histogram of successes",
+    .unit = "battles",
+    .params_size = sizeof(grv_opts),
+    .params_default = grv_params_default,
+    .params_quick = grv_params_quick,
+    .params_options = grv_params_options,
+    .params_validate = grv_params_validate,
+    .run = grv_run,
+    .result_json = grv_result_json,
+    .print = grv_print,
+    .fault = grv_fault,
+    .run_free = grv_run_free,
+    .cases = grv_cases,
+    .ncases = GRV_GOLDEN_COUNT,
+};

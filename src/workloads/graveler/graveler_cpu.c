@@ -1,0 +1,68 @@
+/* graveler_cpu.c - Graveler on the host CPU (OpenMP): streams in vector
+ * lanes (graveler_simd.c, compiled once per instruction set; the widest
+ * copy this CPU runs is picked here), threads over groups of streams, and
+ * per-thread 32-bit lane histograms folded into the 64-bit result before
+ * they can wrap. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graveler.h"
+#include "graveler_range.h"
+#include "graveler_simd.h"
+
+typedef void (*grv_simd_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint32_t, uint32_t *);
+
+/* The widest copy of the inner loop this CPU can run. */
+static grv_simd_fn grv_pick_simd(int *lanes)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) {
+        *lanes = grv_simd_lanes_avx512;
+        return grv_simd_groups_avx512;
+    }
+    if (__builtin_cpu_supports("avx2")) {
+        *lanes = grv_simd_lanes_avx2;
+        return grv_simd_groups_avx2;
+    }
+#endif
+    *lanes = grv_simd_lanes_generic;
+    return grv_simd_groups_generic;
+}
+
+/* Stream groups per fold of the lane histograms: each adds at most
+ * 64 battles per lane and bin, so 2^24 battles stay far below 2^32. */
+#define GRV_CPU_FOLD_BATTLES (1u << 24)
+
+int grv_cpu_range(const grv_params *p, uint64_t lo, uint64_t hi, uint64_t *hist, double *seconds, ls_error *err)
+{
+    int lanes;
+    grv_simd_fn play = grv_pick_simd(&lanes);
+    const uint32_t bins = p->turns + 1;
+    const uint64_t per_group = (uint64_t)lanes * GRV_BATTLES_PER_STREAM;
+    const uint64_t g_first = lo / per_group, g_end = (hi + per_group - 1) / per_group;
+    const uint64_t fold = GRV_CPU_FOLD_BATTLES / per_group;
+    int nthreads = omp_get_max_threads();
+    uint32_t *lanehists = calloc((size_t)nthreads * lanes * bins, sizeof *lanehists);
+    if (!lanehists)
+        return ls_fail(err, "out of memory for per-thread histograms (%d threads)", nthreads);
+    double t0 = omp_get_wtime();
+    for (uint64_t g = g_first; g < g_end; g += fold) {
+        uint64_t n = g_end - g < fold ? g_end - g : fold;
+#pragma omp parallel num_threads(nthreads)
+        {
+            uint32_t *mine = lanehists + (size_t)omp_get_thread_num() * lanes * bins;
+#pragma omp for schedule(dynamic, 16)
+            for (uint64_t i = 0; i < n; i++)
+                play(p->seed, g + i, 1, lo, hi, p->turns, mine);
+        }
+        for (size_t i = 0; i < (size_t)nthreads * lanes; i++)
+            for (uint32_t b = 0; b < bins; b++)
+                hist[b] += lanehists[i * bins + b];
+        memset(lanehists, 0, (size_t)nthreads * lanes * bins * sizeof *lanehists);
+    }
+    *seconds = omp_get_wtime() - t0;
+    free(lanehists);
+    return 0;
+}

@@ -1,0 +1,85 @@
+/* ray_cpu.c - the OpenMP driver of the CPU raytracer: picks the widest
+ * instruction set this CPU runs and hands tiles of pixels to the threads. */
+#include "ray_cpu.h"
+
+#include <omp.h>
+#include <stddef.h>
+
+int ray_job_init(ray_job *job, uint32_t width, uint32_t height, uint32_t samples, uint64_t seed, int mode,
+                 ls_error *err)
+{
+    if (width < RAY_MIN_SIZE || width > RAY_MAX_SIZE || height < RAY_MIN_SIZE || height > RAY_MAX_SIZE)
+        return ls_fail_usage(err, "--size %ux%u: width and height must be %u..%u", width, height, RAY_MIN_SIZE,
+                             RAY_MAX_SIZE);
+    if (samples < RAY_MIN_SAMPLES || samples > RAY_MAX_SAMPLES)
+        return ls_fail_usage(err, "--spp %u: samples per pixel must be %u..%u", samples, RAY_MIN_SAMPLES,
+                             RAY_MAX_SAMPLES);
+    if (mode != RAY_MODE_EXACT && mode != RAY_MODE_FAST)
+        return ls_fail_usage(err, "--mode: must be exact or fast");
+    job->width = width;
+    job->height = height;
+    job->samples = samples;
+    job->seed = seed;
+    job->mode = mode;
+    job->camera = ray_camera_make(width, height);
+    return 0;
+}
+
+static uint64_t fnv1a(uint64_t h, const uint8_t *bytes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ bytes[i]) * 0x100000001b3ull;
+    return h;
+}
+
+uint64_t ray_image_digest(const uint8_t *rgb, uint32_t width, uint32_t height)
+{
+    uint8_t head[8];
+    for (int i = 0; i < 4; i++) {
+        head[i] = (uint8_t)(width >> (8 * i));
+        head[4 + i] = (uint8_t)(height >> (8 * i));
+    }
+    uint64_t h = fnv1a(0xcbf29ce484222325ull, head, sizeof head);
+    return fnv1a(h, rgb, (size_t)width * height * 3);
+}
+
+typedef struct tile_variant {
+    const char *name;
+    ray_tile_fn exact, fast;
+} tile_variant;
+
+/* The widest copy of the tile code that this CPU can run. */
+static const tile_variant *pick_variant(void)
+{
+    static const tile_variant generic = {"generic", ray_tile_exact_generic, ray_tile_fast_generic};
+#if defined(__x86_64__)
+    static const tile_variant avx2 = {"avx2", ray_tile_exact_avx2, ray_tile_fast_avx2};
+    static const tile_variant avx512 = {"avx512", ray_tile_exact_avx512, ray_tile_fast_avx512};
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"))
+        return &avx512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return &avx2;
+#endif
+    return &generic;
+}
+
+const char *ray_cpu_variant(void)
+{
+    return pick_variant()->name;
+}
+
+void ray_cpu_render(const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb)
+{
+    const tile_variant *v = pick_variant();
+    ray_tile_fn tile = job->mode == RAY_MODE_FAST ? v->fast : v->exact;
+    int64_t tiles = (int64_t)((count + RAY_CPU_LANES - 1) / RAY_CPU_LANES);
+#pragma omp parallel for schedule(dynamic, 4)
+    for (int64_t t = 0; t < tiles; t++) {
+        uint64_t at = (uint64_t)t * RAY_CPU_LANES;
+        uint64_t left = count - at;
+        int n = left < RAY_CPU_LANES ? (int)left : RAY_CPU_LANES;
+        tile(job, first + at, n, rgb + 3 * at);
+    }
+}
