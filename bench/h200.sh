@@ -50,6 +50,23 @@ $ls bench bmn --deals 2e7 --backend openmp --repeat 3 --warmup 1
 OMP_NUM_THREADS=1 $ls bench bmn --deals 2e6 --backend openmp --repeat 3 --warmup 1
 $ls bmn search --deals 1e9 --backend cuda --top 5 --quiet
 $ls bmn play ---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---
+echo "== check life: odd 3D box, odd 2D grid (every device)"
+$ls check life --dims 3 --size 37x29x23 --steps 9 --density 0.3 --quiet
+$ls check life --dims 2 --size 1001x999 --steps 17 --density 0.3 --quiet
+echo "== check ray, 512x512x64 exact (every device)"
+$ls check ray --quiet
+echo "== bench life 3D, B6/S567, density 0.2"
+for sz in "1024 1024" "512 1024" "256 2048"; do
+  set -- $sz
+  for b in cuda $nv; do $ls bench life --dims 3 --size "$1" --steps "$2" --density 0.2 --backend "$b" --repeat 3 --warmup 1; done
+done
+echo "== bench life 2D 65536^2 x 1024, B3/S23, density 0.2"
+for b in cuda $nv; do $ls bench life --dims 2 --size 65536 --steps 1024 --density 0.2 --backend "$b" --repeat 3 --warmup 1; done
+echo "== bench ray 512x512x64"
+for m in exact fast; do
+  for b in cuda $nv; do $ls bench ray --mode "$m" --backend "$b" --repeat 10 --warmup 2; done
+done
+$ls bench ray --mode exact --backend openmp --repeat 3 --warmup 1
 echo "== SASS instruction mix of the CUDA kernels"
 cuobjdump --dump-sass "$build"/bmn.o | grep -oE '^ +/\*[0-9a-f]{4}\*/ +[A-Z][A-Z0-9.]*' | awk '{print $2}' | sort | uniq -c | sort -rn | head -12
 cuobjdump --dump-sass "$build"/graveler.o | grep -oE '^ +/\*[0-9a-f]{4}\*/ +[A-Z][A-Z0-9.]*' | awk '{print $2}' | sort | uniq -c | sort -rn | head -25

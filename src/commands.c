@@ -527,6 +527,10 @@ int ls_cmd_check(int argc, char **argv)
                 return fprintf(stderr, "lockstep: out of memory\n"), 1;
             wi->params_default(p);
             wi->params_quick(p);
+            if (wi->params_validate(p, &err) != 0) {
+                free(p);
+                return ls_report(&err);
+            }
             if (json_out && nw)
                 fputc(',', json_out);
             outcomes[nw++] = check_workload(wi, p, devs, ndev, skipped, &c, json_out);

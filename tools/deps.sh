@@ -4,7 +4,7 @@
 #   build:   gcc, meson, ninja, pkg-config, python3, SQLite (checkpoints)
 #   OpenCL:  the ICD loader and headers, and PoCL so that OpenCL runs on
 #            the CPU when no GPU driver is present
-#   images:  libpng (PNG output; meson falls back to subprojects/libpng.wrap
+#   images:  libpng (PNG of the raytracer and of 2D Life grids; meson falls back to subprojects/libpng.wrap
 #            only where a wrap was fetched: tools/build.sh never downloads)
 #   tests:   Random123 (known-answer tests of the generator); clang and its
 #            runtime libraries for the libFuzzer harnesses (tools/fuzz.sh)

@@ -9,7 +9,8 @@ the including file, then in the include dirs), each file once, so the
 binary carries self-contained programs and needs no source tree at run
 time. A program whose source defines LS_EXACT_FP is flagged
 LS_CL_EXACT_FP: the backend builds it under the exact floating-point rule
-(src/kernels/dialect.h).
+(src/kernels/dialect.h); one that defines LS_FAST_FP, LS_CL_FAST_FP (fast
+math).
 """
 import os
 import re
@@ -17,6 +18,7 @@ import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
 EXACT = re.compile(r'^\s*#\s*define\s+LS_EXACT_FP\b')
+FAST = re.compile(r'^\s*#\s*define\s+LS_FAST_FP\b')
 
 
 def expand(path, dirs, seen, out):
@@ -59,11 +61,12 @@ def main():
             expand(src, dirs, seen, lines)
             all_seen += [p for p in seen if p not in all_seen]
             exact = any(EXACT.match(l) for l in lines)
+            fast = any(FAST.match(l) for l in lines)
             f.write('static const char ls_cl_src_%s[] =\n' % name)
             for line in lines:
                 f.write('    %s\n' % c_string(line))
             f.write('    ;\n')
-            table.append('    {"%s", ls_cl_src_%s, %s},\n' % (name, name, 'LS_CL_EXACT_FP' if exact else '0'))
+            table.append('    {"%s", ls_cl_src_%s, %s},\n' % (name, name, 'LS_CL_EXACT_FP' if exact else 'LS_CL_FAST_FP' if fast else '0'))
         f.write('static const ls_cl_source ls_cl_sources[] = {\n%s    {0, 0, 0},\n};\n' % ''.join(table))
     with open(dep_path, 'w', encoding='utf-8') as f:
         f.write('%s: %s\n' % (out_path, ' '.join(p.replace(' ', '\\ ') for p in all_seen)))

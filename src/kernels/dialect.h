@@ -49,7 +49,10 @@
  *   - no library transcendentals (pow, exp, sin...): their accuracy is
  *     implementation-defined; integer powers are fixed sequences of
  *     multiplications, and square roots use sqrt (correctly rounded under
- *     the rule above). */
+ *     the rule above).
+ * The opposite, for results that need not match bit for bit (the
+ * raytracer's fast mode): a source that defines LS_FAST_FP is built with
+ * -cl-fast-relaxed-math on OpenCL and --use_fast_math on CUDA. */
 #ifndef LOCKSTEP_KERNELS_DIALECT_H
 #define LOCKSTEP_KERNELS_DIALECT_H
 

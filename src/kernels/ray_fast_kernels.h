@@ -1,8 +1,9 @@
 /* ray_fast_kernels.h - the raytracer's fast mode on GPUs: the kernel of
- * ray_kernels.h without the exact floating-point rule (contraction into
- * FMAs allowed) and with the device's fast reciprocal square root for
- * normalizing. The image stays within 40 dB PSNR of exact mode
- * (tests/ray_cli.py checks it on each device). */
+ * ray_kernels.h built with fast math (LS_FAST_FP: contraction into FMAs,
+ * approximate division and square root) and with the device's fast
+ * reciprocal square root for normalizing. The image stays within 40 dB
+ * PSNR of exact mode (tests/ray_cli.py checks it on each device). */
+#define LS_FAST_FP
 #include "dialect.h"
 
 #if defined(__OPENCL_C_VERSION__)

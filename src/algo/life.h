@@ -1,0 +1,218 @@
+/* life.h - Life-like cellular automata on a torus, bit-sliced: one bit per
+ * cell, 32 cells per word, written once for every backend (C17, OpenCL C
+ * 1.2, CUDA; see portable.h).
+ *
+ * A word holds 32 consecutive cells of one row along x, cell x = 32 j + i
+ * in bit i of word j (docs/life.md gives the whole grid layout). Every
+ * operation below works on all 32 cells of a word at once, as logic on
+ * whole words:
+ *
+ *  1. Neighbours along x are the word shifted by one bit, with the bit that
+ *     crosses the word boundary taken from the neighbouring word
+ *     (life_west, life_east). The callers handle the torus seam: the first
+ *     word's west neighbour of bit 0 is the row's last cell, and the last
+ *     word's east neighbour of its last valid bit is the row's first cell
+ *     (life_east_last), wherever the row ends inside its word.
+ *  2. Counts are bit-planes: a count of up to 3 is two words (bit 0 and
+ *     bit 1 of the count of each of the 32 cells), made with full adders
+ *     (carry-save adders). A row contributes west + centre + east (0..3),
+ *     three rows make the 3x3 sum of a plane (0..9, four planes), three of
+ *     those the 3x3x3 sum of a cube (0..27, five planes).
+ *  3. The counts INCLUDE the cell itself: that saves an adder stage, and
+ *     the rule absorbs it. A dead cell whose 3x3 (3x3x3) sum is c has c
+ *     live neighbours, a live one c - 1. So the next state is, for every
+ *     possible sum c, a "leaf" that is one of 0, 1, self or not-self: born
+ *     when dead, survives when alive. The rule is then a multiplexer tree
+ *     over the count's planes that selects the leaf (life_rule_2d/3d):
+ *     15 (2D) or 31 (3D) bit-selects for any rule, B0 included.
+ *     Passing a constant rule lets the compiler fold the tree down to the
+ *     handful of operations that rule needs (B3/S23: about six).
+ *
+ * Rules are bit masks over neighbour counts: bit n of `birth` set means a
+ * dead cell with n live neighbours becomes alive, bit n of `survive` that a
+ * live one with n live neighbours stays alive; n ranges over 0..8 (2D, the
+ * Moore neighbourhood of 8) or 0..26 (3D, of 26). Higher bits must be 0. */
+#ifndef LOCKSTEP_ALGO_LIFE_H
+#define LOCKSTEP_ALGO_LIFE_H
+
+#include "portable.h"
+
+#define LIFE_WORD_BITS 32u
+#define LIFE_MAX_COUNT_2D 8u
+#define LIFE_MAX_COUNT_3D 26u
+
+/* Conway's Life and Bays' 3D Life 5766, the defaults. */
+#define LIFE_B3S23_BIRTH (1u << 3)
+#define LIFE_B3S23_SURVIVE ((1u << 2) | (1u << 3))
+#define LIFE_B6S567_BIRTH (1u << 6)
+#define LIFE_B6S567_SURVIVE ((1u << 5) | (1u << 6) | (1u << 7))
+
+typedef struct life_rule {
+    ls_u32 birth;   /* bit n: a dead cell with n live neighbours is born */
+    ls_u32 survive; /* bit n: a live cell with n live neighbours lives on */
+} life_rule;
+
+/* ---- words and seams ------------------------------------------------- */
+
+/* Bit-select: for each bit, hi where sel is 1, lo where it is 0. */
+LS_FN ls_u32 life_mux(ls_u32 sel, ls_u32 lo, ls_u32 hi)
+{
+    return lo ^ ((lo ^ hi) & sel);
+}
+
+/* The cells at x - 1 of the 32 cells of word w: w moved up one bit, bit 0
+ * from the top bit of the word before (prev). */
+LS_FN ls_u32 life_west(ls_u32 w, ls_u32 prev)
+{
+    return (w << 1) | (prev >> 31);
+}
+
+/* The cells at x + 1: w moved down one bit, bit 31 from bit 0 of the word
+ * after (next). */
+LS_FN ls_u32 life_east(ls_u32 w, ls_u32 next)
+{
+    return (w >> 1) | (next << 31);
+}
+
+/* life_east for the last word of a row whose last `valid` bits (1..32) are
+ * cells: the east neighbour of its last cell is the row's first cell
+ * (first_cell, 0 or 1), wrapping around the torus. The padding bits above
+ * `valid` must be 0 in w; the result's own padding bits are meaningless. */
+LS_FN ls_u32 life_east_last(ls_u32 w, ls_u32 first_cell, ls_u32 valid)
+{
+    return (w >> 1) | (first_cell << (valid - 1u));
+}
+
+/* life_west for the first word of a row: bit 0's west neighbour is the
+ * row's last cell (last_cell, 0 or 1). */
+LS_FN ls_u32 life_west_first(ls_u32 w, ls_u32 last_cell)
+{
+    return (w << 1) | last_cell;
+}
+
+/* The bits of a row's last word that are cells: `valid` (1..32) low bits. */
+LS_FN ls_u32 life_valid_mask(ls_u32 valid)
+{
+    return valid >= 32u ? 0xffffffffu : ((1u << valid) - 1u);
+}
+
+/* ---- counting -------------------------------------------------------- */
+
+/* a + b + c = sum + 2 carry, per bit (a carry-save adder). */
+LS_FN void life_full_add(ls_u32 a, ls_u32 b, ls_u32 c, ls_u32 *sum, ls_u32 *carry)
+{
+    ls_u32 ab = a ^ b;
+    *sum = ab ^ c;
+    *carry = (a & b) | (ab & c);
+}
+
+LS_FN void life_half_add(ls_u32 a, ls_u32 b, ls_u32 *sum, ls_u32 *carry)
+{
+    *sum = a ^ b;
+    *carry = a & b;
+}
+
+/* The live cells among west, centre and east of a row (0..3): r0 + 2 r1. */
+LS_FN void life_row_sum(ls_u32 west, ls_u32 centre, ls_u32 east, ls_u32 *r0, ls_u32 *r1)
+{
+    life_full_add(west, centre, east, r0, r1);
+}
+
+/* The 3x3 sum of a plane (0..9) from the row sums (0..3 each) of the rows
+ * above (u), at (c) and below (d): p0 + 2 p1 + 4 p2 + 8 p3. */
+LS_FN void life_plane_sum(ls_u32 u0, ls_u32 u1, ls_u32 c0, ls_u32 c1, ls_u32 d0, ls_u32 d1, ls_u32 *p0,
+                          ls_u32 *p1, ls_u32 *p2, ls_u32 *p3)
+{
+    ls_u32 k1, q1, q2, k2;
+    life_full_add(u0, c0, d0, p0, &k1); /* ones: p0, carry of weight 2 */
+    life_full_add(u1, c1, d1, &q1, &q2); /* twos: weight 2 and 4 */
+    life_half_add(q1, k1, p1, &k2);
+    life_half_add(q2, k2, p2, p3); /* p3 only for 8 and 9 */
+}
+
+/* The 3x3x3 sum of a cube (0..27) from the plane sums (0..9 each, four
+ * planes) of the planes before (a), at (b) and after (c) along z:
+ * s0 + 2 s1 + 4 s2 + 8 s3 + 16 s4. Words, not arrays, in and out: the
+ * CPU's auto-vectorizer gives up on loops with local arrays. */
+LS_FN void life_cube_sum(ls_u32 a0, ls_u32 a1, ls_u32 a2, ls_u32 a3, ls_u32 b0, ls_u32 b1, ls_u32 b2, ls_u32 b3,
+                         ls_u32 c0, ls_u32 c1, ls_u32 c2, ls_u32 c3, ls_u32 *s0, ls_u32 *s1, ls_u32 *s2,
+                         ls_u32 *s3, ls_u32 *s4)
+{
+    ls_u32 k1, x1, y2, k2, x2, y3, k3, x3, y4, k4;
+    life_full_add(a0, b0, c0, s0, &k1);
+    life_full_add(a1, b1, c1, &x1, &y2);
+    life_half_add(x1, k1, s1, &k2);
+    life_full_add(a2, b2, c2, &x2, &y3);
+    life_full_add(x2, y2, k2, s2, &k3);
+    life_full_add(a3, b3, c3, &x3, &y4);
+    life_full_add(x3, y3, k3, s3, &k4);
+    /* y4 and k4 are never both set: that would be a sum of 32 or more. */
+    *s4 = y4 | k4;
+}
+
+/* ---- the rule -------------------------------------------------------- */
+
+/* The next state of cells whose sum (self included) is `count`: born if
+ * dead and `count` is a birth count, kept if alive and `count` - 1 is a
+ * survival count. All ones, all zeros, self or not-self. */
+LS_FN ls_u32 life_leaf(life_rule r, ls_u32 count, ls_u32 self)
+{
+    ls_u32 born = 0u - ((r.birth >> count) & 1u);
+    ls_u32 stays = count ? 0u - ((r.survive >> (count - 1u)) & 1u) : 0u;
+    return life_mux(self, born, stays);
+}
+
+/* The leaves of sums base .. base + 7 selected by the low three count
+ * planes. */
+LS_FN ls_u32 life_mux8(life_rule r, ls_u32 self, ls_u32 t0, ls_u32 t1, ls_u32 t2, ls_u32 base)
+{
+    ls_u32 m0 = life_mux(t0, life_leaf(r, base + 0u, self), life_leaf(r, base + 1u, self));
+    ls_u32 m1 = life_mux(t0, life_leaf(r, base + 2u, self), life_leaf(r, base + 3u, self));
+    ls_u32 m2 = life_mux(t0, life_leaf(r, base + 4u, self), life_leaf(r, base + 5u, self));
+    ls_u32 m3 = life_mux(t0, life_leaf(r, base + 6u, self), life_leaf(r, base + 7u, self));
+    return life_mux(t2, life_mux(t1, m0, m1), life_mux(t1, m2, m3));
+}
+
+/* Next state from a 3x3 sum p (0..9): sums 8 and 9 have p1 = p2 = 0. */
+LS_FN ls_u32 life_rule_2d(life_rule r, ls_u32 self, ls_u32 p0, ls_u32 p1, ls_u32 p2, ls_u32 p3)
+{
+    ls_u32 low = life_mux8(r, self, p0, p1, p2, 0u);
+    ls_u32 high = life_mux(p0, life_leaf(r, 8u, self), life_leaf(r, 9u, self));
+    return life_mux(p3, low, high);
+}
+
+/* Next state from a 3x3x3 sum s0..s4 (0..27; 28..31 never occur). */
+LS_FN ls_u32 life_rule_3d(life_rule r, ls_u32 self, ls_u32 s0, ls_u32 s1, ls_u32 s2, ls_u32 s3, ls_u32 s4)
+{
+    ls_u32 below16 = life_mux(s3, life_mux8(r, self, s0, s1, s2, 0u), life_mux8(r, self, s0, s1, s2, 8u));
+    ls_u32 above16 = life_mux(s3, life_mux8(r, self, s0, s1, s2, 16u), life_mux8(r, self, s0, s1, s2, 24u));
+    return life_mux(s4, below16, above16);
+}
+
+/* ---- one word, whole ------------------------------------------------- */
+
+/* The next state of a word of a 2D grid from the west/centre/east words
+ * of the rows above (u), at (c) and below (d) it. */
+LS_FN ls_u32 life_word_2d(life_rule r, ls_u32 uw, ls_u32 uc, ls_u32 ue, ls_u32 cw, ls_u32 cc, ls_u32 ce,
+                          ls_u32 dw, ls_u32 dc, ls_u32 de)
+{
+    ls_u32 u0, u1, c0, c1, d0, d1, p0, p1, p2, p3;
+    life_row_sum(uw, uc, ue, &u0, &u1);
+    life_row_sum(cw, cc, ce, &c0, &c1);
+    life_row_sum(dw, dc, de, &d0, &d1);
+    life_plane_sum(u0, u1, c0, c1, d0, d1, &p0, &p1, &p2, &p3);
+    return life_rule_2d(r, cc, p0, p1, p2, p3);
+}
+
+/* The next state of a word of a 3D grid from the 3x3 sums (four planes
+ * each) of its plane (b), the plane before it (a) and after it (c) along
+ * z, and the word itself. */
+LS_FN ls_u32 life_word_3d(life_rule r, ls_u32 self, ls_u32 a0, ls_u32 a1, ls_u32 a2, ls_u32 a3, ls_u32 b0,
+                          ls_u32 b1, ls_u32 b2, ls_u32 b3, ls_u32 c0, ls_u32 c1, ls_u32 c2, ls_u32 c3)
+{
+    ls_u32 s0, s1, s2, s3, s4;
+    life_cube_sum(a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, &s0, &s1, &s2, &s3, &s4);
+    return life_rule_3d(r, self, s0, s1, s2, s3, s4);
+}
+
+#endif

@@ -1,0 +1,516 @@
+/* life.c - the Life workload on the host: options, the starting grid (a
+ * file or a random fill), the host driver (generations in chunks on the
+ * CPU or a GPU, the population every K generations, Ctrl-C), the result
+ * for people and scripts, the output file, and the conformance cases.
+ *
+ *   lockstep life [--dims 2|3] [--size S] [--steps N] [--rule R]
+ *                 [--density P --seed S | --in FILE] [--out FILE] ...
+ *   lockstep life IN OUT N      as the PKU contest's `answer IN OUT N` */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chunks.h"
+#include "life_golden.h"
+#include "progress.h"
+#include "life_cpu.h"
+#include "life_gpu.h"
+#include "life_io.h"
+#include "life_rule.h"
+#include "workload.h"
+
+typedef struct life_opts {
+    uint64_t dims; /* 0 until given: then the input file's, else 3 */
+    const char *size, *rule_text, *density_text, *in, *out, *format_text, *at_text;
+    uint64_t steps, seed, every, scale;
+    /* Derived by validation. */
+    uint32_t nx, ny, nz;
+    double density;
+    life_format format;
+    int has_at;
+    life_at at;
+    int has_rule; /* --rule given: rule is it */
+    life_rule rule;
+} life_opts;
+
+typedef struct life_data {
+    life_grid grid;
+    life_rule rule;
+    uint64_t steps, generation0; /* generations run; the input's generation */
+    uint64_t *series;            /* population every `every` generations, from 0 */
+    size_t nseries;
+    uint64_t every;
+} life_data;
+
+#define LIFE_DEFAULT_STEPS 100
+/* First chunk: about 2^28 cell updates (tens of ms on a CPU core);
+ * later chunks are sized by ls_chunks from the measured rate. */
+#define LIFE_FIRST_CHUNK_UPDATES (1ull << 28)
+
+static void life_params_default(void *pp)
+{
+    life_opts *o = pp;
+    memset(o, 0, sizeof *o);
+    o->steps = LIFE_DEFAULT_STEPS;
+    o->seed = 1;
+    o->scale = 1;
+}
+
+static int life_params_validate(void *pp, ls_error *err);
+
+/* `check all` runs the quick parameters without validating them, so this
+ * derives everything validation would (from values known to be good). */
+static void life_params_quick(void *pp)
+{
+    life_opts *o = pp;
+    o->size = o->dims == 2 ? "301x203" : "67x45x33";
+    o->steps = 13;
+    ls_error ignored;
+    life_params_validate(o, &ignored);
+}
+
+static int life_params_options(void *pp, ls_opt *out, int max)
+{
+    life_opts *o = pp;
+    ls_opt opts[] = {
+        {"dims", LS_OPT_COUNT, &o->dims, 2, 3, "2|3", "2D (8 neighbours) or 3D (26 neighbours); default 3"},
+        {"size", LS_OPT_STRING, &o->size, 0, 0, "S", "grid size: 256, 300x200 (2D) or 300x200x100 (3D); default 256"},
+        {"steps", LS_OPT_COUNT, &o->steps, 0, 1000000000000ull, "N", "generations to run (default 100)"},
+        {"rule", LS_OPT_STRING, &o->rule_text, 0, 0, "R", "B/S rule: B3/S23 (2D default), B6/S567 (3D default)"},
+        {"density", LS_OPT_STRING, &o->density_text, 0, 0, "P", "random fill: each cell alive with probability P"},
+        {"seed", LS_OPT_U64, &o->seed, 0, 0, "S", "random fill seed; the grid is a pure function of (seed, size, P)"},
+        {"in", LS_OPT_STRING, &o->in, 0, 0, "FILE", "start from FILE (pku, native, rle, cells or png)"},
+        {"format", LS_OPT_STRING, &o->format_text, 0, 0, "F", "file format instead of the extension's"},
+        {"at", LS_OPT_STRING, &o->at_text, 0, 0, "X,Y", "place the pattern's top-left cell here (default: centred)"},
+        {"every", LS_OPT_COUNT, &o->every, 1, 1000000000000ull, "K", "report the population every K generations"},
+        {"scale", LS_OPT_COUNT, &o->scale, 1, 4096, "S", "PNG pixels per cell along each side"},
+    };
+    int n = (int)(sizeof opts / sizeof opts[0]);
+    n = n < max ? n : max;
+    memcpy(out, opts, (size_t)n * sizeof *out);
+    return n;
+}
+
+static int life_run_options(void *pp, ls_opt *out, int max)
+{
+    life_opts *o = pp;
+    ls_opt opts[] = {{"out", LS_OPT_STRING, &o->out, 0, 0, "FILE", "write the last generation to FILE (whole or not at all)"}};
+    int n = max < 1 ? max : 1;
+    memcpy(out, opts, (size_t)n * sizeof *out);
+    return n;
+}
+
+/* `lockstep life IN OUT N`: the PKU contest's command line. */
+static int life_params_positional(void *pp, int n, const char **pos, ls_error *err)
+{
+    life_opts *o = pp;
+    if (n != 3)
+        return ls_fail_usage(err, "expected IN OUT N (input file, output file, generations), or options");
+    o->in = pos[0];
+    o->out = pos[1];
+    return ls_parse_count("N", pos[2], 0, 1000000000000ull, &o->steps, err);
+}
+
+/* "256", "300x200" or "300x200x100" into extents (nz = 1 for two). */
+static int parse_size(const char *text, uint32_t *ext, int *count, ls_error *err)
+{
+    uint64_t v[3];
+    int n = 0;
+    const char *p = text;
+    while (n < 3) {
+        char *end;
+        if (*p < '0' || *p > '9')
+            break;
+        v[n++] = strtoull(p, &end, 10);
+        p = end;
+        if (*p != 'x')
+            break;
+        p++;
+    }
+    if (n == 0 || *p != '\0')
+        return ls_fail_usage(err, "--size '%s': expected S, XxY or XxYxZ", text);
+    for (int i = 0; i < n; i++) {
+        if (v[i] < LIFE_MIN_SIZE || v[i] > LIFE_MAX_SIZE)
+            return ls_fail_usage(err, "--size '%s': each side must be %u to %u cells", text, LIFE_MIN_SIZE, LIFE_MAX_SIZE);
+        ext[i] = (uint32_t)v[i];
+    }
+    *count = n;
+    return 0;
+}
+
+/* Default density: 0.5 in 2D; 0.2 in 3D, where B6/S567 dies out from 0.5. */
+static int parse_density(life_opts *o, ls_error *err)
+{
+    o->density = o->dims == 2 ? 0.5 : 0.2;
+    if (!o->density_text)
+        return 0;
+    char *end;
+    double d = strtod(o->density_text, &end);
+    if (end == o->density_text || *end || !(d >= 0 && d <= 1))
+        return ls_fail_usage(err, "--density '%s': expected a probability from 0 to 1", o->density_text);
+    o->density = d;
+    return 0;
+}
+
+static int parse_at(life_opts *o, ls_error *err)
+{
+    if (!o->at_text)
+        return 0;
+    unsigned long long x, y;
+    char tail;
+    if (sscanf(o->at_text, "%llu,%llu%c", &x, &y, &tail) != 2 || x >= LIFE_MAX_SIZE || y >= LIFE_MAX_SIZE)
+        return ls_fail_usage(err, "--at '%s': expected X,Y (cells from the top-left corner)", o->at_text);
+    o->has_at = 1;
+    o->at = (life_at){(uint32_t)x, (uint32_t)y};
+    return 0;
+}
+
+/* Extents from --size and --dims: "256" is a square or a cube. */
+static int resolve_size(life_opts *o, ls_error *err)
+{
+    uint32_t ext[3] = {256, 256, 256};
+    int n = 1;
+    if (o->size && parse_size(o->size, ext, &n, err))
+        return -1;
+    if (n == 1)
+        ext[1] = ext[2] = ext[0];
+    if (n > 1 && o->dims && (uint64_t)n != o->dims)
+        return ls_fail_usage(err, "--size '%s' has %d extents but --dims is %" PRIu64, o->size, n, o->dims);
+    if (n > 1)
+        o->dims = (uint64_t)n;
+    o->nx = ext[0];
+    o->ny = ext[1];
+    o->nz = o->dims == 2 ? 1 : ext[2];
+    return 0;
+}
+
+static int life_params_validate(void *pp, ls_error *err)
+{
+    life_opts *o = pp;
+    if (o->in && o->density_text)
+        return ls_fail_usage(err, "--density makes a random grid; it cannot go with an input file");
+    o->format = LIFE_FORMAT_AUTO;
+    if (o->format_text && life_format_parse(o->format_text, &o->format, err))
+        return -1;
+    if (parse_at(o, err) || resolve_size(o, err))
+        return -1;
+    if (!o->dims && !o->in)
+        o->dims = 3;
+    if (parse_density(o, err))
+        return -1;
+    if (o->rule_text && o->dims && life_rule_parse(o->rule_text, (unsigned)o->dims, &o->rule, err))
+        return -1;
+    o->has_rule = o->rule_text != NULL;
+    life_format out_fmt;
+    if (o->out && life_format_resolve(o->out, o->format, &out_fmt, err) && !o->in)
+        return -1; /* with an input file, its format is the fallback */
+    return 0;
+}
+
+/* ---- the starting grid ----------------------------------------------------- */
+
+/* The rule: --rule, else the file's (native header, RLE header), else the
+ * default for the dimension. */
+static int pick_rule(const life_opts *o, unsigned dims, const life_meta *meta, const char *pattern_rule,
+                     life_rule *out, ls_error *err)
+{
+    if (o->rule_text) /* parsed again: with an input file the dimension is known only now */
+        return life_rule_parse(o->rule_text, dims, out, err);
+    if (o->has_rule) {
+        *out = o->rule;
+        return 0;
+    }
+    if (meta->has_rule) {
+        *out = meta->rule;
+        return 0;
+    }
+    if (pattern_rule && pattern_rule[0]) {
+        if (life_rule_parse(pattern_rule, dims, out, err) == 0)
+            return 0;
+        return ls_fail_usage(err, "%s: its rule is not one lockstep runs (%s); give one with --rule", o->in, err->msg);
+    }
+    *out = life_rule_default(dims);
+    return 0;
+}
+
+/* A grid for a pattern: --size, or the pattern's box (at least 4). */
+static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_grid *g, ls_error *err)
+{
+    unsigned dims = o->dims == 3 ? 3 : 2;
+    uint32_t nx = p->width < LIFE_MIN_SIZE ? LIFE_MIN_SIZE : p->width;
+    uint32_t ny = p->height < LIFE_MIN_SIZE ? LIFE_MIN_SIZE : p->height;
+    uint32_t nz = dims == 3 ? LIFE_MIN_SIZE : 1;
+    if (o->size) {
+        nx = o->nx;
+        ny = o->ny;
+        nz = dims == 3 ? o->nz : 1;
+    }
+    if (life_grid_init(g, dims, nx, ny, nz, err))
+        return -1;
+    if (life_place(g, p, o->has_at ? &o->at : NULL, err)) {
+        life_grid_free(g);
+        return ls_fail_usage(err, "%s: %s", o->in, err->msg);
+    }
+    return 0;
+}
+
+static int load_input(const life_opts *o, life_data *d, ls_error *err)
+{
+    life_pattern p;
+    life_meta meta;
+    if (life_read_file(o->in, o->format, (uint32_t)o->scale, &d->grid, &p, &meta, err))
+        return -1;
+    if (!d->grid.words && grid_for_pattern(o, &p, &d->grid, err)) {
+        life_pattern_free(&p);
+        return -1;
+    }
+    if (o->dims && o->dims != d->grid.dims) {
+        life_pattern_free(&p);
+        return ls_fail_usage(err, "%s holds a %uD grid but --dims is %" PRIu64, o->in, d->grid.dims, o->dims);
+    }
+    d->generation0 = meta.generation;
+    int rc = pick_rule(o, d->grid.dims, &meta, p.cells ? p.rule : NULL, &d->rule, err);
+    life_pattern_free(&p);
+    return rc;
+}
+
+static int make_start(const life_opts *o, life_data *d, ls_error *err)
+{
+    if (o->in)
+        return load_input(o, d, err);
+    if (life_grid_init(&d->grid, (unsigned)o->dims, o->nx, o->ny, o->nz, err))
+        return -1;
+    life_grid_fill_random(&d->grid, o->seed, o->density);
+    life_meta none = {0};
+    return pick_rule(o, (unsigned)o->dims, &none, NULL, &d->rule, err);
+}
+
+static void life_run_free(ls_run *run)
+{
+    life_data *d = run->data;
+    if (d) {
+        life_grid_free(&d->grid);
+        free(d->series);
+    }
+    free(d);
+    run->data = NULL;
+}
+
+/* ---- the host driver ------------------------------------------------------- */
+
+/* Generations on the session's device; the grid lives there meanwhile. */
+typedef struct life_device {
+    ls_session *s;
+    life_gpu_state *gpu; /* on a GPU backend */
+    life_cpu *cpu;       /* on OpenMP: the host grid is the state */
+} life_device;
+
+static int device_steps(life_device *dev, life_data *d, uint64_t n, double *secs, ls_error *err)
+{
+    if (dev->gpu)
+        return life_gpu_steps(dev->gpu, d->rule, n, secs, err);
+    double t0 = ls_now();
+    life_cpu_steps(dev->cpu, &d->grid, d->rule, n);
+    *secs = ls_now() - t0;
+    return 0;
+}
+
+static int record_population(life_device *dev, life_data *d, ls_error *err)
+{
+    if (dev->gpu && life_gpu_fetch(dev->gpu, &d->grid, err))
+        return -1;
+    d->series[d->nseries++] = life_grid_population(&d->grid);
+    return 0;
+}
+
+/* Runs the generations in chunks (each a multiple of --every when given),
+ * recording the series, reporting progress, stopping on Ctrl-C. */
+static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out, const ls_progress *progress,
+                 ls_error *err)
+{
+    ls_chunks chunks;
+    uint64_t cells = (uint64_t)d->grid.nx * d->grid.ny * d->grid.nz;
+    uint64_t first = LIFE_FIRST_CHUNK_UPDATES / cells ? LIFE_FIRST_CHUNK_UPDATES / cells : 1;
+    ls_chunks_init(&chunks, o->every && o->every > first ? o->every : first, o->steps ? o->steps : 1);
+    if (d->every && record_population(dev, d, err))
+        return -1;
+    while (d->steps < o->steps) {
+        uint64_t n = ls_chunks_next(&chunks, o->steps - d->steps);
+        if (d->every && n > d->every)
+            n = n / d->every * d->every;
+        double secs = 0;
+        if (device_steps(dev, d, n, &secs, err))
+            return -1;
+        ls_chunks_done(&chunks, n, secs);
+        d->steps += n;
+        out->seconds += secs;
+        if (d->every && d->steps % d->every == 0 && record_population(dev, d, err))
+            return -1;
+        uint64_t cells = (uint64_t)d->grid.nx * d->grid.ny * d->grid.nz;
+        if (progress && progress->report && progress->report(progress->user, d->steps * cells, o->steps * cells))
+            break;
+    }
+    return dev->gpu ? life_gpu_fetch(dev->gpu, &d->grid, err) : 0;
+}
+
+static int life_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
+{
+    const life_opts *o = pp;
+    memset(out, 0, sizeof *out);
+    life_data *d = calloc(1, sizeof *d);
+    if (!d)
+        return ls_fail(err, "out of memory");
+    out->data = d;
+    d->every = o->every;
+    size_t points = o->every ? (size_t)(o->steps / o->every) + 1 : 0;
+    if (make_start(o, d, err) || (points && !(d->series = calloc(points, sizeof *d->series)))) {
+        if (!err->msg[0])
+            ls_fail(err, "out of memory for %zu populations", points);
+        life_run_free(out);
+        return -1;
+    }
+    life_device dev = {s, NULL, NULL};
+    int rc = s->backend->gpu ? life_gpu_start(s, &d->grid, &dev.gpu, err)
+                             : life_cpu_start(&d->grid, 0, NULL, &dev.cpu, err);
+    if (rc == 0)
+        rc = drive(&dev, o, d, out, progress, err);
+    life_gpu_stop(dev.gpu);
+    life_cpu_stop(dev.cpu);
+    if (rc) {
+        life_run_free(out);
+        return -1;
+    }
+    out->items = (uint64_t)d->grid.nx * d->grid.ny * d->grid.nz * d->steps;
+    out->interrupted = d->steps < o->steps;
+    snprintf(out->summary, sizeof out->summary, "population %" PRIu64 ", grid %016" PRIx64,
+             life_grid_population(&d->grid), life_grid_digest(&d->grid));
+    return 0;
+}
+
+/* ---- reports ----------------------------------------------------------------- */
+
+static void life_result_json(const void *pp, const ls_run *run, FILE *out)
+{
+    (void)pp;
+    const life_data *d = run->data;
+    char rule[LIFE_RULE_TEXT];
+    life_rule_format(d->rule, rule, sizeof rule);
+    fprintf(out,
+            "\"dims\":%u,\"size\":[%u,%u,%u],\"rule\":\"%s\",\"generations\":%" PRIu64 ",\"population\":%" PRIu64
+            ",\"grid_digest\":\"%016" PRIx64 "\"",
+            d->grid.dims, d->grid.nx, d->grid.ny, d->grid.nz, rule, d->steps, life_grid_population(&d->grid),
+            life_grid_digest(&d->grid));
+    if (d->every) {
+        fprintf(out, ",\"every\":%" PRIu64 ",\"populations\":[", d->every);
+        for (size_t i = 0; i < d->nseries; i++)
+            fprintf(out, "%s%" PRIu64, i ? "," : "", d->series[i]);
+        fputc(']', out);
+    }
+}
+
+static void life_print(const void *pp, const ls_session *s, const ls_run *run, FILE *out)
+{
+    (void)pp;
+    const life_data *d = run->data;
+    char rule[LIFE_RULE_TEXT];
+    life_rule_format(d->rule, rule, sizeof rule);
+    double rate = run->seconds > 0 ? (double)run->items / run->seconds : 0.0;
+    fprintf(out, "life:        %uD %ux%u", d->grid.dims, d->grid.nx, d->grid.ny);
+    if (d->grid.dims == 3)
+        fprintf(out, "x%u", d->grid.nz);
+    fprintf(out, " torus, rule %s, %" PRIu64 " generations%s\n", rule, d->steps, run->interrupted ? " (interrupted)" : "");
+    fprintf(out, "backend:     %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
+    fprintf(out, "population:  %" PRIu64 "\n", life_grid_population(&d->grid));
+    fprintf(out, "grid digest: %016" PRIx64 "\n", life_grid_digest(&d->grid));
+    fprintf(out, "digest:      %s\n", run->digest);
+    fprintf(out, "time:        %.4f s, %.4g cell updates/s\n", run->seconds, rate);
+    for (size_t i = 0; i < d->nseries; i++)
+        fprintf(out, "  generation %" PRIu64 ": %" PRIu64 "\n", i * d->every, d->series[i]);
+}
+
+/* The output format: --format, else OUT's extension, else the input's. */
+static int life_write_outputs(const void *pp, const ls_run *run, ls_error *err)
+{
+    const life_opts *o = pp;
+    const life_data *d = run->data;
+    if (!o->out)
+        return 0;
+    life_format fmt;
+    if (life_format_resolve(o->out, o->format, &fmt, err) && (!o->in || life_format_resolve(o->in, o->format, &fmt, err)))
+        return -1;
+    life_meta meta = {d->generation0 + d->steps, d->rule, 1, (uint32_t)o->scale};
+    return life_write_file(o->out, fmt, &d->grid, &meta, err);
+}
+
+/* Fault injection (LOCKSTEP_DEBUG_FAULT) for the tests of `check`. */
+static int life_fault(ls_run *run, const char *field)
+{
+    life_data *d = run->data;
+    if (strcmp(field, "grid_digest") == 0 || strcmp(field, "population") == 0)
+        d->grid.words[d->grid.nwords / 2] ^= 1u;
+    else if (strcmp(field, "generations") == 0)
+        d->steps++;
+    else if (strcmp(field, "populations") == 0 && d->nseries)
+        d->series[0]++;
+    else
+        return -1;
+    return 0;
+}
+
+/* ---- conformance --------------------------------------------------------- */
+
+/* Runs a golden case (life_golden.h, made by the byte-per-cell reference
+ * tests/ref_life.c) and compares population and grid digest. */
+static int life_case(ls_session *s, const void *arg, char *detail, size_t len, ls_error *err)
+{
+    const life_golden *g = arg;
+    life_opts o;
+    life_params_default(&o);
+    o.dims = g->dims;
+    o.nx = g->nx;
+    o.ny = g->ny;
+    o.nz = g->nz;
+    o.density = g->density;
+    o.seed = g->seed;
+    o.steps = g->steps;
+    o.has_rule = 1;
+    o.rule = (life_rule){g->birth, g->survive};
+    ls_run run;
+    if (life_run(s, &o, &run, NULL, err) != 0)
+        return -1;
+    const life_data *d = run.data;
+    uint64_t pop = life_grid_population(&d->grid), digest = life_grid_digest(&d->grid);
+    int pass = pop == g->population && digest == g->digest;
+    snprintf(detail, len, "population %" PRIu64 " digest %016" PRIx64 "%s", pop, digest, pass ? "" : ", expected other");
+    if (!pass)
+        snprintf(detail, len, "population %" PRIu64 " digest %016" PRIx64 ", expected %" PRIu64 " %016" PRIx64, pop,
+                 digest, g->population, g->digest);
+    life_run_free(&run);
+    return pass;
+}
+
+#define LIFE_CASE(i) {life_golden_cases[i].name, life_case, &life_golden_cases[i]}
+static const ls_case life_cases[] = {LIFE_CASE(0), LIFE_CASE(1), LIFE_CASE(2), LIFE_CASE(3), LIFE_CASE(4), LIFE_CASE(5)};
+_Static_assert(sizeof life_cases / sizeof life_cases[0] == LIFE_GOLDEN_COUNT, "one conformance case per golden entry");
+
+const ls_workload ls_workload_life = {
+    .name = "life",
+    .summary = "2D and 3D Life-like rules on a torus, one bit per cell, bit-sliced",
+    .unit = "cell_updates",
+    .params_size = sizeof(life_opts),
+    .params_default = life_params_default,
+    .params_quick = life_params_quick,
+    .params_options = life_params_options,
+    .run_options = life_run_options,
+    .max_positional = 3,
+    .params_positional = life_params_positional,
+    .params_validate = life_params_validate,
+    .run = life_run,
+    .result_json = life_result_json,
+    .print = life_print,
+    .write_outputs = life_write_outputs,
+    .fault = life_fault,
+    .run_free = life_run_free,
+    .cases = life_cases,
+    .ncases = LIFE_GOLDEN_COUNT,
+};

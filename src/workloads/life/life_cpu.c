@@ -1,0 +1,158 @@
+/* life_cpu.c - the CPU implementation of Life: allocates the second grid
+ * and the per-thread row sums, picks the generation loop compiled for the
+ * widest instruction set this CPU runs (life_cpu_gen.c), and leaves the
+ * result in the caller's grid. */
+#include "life_cpu.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Output words per strip: 16 KiB of cells, so that a 3D strip's scratch
+ * (two row sums and three planes' 3x3 sums, 14 such) stays within L2. */
+#define LIFE_CPU_STRIP_WORDS 4096u
+/* Planes per 3D work unit: each unit makes the sums of two planes more
+ * than it updates, so slabs should be thick, but there must be enough of
+ * them to share among the threads. */
+#define LIFE_CPU_SLAB 32u
+
+typedef uint32_t *(*generations_fn)(const life_cpu_job *job);
+
+typedef struct variant {
+    const char *name;
+    generations_fn run;
+    int (*runs_here)(void);
+} variant;
+
+static int always(void)
+{
+    return 1;
+}
+#if defined(__x86_64__)
+static int has_v4(void)
+{
+    return __builtin_cpu_supports("x86-64-v4");
+}
+static int has_v3(void)
+{
+    return __builtin_cpu_supports("x86-64-v3");
+}
+#endif
+
+/* Widest first. */
+static const variant variants[] = {
+#if defined(__x86_64__)
+    {"avx512", life_cpu_generations_avx512, has_v4},
+    {"avx2", life_cpu_generations_avx2, has_v3},
+#endif
+    {"generic", life_cpu_generations_generic, always},
+};
+
+/* The copy named `name` (NULL: the widest this CPU runs), or NULL. */
+static const variant *find_variant(const char *name)
+{
+    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
+        if (name ? strcmp(name, variants[i].name) == 0 : variants[i].runs_here())
+            return variants[i].runs_here() ? &variants[i] : NULL;
+    return NULL;
+}
+
+const char *life_cpu_variant(void)
+{
+    return find_variant(NULL)->name;
+}
+
+size_t life_cpu_scratch_words(unsigned dims, uint32_t row_words, uint32_t strip)
+{
+    /* Two row sums with halo rows; in 3D also three planes' 3x3 sums of
+     * four bit-planes each. */
+    size_t words = 2 * ((size_t)strip + 2) * row_words;
+    if (dims == 3)
+        words += 12 * (size_t)strip * row_words;
+    return (words + 15) / 16 * 16; /* keeps each thread's block 64-byte aligned */
+}
+
+/* Output rows per work unit: LIFE_CPU_STRIP_WORDS worth, at least one. */
+static uint32_t strip_rows(const life_grid *g)
+{
+    uint32_t rows = LIFE_CPU_STRIP_WORDS / g->row_words;
+    if (rows < 1)
+        rows = 1;
+    return rows < g->ny ? rows : g->ny;
+}
+
+struct life_cpu {
+    life_cpu_job job;
+    const variant *v;
+};
+
+int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu **out, ls_error *err)
+{
+    const variant *v = find_variant(name);
+    if (!v)
+        return ls_fail_usage(err, "the CPU loop '%s' does not run on this CPU", name ? name : "(any)");
+    life_cpu *c = calloc(1, sizeof *c);
+    if (!c)
+        return ls_fail(err, "out of memory");
+    life_cpu_job *job = &c->job;
+    c->v = v;
+    job->dims = g->dims;
+    job->nx = g->nx;
+    job->ny = g->ny;
+    job->nz = g->nz;
+    job->row_words = g->row_words;
+    job->last_bits = g->last_bits;
+    job->threads = threads > 0 ? threads : omp_get_max_threads();
+    job->strip = strip_rows(g);
+    job->slab = g->dims == 3 && g->nz > LIFE_CPU_SLAB ? LIFE_CPU_SLAB : g->nz;
+    job->scratch_words = life_cpu_scratch_words(g->dims, g->row_words, job->strip);
+    size_t grid_bytes = (g->nwords * sizeof(uint32_t) + 63) / 64 * 64;
+    job->next = aligned_alloc(64, grid_bytes);
+    job->scratch = aligned_alloc(64, (size_t)job->threads * job->scratch_words * sizeof(uint32_t));
+    if (!job->next || !job->scratch) {
+        life_cpu_stop(c);
+        return ls_fail(err, "out of memory for the CPU's second %ux%ux%u grid (%.1f MiB) and row buffers", g->nx,
+                       g->ny, g->nz, (double)grid_bytes / (1u << 20));
+    }
+    *out = c;
+    return 0;
+}
+
+void life_cpu_steps(life_cpu *c, life_grid *g, life_rule r, uint64_t steps)
+{
+    if (steps == 0)
+        return;
+    c->job.rule = r;
+    c->job.steps = steps;
+    c->job.cur = g->words;
+    uint32_t *result = c->v->run(&c->job);
+    if (result != g->words) {
+        c->job.next = g->words;
+        g->words = result;
+    }
+}
+
+void life_cpu_stop(life_cpu *c)
+{
+    if (!c)
+        return;
+    free(c->job.next);
+    free(c->job.scratch);
+    free(c);
+}
+
+int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_error *err)
+{
+    return life_cpu_run_variant(g, r, steps, threads, NULL, err);
+}
+
+int life_cpu_run_variant(life_grid *g, life_rule r, uint64_t steps, int threads, const char *name,
+                         ls_error *err)
+{
+    life_cpu *c;
+    if (life_cpu_start(g, threads, name, &c, err))
+        return -1;
+    life_cpu_steps(c, g, r, steps);
+    life_cpu_stop(c);
+    return 0;
+}

@@ -1,0 +1,70 @@
+/* life_cpu.h - Life on the host's cores (OpenMP), bit-packed and
+ * bit-sliced with src/algo/life.h.
+ *
+ * life_cpu_run is the CPU implementation of the workload. The generation
+ * loop itself (life_cpu_gen.c) is compiled once per instruction set
+ * (meson: generic, x86-64-v3, x86-64-v4) and life_cpu_run picks the
+ * widest one this CPU runs. */
+#ifndef LOCKSTEP_LIFE_CPU_H
+#define LOCKSTEP_LIFE_CPU_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "life.h"
+#include "life_grid.h"
+
+/* Advances g by exactly `steps` generations of rule r on the torus, on
+ * `threads` threads (0: OpenMP's default). 0, or -1 with err set (out of
+ * memory for the second grid or the per-thread buffers). */
+int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_error *err);
+
+/* life_cpu_run with a chosen copy of the loop ("generic", "avx2",
+ * "avx512"; NULL: the widest this CPU runs), for tests and benchmarks.
+ * A copy this CPU cannot run, or does not exist here, is refused. */
+int life_cpu_run_variant(life_grid *g, life_rule r, uint64_t steps, int threads, const char *variant,
+                         ls_error *err);
+
+/* A CPU run kept across calls: the second grid and the per-thread
+ * buffers are allocated (and their pages touched) once, not per chunk. */
+typedef struct life_cpu life_cpu;
+/* For grids of g's extents: 0, or -1 with err set. */
+int life_cpu_start(const life_grid *g, int threads, const char *variant, life_cpu **out, ls_error *err);
+/* Exactly `steps` generations of g (the grid given to start, or one of its
+ * extents); g->words may change to the other buffer, which c then owns
+ * the old one of. */
+void life_cpu_steps(life_cpu *c, life_grid *g, life_rule r, uint64_t steps);
+void life_cpu_stop(life_cpu *c);
+
+/* The instruction set life_cpu_run uses here ("avx512", "avx2", "generic"). */
+const char *life_cpu_variant(void);
+
+/* ---- between life_cpu.c and the per-instruction-set copies ---------- */
+
+typedef struct life_cpu_job {
+    unsigned dims;
+    uint32_t nx, ny, nz, row_words, last_bits;
+    life_rule rule;
+    uint64_t steps;
+    uint32_t *cur;      /* the grid now */
+    uint32_t *next;     /* as large, for the next generation */
+    uint32_t strip;     /* output rows per work unit */
+    uint32_t slab;      /* planes per work unit (3D; 1 in 2D) */
+    uint32_t *scratch;  /* row sums: scratch_words per thread */
+    size_t scratch_words;
+    int threads;
+} life_cpu_job;
+
+/* Words of row sums one thread needs for strips of `strip` rows. */
+size_t life_cpu_scratch_words(unsigned dims, uint32_t row_words, uint32_t strip);
+
+/* Runs job->steps generations; returns cur or next, whichever holds the
+ * last one. */
+#define LIFE_CPU_DECLARE(variant) uint32_t *life_cpu_generations_##variant(const life_cpu_job *job);
+LIFE_CPU_DECLARE(generic)
+#if defined(__x86_64__)
+LIFE_CPU_DECLARE(avx2)
+LIFE_CPU_DECLARE(avx512)
+#endif
+
+#endif

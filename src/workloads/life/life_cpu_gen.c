@@ -1,0 +1,233 @@
+/* life_cpu_gen.c - the generation loop of Life on the CPU, compiled once
+ * per instruction set (LIFE_VARIANT names the copy; meson.build).
+ *
+ * Work unit: a strip of `strip` consecutive output rows (2D), or such a
+ * strip through `slab` consecutive planes (3D). For a strip of a plane a
+ * thread first computes the row sums (west + centre + east, two
+ * bit-planes, life_row_sum) of the input rows it needs: the strip's rows
+ * and one halo row above and below. The strip's rows are contiguous in
+ * memory, so one flat
+ * loop over all their words vectorizes whatever the row length; only the
+ * first and last word of each row see the torus seam, and those are
+ * recomputed after the loop (seam_words). Then a second flat loop adds
+ * three row sums into the 3x3 sum of a plane; in 2D it applies the rule
+ * right away. In 3D the plane sums of three consecutive planes are kept,
+ * rotating, and a third loop adds them into the 3x3x3 sum and applies the
+ * rule. All loops go word by word, 32 cells at a time (16 words per
+ * AVX-512 instruction); the scratch stays in L2.
+ *
+ * Every word's next state depends only on the current grid, so strips are
+ * independent and the result does not depend on the thread count. */
+#include <omp.h>
+#include <stddef.h>
+
+#include "life.h"
+#include "life_cpu.h"
+
+#ifndef LIFE_VARIANT
+#error "LIFE_VARIANT must name the copy (generic, avx2, avx512)"
+#endif
+#define LIFE_CAT2(a, b) a##_##b
+#define LIFE_CAT(a, b) LIFE_CAT2(a, b)
+
+#define LIFE_INLINE static inline __attribute__((always_inline))
+
+/* Row sums of word 0 and word W-1 of one row, where the torus wraps. */
+static void seam_words(const uint32_t *row, uint32_t W, uint32_t last_bits, uint32_t *s0, uint32_t *s1)
+{
+    uint32_t first_cell = row[0] & 1u;
+    uint32_t last_cell = row[W - 1] >> (last_bits - 1u) & 1u;
+    uint32_t w = row[0];
+    uint32_t east = W > 1 ? life_east(w, row[1]) : life_east_last(w, first_cell, last_bits);
+    life_row_sum(life_west_first(w, last_cell), w, east, &s0[0], &s1[0]);
+    if (W > 1) {
+        w = row[W - 1];
+        life_row_sum(life_west(w, row[W - 2]), w, life_east_last(w, first_cell, last_bits), &s0[W - 1],
+                     &s1[W - 1]);
+    }
+}
+
+/* Row sums of `nrows` rows stored one after another at src. */
+static void row_sums(const uint32_t *restrict src, size_t nrows, uint32_t W, uint32_t last_bits,
+                     uint32_t *restrict s0, uint32_t *restrict s1)
+{
+    size_t n = nrows * W;
+    /* Words 0 and n-1 would read outside the rows; they are seams anyway. */
+    for (size_t i = 1; i + 1 < n; i++)
+        life_row_sum(life_west(src[i], src[i - 1]), src[i], life_east(src[i], src[i + 1]), &s0[i], &s1[i]);
+    for (size_t r = 0; r < nrows; r++)
+        seam_words(src + r * W, W, last_bits, s0 + r * W, s1 + r * W);
+}
+
+/* Row sums of rows y0-1 .. y0+rows of plane z (torus in y) into the two
+ * planes s (scratch rows 0 .. rows+1). */
+static void strip_row_sums(const life_cpu_job *job, const uint32_t *grid, uint32_t z, uint32_t y0, uint32_t rows,
+                           uint32_t *s0, uint32_t *s1)
+{
+    uint32_t W = job->row_words, ny = job->ny;
+    const uint32_t *plane = grid + (size_t)z * ny * W;
+    uint32_t above = (y0 + ny - 1u) % ny, below = (y0 + rows) % ny;
+    row_sums(plane + (size_t)above * W, 1, W, job->last_bits, s0, s1);
+    row_sums(plane + (size_t)y0 * W, rows, W, job->last_bits, s0 + W, s1 + W);
+    row_sums(plane + (size_t)below * W, 1, W, job->last_bits, s0 + (size_t)(rows + 1) * W,
+             s1 + (size_t)(rows + 1) * W);
+}
+
+/* Clears the padding bits of the last word of each of `rows` rows. */
+static void clear_padding(uint32_t *out, uint32_t rows, uint32_t W, uint32_t last_bits)
+{
+    uint32_t mask = life_valid_mask(last_bits);
+    if (mask == 0xffffffffu)
+        return;
+    for (uint32_t r = 0; r < rows; r++)
+        out[(size_t)r * W + W - 1] &= mask;
+}
+
+/* 2D: n words of output from the row sums s0/s1 (row k of the scratch is
+ * input row k-1 of the strip) and the cells themselves. */
+LIFE_INLINE void update_2d(life_rule rule, size_t n, size_t W, const uint32_t *restrict self,
+                           const uint32_t *restrict s0, const uint32_t *restrict s1, uint32_t *restrict out)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t p0, p1, p2, p3;
+        life_plane_sum(s0[i], s1[i], s0[i + W], s1[i + W], s0[i + 2 * W], s1[i + 2 * W], &p0, &p1, &p2, &p3);
+        out[i] = life_rule_2d(rule, self[i], p0, p1, p2, p3);
+    }
+}
+
+/* 3D: n words of output from the 3x3 sums (four planes each) of the
+ * plane before (a), at (b) and after (c) the output plane. */
+LIFE_INLINE void update_3d(life_rule rule, size_t n, const uint32_t *restrict self, const uint32_t *const *a,
+                           const uint32_t *const *b, const uint32_t *const *c, uint32_t *restrict out)
+{
+    const uint32_t *restrict a0 = a[0], *restrict a1 = a[1], *restrict a2 = a[2], *restrict a3 = a[3];
+    const uint32_t *restrict b0 = b[0], *restrict b1 = b[1], *restrict b2 = b[2], *restrict b3 = b[3];
+    const uint32_t *restrict c0 = c[0], *restrict c1 = c[1], *restrict c2 = c[2], *restrict c3 = c[3];
+    for (size_t i = 0; i < n; i++)
+        out[i] = life_word_3d(rule, self[i], a0[i], a1[i], a2[i], a3[i], b0[i], b1[i], b2[i], b3[i], c0[i], c1[i],
+                              c2[i], c3[i]);
+}
+
+/* The 3x3 sums (four planes p[0..3]) of rows y0 .. y0+rows-1 of plane z,
+ * through the row sums s0, s1 (rows+2 rows each). */
+static void plane_sums(const life_cpu_job *job, const uint32_t *grid, uint32_t z, uint32_t y0, uint32_t rows,
+                       uint32_t *restrict s0, uint32_t *restrict s1, uint32_t *const *p)
+{
+    size_t W = job->row_words, n = (size_t)rows * W;
+    strip_row_sums(job, grid, z, y0, rows, s0, s1);
+    uint32_t *restrict p0 = p[0], *restrict p1 = p[1], *restrict p2 = p[2], *restrict p3 = p[3];
+    for (size_t i = 0; i < n; i++)
+        life_plane_sum(s0[i], s1[i], s0[i + W], s1[i + W], s0[i + 2 * W], s1[i + 2 * W], &p0[i], &p1[i], &p2[i],
+                       &p3[i]);
+}
+
+/* The update loops once per rule shape: with the default rules as
+ * constants, which the compiler folds into a few operations, and with any
+ * rule from the job. */
+static void update_2d_b3s23(life_rule rule, size_t n, size_t W, const uint32_t *self, const uint32_t *s0,
+                            const uint32_t *s1, uint32_t *out)
+{
+    (void)rule;
+    const life_rule conway = {LIFE_B3S23_BIRTH, LIFE_B3S23_SURVIVE};
+    update_2d(conway, n, W, self, s0, s1, out);
+}
+
+static void update_2d_any(life_rule rule, size_t n, size_t W, const uint32_t *self, const uint32_t *s0,
+                          const uint32_t *s1, uint32_t *out)
+{
+    update_2d(rule, n, W, self, s0, s1, out);
+}
+
+static void update_3d_b6s567(life_rule rule, size_t n, const uint32_t *self, const uint32_t *const *a,
+                             const uint32_t *const *b, const uint32_t *const *c, uint32_t *out)
+{
+    (void)rule;
+    const life_rule bays = {LIFE_B6S567_BIRTH, LIFE_B6S567_SURVIVE};
+    update_3d(bays, n, self, a, b, c, out);
+}
+
+static void update_3d_any(life_rule rule, size_t n, const uint32_t *self, const uint32_t *const *a,
+                          const uint32_t *const *b, const uint32_t *const *c, uint32_t *out)
+{
+    update_3d(rule, n, self, a, b, c, out);
+}
+
+typedef void (*update_2d_fn)(life_rule, size_t, size_t, const uint32_t *, const uint32_t *, const uint32_t *,
+                             uint32_t *);
+typedef void (*update_3d_fn)(life_rule, size_t, const uint32_t *, const uint32_t *const *, const uint32_t *const *,
+                             const uint32_t *const *, uint32_t *);
+
+/* One strip: rows y0 .. y0+rows-1 of plane z, from cur into next. */
+static void strip_2d(const life_cpu_job *job, update_2d_fn update, const uint32_t *cur, uint32_t *next,
+                     uint32_t y0, uint32_t rows, uint32_t *scratch)
+{
+    size_t W = job->row_words, span = (size_t)(rows + 2) * W;
+    uint32_t *s0 = scratch, *s1 = scratch + span;
+    strip_row_sums(job, cur, 0, y0, rows, s0, s1);
+    size_t at = (size_t)y0 * W;
+    update(job->rule, (size_t)rows * W, W, cur + at, s0, s1, next + at);
+    clear_padding(next + at, rows, (uint32_t)W, job->last_bits);
+}
+
+/* One 3D work unit: rows y0 .. y0+rows-1 of planes z0 .. z1-1. The 3x3
+ * sums of three consecutive planes rotate through three slots of the
+ * scratch, so that each plane's sums are made once, not three times. */
+static void slab_3d(const life_cpu_job *job, update_3d_fn update, const uint32_t *cur, uint32_t *next, uint32_t y0,
+                    uint32_t rows, uint32_t z0, uint32_t z1, uint32_t *scratch)
+{
+    size_t W = job->row_words, n = (size_t)rows * W, span = (size_t)(rows + 2) * W;
+    uint32_t nz = job->nz;
+    uint32_t *s0 = scratch, *s1 = scratch + span;
+    uint32_t *slot[3][4];
+    for (int k = 0; k < 3; k++)
+        for (int b = 0; b < 4; b++)
+            slot[k][b] = scratch + 2 * span + (size_t)(4 * k + b) * n;
+    /* Plane z0 - 1 + i lives in slot i % 3. */
+    plane_sums(job, cur, (z0 + nz - 1u) % nz, y0, rows, s0, s1, slot[0]);
+    plane_sums(job, cur, z0, y0, rows, s0, s1, slot[1]);
+    for (uint32_t z = z0; z < z1; z++) {
+        uint32_t i = z - z0;
+        plane_sums(job, cur, (z + 1u) % nz, y0, rows, s0, s1, slot[(i + 2) % 3]);
+        size_t at = ((size_t)z * job->ny + y0) * W;
+        update(job->rule, n, cur + at, (const uint32_t *const *)slot[i % 3],
+               (const uint32_t *const *)slot[(i + 1) % 3], (const uint32_t *const *)slot[(i + 2) % 3], next + at);
+        clear_padding(next + at, rows, (uint32_t)W, job->last_bits);
+    }
+}
+
+static int is_rule(life_rule r, uint32_t birth, uint32_t survive)
+{
+    return r.birth == birth && r.survive == survive;
+}
+
+uint32_t *LIFE_CAT(life_cpu_generations, LIFE_VARIANT)(const life_cpu_job *job)
+{
+    update_2d_fn u2 = is_rule(job->rule, LIFE_B3S23_BIRTH, LIFE_B3S23_SURVIVE) ? update_2d_b3s23 : update_2d_any;
+    update_3d_fn u3 = is_rule(job->rule, LIFE_B6S567_BIRTH, LIFE_B6S567_SURVIVE) ? update_3d_b6s567 : update_3d_any;
+    uint32_t strips = (job->ny + job->strip - 1u) / job->strip;
+    uint32_t slabs = (job->nz + job->slab - 1u) / job->slab; /* 1 in 2D */
+    int64_t units = (int64_t)strips * slabs;
+    uint32_t *result = job->steps % 2 ? job->next : job->cur;
+#pragma omp parallel num_threads(job->threads)
+    {
+        uint32_t *scratch = job->scratch + (size_t)omp_get_thread_num() * job->scratch_words;
+        uint32_t *cur = job->cur, *next = job->next;
+        for (uint64_t step = 0; step < job->steps; step++) {
+#pragma omp for schedule(static)
+            for (int64_t u = 0; u < units; u++) {
+                uint32_t y0 = (uint32_t)(u % strips) * job->strip, z0 = (uint32_t)(u / strips) * job->slab;
+                uint32_t rows = job->ny - y0 < job->strip ? job->ny - y0 : job->strip;
+                uint32_t z1 = job->nz - z0 < job->slab ? job->nz : z0 + job->slab;
+                if (job->dims == 2)
+                    strip_2d(job, u2, cur, next, y0, rows, scratch);
+                else
+                    slab_3d(job, u3, cur, next, y0, rows, z0, z1, scratch);
+            }
+            /* The for's barrier has ended the generation on every thread. */
+            uint32_t *t = cur;
+            cur = next;
+            next = t;
+        }
+    }
+    return result;
+}

@@ -1,0 +1,177 @@
+/* life_grid.c - the host's Life grid: allocation, random fill, population
+ * and digest. The layout is described in life_grid.h and docs/life.md. */
+#include "life_grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "life.h"
+#include "philox.h"
+
+/* Philox counter word 2 of the random fill: "life". */
+#define LIFE_FILL_TAG 0x6c696665u
+
+int life_grid_check_size(unsigned dims, uint64_t nx, uint64_t ny, uint64_t nz, ls_error *err)
+{
+    if (dims != 2 && dims != 3)
+        return ls_fail_usage(err, "a Life grid has 2 or 3 dimensions, not %u", dims);
+    if (dims == 2 && nz != 1)
+        return ls_fail_usage(err, "a 2D grid has no third extent");
+    uint64_t ext[3] = {nx, ny, nz};
+    for (unsigned i = 0; i < dims; i++)
+        if (ext[i] < LIFE_MIN_SIZE || ext[i] > LIFE_MAX_SIZE)
+            return ls_fail_usage(err, "grid extent %llu is out of range: each side must be %u to %u cells",
+                                 (unsigned long long)ext[i], LIFE_MIN_SIZE, LIFE_MAX_SIZE);
+    if (nx * ny > LIFE_MAX_CELLS / nz)
+        return ls_fail_usage(err, "a grid of %llu x %llu x %llu cells is too large (at most 2^40 cells)",
+                             (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz);
+    return 0;
+}
+
+uint64_t life_grid_bytes(uint32_t nx, uint32_t ny, uint32_t nz)
+{
+    return (uint64_t)((nx + 31u) / 32u) * 4u * ny * nz;
+}
+
+int life_grid_init(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err)
+{
+    memset(g, 0, sizeof *g);
+    if (life_grid_check_size(dims, nx, ny, nz, err))
+        return -1;
+    uint64_t bytes = life_grid_bytes(nx, ny, nz);
+    /* aligned_alloc wants a multiple of the alignment; SIMD loops like 64. */
+    uint64_t alloc = (bytes + 63u) / 64u * 64u;
+    if (alloc > SIZE_MAX)
+        return ls_fail(err, "a %ux%ux%u grid needs %.1f GiB, more than this machine can address", nx, ny, nz,
+                       (double)bytes / (1u << 30));
+    g->words = aligned_alloc(64, (size_t)alloc);
+    if (!g->words)
+        return ls_fail(err, "out of memory for a %ux%ux%u grid (%.1f MiB, one bit per cell)", nx, ny, nz,
+                       (double)bytes / (1u << 20));
+    memset(g->words, 0, (size_t)alloc);
+    g->dims = dims;
+    g->nx = nx;
+    g->ny = ny;
+    g->nz = nz;
+    g->row_words = (nx + 31u) / 32u;
+    g->last_bits = nx - (g->row_words - 1u) * 32u;
+    g->nwords = (size_t)g->row_words * ny * nz;
+    return 0;
+}
+
+void life_grid_free(life_grid *g)
+{
+    free(g->words);
+    g->words = NULL;
+}
+
+/* The eight 16-bit lanes of fill block `block`. */
+static void fill_block(uint64_t seed, uint64_t block, uint16_t *lanes)
+{
+    ls_philox_ctr c = {{(ls_u32)block, (ls_u32)(block >> 32), LIFE_FILL_TAG, 0u}};
+    ls_philox_key k = {{(ls_u32)seed, (ls_u32)(seed >> 32)}};
+    ls_philox_ctr r = ls_philox4x32_10(c, k);
+    for (int i = 0; i < 8; i++)
+        lanes[i] = (uint16_t)(r.v[i / 2] >> (16 * (i % 2)));
+}
+
+/* Cells per piece of a row that fill_row draws at once. */
+#define FILL_PIECE 1024u
+
+/* Fills cells x0 .. x0+n-1 (x0 a multiple of 32, n at most FILL_PIECE) of
+ * the row whose first cell has index k0: draws their blocks, then packs
+ * 32 comparisons into each word. Two simple loops the compiler vectorizes. */
+static void fill_piece(uint32_t *w, uint64_t k0, uint32_t x0, uint32_t n, uint64_t seed, uint32_t threshold)
+{
+    uint16_t lanes[FILL_PIECE + 16];
+    uint64_t first = (k0 + x0) / 8, last = (k0 + x0 + n - 1) / 8;
+    for (uint64_t b = first; b <= last; b++)
+        fill_block(seed, b, lanes + 8 * (b - first));
+    const uint16_t *cell = lanes + (k0 + x0) % 8;
+    for (uint32_t j = 0; j * 32 < n; j++) {
+        uint32_t word = 0, bits = n - j * 32 < 32 ? n - j * 32 : 32;
+        for (uint32_t i = 0; i < bits; i++)
+            word |= (uint32_t)(cell[j * 32 + i] < threshold) << i;
+        w[x0 / 32 + j] = word;
+    }
+}
+
+/* Fills one row (row index `row` = z * ny + y, first cell index row * nx). */
+static void fill_row(life_grid *g, uint64_t row, uint64_t seed, uint32_t threshold)
+{
+    uint32_t *w = g->words + row * g->row_words;
+    for (uint32_t x0 = 0; x0 < g->nx; x0 += FILL_PIECE) {
+        uint32_t n = g->nx - x0 < FILL_PIECE ? g->nx - x0 : FILL_PIECE;
+        fill_piece(w, row * g->nx, x0, n, seed, threshold);
+    }
+}
+
+void life_grid_fill_random(life_grid *g, uint64_t seed, double density)
+{
+    double t = density <= 0 ? 0 : density >= 1 ? 65536.0 : floor(density * 65536.0 + 0.5);
+    uint32_t threshold = (uint32_t)t;
+    memset(g->words, 0, g->nwords * sizeof *g->words);
+    int64_t rows = (int64_t)g->ny * g->nz;
+#pragma omp parallel for schedule(static)
+    for (int64_t row = 0; row < rows; row++)
+        fill_row(g, (uint64_t)row, seed, threshold);
+}
+
+uint64_t life_grid_population(const life_grid *g)
+{
+    uint64_t pop = 0;
+    int64_t n = (int64_t)g->nwords;
+#pragma omp parallel for reduction(+ : pop) schedule(static)
+    for (int64_t i = 0; i < n; i++)
+        pop += (uint64_t)__builtin_popcount(g->words[i]);
+    return pop;
+}
+
+/* FNV-1a, 64-bit: the bytes of `len` at `data` hashed into h. */
+static uint64_t fnv1a(uint64_t h, const uint8_t *data, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ data[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* A bit stream packed 8 to a byte, low bit first, hashed as it fills. */
+typedef struct bit_hash {
+    uint64_t h;
+    uint64_t acc;   /* pending bits, the oldest in bit 0 */
+    unsigned nbits; /* how many (below 8 between appends) */
+} bit_hash;
+
+static void bit_hash_append(bit_hash *b, uint32_t bits, unsigned n)
+{
+    b->acc |= (uint64_t)(bits & life_valid_mask(n)) << b->nbits;
+    b->nbits += n;
+    while (b->nbits >= 8) {
+        uint8_t byte = (uint8_t)b->acc;
+        b->h = fnv1a(b->h, &byte, 1);
+        b->acc >>= 8;
+        b->nbits -= 8;
+    }
+}
+
+uint64_t life_grid_digest(const life_grid *g)
+{
+    uint8_t header[24];
+    uint64_t ext[3] = {g->nx, g->ny, g->nz};
+    for (int i = 0; i < 24; i++)
+        header[i] = (uint8_t)(ext[i / 8] >> (8 * (i % 8)));
+    bit_hash b = {fnv1a(0xcbf29ce484222325ull, header, sizeof header), 0, 0};
+    size_t rows = (size_t)g->ny * g->nz;
+    for (size_t r = 0; r < rows; r++) {
+        const uint32_t *w = g->words + r * g->row_words;
+        for (uint32_t j = 0; j + 1 < g->row_words; j++)
+            bit_hash_append(&b, w[j], 32);
+        bit_hash_append(&b, w[g->row_words - 1], g->last_bits);
+    }
+    if (b.nbits) {
+        uint8_t byte = (uint8_t)b.acc;
+        b.h = fnv1a(b.h, &byte, 1);
+    }
+    return b.h;
+}

@@ -1,0 +1,74 @@
+/* life_grid.h - a Life grid on the host: one bit per cell, the packed
+ * layout that every backend uses in memory (docs/life.md).
+ *
+ * Layout: rows of 32-bit words along x, the fastest axis. Cell (x, y, z)
+ * is bit x % 32 of word (z * ny + y) * row_words + x / 32, with
+ * row_words = ceil(nx / 32). Bits of a row's last word beyond nx are
+ * padding and always 0 (every writer keeps them so: the update masks
+ * them, loaders never set them). A 2D grid is a 3D grid with nz = 1.
+ * A word is one GPU work-item's unit: a warp of 32 threads reads 128
+ * consecutive bytes of a row at once, and the neighbours across a word
+ * boundary are one shift away. */
+#ifndef LOCKSTEP_LIFE_GRID_H
+#define LOCKSTEP_LIFE_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define LIFE_MIN_SIZE 4u          /* smallest extent along any axis */
+#define LIFE_MAX_SIZE 1048576u    /* largest along any axis (2^20) */
+#define LIFE_MAX_CELLS (1ull << 40) /* 128 GiB of cells: far above any device */
+
+typedef struct life_grid {
+    unsigned dims;      /* 2 or 3 */
+    uint32_t nx, ny, nz; /* extents; nz == 1 in 2D */
+    uint32_t row_words; /* words per row, ceil(nx / 32) */
+    uint32_t last_bits; /* cells in a row's last word, 1..32 */
+    size_t nwords;      /* row_words * ny * nz */
+    uint32_t *words;    /* the cells, 64-byte aligned */
+} life_grid;
+
+/* Checks extents (each at least LIFE_MIN_SIZE, at most LIFE_MAX_SIZE) for
+ * a grid of `dims` dimensions: 0, or -1 with err->usage set. */
+int life_grid_check_size(unsigned dims, uint64_t nx, uint64_t ny, uint64_t nz, ls_error *err);
+
+/* An all-dead grid: 0, or -1 with err set (bad size: err->usage; no
+ * memory: a message with the size needed). */
+int life_grid_init(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err);
+void life_grid_free(life_grid *g);
+
+/* Bytes the cells of such a grid take (one bit per cell, padded rows). */
+uint64_t life_grid_bytes(uint32_t nx, uint32_t ny, uint32_t nz);
+
+/* Word index of row (y, z); cell access for loaders and tests. */
+static inline size_t life_row(const life_grid *g, uint32_t y, uint32_t z)
+{
+    return ((size_t)z * g->ny + y) * g->row_words;
+}
+static inline int life_get(const life_grid *g, uint32_t x, uint32_t y, uint32_t z)
+{
+    return (int)(g->words[life_row(g, y, z) + x / 32] >> (x % 32) & 1u);
+}
+static inline void life_set(life_grid *g, uint32_t x, uint32_t y, uint32_t z, int alive)
+{
+    uint32_t *w = &g->words[life_row(g, y, z) + x / 32];
+    uint32_t bit = 1u << (x % 32);
+    *w = alive ? *w | bit : *w & ~bit;
+}
+
+/* Fills the grid at random: cell k (canonical order, x fastest) is alive
+ * when its 16-bit lane of Philox4x32-10 block k / 8, keyed by seed, is
+ * below round(density * 65536). The same on any thread count. */
+void life_grid_fill_random(life_grid *g, uint64_t seed, double density);
+
+/* Live cells. */
+uint64_t life_grid_population(const life_grid *g);
+
+/* FNV-1a (64-bit) of nx, ny, nz as 8-byte little-endian integers followed
+ * by the cells in canonical order packed 8 to a byte, first cell in the
+ * low bit, the last byte padded with zeros (docs/life.md). */
+uint64_t life_grid_digest(const life_grid *g);
+
+#endif

@@ -1,0 +1,103 @@
+/* life_io.h - Life grids and patterns in files, read and written.
+ *
+ * Formats (docs/life.md defines each exactly):
+ *   pku     PKU HPCGame 2024 problem G: little-endian uint64 M, uint64 T,
+ *           then M^3 bytes, cell (x, y, z) of the contest at byte
+ *           x M^2 + y M + z, 1 alive, 0 dead. The contest's z is the
+ *           grid's x (fastest), its x the grid's z, so the file's byte
+ *           order is the grid's canonical cell order. Cubes only.
+ *   native  any size and dimension, 8 cells a byte, with a header and the
+ *           grid's digest as checksum (extension .lsgrid).
+ *   rle     Golly/LifeWiki run-length encoding of a 2D pattern.
+ *   cells   LifeWiki plaintext: '.' dead, 'O' alive, '!' comment lines.
+ *   png     a 2D grid as a picture: black cells alive, one pixel per cell
+ *           or scale x scale pixels.
+ * pku and native hold whole grids; rle, cells and png hold patterns,
+ * which are placed into a grid (life_place). Every reader reports bad
+ * input as one line naming the file and what is wrong (err->usage set);
+ * writers report failed writes. */
+#ifndef LOCKSTEP_LIFE_IO_H
+#define LOCKSTEP_LIFE_IO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "life.h"
+#include "life_grid.h"
+#include "life_rule.h"
+
+typedef enum life_format {
+    LIFE_FORMAT_AUTO, /* from the file name's extension */
+    LIFE_FORMAT_PKU,
+    LIFE_FORMAT_NATIVE,
+    LIFE_FORMAT_RLE,
+    LIFE_FORMAT_CELLS,
+    LIFE_FORMAT_PNG,
+} life_format;
+
+/* "pku", "native", "rle", "cells", "png": 0, or -1 with err->usage set. */
+int life_format_parse(const char *name, life_format *out, ls_error *err);
+/* The format of `path` by its extension (.data .bin .pku, .lsgrid, .rle,
+ * .cells, .png) when `given` is AUTO, else `given`: 0 or -1. */
+int life_format_resolve(const char *path, life_format given, life_format *out, ls_error *err);
+const char *life_format_name(life_format f);
+/* 1 for formats that hold a whole grid (pku, native), 0 for patterns. */
+int life_format_is_grid(life_format f);
+
+/* A 2D pattern: the bounding box its file declares, a byte per cell. */
+typedef struct life_pattern {
+    uint32_t width, height;
+    uint8_t *cells;                 /* cells[y * width + x], 0 or 1 */
+    char rule[LIFE_RULE_TEXT];      /* the RLE header's rule; "" if none */
+} life_pattern;
+
+void life_pattern_free(life_pattern *p);
+
+/* What a file says beyond its cells, and what a writer needs to know. */
+typedef struct life_meta {
+    uint64_t generation;  /* PKU T, native generation count */
+    life_rule rule;       /* the rule (native files, RLE headers) */
+    int has_rule;         /* a native file's rule is set */
+    uint32_t scale;       /* PNG pixels per cell along each side (>= 1) */
+} life_meta;
+
+/* ---- whole grids ------------------------------------------------------ */
+
+/* `name` is the file's name for messages. On success *g is a new grid. */
+int life_read_pku(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_error *err);
+int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err);
+int life_read_native(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_error *err);
+int life_write_native(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err);
+
+/* ---- patterns --------------------------------------------------------- */
+
+int life_read_rle(FILE *f, const char *name, life_pattern *p, ls_error *err);
+int life_write_rle(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err);
+int life_read_cells(FILE *f, const char *name, life_pattern *p, ls_error *err);
+int life_write_cells(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err);
+int life_read_png(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err);
+int life_write_png(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err);
+
+/* Copies p into g (2D, or the middle plane z = nz / 2 of a 3D grid) with
+ * its top-left cell at (x, y), wrapping around the torus; at == NULL
+ * centres it. Refuses a pattern larger than the grid. */
+typedef struct life_at {
+    uint32_t x, y;
+} life_at;
+int life_place(life_grid *g, const life_pattern *p, const life_at *at, ls_error *err);
+
+/* ---- files ------------------------------------------------------------ */
+
+/* Reads `path` in format `fmt` (AUTO: by extension). A whole-grid format
+ * fills *g and leaves *p empty; a pattern format fills *p and leaves *g
+ * empty (words == NULL). */
+int life_read_file(const char *path, life_format fmt, uint32_t png_scale, life_grid *g, life_pattern *p,
+                   life_meta *meta, ls_error *err);
+
+/* Writes g to `path` in format `fmt`, whole or not at all: the data goes
+ * to a temporary file in the same directory, renamed over `path` only
+ * when every byte is written and flushed. */
+int life_write_file(const char *path, life_format fmt, const life_grid *g, const life_meta *meta, ls_error *err);
+
+#endif

@@ -1,0 +1,147 @@
+/* life_png.c - 2D grids as PNG pictures (libpng): black is alive, white
+ * dead, each cell a scale x scale square of pixels. Written as 1-bit
+ * grayscale, a row at a time, so that a 65536^2 grid needs no picture in
+ * memory. Read from any PNG libpng reads: a cell is alive when the
+ * top-left pixel of its square is darker than mid-grey. */
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "life_io.h"
+
+/* libpng reports errors through a callback that must not return: it
+ * keeps the message and jumps back to the setjmp in the caller. */
+typedef struct png_failure {
+    char msg[200];
+} png_failure;
+
+static void on_png_error(png_structp png, png_const_charp msg)
+{
+    png_failure *f = png_get_error_ptr(png);
+    snprintf(f->msg, sizeof f->msg, "%s", msg);
+    png_longjmp(png, 1);
+}
+
+static void on_png_warning(png_structp png, png_const_charp msg)
+{
+    (void)png;
+    (void)msg; /* warnings (unknown chunks, gamma) do not concern cells */
+}
+
+/* Pixels of a picture of n cells at `scale`, if it fits libpng's limits. */
+static int scaled(uint32_t n, uint32_t scale, uint32_t *out)
+{
+    uint64_t px = (uint64_t)n * scale;
+    if (px > PNG_UINT_31_MAX)
+        return -1;
+    *out = (uint32_t)px;
+    return 0;
+}
+
+/* One 1-bit row: bit 7 of byte 0 is the leftmost pixel, 0 is black. */
+static void png_row(const life_grid *g, uint32_t y, uint32_t scale, uint32_t width, png_bytep row)
+{
+    memset(row, 0xff, ((size_t)width + 7) / 8);
+    for (uint32_t px = 0; px < width; px++)
+        if (life_get(g, px / scale, y, 0))
+            row[px / 8] &= (png_byte) ~(0x80u >> (px % 8));
+}
+
+int life_write_png(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
+{
+    uint32_t scale = meta->scale ? meta->scale : 1, width, height;
+    if (g->dims != 2)
+        return ls_fail_usage(err, "a PNG shows a 2D grid; this grid is 3D");
+    if (scaled(g->nx, scale, &width) || scaled(g->ny, scale, &height))
+        return ls_fail_usage(err, "a %ux%u grid at scale %u is too large for a PNG", g->nx, g->ny, scale);
+    png_failure failure = {""};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, on_png_error, on_png_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    png_bytep volatile row = malloc(((size_t)width + 7) / 8);
+    if (!png || !info || !row) {
+        png_destroy_write_struct(&png, &info);
+        free(row);
+        return ls_fail(err, "out of memory for a PNG row of %u pixels", width);
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(row);
+        return ls_fail(err, "%s", failure.msg);
+    }
+    png_init_io(png, f);
+    png_set_IHDR(png, info, width, height, 1, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < g->ny; y++) {
+        png_row(g, y, scale, width, row);
+        for (uint32_t k = 0; k < scale; k++)
+            png_write_row(png, row);
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    return ferror(f) ? ls_fail(err, "write error") : 0;
+}
+
+/* Asks libpng for 8-bit grey rows whatever the file holds. */
+static void png_to_grey8(png_structp png, png_infop info)
+{
+    png_byte type = png_get_color_type(png, info);
+    png_set_expand(png);   /* palette to RGB, low-bit grey to 8, tRNS to alpha */
+    png_set_strip_16(png);
+    png_set_strip_alpha(png);
+    if (type & PNG_COLOR_MASK_COLOR)
+        png_set_rgb_to_gray_fixed(png, 1, -1, -1);
+    png_read_update_info(png, info);
+}
+
+/* Reads the rows, keeping one pixel of every scale x scale square. */
+static void png_cells(png_structp png, uint32_t scale, png_bytep row, life_pattern *p)
+{
+    for (uint32_t y = 0; y < p->height * scale; y++) {
+        png_read_row(png, row, NULL);
+        if (y % scale)
+            continue;
+        for (uint32_t x = 0; x < p->width; x++)
+            p->cells[(size_t)(y / scale) * p->width + x] = row[(size_t)x * scale] < 128;
+    }
+}
+
+int life_read_png(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err)
+{
+    memset(p, 0, sizeof *p);
+    png_failure failure = {""};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &failure, on_png_error, on_png_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    png_bytep volatile row = NULL;
+    if (!png || !info) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return ls_fail(err, "out of memory reading %s", name);
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        free(row);
+        life_pattern_free(p);
+        return ls_fail_usage(err, "%s: not a readable PNG (%s)", name, failure.msg);
+    }
+    png_init_io(png, f);
+    png_read_info(png, info);
+    uint32_t width = png_get_image_width(png, info), height = png_get_image_height(png, info);
+    if (png_get_interlace_type(png, info) != PNG_INTERLACE_NONE)
+        png_error(png, "interlaced pictures are not supported");
+    if (width % scale || height % scale)
+        png_error(png, "the size is not a multiple of the scale");
+    png_to_grey8(png, info);
+    row = malloc(png_get_rowbytes(png, info));
+    p->width = width / scale;
+    p->height = height / scale;
+    p->cells = calloc((size_t)p->width * p->height, 1);
+    if (!row || !p->cells)
+        png_error(png, "out of memory for the picture");
+    png_cells(png, scale, row, p);
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+    free(row);
+    return 0;
+}

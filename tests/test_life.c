@@ -1,0 +1,218 @@
+/* test_life.c - Life's rule notation and known answers from independent
+ * sources, run through the RLE reader and the CPU implementation:
+ *   - an R-pentomino on a 1024x1024 torus has 116 live cells at
+ *     generation 1103 (LifeWiki, "R-pentomino": it stabilises at 1103
+ *     with 116 cells on an unbounded plane; its debris and the six gliders
+ *     it emits have not yet met across a 1024 torus by then),
+ *   - a glider is the same shape moved by (1, 1) after 4 generations,
+ *   - a blinker has period 2,
+ *   - the Gosper glider gun (LifeWiki's RLE) has 36 cells and period 30
+ *     with one glider added every period. */
+#include <stdio.h>
+#include <string.h>
+
+#include "life_cpu.h"
+#include "life_io.h"
+#include "life_rule.h"
+
+static int failures, checks;
+
+static void check(int ok, const char *what)
+{
+    checks++;
+    if (!ok) {
+        failures++;
+        printf("FAIL %s\n", what);
+    }
+}
+
+/* ---- rules ------------------------------------------------------------- */
+
+static void expect_rule(const char *text, unsigned dims, uint32_t birth, uint32_t survive)
+{
+    life_rule r;
+    ls_error err;
+    char what[200];
+    snprintf(what, sizeof what, "rule '%s' in %uD parses", text, dims);
+    int ok = life_rule_parse(text, dims, &r, &err) == 0;
+    check(ok && r.birth == birth && r.survive == survive, what);
+}
+
+static void expect_bad_rule(const char *text, unsigned dims)
+{
+    life_rule r;
+    ls_error err = {"", 0};
+    char what[300];
+    int rc = life_rule_parse(text, dims, &r, &err);
+    snprintf(what, sizeof what, "rule '%s' in %uD is refused in one line (got: %s)", text, dims, err.msg);
+    check(rc == -1 && err.usage == 1 && err.msg[0] && !strchr(err.msg, '\n'), what);
+}
+
+static void expect_format(uint32_t birth, uint32_t survive, const char *text)
+{
+    char out[LIFE_RULE_TEXT], what[200];
+    life_rule r = {birth, survive};
+    life_rule_format(r, out, sizeof out);
+    snprintf(what, sizeof what, "rule written as '%s', expected '%s'", out, text);
+    check(strcmp(out, text) == 0, what);
+}
+
+static void test_rules(void)
+{
+    expect_rule("B3/S23", 2, 1u << 3, 1u << 2 | 1u << 3);
+    expect_rule("b3/s23", 2, 1u << 3, 1u << 2 | 1u << 3);
+    expect_rule("S23/B3", 2, 1u << 3, 1u << 2 | 1u << 3);
+    expect_rule("B6/S567", 3, 1u << 6, 7u << 5);
+    expect_rule("B6/S5-7", 3, 1u << 6, 7u << 5);
+    expect_rule("B13,14/S10-12", 3, 3u << 13, 7u << 10);
+    expect_rule("B0/S8", 2, 1u, 1u << 8);
+    expect_rule("B/S", 2, 0, 0);
+    expect_rule("B27/S5", 3, 1u << 2 | 1u << 7, 1u << 5); /* digits: counts 2 and 7 */
+    expect_rule("B0-26/S0-26", 3, (1u << 27) - 1, (1u << 27) - 1);
+    expect_bad_rule("B9/S23", 2);
+    expect_bad_rule("B27,3/S5", 3);
+    expect_bad_rule("B3S23", 2);
+    expect_bad_rule("B3/S2x", 2);
+    expect_bad_rule("X3/S23", 2);
+    expect_bad_rule("B3/B23", 2);
+    expect_bad_rule("B7-5/S", 3);
+    expect_bad_rule("B1,/S", 3);
+    expect_bad_rule("B1,,2/S", 3);
+    expect_bad_rule("B3/S23/", 2);
+    expect_bad_rule("B100,1/S1", 3);
+    expect_format(1u << 3, 1u << 2 | 1u << 3, "B3/S23");
+    expect_format(1u << 6, 7u << 5, "B6/S567");
+    expect_format(3u << 13, 7u << 10, "B13,14/S10-12");
+    expect_format(0, 0, "B/S");
+    /* Every 3D rule written and read back is the same rule. */
+    uint32_t x = 12345;
+    for (int i = 0; i < 200; i++) {
+        x = x * 1103515245u + 12345u;
+        life_rule r = {x & ((1u << 27) - 1), (x * 2654435761u) & ((1u << 27) - 1)}, back;
+        char text[LIFE_RULE_TEXT];
+        ls_error err;
+        life_rule_format(r, text, sizeof text);
+        check(life_rule_parse(text, 3, &back, &err) == 0 && back.birth == r.birth && back.survive == r.survive,
+              text);
+    }
+}
+
+/* ---- known answers ------------------------------------------------------ */
+
+/* A 2D grid of nx x ny with the RLE pattern centred (or at `at`). */
+static int grid_with(const char *rle, uint32_t nx, uint32_t ny, const life_at *at, life_grid *g)
+{
+    ls_error err;
+    life_pattern p;
+    FILE *f = fmemopen((void *)rle, strlen(rle), "r");
+    if (!f || life_read_rle(f, "pattern", &p, &err)) {
+        printf("FAIL reading %s: %s\n", rle, f ? err.msg : "fmemopen");
+        failures++;
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    fclose(f);
+    int rc = life_grid_init(g, 2, nx, ny, 1, &err) || life_place(g, &p, at, &err);
+    if (rc) {
+        printf("FAIL placing %s: %s\n", rle, err.msg);
+        failures++;
+    }
+    life_pattern_free(&p);
+    return rc ? -1 : 0;
+}
+
+static int run(life_grid *g, const char *rule, uint64_t steps)
+{
+    life_rule r;
+    ls_error err;
+    if (life_rule_parse(rule, g->dims, &r, &err) || life_cpu_run(g, r, steps, 0, &err)) {
+        printf("FAIL running: %s\n", err.msg);
+        failures++;
+        return -1;
+    }
+    return 0;
+}
+
+static int same_cells(const life_grid *a, const life_grid *b)
+{
+    return a->nwords == b->nwords && memcmp(a->words, b->words, a->nwords * sizeof *a->words) == 0;
+}
+
+static void test_r_pentomino(void)
+{
+    life_grid g;
+    if (grid_with("x = 3, y = 3, rule = B3/S23\nb2o$2ob$bo!\n", 1024, 1024, NULL, &g))
+        return;
+    check(life_grid_population(&g) == 5, "R-pentomino has 5 cells");
+    if (run(&g, "B3/S23", 1103) == 0) {
+        char what[100];
+        snprintf(what, sizeof what, "R-pentomino: 116 cells at generation 1103 (got %llu)",
+                 (unsigned long long)life_grid_population(&g));
+        check(life_grid_population(&g) == 116, what);
+    }
+    life_grid_free(&g);
+}
+
+static void test_glider_and_blinker(void)
+{
+    life_grid g, moved, blinker, start;
+    life_at at = {10, 20}, at_moved = {11, 21};
+    /* The glider of LifeWiki, heading down and right (south-east). */
+    if (grid_with("x = 3, y = 3\nbo$2bo$3o!\n", 37, 45, &at, &g) ||
+        grid_with("x = 3, y = 3\nbo$2bo$3o!\n", 37, 45, &at_moved, &moved))
+        return;
+    run(&g, "B3/S23", 4);
+    check(same_cells(&g, &moved), "a glider moves by (1, 1) in 4 generations");
+    run(&g, "B3/S23", 4 * 37 * 45); /* lcm of the torus' orbit: back where it was plus (37*45, 37*45) */
+    check(same_cells(&g, &moved), "a glider crosses the torus and comes back");
+    life_grid_free(&g);
+    life_grid_free(&moved);
+    if (grid_with("x = 3, y = 1\n3o!\n", 9, 7, NULL, &blinker) || grid_with("x = 3, y = 1\n3o!\n", 9, 7, NULL, &start))
+        return;
+    run(&blinker, "B3/S23", 1);
+    check(!same_cells(&blinker, &start) && life_grid_population(&blinker) == 3, "a blinker turns after 1 generation");
+    run(&blinker, "B3/S23", 1);
+    check(same_cells(&blinker, &start), "a blinker is back after 2 generations");
+    run(&blinker, "B3/S23", 1001);
+    check(!same_cells(&blinker, &start), "... and turned after 1003");
+    life_grid_free(&blinker);
+    life_grid_free(&start);
+}
+
+/* LifeWiki's RLE of the Gosper glider gun, as published. */
+static const char gosper_rle[] =
+    "#N Gosper glider gun\n"
+    "#O Bill Gosper\n"
+    "#C A true period 30 glider gun.\n"
+    "#C The first known gun and the first known finite pattern with unbounded growth.\n"
+    "#C www.conwaylife.com/wiki/index.php?title=Gosper_glider_gun\n"
+    "x = 36, y = 9, rule = B3/S23\n"
+    "24bo11b$22bobo11b$12b2o6b2o12b2o$11bo3bo4b2o12b2o$2o8bo5bo3b2o14b$2o8b\n"
+    "o3bob2o4bobo11b$10bo5bo7bo11b$11bo3bo20b$12b2o22b!\n";
+
+static void test_gosper_gun(void)
+{
+    life_grid g;
+    life_at at = {2, 2};
+    if (grid_with(gosper_rle, 200, 200, &at, &g))
+        return;
+    check(life_grid_population(&g) == 36, "the Gosper gun has 36 cells");
+    /* After 30 generations: the gun again and one glider (5 cells). */
+    run(&g, "B3/S23", 30);
+    char what[100];
+    snprintf(what, sizeof what, "Gosper gun at generation 30: 36 + 5 cells (got %llu)",
+             (unsigned long long)life_grid_population(&g));
+    check(life_grid_population(&g) == 41, what);
+    life_grid_free(&g);
+}
+
+int main(void)
+{
+    test_rules();
+    test_r_pentomino();
+    test_glider_and_blinker();
+    test_gosper_gun();
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
