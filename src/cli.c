@@ -140,6 +140,11 @@ int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
         const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!val)
             return ls_fail_usage(err, "--%s needs a value (%s)", o->name, o->arg ? o->arg : "VALUE");
+        /* `--checkpoint --quiet` forgot the file name; taking the next
+         * option as one would create a file named "--quiet". */
+        if (!eq && strncmp(val, "--", 2) == 0)
+            return ls_fail_usage(err, "--%s needs a value (%s), not the option '%s' (for a value that starts with "
+                                 "'--', write --%s=%s)", o->name, o->arg ? o->arg : "VALUE", val, o->name, val);
         switch (o->kind) {
         case LS_OPT_COUNT:
             if (ls_parse_count(o->name, val, o->min, o->max, (uint64_t *)o->target, err) != 0)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output.h"
 #include "workload.h"
 
 #ifndef LS_VERSION
@@ -26,7 +27,7 @@ static void usage(FILE *out)
             "$LOCKSTEP_BACKEND, else auto: a CUDA GPU, else an OpenCL GPU, else OpenMP).\n");
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -54,4 +55,18 @@ int main(int argc, char **argv)
         return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv, 2, NULL);
     fprintf(stderr, "lockstep: unknown command '%s' (see lockstep --help)\n", cmd);
     return 2;
+}
+
+/* Every command's output is checked once more at the end: whatever stdio
+ * still holds must reach its destination, else the exit code says so (a
+ * command that failed has said why already: one line is enough). */
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    ls_error err = {{0}, 0};
+    if (ls_close_stdout(&err) != 0 && rc == 0) {
+        fprintf(stderr, "lockstep: %s\n", err.msg);
+        return 1;
+    }
+    return rc;
 }

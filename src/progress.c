@@ -23,13 +23,20 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
+/* SIGTERM (kill, a batch system's time limit, shutdown) and SIGHUP (the
+ * terminal went away) stop a run like Ctrl-C: the chunk in hand finishes,
+ * the checkpoint is committed and the best so far is printed. */
 void ls_progress_catch_sigint(void)
 {
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
+    /* Reads and writes under way (a checkpoint commit) go on. */
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
 }
 
 int ls_progress_interrupted(void)

@@ -2,8 +2,8 @@
  *
  * Shown only when stderr is a terminal, --quiet is not given, and the run
  * has already taken about 2 s (short runs stay silent). Also carries the
- * Ctrl-C flag: once SIGINT arrives (after ls_progress_catch_sigint), the
- * report callback asks the backend to stop. */
+ * stop flag: once SIGINT, SIGTERM or SIGHUP arrives (after
+ * ls_progress_catch_sigint), the report callback asks the backend to stop. */
 #ifndef LOCKSTEP_PROGRESS_H
 #define LOCKSTEP_PROGRESS_H
 
@@ -22,8 +22,8 @@ ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const cha
 /* Clears the line if anything was drawn. */
 void ls_progress_finish(ls_progress_bar *bar);
 
-/* After this, Ctrl-C sets a flag that the report callback turns into a
- * stop request instead of killing the process. */
+/* After this, Ctrl-C, SIGTERM and SIGHUP set a flag that the report
+ * callback turns into a stop request instead of killing the process. */
 void ls_progress_catch_sigint(void);
 int ls_progress_interrupted(void);
 

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # tools/deps.sh - installs the Debian 12 packages lockstep needs that are
 # missing (nothing when all are there). Uses sudo when not root.
-#   build:   gcc, meson, ninja, pkg-config, python3
+#   build:   gcc, meson, ninja, pkg-config, python3, SQLite (checkpoints)
 #   OpenCL:  the ICD loader and headers, and PoCL so that OpenCL runs on
 #            the CPU when no GPU driver is present
 #   images:  libpng (PNG of the raytracer and of 2D Life grids; meson falls back to subprojects/libpng.wrap
 #            only where a wrap was fetched: tools/build.sh never downloads)
-#   tests:   Random123 (known-answer tests of the generator)
+#   tests:   Random123 (known-answer tests of the generator); clang and its
+#            runtime libraries for the libFuzzer harnesses (tools/fuzz.sh)
 # CUDA is not a Debian package here: install NVIDIA's toolkit for nvcc; the
 # build finds it on PATH or in /usr/local/cuda.
 set -eu
-pkgs="gcc libc6-dev meson ninja-build pkg-config python3 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libpng-dev librandom123-dev"
+pkgs="gcc libc6-dev meson ninja-build pkg-config python3 libsqlite3-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libpng-dev librandom123-dev clang libclang-rt-dev"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -2,7 +2,8 @@
 # tools/test.sh - the whole test suite on a fresh Debian 12 machine:
 # install what is missing, build with every backend that compiles here,
 # run every meson test suite, then rebuild with AddressSanitizer and
-# UBSan and run the unit and conformance suites again. The last line is
+# UBSan and run the unit and conformance suites again, then run the
+# fuzzers of tests/fuzz/ (tools/fuzz.sh, 60 s in all). The last line is
 # "N passed, N failed" (skipped tests, e.g. CUDA without a GPU, count as
 # neither).
 set -u
@@ -37,6 +38,13 @@ else
   echo "tools/test.sh: sanitizer build failed" >&2
   failed=$((failed + 1))
 fi
+# Fuzzing: each libFuzzer harness of tests/fuzz/ for 30 s (clang, ASan); a
+# crash, or a harness that does not build, counts as a failed test.
+fuzz_log=build-fuzz.test.log
+bash tools/fuzz.sh 30 2>&1 | tee "$fuzz_log"
+passed=$((passed + $(grep -c '^fuzz .*: ok' "$fuzz_log")))
+failed=$((failed + $(grep -c '^fuzz .*: FAILED' "$fuzz_log")))
+grep -q '^fuzz ' "$fuzz_log" || { echo "tools/test.sh: the fuzzers did not run" >&2; failed=$((failed + 1)); }
 echo "skipped: $skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -326,7 +326,7 @@ static int bmn_run_options(void *pp, ls_opt *out, int max)
     if (max < 1)
         return 0;
     out[0] = (ls_opt){"checkpoint", LS_OPT_STRING, &p->checkpoint, 0, 0, "FILE",
-                      "resume from FILE if it exists; append new records and progress to it"};
+                      "resume from FILE if it exists; save every chunk to it (an SQLite file, locked while the search runs)"};
     return 1;
 }
 
@@ -337,14 +337,18 @@ static int bmn_command(const ls_workload *w, int argc, char **argv)
         return bmn_play_cmd(argc, argv);
     if (sub && strcmp(sub, "search") == 0)
         return ls_cmd_run(w, argc, argv, 3, "lockstep bmn search [options]");
+    if (sub && strcmp(sub, "report") == 0)
+        return bmn_report_cmd(argc, argv);
     if (sub && strcmp(sub, "--help") != 0 && strcmp(sub, "-h") != 0) {
-        fprintf(stderr, "lockstep: bmn: unknown subcommand '%s' (expected play or search)\n", sub);
+        fprintf(stderr, "lockstep: bmn: unknown subcommand '%s' (expected play, search or report)\n", sub);
         return 2;
     }
     FILE *out = sub ? stdout : stderr;
     fprintf(out, "usage: lockstep bmn play HANDS [--trace] [--json]\n"
-                 "       lockstep bmn search [--deals N] [--seed S] [--top K] [--checkpoint FILE] [--backend B] [--json]\n\n"
-                 "Beggar My Neighbour: play one deal exactly, or search random deals for long games.\n"
+                 "       lockstep bmn search [--deals N] [--seed S] [--top K] [--checkpoint FILE] [--backend B] [--json]\n"
+                 "       lockstep bmn report FILE [--json]\n\n"
+                 "Beggar My Neighbour: play one deal exactly, search random deals for long games, or\n"
+                 "show a search saved in a checkpoint.\n"
                  "Each subcommand takes --help.\n");
     return out == stdout ? 0 : 2;
 }

@@ -230,117 +230,6 @@ static void bmn_q_copy(const bmn_queue *q, uint8_t *out)
     }
 }
 
-/* The set of trick-boundary states seen. A state record is
- *   [who leads (1 byte)] [cards in A (8 bytes)] [A top..bottom, B top..bottom]
- * of fixed size for a game; records live in one growing arena, and an
- * open-addressing table of record indices (+1, 0 = empty) finds them. */
-typedef struct {
-    size_t rec_size;
-    uint8_t *recs;       /* arena */
-    uint64_t *hashes;    /* per record */
-    uint64_t *cards_at;  /* cards played when the record was made */
-    size_t nrec, caprec;
-    size_t *slots;
-    size_t nslots;       /* power of two */
-} bmn_seen;
-
-static uint64_t bmn_hash(const uint8_t *p, size_t n)
-{
-    /* FNV-1a, then a final mix. */
-    uint64_t h = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3u;
-    }
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdu;
-    h ^= h >> 33;
-    return h;
-}
-
-static void bmn_seen_free(bmn_seen *s)
-{
-    free(s->recs);
-    free(s->hashes);
-    free(s->cards_at);
-    free(s->slots);
-    memset(s, 0, sizeof *s);
-}
-
-static int bmn_seen_grow_slots(bmn_seen *s)
-{
-    size_t nn = s->nslots ? 2 * s->nslots : 64;
-    if (nn < s->nslots || nn > SIZE_MAX / sizeof(size_t))
-        return -1;
-    size_t *ns = calloc(nn, sizeof *ns);
-    if (!ns)
-        return -1;
-    for (size_t r = 0; r < s->nrec; r++) {
-        size_t i = (size_t)s->hashes[r] & (nn - 1);
-        while (ns[i])
-            i = (i + 1) & (nn - 1);
-        ns[i] = r + 1;
-    }
-    free(s->slots);
-    s->slots = ns;
-    s->nslots = nn;
-    return 0;
-}
-
-static int bmn_seen_grow_recs(bmn_seen *s)
-{
-    size_t nc = s->caprec ? 2 * s->caprec : 32;
-    if (nc < s->caprec || nc > SIZE_MAX / s->rec_size || nc > SIZE_MAX / sizeof(uint64_t))
-        return -1;
-    uint8_t *r = realloc(s->recs, nc * s->rec_size);
-    if (!r)
-        return -1;
-    s->recs = r;
-    uint64_t *h = realloc(s->hashes, nc * sizeof *h);
-    if (!h)
-        return -1;
-    s->hashes = h;
-    uint64_t *c = realloc(s->cards_at, nc * sizeof *c);
-    if (!c)
-        return -1;
-    s->cards_at = c;
-    s->caprec = nc;
-    return 0;
-}
-
-/* Looks the state up; if new, adds it. Returns -1 on memory failure, 0 when
- * added, 1 when already present (*first = its record index = the number of
- * tricks played when it was first seen). */
-static int bmn_seen_visit(bmn_seen *s, int leader, const bmn_queue *qa, const bmn_queue *qb,
-                          uint64_t cards, size_t *first)
-{
-    if (s->nrec == s->caprec && bmn_seen_grow_recs(s))
-        return -1;
-    if (2 * (s->nrec + 1) > s->nslots && bmn_seen_grow_slots(s))
-        return -1;
-    uint8_t *rec = s->recs + s->nrec * s->rec_size;
-    rec[0] = (uint8_t)leader;
-    uint64_t na = qa->n;
-    for (int k = 0; k < 8; k++)
-        rec[1 + k] = (uint8_t)(na >> (8 * k));
-    bmn_q_copy(qa, rec + 9);
-    bmn_q_copy(qb, rec + 9 + qa->n);
-    uint64_t h = bmn_hash(rec, s->rec_size);
-    size_t i = (size_t)h & (s->nslots - 1);
-    while (s->slots[i]) {
-        size_t r = s->slots[i] - 1;
-        if (s->hashes[r] == h && memcmp(s->recs + r * s->rec_size, rec, s->rec_size) == 0) {
-            *first = r;
-            return 1;
-        }
-        i = (i + 1) & (s->nslots - 1);
-    }
-    s->hashes[s->nrec] = h;
-    s->cards_at[s->nrec] = cards;
-    s->slots[i] = ++s->nrec;
-    return 0;
-}
-
 typedef struct {
     const bmn_host_opts *opts;
     uint8_t *ta, *tb; /* scratch for the trace */
@@ -370,6 +259,185 @@ static void bmn_emit(bmn_tracer *tr, uint64_t number, uint64_t cards, int winner
         bmn_trace_print(tr->opts->trace_file, &t);
 }
 
+/* Whether two hands hold the same cards in the same order. */
+static int bmn_q_equal(const bmn_queue *x, const bmn_queue *y)
+{
+    if (x->n != y->n)
+        return 0;
+    for (size_t i = 0, a = x->head, b = y->head; i < x->n; i++) {
+        if (x->c[a] != y->c[b])
+            return 0;
+        a = a + 1 == x->cap ? 0 : a + 1;
+        b = b + 1 == y->cap ? 0 : b + 1;
+    }
+    return 1;
+}
+
+/* A game at a trick boundary: both hands, who leads, and the counts so
+ * far. Loop detection compares the hands and the leader only. */
+typedef struct {
+    bmn_queue q[2];
+    int leader;
+    uint64_t cards, tricks;
+    unsigned outcome; /* BMN_RUNNING until a trick ends the game */
+} bmn_board;
+
+static void bmn_board_start(bmn_board *g, const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+    g->q[0].head = g->q[0].n = g->q[1].head = g->q[1].n = 0;
+    for (size_t i = 0; i < na; i++)
+        bmn_q_push(&g->q[0], a[i]);
+    for (size_t i = 0; i < nb; i++)
+        bmn_q_push(&g->q[1], b[i]);
+    g->leader = 0;
+    g->cards = g->tricks = 0;
+    g->outcome = BMN_RUNNING;
+}
+
+/* dst = src (dst has its own buffers of the same size). */
+static void bmn_board_copy(bmn_board *dst, const bmn_board *src)
+{
+    for (int h = 0; h < 2; h++) {
+        bmn_q_copy(&src->q[h], dst->q[h].c);
+        dst->q[h].head = 0;
+        dst->q[h].n = src->q[h].n;
+    }
+    dst->leader = src->leader;
+    dst->cards = src->cards;
+    dst->tricks = src->tricks;
+    dst->outcome = src->outcome;
+}
+
+static int bmn_board_same(const bmn_board *x, const bmn_board *y)
+{
+    return x->leader == y->leader && bmn_q_equal(&x->q[0], &y->q[0]) && bmn_q_equal(&x->q[1], &y->q[1]);
+}
+
+/* Plays one trick (tr may be NULL: no trace). Returns 1 when it ended the
+ * game (g->outcome set), else 0. */
+static int bmn_board_trick(bmn_board *g, uint8_t *pile, bmn_tracer *tr)
+{
+    /* `owed` > 0: player p must pay that many more cards for the penalty
+     * card that `layer` played. */
+    int p = g->leader, layer = -1, winner;
+    unsigned owed = 0;
+    size_t plen = 0;
+    bmn_queue *q = g->q;
+    for (;;) {
+        if (q[p].n == 0) {
+            /* p must play and has no card: p loses, the opponent
+             * collects the pile, and that is the last trick. */
+            winner = 1 - p;
+            for (size_t i = 0; i < plen; i++)
+                bmn_q_push(&q[winner], pile[i]);
+            g->tricks++;
+            if (tr)
+                bmn_emit(tr, g->tricks, g->cards, winner, 1, pile, plen, &q[0], &q[1]);
+            g->outcome = winner ? BMN_B_WINS : BMN_A_WINS;
+            return 1;
+        }
+        uint8_t c = bmn_q_pop(&q[p]);
+        pile[plen++] = c;
+        g->cards++;
+        if (c != BMN_NUMERAL) {
+            owed = c;
+            layer = p;
+            p = 1 - p;
+        } else if (owed) {
+            if (--owed == 0) {
+                winner = layer;
+                break;
+            }
+        } else {
+            p = 1 - p;
+        }
+    }
+    for (size_t i = 0; i < plen; i++)
+        bmn_q_push(&q[winner], pile[i]);
+    g->tricks++;
+    int final = q[1 - winner].n == 0; /* the loser paid its last card */
+    if (tr)
+        bmn_emit(tr, g->tricks, g->cards, winner, final, pile, plen, &q[0], &q[1]);
+    if (final) {
+        g->outcome = winner ? BMN_B_WINS : BMN_A_WINS;
+        return 1;
+    }
+    g->leader = winner;
+    return 0;
+}
+
+/* Where the first repeated trick-boundary state closes a loop of `lam`
+ * tricks: replays from the start with one board `lam` tricks ahead until
+ * both agree (Brent's second phase). x ends at the loop's start, y at the
+ * first repeat. */
+static void bmn_loop_start(bmn_board *x, bmn_board *y, const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
+                           uint64_t lam, uint8_t *pile)
+{
+    bmn_board_start(x, a, na, b, nb);
+    bmn_board_start(y, a, na, b, nb);
+    for (uint64_t i = 0; i < lam; i++)
+        bmn_board_trick(y, pile, NULL);
+    while (!bmn_board_same(x, y)) {
+        bmn_board_trick(x, pile, NULL);
+        bmn_board_trick(y, pile, NULL);
+    }
+}
+
+/* The outcome of the game without a trace, in memory of a few copies of
+ * the hands: Brent's cycle detection over trick-boundary states (a
+ * "tortoise" copy taken at tricks 1, 2, 4, 8, ... and a "hare" playing
+ * on), exact like keeping every state. With a card cap, the game is
+ * capped at the first boundary past it unless its first repeated state
+ * comes no later; Brent finds a repeat at trick j by trick 3j + 2, so the
+ * hare plays on to 4t + 4 tricks before deciding. */
+static void bmn_decide(bmn_board *g, uint64_t max_cards, const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
+                       uint8_t *pile, bmn_host_result *res)
+{
+    bmn_board *hare = &g[0], *tort = &g[1];
+    bmn_board_start(hare, a, na, b, nb);
+    bmn_board_copy(tort, hare);
+    uint64_t power = 1, lam = 1, cap_cards = 0, cap_tricks = 0, limit = UINT64_MAX;
+    int capped = 0;
+    for (int ended = bmn_board_trick(hare, pile, NULL);; ended = bmn_board_trick(hare, pile, NULL), lam++) {
+        if (ended && !capped) {
+            res->outcome = hare->outcome;
+            res->cards = hare->cards;
+            res->tricks = hare->tricks;
+            return;
+        }
+        if (!ended && bmn_board_same(hare, tort)) {
+            bmn_loop_start(tort, hare, a, na, b, nb, lam, pile);
+            if (!capped || hare->tricks <= cap_tricks) {
+                res->outcome = BMN_LOOP;
+                res->cards = hare->cards;
+                res->tricks = hare->tricks;
+                res->loop_start_cards = tort->cards;
+                res->loop_start_tricks = tort->tricks;
+                res->loop_tricks = lam;
+                res->loop_cards = hare->cards - tort->cards;
+                return;
+            }
+            break;
+        }
+        if (!capped && max_cards && hare->cards >= max_cards) {
+            capped = 1;
+            cap_cards = hare->cards;
+            cap_tricks = hare->tricks;
+            limit = 4 * cap_tricks + 4;
+        }
+        if (ended || hare->tricks >= limit)
+            break;
+        if (power == lam) {
+            bmn_board_copy(tort, hare);
+            power *= 2;
+            lam = 0;
+        }
+    }
+    res->outcome = BMN_CAPPED;
+    res->cards = cap_cards;
+    res->tricks = cap_tricks;
+}
+
 int bmn_host_play(const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
                   const bmn_host_opts *opts, bmn_host_result *res, char *err, size_t errlen)
 {
@@ -389,115 +457,48 @@ int bmn_host_play(const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
             return bmn_err(err, errlen, "hand B: card %zu has code %u (codes are 0..4)", i + 1,
                            b[i]);
     size_t total = na + nb;
-    if (total < na || total > (SIZE_MAX - 9) / 4)
-        return bmn_err(err, errlen, "hands too long (%zu + %zu cards)", na, nb);
+    if (total < na || total > BMN_HOST_MAX_CARDS)
+        return bmn_err(err, errlen,
+                       "hands too long: %zu + %zu cards; the exact player takes at most %u cards in all", na,
+                       nb, BMN_HOST_MAX_CARDS);
 
+    /* Two boards (four hands), the pile and, for a trace, two hands:
+     * at most 7 bytes a card, whatever the length of the game. */
     int rc = -1;
-    bmn_queue q[2];
-    memset(q, 0, sizeof q);
-    bmn_seen seen;
-    memset(&seen, 0, sizeof seen);
+    int tracing = opts && (opts->trace || opts->trace_file);
+    bmn_board g[2];
+    memset(g, 0, sizeof g);
     bmn_tracer tr = {opts, NULL, NULL};
-    uint8_t *pile = NULL;
-    q[0].c = malloc(total);
-    q[1].c = malloc(total);
-    pile = malloc(total);
-    if (opts && (opts->trace || opts->trace_file)) {
+    uint8_t *pile = malloc(total);
+    for (int i = 0; i < 2; i++)
+        for (int h = 0; h < 2; h++) {
+            g[i].q[h].c = malloc(total);
+            g[i].q[h].cap = total;
+        }
+    if (tracing) {
         tr.ta = malloc(total);
         tr.tb = malloc(total);
-        if (!tr.ta || !tr.tb)
-            goto oom;
     }
-    if (!q[0].c || !q[1].c || !pile)
-        goto oom;
-    q[0].cap = q[1].cap = total;
-    for (size_t i = 0; i < na; i++)
-        bmn_q_push(&q[0], a[i]);
-    for (size_t i = 0; i < nb; i++)
-        bmn_q_push(&q[1], b[i]);
-    seen.rec_size = 9 + total;
-
-    uint64_t cards = 0, tricks = 0;
-    uint64_t max_cards = opts ? opts->max_cards : 0;
-    int leader = 0;
-    size_t first;
-    if (bmn_seen_visit(&seen, leader, &q[0], &q[1], cards, &first) < 0)
-        goto oom;
-    for (;;) {
-        /* One trick. `owed` > 0: player p must pay that many more cards
-         * for the penalty card that `layer` played. */
-        int p = leader, layer = -1, winner;
-        unsigned owed = 0;
-        size_t plen = 0;
-        for (;;) {
-            if (q[p].n == 0) {
-                /* p must play and has no card: p loses, the opponent
-                 * collects the pile, and that is the last trick. */
-                winner = 1 - p;
-                for (size_t i = 0; i < plen; i++)
-                    bmn_q_push(&q[winner], pile[i]);
-                tricks++;
-                bmn_emit(&tr, tricks, cards, winner, 1, pile, plen, &q[0], &q[1]);
-                res->outcome = winner ? BMN_B_WINS : BMN_A_WINS;
-                goto finished;
-            }
-            uint8_t c = bmn_q_pop(&q[p]);
-            pile[plen++] = c;
-            cards++;
-            if (c != BMN_NUMERAL) {
-                owed = c;
-                layer = p;
-                p = 1 - p;
-            } else if (owed) {
-                if (--owed == 0) {
-                    winner = layer;
-                    break;
-                }
-            } else {
-                p = 1 - p;
-            }
-        }
-        for (size_t i = 0; i < plen; i++)
-            bmn_q_push(&q[winner], pile[i]);
-        tricks++;
-        if (q[1 - winner].n == 0) {
-            /* The loser paid its last card: the game ends here. */
-            bmn_emit(&tr, tricks, cards, winner, 1, pile, plen, &q[0], &q[1]);
-            res->outcome = winner ? BMN_B_WINS : BMN_A_WINS;
-            goto finished;
-        }
-        bmn_emit(&tr, tricks, cards, winner, 0, pile, plen, &q[0], &q[1]);
-        leader = winner;
-        int v = bmn_seen_visit(&seen, leader, &q[0], &q[1], cards, &first);
-        if (v < 0)
-            goto oom;
-        if (v > 0) {
-            res->outcome = BMN_LOOP;
-            res->loop_start_tricks = first;
-            res->loop_start_cards = seen.cards_at[first];
-            res->loop_tricks = tricks - first;
-            res->loop_cards = cards - seen.cards_at[first];
-            goto finished;
-        }
-        if (max_cards && cards >= max_cards) {
-            res->outcome = BMN_CAPPED;
-            goto finished;
-        }
+    if (!pile || !g[0].q[0].c || !g[0].q[1].c || !g[1].q[0].c || !g[1].q[1].c ||
+        (tracing && (!tr.ta || !tr.tb))) {
+        rc = bmn_err(err, errlen, "out of memory playing a game of %zu cards", total);
+        goto cleanup;
     }
-finished:
-    res->cards = cards;
-    res->tricks = tricks;
+    bmn_decide(g, opts ? opts->max_cards : 0, a, na, b, nb, pile, res);
+    if (tracing) {
+        /* The trace is played once more, knowing where it stops. */
+        bmn_board_start(&g[0], a, na, b, nb);
+        while (g[0].tricks < res->tricks)
+            bmn_board_trick(&g[0], pile, &tr);
+    }
     rc = 0;
-    goto cleanup;
-oom:
-    rc = bmn_err(err, errlen, "out of memory playing a game of %zu cards", total);
 cleanup:
-    free(q[0].c);
-    free(q[1].c);
+    for (int i = 0; i < 2; i++)
+        for (int h = 0; h < 2; h++)
+            free(g[i].q[h].c);
     free(pile);
     free(tr.ta);
     free(tr.tb);
-    bmn_seen_free(&seen);
     return rc;
 }
 

@@ -85,12 +85,18 @@ typedef struct bmn_host_result {
     uint64_t loop_cards, loop_tricks;
 } bmn_host_result;
 
+/* Most cards in a game bmn_host_play takes: it needs about 7 bytes a card
+ * (70 MB at this bound), however long the game. */
+#define BMN_HOST_MAX_CARDS 10000000u
+
 /* Plays hand A (a, na) against hand B (b, nb), A leading, exactly, by the
- * rules of docs/bmn.md. Hands may have any length >= 1 and any mix of
- * codes 0..4. Every trick-boundary state (both hands and who leads) goes
- * into a hash set, so a game that cycles ends as BMN_LOOP at the first
- * repeat. opts may be NULL. Returns 0 and fills *res, or -1 with a message
- * (empty hand, bad code, out of memory). */
+ * rules of docs/bmn.md. Hands may have any length >= 1 (BMN_HOST_MAX_CARDS
+ * in all) and any mix of codes 0..4. A game that cycles ends as BMN_LOOP at
+ * the first repeat of a trick-boundary state (both hands and who leads),
+ * found by Brent's cycle detection in memory of a few copies of the hands
+ * (the game is played about three times over; once more for a trace).
+ * opts may be NULL. Returns 0 and fills *res, or -1 with a message (empty
+ * hand, bad code, too many cards, out of memory). */
 int bmn_host_play(const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
                   const bmn_host_opts *opts, bmn_host_result *res, char *err, size_t errlen);
 

@@ -4,7 +4,9 @@
  *   bmn_topk.c        the state: top-K lists, counting games and loops
  *   bmn_search.c      the driver: chunks of deals on a device, capped deals
  *                     replayed exactly on the host
- *   bmn_checkpoint.c  the checkpoint file: resume and append
+ *   bmn_checkpoint.c  the checkpoint (an SQLite store): resume, commit
+ *                     each chunk
+ *   bmn_ckpt_report.c `lockstep bmn report FILE`
  *   bmn_report.c      results for people and for scripts, the digest
  *   bmn.c             the workload's hooks, conformance cases, commands */
 #ifndef LOCKSTEP_BMN_SEARCH_H
@@ -58,16 +60,23 @@ void bmn_deal_string(uint64_t seed, uint64_t deal, char *out, size_t len);
 
 /* ---- checkpoint (bmn_checkpoint.c) ------------------------------------------ */
 
-typedef struct ckpt {
-    FILE *f;
-    const char *path;
-} ckpt;
+/* An open checkpoint: an SQLite store (store.h), locked for the whole run. */
+typedef struct bmn_ckpt bmn_ckpt;
 
-int bmn_ckpt_load(const char *path, const bmn_params *p, bmn_state *st, ls_error *err);
-int bmn_ckpt_open(ckpt *c, const char *path, const bmn_params *p, int fresh, ls_error *err);
-void bmn_ckpt_record(ckpt *c, const bmn_params *p, const bmn_hit *h);
-void bmn_ckpt_loop(ckpt *c, const bmn_params *p, const bmn_loop_rec *l);
-int bmn_ckpt_progress(ckpt *c, const bmn_state *st, ls_error *err);
+/* Opens (or creates) the checkpoint at path for the search p, locks it,
+ * verifies it (every record replayed) and loads it into st (which must be
+ * fresh: k set, the rest zero). Refusals leave the file as it was. */
+int bmn_ckpt_open(bmn_ckpt **c, const char *path, const bmn_params *p, bmn_state *st, ls_error *err);
+/* Saves st after a chunk - its new records and loops, the histogram and
+ * the progress - in one transaction. */
+int bmn_ckpt_commit(bmn_ckpt *c, const bmn_params *p, const bmn_state *st, ls_error *err);
+/* Unlocks and closes; c may be NULL. */
+int bmn_ckpt_close(bmn_ckpt *c, ls_error *err);
+/* Reads a checkpoint without changing it: its search into p (p->deals:
+ * the --deals of its last run) and its verified state into st. */
+int bmn_ckpt_read(const char *path, bmn_params *p, bmn_state *st, ls_error *err);
+/* lockstep bmn report FILE [--json] (bmn_ckpt_report.c) */
+int bmn_report_cmd(int argc, char **argv);
 
 /* ---- the search driver (bmn_search.c) ---------------------------------------- */
 

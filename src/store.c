@@ -1,0 +1,371 @@
+/* store.c - see store.h. */
+#include "store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef LS_VERSION
+#define LS_VERSION "unknown"
+#endif
+
+static const char sqlite_magic[16] = "SQLite format 3";
+
+/* Whether SQLite left a journal or log next to path (a run was killed
+ * mid-commit): then the main file alone may not look finished yet, and
+ * only SQLite can tell. */
+static int has_sidecar(const char *path)
+{
+    static const char *const tails[] = {"-journal", "-wal"};
+    for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+        char side[4096];
+        struct stat sb;
+        if ((size_t)snprintf(side, sizeof side, "%s%s", path, tails[i]) < sizeof side && stat(side, &sb) == 0 &&
+            S_ISREG(sb.st_mode) && sb.st_size > 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Reads the first 100 bytes (SQLite's header) of a regular file. */
+static int read_header(const char *path, unsigned char *hdr, size_t *got)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, hdr, 100);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    if (n < 0)
+        return -1;
+    *got = (size_t)n;
+    return 0;
+}
+
+/* Refuses what SQLite must never be pointed at: directories, devices
+ * (/dev/full would fail every write, /dev/zero reads as endless zeros),
+ * pipes, and files that are not lockstep stores. Sets *fresh when there
+ * is nothing yet (missing or empty). Runs before SQLite opens the file,
+ * so a refused file is never touched. */
+static int precheck(ls_store *s, const ls_store_kind *k, ls_error *err)
+{
+    struct stat sb;
+    s->fresh = 0;
+    if (stat(s->path, &sb) != 0) {
+        if (errno == ENOENT && !s->readonly) {
+            s->fresh = 1;
+            return 0;
+        }
+        return ls_fail_usage(err, "%s: cannot open: %s", s->label, strerror(errno));
+    }
+    if (S_ISDIR(sb.st_mode))
+        return ls_fail_usage(err, "%s: is a directory, not a %s file", s->label, k->noun);
+    if (!S_ISREG(sb.st_mode))
+        return ls_fail_usage(err, "%s: is not a regular file (a device, pipe or socket cannot hold a %s)", s->label,
+                             k->noun);
+    if (sb.st_size == 0) {
+        if (s->readonly)
+            return ls_fail_usage(err, "%s: is empty: nothing has been saved to it", s->label);
+        s->fresh = 1;
+        return 0;
+    }
+    unsigned char hdr[100];
+    size_t got = 0;
+    if (read_header(s->path, hdr, &got) != 0)
+        return ls_fail_usage(err, "%s: cannot read: %s", s->label, strerror(errno));
+    if (has_sidecar(s->path))
+        return 0; /* SQLite recovers first; ls_store_open checks afterwards */
+    if (got < 100 || memcmp(hdr, sqlite_magic, sizeof sqlite_magic) != 0)
+        return ls_fail_usage(err, "%s: is not a lockstep %s (not an SQLite database); the file was not changed",
+                             s->label, k->noun);
+    uint32_t app = (uint32_t)hdr[68] << 24 | (uint32_t)hdr[69] << 16 | (uint32_t)hdr[70] << 8 | hdr[71];
+    if (app != LS_STORE_APP_ID)
+        return ls_fail_usage(err, "%s: is an SQLite database of another program, not a lockstep %s; the file was not "
+                             "changed", s->label, k->noun);
+    return 0;
+}
+
+int ls_store_fail(ls_store *s, int rc, const char *doing, ls_error *err)
+{
+    const char *why = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+    int sys = s->db ? sqlite3_system_errno(s->db) : 0;
+    const char *untouched = s->wal ? "" : "; the file was not changed";
+    switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return ls_fail_usage(err, "%s: is in use by another process (a search still running on it?); wait for it to "
+                             "finish or give another file", s->label);
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        return ls_fail_usage(err, "%s: is damaged (%s while %s)%s", s->label, why, doing, untouched);
+    case SQLITE_FULL:
+        return ls_fail(err, "%s: the disk is full (while %s); the last saved state is kept", s->label, doing);
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+    case SQLITE_CANTOPEN:
+    case SQLITE_AUTH:
+        return ls_fail_usage(err, "%s: cannot %s: %s%s%s", s->label, doing, why, sys ? ": " : "",
+                             sys ? strerror(sys) : "");
+    case SQLITE_IOERR:
+        return ls_fail(err, "%s: I/O error while %s: %s%s%s", s->label, doing, why, sys ? ": " : "",
+                       sys ? strerror(sys) : "");
+    default:
+        /* Before the first commit of this run, any other error comes from
+         * what the file holds (a header byte SQLite cannot read, say): the
+         * file is refused as it is. */
+        if (!s->wal)
+            return ls_fail_usage(err, "%s: cannot be read (SQLite: %s); the file was not changed", s->label, why);
+        return ls_fail(err, "%s: SQLite error while %s: %s", s->label, doing, why);
+    }
+}
+
+int ls_store_exec(ls_store *s, const char *sql, ls_error *err)
+{
+    int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        return ls_store_fail(s, rc, "updating it", err);
+    return 0;
+}
+
+int ls_store_prepare(ls_store *s, const char *sql, sqlite3_stmt **st, ls_error *err)
+{
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
+    /* lockstep's own statements fail to compile only on tables that are
+     * not as it made them. */
+    if ((rc & 0xff) == SQLITE_ERROR)
+        return ls_fail_usage(err, "%s: is damaged (its tables are not as lockstep made them: %s)%s", s->label,
+                             sqlite3_errmsg(s->db), s->wal ? "" : "; the file was not changed");
+    if (rc != SQLITE_OK)
+        return ls_store_fail(s, rc, "reading it", err);
+    return 0;
+}
+
+int ls_store_step(ls_store *s, sqlite3_stmt *st, int want, ls_error *err)
+{
+    int rc = sqlite3_step(st);
+    if (rc == want)
+        return 0;
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+        return ls_fail_usage(err, "%s: is damaged (%s)%s", s->label,
+                             rc == SQLITE_DONE ? "a row is missing" : "a row too many", s->wal ? "" : "; the file was "
+                             "not changed");
+    return ls_store_fail(s, rc, s->readonly ? "reading it" : "using it", err);
+}
+
+int ls_store_meta_get(ls_store *s, const char *key, char *out, size_t len, ls_error *err)
+{
+    sqlite3_stmt *st;
+    if (ls_store_prepare(s, "SELECT value FROM meta WHERE key = ?1", &st, err) != 0)
+        return -1;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    int rc = ls_store_step(s, st, SQLITE_ROW, err);
+    if (rc == 0) {
+        const unsigned char *v = sqlite3_column_text(st, 0);
+        snprintf(out, len, "%s", v ? (const char *)v : "");
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int ls_store_meta_set(ls_store *s, const char *key, const char *value, ls_error *err)
+{
+    sqlite3_stmt *st;
+    if (ls_store_prepare(s, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)", &st, err) != 0)
+        return -1;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+    int rc = ls_store_step(s, st, SQLITE_DONE, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* A new file: the application id, meta and the kind's tables. */
+static int create(ls_store *s, const ls_store_kind *k, ls_error *err)
+{
+    char sql[200], ver[32];
+    snprintf(sql, sizeof sql,
+             "PRAGMA application_id = %d;"
+             "CREATE TABLE meta(key TEXT PRIMARY KEY NOT NULL, value NOT NULL) WITHOUT ROWID;",
+             LS_STORE_APP_ID);
+    snprintf(ver, sizeof ver, "%d", k->version);
+    if (ls_store_exec(s, sql, err) != 0 || ls_store_exec(s, k->schema, err) != 0 ||
+        ls_store_meta_set(s, "kind", k->name, err) != 0 || ls_store_meta_set(s, "version", ver, err) != 0 ||
+        ls_store_meta_set(s, "created_by", "lockstep " LS_VERSION, err) != 0)
+        return -1;
+    s->fresh = 1;
+    return 0;
+}
+
+/* One integer from a query of one row. */
+static int query_int(ls_store *s, const char *sql, long long *out, ls_error *err)
+{
+    sqlite3_stmt *st;
+    if (ls_store_prepare(s, sql, &st, err) != 0)
+        return -1;
+    int rc = ls_store_step(s, st, SQLITE_ROW, err);
+    if (rc == 0)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Checks that the open file is a sound store of kind k (or creates one in
+ * an empty file when writing). */
+static int identify(ls_store *s, const ls_store_kind *k, ls_error *err)
+{
+    long long app, objects;
+    if (query_int(s, "PRAGMA application_id", &app, err) != 0 ||
+        query_int(s, "SELECT count(*) FROM sqlite_master", &objects, err) != 0)
+        return -1;
+    if (app == 0 && objects == 0) {
+        if (s->readonly)
+            return ls_fail_usage(err, "%s: is empty: nothing has been saved to it", s->label);
+        return create(s, k, err);
+    }
+    if (app != LS_STORE_APP_ID)
+        return ls_fail_usage(err, "%s: is an SQLite database of another program, not a lockstep %s; the file was not "
+                             "changed", s->label, k->noun);
+    char kind[64], ver[32];
+    if (ls_store_meta_get(s, "kind", kind, sizeof kind, err) != 0 ||
+        ls_store_meta_get(s, "version", ver, sizeof ver, err) != 0)
+        return -1;
+    if (strcmp(kind, k->name) != 0)
+        return ls_fail_usage(err, "%s: holds a lockstep '%s', not a %s; the file was not changed", s->label, kind,
+                             k->noun);
+    char want[32];
+    snprintf(want, sizeof want, "%d", k->version);
+    if (strcmp(ver, want) != 0)
+        return ls_fail_usage(err, "%s: is a %s of schema version %s; this lockstep reads version %d; the file was not "
+                             "changed", s->label, k->noun, ver, k->version);
+    /* Structural damage (a torn page, a byte changed in a b-tree) that
+     * SQLite has not stumbled on yet. */
+    sqlite3_stmt *st;
+    if (ls_store_prepare(s, "PRAGMA quick_check", &st, err) != 0)
+        return -1;
+    int rc = ls_store_step(s, st, SQLITE_ROW, err);
+    if (rc == 0) {
+        const char *res = (const char *)sqlite3_column_text(st, 0);
+        if (!res || strcmp(res, "ok") != 0) {
+            /* SQLite's report has a line per fault; a message is one line. */
+            char what[200];
+            snprintf(what, sizeof what, "%s", res ? res : "integrity check failed");
+            for (char *c = what; *c; c++)
+                if (*c == '\n' || *c == '\r')
+                    *c = ' ';
+            rc = ls_fail_usage(err, "%s: is damaged (%s); the file was not changed", s->label, what);
+        }
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int ls_store_open(ls_store *s, const char *path, const char *label, const ls_store_kind *k, int readonly,
+                  ls_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    s->readonly = readonly;
+    snprintf(s->label, sizeof s->label, "%s", label);
+    if (precheck(s, k, err) != 0)
+        return -1;
+    int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    int rc = sqlite3_open_v2(path, &s->db, flags, NULL);
+    if (rc != SQLITE_OK) {
+        ls_store_fail(s, rc, "open it", err);
+        ls_store_close(s, NULL);
+        return -1;
+    }
+    sqlite3_extended_result_codes(s->db, 1);
+    /* Nothing in a store may alter the schema or run code when read. */
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+    /* A writer keeps the file locked until it closes (exclusive mode),
+     * and commits are durable when COMMIT returns (synchronous full). A
+     * reader takes a shared lock, which a running writer refuses. */
+    const char *setup = readonly ? "BEGIN" : "PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = FULL; BEGIN EXCLUSIVE";
+    if (ls_store_exec(s, setup, err) != 0) {
+        ls_store_close(s, NULL);
+        return -1;
+    }
+    s->in_tx = 1;
+    if (identify(s, k, err) != 0) {
+        ls_store_close(s, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+int ls_store_begin(ls_store *s, ls_error *err)
+{
+    if (ls_store_exec(s, "BEGIN", err) != 0)
+        return -1;
+    s->in_tx = 1;
+    return 0;
+}
+
+/* After the first commit of a writer, the store runs on a write-ahead
+ * log: a commit appends checksummed pages to FILE-wal, so a crash at any
+ * byte leaves a log whose torn tail SQLite drops on the next open. */
+static int start_wal(ls_store *s, ls_error *err)
+{
+    sqlite3_stmt *st;
+    if (ls_store_prepare(s, "PRAGMA journal_mode = WAL", &st, err) != 0)
+        return -1;
+    int rc = ls_store_step(s, st, SQLITE_ROW, err);
+    if (rc == 0 && strcmp((const char *)sqlite3_column_text(st, 0), "wal") != 0)
+        rc = ls_fail(err, "%s: cannot keep a write-ahead log next to it (the file system may not support it)",
+                     s->label);
+    sqlite3_finalize(st);
+    if (rc == 0)
+        s->wal = 1;
+    return rc;
+}
+
+int ls_store_commit(ls_store *s, ls_error *err)
+{
+    int rc = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+    if (rc != SQLITE_OK) {
+        s->in_tx = !sqlite3_get_autocommit(s->db);
+        return ls_store_fail(s, rc, "saving", err);
+    }
+    s->in_tx = 0;
+    if (!s->readonly && !s->wal)
+        return start_wal(s, err);
+    return 0;
+}
+
+int ls_store_close(ls_store *s, ls_error *err)
+{
+    if (!s->db)
+        return 0;
+    int rc = 0;
+    if (s->in_tx)
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    s->in_tx = 0;
+    if (s->wal) {
+        /* Fold the log back in: a finished store is one plain file that
+         * can be copied, mailed and read without write access. */
+        int x = sqlite3_exec(s->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+        if (x != SQLITE_OK)
+            rc = ls_store_fail(s, x, "closing it (its data is safe in the -wal file next to it)", err);
+        /* A reader of a killed run's log (bmn report) may have left the
+         * log's index, FILE-shm; a writer never uses it (exclusive mode)
+         * and still holds the lock, so no one else can: tidy it away. */
+        char shm[4096];
+        if (x == SQLITE_OK && (size_t)snprintf(shm, sizeof shm, "%s-shm", s->path) < sizeof shm)
+            unlink(shm);
+    } else {
+        /* Nothing was written: leave any log of an earlier, killed run
+         * exactly as it is. */
+        sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+    }
+    int x = sqlite3_close(s->db);
+    if (x != SQLITE_OK && rc == 0)
+        rc = ls_fail(err, "%s: cannot close: %s", s->label, sqlite3_errstr(x));
+    s->db = NULL;
+    return rc;
+}
