@@ -1,5 +1,6 @@
 /* image.c - PNG (libpng) and PPM/PGM writers, and a whole-or-nothing save. */
 #include "image.h"
+#include "output.h"
 
 #include <errno.h>
 #include <png.h>
@@ -145,52 +146,18 @@ static int write_format(FILE *f, const char *name, ls_image_format fmt, const ls
     return ls_fail(err, "cannot write %s: unknown format", name);
 }
 
-/* "DIR/.NAME.tmp.XXXXXX" for path "DIR/NAME": a temporary name in the same
- * directory, so that rename() replaces the file in one step. */
-static char *temp_name_for(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t len = strlen(path) + 16;
-    char *tmp = malloc(len);
-    if (tmp)
-        snprintf(tmp, len, "%.*s.%s.tmp.XXXXXX", (int)dir_len, path, path + dir_len);
-    return tmp;
-}
-
-/* Writes `path` whole or not at all: everything goes to a temporary file in
- * the same directory, which is renamed over `path` only once it is written
- * and closed without error; on any failure it is removed. (To be replaced
- * by the shared atomic-output helper, src/output.h, when it lands.) */
+/* The whole file or none: written under a temporary name next to path and
+ * renamed into place when complete (src/output.h). */
 static int write_whole_file(const char *path, ls_image_format fmt, const ls_image *img, ls_error *err)
 {
-    char *tmp = temp_name_for(path);
-    if (!tmp)
-        return ls_fail(err, "cannot write %s: out of memory", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        ls_fail(err, "cannot write %s: %s", path, strerror(errno));
-        free(tmp);
+    ls_atomic_file a;
+    if (ls_atomic_open(&a, path, err) != 0)
+        return -1;
+    if (write_format(a.f, path, fmt, img, err) != 0) {
+        ls_atomic_abort(&a);
         return -1;
     }
-    mode_t mask = umask(0); /* mkstemp makes 0600; give the usual 0666 & ~umask */
-    umask(mask);
-    FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "wb") : NULL;
-    int rc = -1;
-    if (!f) {
-        ls_fail(err, "cannot write %s: %s", path, strerror(errno));
-        close(fd);
-    } else {
-        rc = write_format(f, path, fmt, img, err);
-        if (fclose(f) != 0 && rc == 0)
-            rc = ls_fail(err, "cannot write %s: %s", path, strerror(errno));
-    }
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = ls_fail(err, "cannot write %s: %s", path, strerror(errno));
-    if (rc != 0)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    return ls_atomic_commit(&a, err);
 }
 
 int ls_image_save(const char *path, const ls_image *img, ls_error *err)
@@ -211,17 +178,13 @@ int ls_image_check_path(const char *path, int channels, ls_error *err)
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return ls_fail_usage(err, "cannot write %s: it is a directory", path);
-    char *tmp = temp_name_for(path);
-    if (!tmp)
-        return ls_fail(err, "cannot write %s: out of memory", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        ls_fail_usage(err, "cannot write %s: %s", path, strerror(errno));
-        free(tmp);
+    /* Creating (and dropping) the temporary file the save will use shows
+     * the directory is writable before any long computation. */
+    ls_atomic_file probe;
+    if (ls_atomic_open(&probe, path, err) != 0) {
+        err->usage = 1;
         return -1;
     }
-    close(fd);
-    unlink(tmp);
-    free(tmp);
+    ls_atomic_abort(&probe);
     return 0;
 }
