@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output.h"
 #include "progress.h"
 #include "workload.h"
 
@@ -57,28 +58,18 @@ static void print_run_json(const ls_workload *w, const void *params, const ls_se
 }
 
 /* Writes a whole report to stdout at once, or fails: rendered in memory
- * first, so a script never reads half a JSON document. */
+ * first (src/output.h), so a script never reads half a JSON document. */
 static int emit(const ls_workload *w, const void *params, const ls_session *s, const ls_run *run, int json,
                 ls_error *err)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem)
-        return ls_fail(err, "out of memory rendering the report");
+    ls_buffer b;
+    if (ls_buffer_open(&b, err) != 0)
+        return -1;
     if (json)
-        print_run_json(w, params, s, run, mem);
+        print_run_json(w, params, s, run, b.f);
     else
-        w->print(params, s, run, mem);
-    if (fclose(mem) != 0) {
-        free(text);
-        return ls_fail(err, "out of memory rendering the report");
-    }
-    int ok = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0;
-    free(text);
-    if (!ok)
-        return ls_fail(err, "cannot write the report to standard output");
-    return 0;
+        w->print(params, s, run, b.f);
+    return ls_buffer_emit(&b, stdout, "standard output", err);
 }
 
 /* ---- lockstep WORKLOAD ------------------------------------------------- */
@@ -512,11 +503,13 @@ int ls_cmd_check(int argc, char **argv)
     check_outcome outcomes[16];
     int nw = 0;
     /* --json: one document, {"checks":[...]} for all, rendered in memory. */
-    char *json = NULL;
-    size_t json_len = 0;
-    FILE *json_out = c.json ? open_memstream(&json, &json_len) : NULL;
-    if (c.json && !json_out)
-        return fprintf(stderr, "lockstep: out of memory\n"), 1;
+    ls_buffer json;
+    FILE *json_out = NULL;
+    if (c.json) {
+        if (ls_buffer_open(&json, &err) != 0)
+            return ls_report(&err);
+        json_out = json.f;
+    }
     if (all) {
         if (json_out)
             fprintf(json_out, "{\"checks\":[");
@@ -549,10 +542,8 @@ int ls_cmd_check(int argc, char **argv)
         fprintf(json_out, ",\"not_available\":");
         ls_json_string(json_out, skipped);
         fprintf(json_out, ",\"status\":\"%s\"}\n", status == 0 ? "agree" : status == 77 ? "skipped" : "failed");
-        int ok = fclose(json_out) == 0 && fwrite(json, 1, json_len, stdout) == json_len && fflush(stdout) == 0;
-        free(json);
-        if (!ok)
-            return fprintf(stderr, "lockstep: cannot write the report to standard output\n"), 1;
+        if (ls_buffer_emit(&json, stdout, "standard output", &err) != 0)
+            return ls_report(&err);
     }
     return status;
 }
