@@ -84,6 +84,10 @@ static void test_rules(void)
     expect_format(1u << 6, 7u << 5, "B6/S567");
     expect_format(3u << 13, 7u << 10, "B13,14/S10-12");
     expect_format(0, 0, "B/S");
+    /* A lone count above 9 must not read back as digits (B14 is B1,4):
+     * found by tests/fuzz/fuzz_life.c. */
+    expect_format(1u << 14, 1u << 1, "B14-14/S1");
+    expect_rule("B14-14/S1", 3, 1u << 14, 1u << 1);
     /* Every 3D rule written and read back is the same rule. */
     uint32_t x = 12345;
     for (int i = 0; i < 200; i++) {

@@ -120,7 +120,11 @@ static void format_set(ls_u32 mask, char *out, size_t len, size_t *pos)
         while (!digits && hi < 31 && (mask >> (hi + 1) & 1u))
             hi++;
         const char *sep = (!digits && (mask & ((1u << c) - 1u))) ? "," : "";
-        int n = hi > c + 1 ? snprintf(out + *pos, len - *pos, "%s%d-%d", sep, c, hi)
+        /* A lone count of 10 or more is written as a range ("B14-14"): the
+         * parser reads a set without ',' or '-' as single digits ("B14" is
+         * births on 1 and 4). */
+        int lone = !digits && (mask & (mask - 1u)) == 0;
+        int n = hi > c + 1 || lone ? snprintf(out + *pos, len - *pos, "%s%d-%d", sep, c, hi)
                 : hi == c + 1 ? snprintf(out + *pos, len - *pos, "%s%d,%d", sep, c, hi)
                               : snprintf(out + *pos, len - *pos, "%s%d", sep, c);
         if (n > 0)

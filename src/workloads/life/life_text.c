@@ -289,7 +289,7 @@ static int cells_measure(const char *text, const char *name, uint64_t *w, uint64
     *h = 0;
     for (const char *p = text; *p; line++) {
         const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        size_t raw = eol ? (size_t)(eol - p) : strlen(p), len = raw;
         if (len && p[len - 1] == '\r')
             len--;
         if (*p != '!') {
@@ -300,7 +300,7 @@ static int cells_measure(const char *text, const char *name, uint64_t *w, uint64
             *w = len > *w ? len : *w;
             (*h)++;
         }
-        p = eol ? eol + 1 : p + len;
+        p = eol ? eol + 1 : p + raw; /* past a final "\r" too */
     }
     return 0;
 }
