@@ -3,7 +3,7 @@
 # install what is missing, build with every backend that compiles here,
 # run every meson test suite, then rebuild with AddressSanitizer and
 # UBSan and run the unit and conformance suites again, then run the
-# fuzzers of tests/fuzz/ (tools/fuzz.sh, 60 s in all). The last line is
+# fuzzers of tests/fuzz/ (tools/fuzz.sh, 30 s each). The last line is
 # "N passed, N failed" (skipped tests, e.g. CUDA without a GPU, count as
 # neither).
 set -u
