@@ -52,7 +52,7 @@ static int dispatch(int argc, char **argv)
         return ls_cmd_bench(argc, argv);
     const ls_workload *w = ls_workload_find(cmd);
     if (w)
-        return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv, 2, NULL);
+        return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv, 2, w->usage);
     fprintf(stderr, "lockstep: unknown command '%s' (see lockstep --help)\n", cmd);
     return 2;
 }

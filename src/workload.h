@@ -46,6 +46,9 @@ typedef struct ls_workload {
     const char *name;
     const char *summary;
     const char *unit; /* what `items` counts */
+    /* The run command's usage line when it is not "lockstep NAME [options]"
+     * (positional arguments); NULL for that. */
+    const char *usage;
     /* A custom `lockstep NAME ...` entry (subcommands); it runs the generic
      * command with ls_cmd_run where that fits. NULL: ls_cmd_run. */
     int (*command)(const struct ls_workload *w, int argc, char **argv);

@@ -492,6 +492,7 @@ const ls_workload ls_workload_life = {
     .name = "life",
     .summary = "2D and 3D Life-like rules on a torus, one bit per cell, bit-sliced",
     .unit = "cell_updates",
+    .usage = "lockstep life [options]\n       lockstep life IN OUT N   (the PKU contest's answer IN OUT N)",
     .params_size = sizeof(life_opts),
     .params_default = life_params_default,
     .params_quick = life_params_quick,
