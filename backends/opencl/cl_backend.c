@@ -337,9 +337,6 @@ static cl_program cl_program_for(ls_ctx *ctx, const char *name, ls_error *err)
     if (st != CL_SUCCESS) {
         char log[400] = "";
         clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        for (char *c = log; *c; c++)
-            if (*c == '\n')
-                *c = ' ';
         ls_fail(err, "OpenCL could not build program %s for this device (%s): %s", name, ls_cl_status(st), log);
         clReleaseProgram(prog);
         return NULL;
