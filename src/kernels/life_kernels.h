@@ -55,6 +55,15 @@ LS_DEVICE life_xwrap life_xwrap_make(ls_u32 j, ls_u32 row_words, ls_u32 last_bit
     return x;
 }
 
+/* Row y of the plane at `plane`, rows of row_bytes (4 row_words). Byte
+ * arithmetic on a 32 x 32 -> 64-bit product: one multiply-add on the
+ * multiply pipe, where 64-bit word offsets cost the logic pipe the rule
+ * needs. */
+LS_DEVICE const LS_GLOBAL ls_u32 *life_row_at(const LS_GLOBAL ls_u32 *plane, ls_u32 y, ls_u32 row_bytes)
+{
+    return (const LS_GLOBAL ls_u32 *)((const LS_GLOBAL ls_u8 *)plane + (ls_u64)y * row_bytes);
+}
+
 /* West + centre + east of word x.j of `row` (s0 + 2 s1), and the word. */
 LS_DEVICE void life_row_sum_x(const LS_GLOBAL ls_u32 *row, life_xwrap x, int aligned, ls_u32 *s0, ls_u32 *s1,
                               ls_u32 *self)
@@ -83,11 +92,12 @@ typedef struct life_row2 {
 
 /* One output row: from the x sums of the rows above (a), at (b) and below
  * (c), the next state of b's word. */
-LS_DEVICE void life_2d_emit(LS_GLOBAL ls_u32 *out, life_rule r, life_xwrap x, const life_row2 *a, const life_row2 *b,
-                            const life_row2 *c)
+LS_DEVICE void life_2d_emit(LS_GLOBAL ls_u32 *dst, ls_u32 y, ls_u32 row_bytes, life_rule r, life_xwrap x,
+                            const life_row2 *a, const life_row2 *b, const life_row2 *c)
 {
     ls_u32 p0, p1, p2, p3;
     life_plane_sum(a->s0, a->s1, b->s0, b->s1, c->s0, c->s1, &p0, &p1, &p2, &p3);
+    LS_GLOBAL ls_u32 *out = (LS_GLOBAL ls_u32 *)life_row_at(dst, y, row_bytes);
     out[x.j] = life_rule_2d(r, b->self, p0, p1, p2, p3) & x.keep;
 }
 
@@ -101,24 +111,25 @@ LS_DEVICE void life_2d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     ls_u32 j = (ls_u32)t % row_words;
     ls_u32 y = (ls_u32)t / row_words * seg;
     ls_u32 yend = y + seg < ny ? y + seg : ny;
+    ls_u32 rb = row_words * 4u;
     life_xwrap x = life_xwrap_make(j, row_words, last_bits);
     life_row2 a, b, c;
     ls_u32 yn = y + 1u == ny ? 0u : y + 1u; /* the next row to read */
-    life_row_sum_x(src + (ls_u64)(y == 0u ? ny - 1u : y - 1u) * row_words, x, aligned, &a.s0, &a.s1, &a.self);
-    life_row_sum_x(src + (ls_u64)y * row_words, x, aligned, &b.s0, &b.s1, &b.self);
+    life_row_sum_x(life_row_at(src, y == 0u ? ny - 1u : y - 1u, rb), x, aligned, &a.s0, &a.s1, &a.self);
+    life_row_sum_x(life_row_at(src, y, rb), x, aligned, &b.s0, &b.s1, &b.self);
     for (;;) {
-        life_row_sum_x(src + (ls_u64)yn * row_words, x, aligned, &c.s0, &c.s1, &c.self);
-        life_2d_emit(dst + (ls_u64)y * row_words, r, x, &a, &b, &c);
+        life_row_sum_x(life_row_at(src, yn, rb), x, aligned, &c.s0, &c.s1, &c.self);
+        life_2d_emit(dst, y, rb, r, x, &a, &b, &c);
         if (++y == yend)
             break;
         yn = yn + 1u == ny ? 0u : yn + 1u;
-        life_row_sum_x(src + (ls_u64)yn * row_words, x, aligned, &a.s0, &a.s1, &a.self);
-        life_2d_emit(dst + (ls_u64)y * row_words, r, x, &b, &c, &a);
+        life_row_sum_x(life_row_at(src, yn, rb), x, aligned, &a.s0, &a.s1, &a.self);
+        life_2d_emit(dst, y, rb, r, x, &b, &c, &a);
         if (++y == yend)
             break;
         yn = yn + 1u == ny ? 0u : yn + 1u;
-        life_row_sum_x(src + (ls_u64)yn * row_words, x, aligned, &b.s0, &b.s1, &b.self);
-        life_2d_emit(dst + (ls_u64)y * row_words, r, x, &c, &a, &b);
+        life_row_sum_x(life_row_at(src, yn, rb), x, aligned, &b.s0, &b.s1, &b.self);
+        life_2d_emit(dst, y, rb, r, x, &c, &a, &b);
         if (++y == yend)
             break;
         yn = yn + 1u == ny ? 0u : yn + 1u;
@@ -134,15 +145,15 @@ typedef struct life_plane3 {
     ls_u32 self[LIFE_GPU_3D_ROWS];
 } life_plane3;
 
-/* The window entry of the plane at `plane`; roff[k] is the word offset of
- * row y0 - 1 + k (wrapped) within a plane. */
-LS_DEVICE void life_3d_plane(const LS_GLOBAL ls_u32 *plane, const ls_u64 *roff, life_xwrap x, int aligned,
-                             life_plane3 *p)
+/* The window entry of the plane at `plane`; ys[k] is row y0 - 1 + k
+ * (wrapped). */
+LS_DEVICE void life_3d_plane(const LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 row_bytes, life_xwrap x,
+                             int aligned, life_plane3 *p)
 {
     ls_u32 s0[LIFE_GPU_3D_ROWS + 2u], s1[LIFE_GPU_3D_ROWS + 2u], c[LIFE_GPU_3D_ROWS + 2u];
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++)
-        life_row_sum_x(plane + roff[k], x, aligned, &s0[k], &s1[k], &c[k]);
+        life_row_sum_x(life_row_at(plane, ys[k], row_bytes), x, aligned, &s0[k], &s1[k], &c[k]);
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS; k++) {
         life_plane_sum(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p->s[k][0], &p->s[k][1],
@@ -152,14 +163,15 @@ LS_DEVICE void life_3d_plane(const LS_GLOBAL ls_u32 *plane, const ls_u64 *roff, 
 }
 
 /* The output words of plane b from the window a, b, c (planes z-1, z, z+1). */
-LS_DEVICE void life_3d_emit(LS_GLOBAL ls_u32 *plane, const ls_u64 *roff, life_rule r, life_xwrap x,
+LS_DEVICE void life_3d_emit(LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 row_bytes, life_rule r, life_xwrap x,
                             const life_plane3 *a, const life_plane3 *b, const life_plane3 *c)
 {
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS; k++) {
         ls_u32 next = life_word_3d(r, b->self[k], a->s[k][0], a->s[k][1], a->s[k][2], a->s[k][3], b->s[k][0],
                                    b->s[k][1], b->s[k][2], b->s[k][3], c->s[k][0], c->s[k][1], c->s[k][2], c->s[k][3]);
-        plane[roff[k + 1u] + x.j] = next & x.keep;
+        LS_GLOBAL ls_u32 *out = (LS_GLOBAL ls_u32 *)life_row_at(plane, ys[k + 1u], row_bytes);
+        out[x.j] = next & x.keep;
     }
 }
 
@@ -179,29 +191,29 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     if (y0 > ny - LIFE_GPU_3D_ROWS)
         y0 = ny - LIFE_GPU_3D_ROWS;
     ls_u32 zend = z + seg < nz ? z + seg : nz;
-    ls_u64 roff[LIFE_GPU_3D_ROWS + 2u];
+    ls_u32 ys[LIFE_GPU_3D_ROWS + 2u], rb = row_words * 4u;
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++)
-        roff[k] = (ls_u64)((y0 + k + ny - 1u) % ny) * row_words;
+        ys[k] = (y0 + k + ny - 1u) % ny;
     ls_u64 plane_words = (ls_u64)row_words * ny;
     life_xwrap x = life_xwrap_make(j, row_words, last_bits);
     life_plane3 a, b, c;
     ls_u32 zn = z + 1u == nz ? 0u : z + 1u; /* the next plane to read */
-    life_3d_plane(src + (z == 0u ? nz - 1u : z - 1u) * plane_words, roff, x, aligned, &a);
-    life_3d_plane(src + z * plane_words, roff, x, aligned, &b);
+    life_3d_plane(src + (z == 0u ? nz - 1u : z - 1u) * plane_words, ys, rb, x, aligned, &a);
+    life_3d_plane(src + z * plane_words, ys, rb, x, aligned, &b);
     for (;;) {
-        life_3d_plane(src + zn * plane_words, roff, x, aligned, &c);
-        life_3d_emit(dst + z * plane_words, roff, r, x, &a, &b, &c);
+        life_3d_plane(src + zn * plane_words, ys, rb, x, aligned, &c);
+        life_3d_emit(dst + z * plane_words, ys, rb, r, x, &a, &b, &c);
         if (++z == zend)
             break;
         zn = zn + 1u == nz ? 0u : zn + 1u;
-        life_3d_plane(src + zn * plane_words, roff, x, aligned, &a);
-        life_3d_emit(dst + z * plane_words, roff, r, x, &b, &c, &a);
+        life_3d_plane(src + zn * plane_words, ys, rb, x, aligned, &a);
+        life_3d_emit(dst + z * plane_words, ys, rb, r, x, &b, &c, &a);
         if (++z == zend)
             break;
         zn = zn + 1u == nz ? 0u : zn + 1u;
-        life_3d_plane(src + zn * plane_words, roff, x, aligned, &b);
-        life_3d_emit(dst + z * plane_words, roff, r, x, &c, &a, &b);
+        life_3d_plane(src + zn * plane_words, ys, rb, x, aligned, &b);
+        life_3d_emit(dst + z * plane_words, ys, rb, r, x, &c, &a, &b);
         if (++z == zend)
             break;
         zn = zn + 1u == nz ? 0u : zn + 1u;
