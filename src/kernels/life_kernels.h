@@ -17,7 +17,11 @@
  *
  * A segment starts with two planes (rows) of warm-up, the price of cutting
  * the walk into enough work-items to fill the device. The window rotates
- * by unrolling the walk three times, so no sum is copied.
+ * by unrolling the walk three times, so no sum is copied; the three steps
+ * read unconditionally (planes and rows wrap, so every read is inside the
+ * grid) and only the stores past the segment's end are skipped, so the
+ * compiler can issue the reads of later steps early and hide their
+ * latency. The driver makes segments a multiple of three long.
  *
  * The x seam: the neighbour words' indices wrap around the row. When a
  * row's last word is full (nx a multiple of 32: the "aligned" kernels)
@@ -64,11 +68,24 @@ LS_DEVICE const LS_GLOBAL ls_u32 *life_row_at(const LS_GLOBAL ls_u32 *plane, ls_
     return (const LS_GLOBAL ls_u32 *)((const LS_GLOBAL ls_u8 *)plane + (ls_u64)y * row_bytes);
 }
 
-/* West + centre + east of word x.j of `row` (s0 + 2 s1), and the word. */
-LS_DEVICE void life_row_sum_x(const LS_GLOBAL ls_u32 *row, life_xwrap x, int aligned, ls_u32 *s0, ls_u32 *s1,
-                              ls_u32 *self)
+/* Words x.jm, x.j, x.jp of a row: what its x sum needs. */
+typedef struct life_raw {
+    ls_u32 wm, w, wp;
+} life_raw;
+
+LS_DEVICE life_raw life_raw_load(const LS_GLOBAL ls_u32 *row, life_xwrap x)
 {
-    ls_u32 w = row[x.j], wm = row[x.jm], wp = row[x.jp];
+    life_raw v;
+    v.wm = row[x.jm];
+    v.w = row[x.j];
+    v.wp = row[x.jp];
+    return v;
+}
+
+/* West + centre + east of word x.j (s0 + 2 s1), and the word. */
+LS_DEVICE void life_raw_sum(life_raw v, life_xwrap x, int aligned, ls_u32 *s0, ls_u32 *s1, ls_u32 *self)
+{
+    ls_u32 w = v.w, wm = v.wm, wp = v.wp;
     ls_u32 west, east;
     if (aligned) {
         west = life_west(w, wm);
@@ -83,6 +100,12 @@ LS_DEVICE void life_row_sum_x(const LS_GLOBAL ls_u32 *row, life_xwrap x, int ali
     *self = w;
 }
 
+LS_DEVICE void life_row_sum_x(const LS_GLOBAL ls_u32 *row, life_xwrap x, int aligned, ls_u32 *s0, ls_u32 *s1,
+                              ls_u32 *self)
+{
+    life_raw_sum(life_raw_load(row, x), x, aligned, s0, s1, self);
+}
+
 /* ---- 2D ---------------------------------------------------------------- */
 
 /* The x sum of a row and its centre word: the window of the 2D walk. */
@@ -93,12 +116,13 @@ typedef struct life_row2 {
 /* One output row: from the x sums of the rows above (a), at (b) and below
  * (c), the next state of b's word. */
 LS_DEVICE void life_2d_emit(LS_GLOBAL ls_u32 *dst, ls_u32 y, ls_u32 row_bytes, life_rule r, life_xwrap x,
-                            const life_row2 *a, const life_row2 *b, const life_row2 *c)
+                            const life_row2 *a, const life_row2 *b, const life_row2 *c, int store)
 {
     ls_u32 p0, p1, p2, p3;
     life_plane_sum(a->s0, a->s1, b->s0, b->s1, c->s0, c->s1, &p0, &p1, &p2, &p3);
-    LS_GLOBAL ls_u32 *out = (LS_GLOBAL ls_u32 *)life_row_at(dst, y, row_bytes);
-    out[x.j] = life_rule_2d(r, b->self, p0, p1, p2, p3) & x.keep;
+    ls_u32 next = life_rule_2d(r, b->self, p0, p1, p2, p3) & x.keep;
+    if (store)
+        ((LS_GLOBAL ls_u32 *)life_row_at(dst, y, row_bytes))[x.j] = next;
 }
 
 /* Work-item = (word j, segment of `seg` rows); rows wrap around ny. */
@@ -118,21 +142,21 @@ LS_DEVICE void life_2d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     life_row_sum_x(life_row_at(src, y == 0u ? ny - 1u : y - 1u, rb), x, aligned, &a.s0, &a.s1, &a.self);
     life_row_sum_x(life_row_at(src, y, rb), x, aligned, &b.s0, &b.s1, &b.self);
     for (;;) {
-        life_row_sum_x(life_row_at(src, yn, rb), x, aligned, &c.s0, &c.s1, &c.self);
-        life_2d_emit(dst, y, rb, r, x, &a, &b, &c);
-        if (++y == yend)
+        /* The three rows' reads first, all in flight together. */
+        ls_u32 y1 = yn + 1u == ny ? 0u : yn + 1u, y2 = y1 + 1u == ny ? 0u : y1 + 1u;
+        life_raw vc = life_raw_load(life_row_at(src, yn, rb), x);
+        life_raw va = life_raw_load(life_row_at(src, y1, rb), x);
+        life_raw vb = life_raw_load(life_row_at(src, y2, rb), x);
+        yn = y2 + 1u == ny ? 0u : y2 + 1u;
+        life_raw_sum(vc, x, aligned, &c.s0, &c.s1, &c.self);
+        life_2d_emit(dst, y, rb, r, x, &a, &b, &c, 1);
+        life_raw_sum(va, x, aligned, &a.s0, &a.s1, &a.self);
+        life_2d_emit(dst, y + 1u, rb, r, x, &b, &c, &a, y + 1u < yend);
+        life_raw_sum(vb, x, aligned, &b.s0, &b.s1, &b.self);
+        life_2d_emit(dst, y + 2u, rb, r, x, &c, &a, &b, y + 2u < yend);
+        y += 3u;
+        if (y >= yend)
             break;
-        yn = yn + 1u == ny ? 0u : yn + 1u;
-        life_row_sum_x(life_row_at(src, yn, rb), x, aligned, &a.s0, &a.s1, &a.self);
-        life_2d_emit(dst, y, rb, r, x, &b, &c, &a);
-        if (++y == yend)
-            break;
-        yn = yn + 1u == ny ? 0u : yn + 1u;
-        life_row_sum_x(life_row_at(src, yn, rb), x, aligned, &b.s0, &b.s1, &b.self);
-        life_2d_emit(dst, y, rb, r, x, &c, &a, &b);
-        if (++y == yend)
-            break;
-        yn = yn + 1u == ny ? 0u : yn + 1u;
     }
 }
 
@@ -145,15 +169,27 @@ typedef struct life_plane3 {
     ls_u32 self[LIFE_GPU_3D_ROWS];
 } life_plane3;
 
-/* The window entry of the plane at `plane`; ys[k] is row y0 - 1 + k
- * (wrapped). */
-LS_DEVICE void life_3d_plane(const LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 row_bytes, life_xwrap x,
-                             int aligned, life_plane3 *p)
+/* The words a work-item reads from one plane. */
+typedef struct life_raw3 {
+    life_raw row[LIFE_GPU_3D_ROWS + 2u];
+} life_raw3;
+
+/* Reads them from the plane at `plane`; ys[k] is row y0 - 1 + k (wrapped). */
+LS_DEVICE void life_3d_load(const LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 row_bytes, life_xwrap x,
+                            life_raw3 *v)
+{
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++)
+        v->row[k] = life_raw_load(life_row_at(plane, ys[k], row_bytes), x);
+}
+
+/* The window entry of a plane from its words. */
+LS_DEVICE void life_3d_sums(const life_raw3 *v, life_xwrap x, int aligned, life_plane3 *p)
 {
     ls_u32 s0[LIFE_GPU_3D_ROWS + 2u], s1[LIFE_GPU_3D_ROWS + 2u], c[LIFE_GPU_3D_ROWS + 2u];
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++)
-        life_row_sum_x(life_row_at(plane, ys[k], row_bytes), x, aligned, &s0[k], &s1[k], &c[k]);
+        life_raw_sum(v->row[k], x, aligned, &s0[k], &s1[k], &c[k]);
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS; k++) {
         life_plane_sum(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p->s[k][0], &p->s[k][1],
@@ -198,25 +234,30 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     ls_u64 plane_words = (ls_u64)row_words * ny;
     life_xwrap x = life_xwrap_make(j, row_words, last_bits);
     life_plane3 a, b, c;
+    life_raw3 va, vb, vc;
     ls_u32 zn = z + 1u == nz ? 0u : z + 1u; /* the next plane to read */
-    life_3d_plane(src + (z == 0u ? nz - 1u : z - 1u) * plane_words, ys, rb, x, aligned, &a);
-    life_3d_plane(src + z * plane_words, ys, rb, x, aligned, &b);
+    life_3d_load(src + (z == 0u ? nz - 1u : z - 1u) * plane_words, ys, rb, x, &va);
+    life_3d_load(src + z * plane_words, ys, rb, x, &vb);
+    life_3d_sums(&va, x, aligned, &a);
+    life_3d_sums(&vb, x, aligned, &b);
     for (;;) {
-        life_3d_plane(src + zn * plane_words, ys, rb, x, aligned, &c);
+        /* The three planes' reads first, all in flight together. */
+        ls_u32 z1 = zn + 1u == nz ? 0u : zn + 1u, z2 = z1 + 1u == nz ? 0u : z1 + 1u;
+        life_3d_load(src + zn * plane_words, ys, rb, x, &vc);
+        life_3d_load(src + z1 * plane_words, ys, rb, x, &va);
+        life_3d_load(src + z2 * plane_words, ys, rb, x, &vb);
+        zn = z2 + 1u == nz ? 0u : z2 + 1u;
+        life_3d_sums(&vc, x, aligned, &c);
         life_3d_emit(dst + z * plane_words, ys, rb, r, x, &a, &b, &c);
-        if (++z == zend)
+        life_3d_sums(&va, x, aligned, &a);
+        if (z + 1u < zend)
+            life_3d_emit(dst + (z + 1u) * plane_words, ys, rb, r, x, &b, &c, &a);
+        life_3d_sums(&vb, x, aligned, &b);
+        if (z + 2u < zend)
+            life_3d_emit(dst + (z + 2u) * plane_words, ys, rb, r, x, &c, &a, &b);
+        z += 3u;
+        if (z >= zend)
             break;
-        zn = zn + 1u == nz ? 0u : zn + 1u;
-        life_3d_plane(src + zn * plane_words, ys, rb, x, aligned, &a);
-        life_3d_emit(dst + z * plane_words, ys, rb, r, x, &b, &c, &a);
-        if (++z == zend)
-            break;
-        zn = zn + 1u == nz ? 0u : zn + 1u;
-        life_3d_plane(src + zn * plane_words, ys, rb, x, aligned, &b);
-        life_3d_emit(dst + z * plane_words, ys, rb, r, x, &c, &a, &b);
-        if (++z == zend)
-            break;
-        zn = zn + 1u == nz ? 0u : zn + 1u;
     }
 }
 
@@ -226,7 +267,7 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
  * ceil(ny / LIFE_GPU_3D_ROWS) * ceil(nz / seg) in 3D (the driver keeps it below
  * 2^32). birth and survive are ignored by the kernels with a fixed rule. */
 #define LIFE_KERNEL_2D(name, aligned, birth_c, survive_c)                                                        \
-    LS_KERNEL void name(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,           \
+    LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny,           \
                         ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive)                \
     {                                                                                                             \
         life_rule r;                                                                                              \
@@ -235,7 +276,7 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
         life_2d(src, dst, row_words, ny, last_bits, seg, items, r, aligned);                                      \
     }
 #define LIFE_KERNEL_3D(name, aligned, birth_c, survive_c)                                                        \
-    LS_KERNEL void name(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz, \
+    LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz, \
                         ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive)                \
     {                                                                                                             \
         life_rule r;                                                                                              \

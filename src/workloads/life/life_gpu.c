@@ -13,7 +13,7 @@
 #define LIFE_GROUP_CPU 64u
 /* Shortest walk of a work-item (rows in 2D, planes in 3D): two more are
  * read to start it. */
-#define LIFE_MIN_SEGMENT 8u
+#define LIFE_MIN_SEGMENT 9u
 
 struct life_gpu_state {
     ls_session *s;
@@ -67,6 +67,7 @@ static uint32_t segment_length(uint64_t columns, uint32_t n, uint64_t target)
     uint64_t seg = segs ? ((uint64_t)n + segs - 1) / segs : n;
     if (seg < LIFE_MIN_SEGMENT)
         seg = LIFE_MIN_SEGMENT;
+    seg = (seg + 2) / 3 * 3; /* the kernels take three steps at a time */
     while (seg < n && columns * ((n + seg - 1) / seg) >= UINT32_MAX)
         seg *= 2;
     return seg < n ? (uint32_t)seg : n;
