@@ -51,7 +51,7 @@
  * life_kernels.h): the x sums of the rows above and below them are shared
  * among them. Here so that the driver, which sizes the launch, and the
  * kernels agree. At most LIFE_MIN_SIZE (4). */
-#define LIFE_GPU_3D_ROWS 2u
+#define LIFE_GPU_3D_ROWS 4u
 
 typedef struct life_rule {
     ls_u32 birth;   /* bit n: a dead cell with n live neighbours is born */
