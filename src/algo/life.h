@@ -47,6 +47,12 @@
 #define LIFE_B6S567_BIRTH (1u << 6)
 #define LIFE_B6S567_SURVIVE ((1u << 5) | (1u << 6) | (1u << 7))
 
+/* Rows of a word column that a 3D GPU work-item owns (src/kernels/
+ * life_kernels.h): the x sums of the rows above and below them are shared
+ * among them. Here so that the driver, which sizes the launch, and the
+ * kernels agree. At most LIFE_MIN_SIZE (4). */
+#define LIFE_GPU_3D_ROWS 4u
+
 typedef struct life_rule {
     ls_u32 birth;   /* bit n: a dead cell with n live neighbours is born */
     ls_u32 survive; /* bit n: a live cell with n live neighbours lives on */

@@ -25,6 +25,11 @@
  *   ls_atomic_inc_local(p)        32-bit atomic increment of local memory,
  *                                 returning the old value
  *   ls_atomic_inc_global(p)       the same on global memory
+ *   LS_RESTRICT                   after the * of a buffer parameter: the
+ *                                 kernel reaches that memory through no
+ *                                 other pointer, so loads may be moved
+ *                                 ahead of stores (and, when const, go
+ *                                 through the read-only cache)
  *   LS_DEVICE                     a helper function of the kernels (the
  *                                 per-element code uses LS_FN from
  *                                 portable.h, which also compiles as C)
@@ -65,6 +70,7 @@
 #endif
 #define LS_KERNEL __kernel
 #define LS_GLOBAL __global
+#define LS_RESTRICT restrict
 #define LS_LOCAL __local
 #define LS_SHARED __local
 #define LS_DEVICE static inline
@@ -85,6 +91,7 @@
 
 #define LS_KERNEL extern "C" __global__
 #define LS_GLOBAL
+#define LS_RESTRICT __restrict__
 #define LS_LOCAL
 #define LS_SHARED __shared__
 #define LS_DEVICE static __device__ __forceinline__

@@ -1,78 +1,306 @@
 /* life_kernels.h - Life on GPUs, written once for OpenCL and CUDA
  * (src/kernels/dialect.h); the per-word logic is src/algo/life.h.
  *
- * One generation per launch, one work-item per 32-bit word of the packed
- * grid (layout: src/workloads/life/life_grid.h), one bit per cell in
- * device memory. A work-item reads the words it needs straight from
- * global memory (its own, the two beside it, in the rows above and below
- * and, in 3D, in the planes before and after) and writes its next word;
- * neighbouring work-items share those reads through the cache. The torus
- * seam and rows that end inside a word are handled as on the CPU. The
- * rule arrives as its two masks; every rule, B0 included, runs the same
- * multiplexer tree. Correctness first: temporal blocking and shared-memory
- * tiles are left for later (docs/life.md). */
+ * One bit per cell in device memory (layout: src/workloads/life/life_grid.h),
+ * one generation per launch. A work-item owns one 32-bit word column and
+ * walks along the slowest axis (y in 2D, z in 3D) through a segment of the
+ * grid, keeping the sums it has made in registers as a sliding window:
+ *
+ *  - 2D: each row's sum along x (west + centre + east, two bit-planes) is
+ *    made once and used by the three output rows it borders, so an output
+ *    word costs one row sum, one 3x3 sum and the rule.
+ *  - 3D: a work-item owns LIFE_GPU_3D_ROWS (life.h) rows of its word column; for each
+ *    new plane it makes the x sums of those rows and the two beside them
+ *    once, their 3x3 sums (four bit-planes each), and keeps the 3x3 sums of
+ *    the last three planes: an output word costs a 3x3x3 sum of three
+ *    ready 3x3 sums and the rule, instead of three 3x3 sums.
+ *
+ * A segment starts with two planes (rows) of warm-up, the price of cutting
+ * the walk into enough work-items to fill the device. The window rotates
+ * by unrolling the walk three times, so no sum is copied; the three steps
+ * read unconditionally (planes and rows wrap, so every read is inside the
+ * grid) and only the stores past the segment's end are skipped, so the
+ * compiler can issue the reads of later steps early and hide their
+ * latency. The driver makes segments a multiple of three long.
+ *
+ * The x seam: the neighbour words' indices wrap around the row. When a
+ * row's last word is full (nx a multiple of 32: the "aligned" kernels)
+ * the shifts need no more than that; otherwise the first word's west bit
+ * comes from bit last_bits - 1 of the last word and the last word's east
+ * bit from the row's first cell, which costs a few operations per row sum
+ * (life_xwrap). Padding bits of a sum are never used: they only reach
+ * padding bits of the output, which the store masks.
+ *
+ * Rules: the *_b3s23 / *_b6s567 kernels have the default rule as a
+ * constant, which the compiler folds from the multiplexer tree of
+ * life_rule_2d/3d down to a few operations; the others take any rule. */
 #include "dialect.h"
 #include "life.h"
 
-/* Row sum (west + centre + east) of word j of the row at `row`. */
-LS_DEVICE void life_row_sum_at(const LS_GLOBAL ls_u32 *row, ls_u32 j, ls_u32 row_words, ls_u32 last_bits,
-                               ls_u32 *s0, ls_u32 *s1)
+/* A work-item's constants for the x seam of its word j. */
+typedef struct life_xwrap {
+    ls_u32 j, jm, jp; /* its word, the west and east neighbour words (wrapped) */
+    ls_u32 wsh;       /* j == 0 in an unaligned row: 32 - last_bits, else 0 */
+    ls_u32 esh, emask; /* last word of an unaligned row: last_bits, ~0; else 0, 0 */
+    ls_u32 keep;      /* the cells of the output word (padding masked) */
+} life_xwrap;
+
+LS_DEVICE life_xwrap life_xwrap_make(ls_u32 j, ls_u32 row_words, ls_u32 last_bits)
 {
-    ls_u32 w = row[j];
-    ls_u32 west = j > 0 ? life_west(w, row[j - 1u]) : life_west_first(w, (row[row_words - 1u] >> (last_bits - 1u)) & 1u);
-    ls_u32 east = j + 1u < row_words ? life_east(w, row[j + 1u]) : life_east_last(w, row[0] & 1u, last_bits);
+    life_xwrap x;
+    int first = j == 0u, last = j + 1u == row_words, partial = last_bits < 32u;
+    x.j = j;
+    x.jm = first ? row_words - 1u : j - 1u;
+    x.jp = last ? 0u : j + 1u;
+    x.wsh = first && partial ? 32u - last_bits : 0u;
+    x.esh = last && partial ? last_bits : 0u;
+    x.emask = last && partial ? 0xffffffffu : 0u;
+    x.keep = last ? life_valid_mask(last_bits) : 0xffffffffu;
+    return x;
+}
+
+/* Row y of the plane at `plane`, rows of row_bytes (4 row_words). Byte
+ * arithmetic on a 32 x 32 -> 64-bit product: one multiply-add on the
+ * multiply pipe, where 64-bit word offsets cost the logic pipe the rule
+ * needs. */
+LS_DEVICE const LS_GLOBAL ls_u32 *life_row_at(const LS_GLOBAL ls_u32 *plane, ls_u32 y, ls_u32 row_bytes)
+{
+    return (const LS_GLOBAL ls_u32 *)((const LS_GLOBAL ls_u8 *)plane + (ls_u64)y * row_bytes);
+}
+
+/* Words x.jm, x.j, x.jp of a row: what its x sum needs. */
+typedef struct life_raw {
+    ls_u32 wm, w, wp;
+} life_raw;
+
+LS_DEVICE life_raw life_raw_load(const LS_GLOBAL ls_u32 *row, life_xwrap x)
+{
+    life_raw v;
+    v.wm = row[x.jm];
+    v.w = row[x.j];
+    v.wp = row[x.jp];
+    return v;
+}
+
+/* West + centre + east of word x.j (s0 + 2 s1), and the word. */
+LS_DEVICE void life_raw_sum(life_raw v, life_xwrap x, int aligned, ls_u32 *s0, ls_u32 *s1, ls_u32 *self)
+{
+    ls_u32 w = v.w, wm = v.wm, wp = v.wp;
+    ls_u32 west, east;
+    if (aligned) {
+        west = life_west(w, wm);
+        east = life_east(w, wp);
+    } else {
+        /* j == 0: the last word's last cell moved up to bit 31; last word:
+         * the first cell put just above the last one (a padding bit). */
+        west = life_west(w, wm << x.wsh);
+        east = life_east(w | ((wp << x.esh) & x.emask), wp);
+    }
     life_row_sum(west, w, east, s0, s1);
+    *self = w;
 }
 
-/* 3x3 sum (four planes) of word j around row y of the plane at `plane`. */
-LS_DEVICE void life_plane_sum_at(const LS_GLOBAL ls_u32 *plane, ls_u32 y, ls_u32 j, ls_u32 row_words, ls_u32 ny,
-                                 ls_u32 last_bits, ls_u32 *p0, ls_u32 *p1, ls_u32 *p2, ls_u32 *p3)
+LS_DEVICE void life_row_sum_x(const LS_GLOBAL ls_u32 *row, life_xwrap x, int aligned, ls_u32 *s0, ls_u32 *s1,
+                              ls_u32 *self)
 {
-    ls_u32 u0, u1, c0, c1, d0, d1;
-    ls_u32 up = (y + ny - 1u) % ny, down = (y + 1u) % ny;
-    life_row_sum_at(plane + (ls_u64)up * row_words, j, row_words, last_bits, &u0, &u1);
-    life_row_sum_at(plane + (ls_u64)y * row_words, j, row_words, last_bits, &c0, &c1);
-    life_row_sum_at(plane + (ls_u64)down * row_words, j, row_words, last_bits, &d0, &d1);
-    life_plane_sum(u0, u1, c0, c1, d0, d1, p0, p1, p2, p3);
+    life_raw_sum(life_raw_load(row, x), x, aligned, s0, s1, self);
 }
 
-/* One generation of a 2D grid (nwords = row_words * ny). */
-LS_KERNEL void life_step_2d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u64 nwords, ls_u32 row_words,
-                            ls_u32 ny, ls_u32 last_bits, ls_u32 birth, ls_u32 survive)
+/* ---- 2D ---------------------------------------------------------------- */
+
+/* The x sum of a row and its centre word: the window of the 2D walk. */
+typedef struct life_row2 {
+    ls_u32 s0, s1, self;
+} life_row2;
+
+/* One output row: from the x sums of the rows above (a), at (b) and below
+ * (c), the next state of b's word. */
+LS_DEVICE void life_2d_emit(LS_GLOBAL ls_u32 *dst, ls_u32 y, ls_u32 row_bytes, life_rule r, life_xwrap x,
+                            const life_row2 *a, const life_row2 *b, const life_row2 *c, int store)
 {
-    ls_u64 i = ls_gid();
-    if (i >= nwords)
-        return;
-    ls_u32 j = (ls_u32)(i % row_words), y = (ls_u32)(i / row_words);
-    life_rule r;
-    r.birth = birth;
-    r.survive = survive;
     ls_u32 p0, p1, p2, p3;
-    life_plane_sum_at(src, y, j, row_words, ny, last_bits, &p0, &p1, &p2, &p3);
-    ls_u32 next = life_rule_2d(r, src[i], p0, p1, p2, p3);
-    dst[i] = j + 1u == row_words ? next & life_valid_mask(last_bits) : next;
+    life_plane_sum(a->s0, a->s1, b->s0, b->s1, c->s0, c->s1, &p0, &p1, &p2, &p3);
+    ls_u32 next = life_rule_2d(r, b->self, p0, p1, p2, p3) & x.keep;
+    if (store)
+        ((LS_GLOBAL ls_u32 *)life_row_at(dst, y, row_bytes))[x.j] = next;
 }
 
-/* One generation of a 3D grid (nwords = row_words * ny * nz). */
-LS_KERNEL void life_step_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u64 nwords, ls_u32 row_words,
-                            ls_u32 ny, ls_u32 nz, ls_u32 last_bits, ls_u32 birth, ls_u32 survive)
+/* Work-item = (word j, segment of `seg` rows); rows wrap around ny. */
+LS_DEVICE void life_2d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
+                       ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int aligned)
 {
-    ls_u64 i = ls_gid();
-    if (i >= nwords)
+    ls_u64 t = ls_gid();
+    if (t >= items)
         return;
-    ls_u64 row = i / row_words, plane_words = (ls_u64)row_words * ny;
-    ls_u32 j = (ls_u32)(i % row_words), y = (ls_u32)(row % ny), z = (ls_u32)(row / ny);
-    life_rule r;
-    r.birth = birth;
-    r.survive = survive;
-    ls_u32 a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3;
-    life_plane_sum_at(src + (ls_u64)((z + nz - 1u) % nz) * plane_words, y, j, row_words, ny, last_bits, &a0, &a1, &a2,
-                      &a3);
-    life_plane_sum_at(src + (ls_u64)z * plane_words, y, j, row_words, ny, last_bits, &b0, &b1, &b2, &b3);
-    life_plane_sum_at(src + (ls_u64)((z + 1u) % nz) * plane_words, y, j, row_words, ny, last_bits, &c0, &c1, &c2,
-                      &c3);
-    ls_u32 next = life_word_3d(r, src[i], a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3);
-    dst[i] = j + 1u == row_words ? next & life_valid_mask(last_bits) : next;
+    ls_u32 j = (ls_u32)t % row_words;
+    ls_u32 y = (ls_u32)t / row_words * seg;
+    ls_u32 yend = y + seg < ny ? y + seg : ny;
+    ls_u32 rb = row_words * 4u;
+    life_xwrap x = life_xwrap_make(j, row_words, last_bits);
+    life_row2 a, b, c;
+    ls_u32 yn = y + 1u == ny ? 0u : y + 1u; /* the next row to read */
+    life_row_sum_x(life_row_at(src, y == 0u ? ny - 1u : y - 1u, rb), x, aligned, &a.s0, &a.s1, &a.self);
+    life_row_sum_x(life_row_at(src, y, rb), x, aligned, &b.s0, &b.s1, &b.self);
+    for (;;) {
+        /* The three rows' reads first, all in flight together. */
+        ls_u32 y1 = yn + 1u == ny ? 0u : yn + 1u, y2 = y1 + 1u == ny ? 0u : y1 + 1u;
+        life_raw vc = life_raw_load(life_row_at(src, yn, rb), x);
+        life_raw va = life_raw_load(life_row_at(src, y1, rb), x);
+        life_raw vb = life_raw_load(life_row_at(src, y2, rb), x);
+        yn = y2 + 1u == ny ? 0u : y2 + 1u;
+        life_raw_sum(vc, x, aligned, &c.s0, &c.s1, &c.self);
+        life_2d_emit(dst, y, rb, r, x, &a, &b, &c, 1);
+        life_raw_sum(va, x, aligned, &a.s0, &a.s1, &a.self);
+        life_2d_emit(dst, y + 1u, rb, r, x, &b, &c, &a, y + 1u < yend);
+        life_raw_sum(vb, x, aligned, &b.s0, &b.s1, &b.self);
+        life_2d_emit(dst, y + 2u, rb, r, x, &c, &a, &b, y + 2u < yend);
+        y += 3u;
+        if (y >= yend)
+            break;
+    }
 }
 
-#define LS_PROGRAM_KERNELS(X) X(life_step_2d) X(life_step_3d)
+/* ---- 3D ---------------------------------------------------------------- */
+
+/* The 3x3 sums (four bit-planes) of a work-item's rows in one plane, and
+ * their centre words: the window of the 3D walk. */
+typedef struct life_plane3 {
+    ls_u32 s[LIFE_GPU_3D_ROWS][4];
+    ls_u32 self[LIFE_GPU_3D_ROWS];
+} life_plane3;
+
+/* The words a work-item reads from one plane. */
+typedef struct life_raw3 {
+    life_raw row[LIFE_GPU_3D_ROWS + 2u];
+} life_raw3;
+
+/* Reads them from the plane at `plane`; ys[k] is row y0 - 1 + k (wrapped). */
+LS_DEVICE void life_3d_load(const LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 row_bytes, life_xwrap x,
+                            life_raw3 *v)
+{
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++)
+        v->row[k] = life_raw_load(life_row_at(plane, ys[k], row_bytes), x);
+}
+
+/* The window entry of a plane from its words. */
+LS_DEVICE void life_3d_sums(const life_raw3 *v, life_xwrap x, int aligned, life_plane3 *p)
+{
+    ls_u32 s0[LIFE_GPU_3D_ROWS + 2u], s1[LIFE_GPU_3D_ROWS + 2u], c[LIFE_GPU_3D_ROWS + 2u];
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++)
+        life_raw_sum(v->row[k], x, aligned, &s0[k], &s1[k], &c[k]);
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS; k++) {
+        life_plane_sum(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p->s[k][0], &p->s[k][1],
+                       &p->s[k][2], &p->s[k][3]);
+        p->self[k] = c[k + 1u];
+    }
+}
+
+/* The output words of plane b from the window a, b, c (planes z-1, z, z+1). */
+LS_DEVICE void life_3d_emit(LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 row_bytes, life_rule r, life_xwrap x,
+                            const life_plane3 *a, const life_plane3 *b, const life_plane3 *c)
+{
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS; k++) {
+        ls_u32 next = life_word_3d(r, b->self[k], a->s[k][0], a->s[k][1], a->s[k][2], a->s[k][3], b->s[k][0],
+                                   b->s[k][1], b->s[k][2], b->s[k][3], c->s[k][0], c->s[k][1], c->s[k][2], c->s[k][3]);
+        LS_GLOBAL ls_u32 *out = (LS_GLOBAL ls_u32 *)life_row_at(plane, ys[k + 1u], row_bytes);
+        out[x.j] = next & x.keep;
+    }
+}
+
+/* Work-item = (word j, LIFE_GPU_3D_ROWS rows, segment of `seg` planes); the
+ * last group of rows is moved up to end at ny - 1 when ny is not a
+ * multiple of LIFE_GPU_3D_ROWS (two work-items then write the same words, with
+ * the same values). */
+LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz,
+                       ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int aligned)
+{
+    ls_u64 t = ls_gid();
+    if (t >= items)
+        return;
+    ls_u32 row_groups = (ny + LIFE_GPU_3D_ROWS - 1u) / LIFE_GPU_3D_ROWS;
+    ls_u32 j = (ls_u32)t % row_words, u = (ls_u32)t / row_words;
+    ls_u32 y0 = u % row_groups * LIFE_GPU_3D_ROWS, z = u / row_groups * seg;
+    if (y0 > ny - LIFE_GPU_3D_ROWS)
+        y0 = ny - LIFE_GPU_3D_ROWS;
+    ls_u32 zend = z + seg < nz ? z + seg : nz;
+    ls_u32 ys[LIFE_GPU_3D_ROWS + 2u], rb = row_words * 4u;
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++)
+        ys[k] = (y0 + k + ny - 1u) % ny;
+    ls_u64 plane_words = (ls_u64)row_words * ny;
+    life_xwrap x = life_xwrap_make(j, row_words, last_bits);
+    life_plane3 a, b, c;
+    life_raw3 va, vb, vc;
+    ls_u32 zn = z + 1u == nz ? 0u : z + 1u; /* the next plane to read */
+    life_3d_load(src + (z == 0u ? nz - 1u : z - 1u) * plane_words, ys, rb, x, &va);
+    life_3d_load(src + z * plane_words, ys, rb, x, &vb);
+    life_3d_sums(&va, x, aligned, &a);
+    life_3d_sums(&vb, x, aligned, &b);
+    for (;;) {
+        /* The three planes' reads first, all in flight together. */
+        ls_u32 z1 = zn + 1u == nz ? 0u : zn + 1u, z2 = z1 + 1u == nz ? 0u : z1 + 1u;
+        life_3d_load(src + zn * plane_words, ys, rb, x, &vc);
+        life_3d_load(src + z1 * plane_words, ys, rb, x, &va);
+        life_3d_load(src + z2 * plane_words, ys, rb, x, &vb);
+        zn = z2 + 1u == nz ? 0u : z2 + 1u;
+        life_3d_sums(&vc, x, aligned, &c);
+        life_3d_emit(dst + z * plane_words, ys, rb, r, x, &a, &b, &c);
+        life_3d_sums(&va, x, aligned, &a);
+        if (z + 1u < zend)
+            life_3d_emit(dst + (z + 1u) * plane_words, ys, rb, r, x, &b, &c, &a);
+        life_3d_sums(&vb, x, aligned, &b);
+        if (z + 2u < zend)
+            life_3d_emit(dst + (z + 2u) * plane_words, ys, rb, r, x, &c, &a, &b);
+        z += 3u;
+        if (z >= zend)
+            break;
+    }
+}
+
+/* ---- entry points -------------------------------------------------------- */
+
+/* `items` work-items: row_words * ceil(ny / seg) in 2D, row_words *
+ * ceil(ny / LIFE_GPU_3D_ROWS) * ceil(nz / seg) in 3D (the driver keeps it below
+ * 2^32). birth and survive are ignored by the kernels with a fixed rule. */
+#define LIFE_KERNEL_2D(name, aligned, birth_c, survive_c)                                                        \
+    LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny,           \
+                        ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive)                \
+    {                                                                                                             \
+        life_rule r;                                                                                              \
+        r.birth = birth_c;                                                                                        \
+        r.survive = survive_c;                                                                                    \
+        life_2d(src, dst, row_words, ny, last_bits, seg, items, r, aligned);                                      \
+    }
+#define LIFE_KERNEL_3D(name, aligned, birth_c, survive_c)                                                        \
+    LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz, \
+                        ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive)                \
+    {                                                                                                             \
+        life_rule r;                                                                                              \
+        r.birth = birth_c;                                                                                        \
+        r.survive = survive_c;                                                                                    \
+        life_3d(src, dst, row_words, ny, nz, last_bits, seg, items, r, aligned);                                  \
+    }
+
+LIFE_KERNEL_2D(life_step_2d, 0, birth, survive)
+LIFE_KERNEL_2D(life_step_2d_aligned, 1, birth, survive)
+LIFE_KERNEL_2D(life_step_2d_b3s23, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
+LIFE_KERNEL_2D(life_step_2d_b3s23_aligned, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
+LIFE_KERNEL_3D(life_step_3d, 0, birth, survive)
+LIFE_KERNEL_3D(life_step_3d_aligned, 1, birth, survive)
+LIFE_KERNEL_3D(life_step_3d_b6s567, 0, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
+LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, ((void)birth, LIFE_B6S567_BIRTH),
+               ((void)survive, LIFE_B6S567_SURVIVE))
+
+#define LS_PROGRAM_KERNELS(X)                                                                                     \
+    X(life_step_2d)                                                                                               \
+    X(life_step_2d_aligned)                                                                                       \
+    X(life_step_2d_b3s23)                                                                                         \
+    X(life_step_2d_b3s23_aligned)                                                                                 \
+    X(life_step_3d)                                                                                               \
+    X(life_step_3d_aligned)                                                                                       \
+    X(life_step_3d_b6s567)                                                                                        \
+    X(life_step_3d_b6s567_aligned)

@@ -1,6 +1,8 @@
 /* life_gpu.c - the GPU driver of Life, written once over src/gpu.h. Two
  * buffers hold the current and the next generation; a launch per
- * generation, one work-item per word, all on queue 0 without waiting. */
+ * generation, all on queue 0 without waiting. A work-item walks a word
+ * column through a segment of rows (2D) or planes (3D): see
+ * src/kernels/life_kernels.h. */
 #include "life_gpu.h"
 
 #include <stdlib.h>
@@ -9,6 +11,9 @@
  * group is a loop on one core. */
 #define LIFE_GROUP_GPU 256u
 #define LIFE_GROUP_CPU 64u
+/* Shortest walk of a work-item (rows in 2D, planes in 3D): two more are
+ * read to start it. */
+#define LIFE_MIN_SEGMENT 9u
 
 struct life_gpu_state {
     ls_session *s;
@@ -42,18 +47,62 @@ int life_gpu_start(ls_session *s, const life_grid *g, life_gpu_state **out, ls_e
     return 0;
 }
 
-/* One generation from st->cur into st->next. */
-static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t group, life_rule r, ls_error *err)
+/* Work-items a launch should have: enough to fill the device (about two
+ * full loads of 2048 per compute unit on a GPU), few on a CPU device,
+ * where a work-item's walk is a loop and warm-up is pure overhead. */
+static uint64_t target_items(const ls_gpu_info *info)
 {
-    uint64_t nwords = st->nwords;
+    return info->is_gpu ? (uint64_t)info->compute_units * 4096u : (uint64_t)info->compute_units * LIFE_GROUP_CPU * 4u;
+}
+
+/* Segment length (rows in 2D, planes in 3D) of a work-item's walk along
+ * an axis of n, when `columns` work-items share each segment: long enough
+ * that the two warm-up rows or planes cost little, short enough to give
+ * the device target_items work-items, and the walk no longer than the
+ * axis. Keeps the work-item count below 2^32 (the kernels' index; a grid
+ * that would need more does not fit two copies in any device's memory). */
+static uint32_t segment_length(uint64_t columns, uint32_t n, uint64_t target)
+{
+    uint64_t segs = (target + columns - 1) / columns;
+    uint64_t seg = segs ? ((uint64_t)n + segs - 1) / segs : n;
+    if (seg < LIFE_MIN_SEGMENT)
+        seg = LIFE_MIN_SEGMENT;
+    seg = (seg + 2) / 3 * 3; /* the kernels take three steps at a time */
+    while (seg < n && columns * ((n + seg - 1) / seg) >= UINT32_MAX)
+        seg *= 2;
+    return seg < n ? (uint32_t)seg : n;
+}
+
+/* One generation from st->cur into st->next. */
+static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t group, uint64_t target, life_rule r, ls_error *err)
+{
     uint32_t birth = r.birth, survive = r.survive;
-    ls_arg args2[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(nwords),   LS_ARG(st->row_words),
-                      LS_ARG(st->ny),      LS_ARG(st->last_bits), LS_ARG(birth),  LS_ARG(survive)};
-    ls_arg args3[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(nwords), LS_ARG(st->row_words), LS_ARG(st->ny),
-                      LS_ARG(st->nz),      LS_ARG(st->last_bits), LS_ARG(birth), LS_ARG(survive)};
-    ls_launch l = {(nwords + group - 1) / group, group, 0, 0, st->dims == 3 ? args3 : args2,
-                   st->dims == 3 ? 9 : 8};
+    uint64_t columns = st->dims == 3 ? (uint64_t)st->row_words * ((st->ny + LIFE_GPU_3D_ROWS - 1) / LIFE_GPU_3D_ROWS)
+                                     : st->row_words;
+    uint32_t n = st->dims == 3 ? st->nz : st->ny;
+    uint32_t seg = segment_length(columns, n, target);
+    uint32_t items = (uint32_t)(columns * ((n + seg - 1) / seg));
+    ls_arg args2[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
+                      LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(items), LS_ARG(birth), LS_ARG(survive)};
+    ls_arg args3[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
+                      LS_ARG(st->nz), LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(items), LS_ARG(birth),
+                      LS_ARG(survive)};
+    ls_launch l = {(items + group - 1) / group, group, 0, 0, st->dims == 3 ? args3 : args2, st->dims == 3 ? 10 : 9};
     return st->s->backend->gpu->launch(st->s->ctx, k, &l, err);
+}
+
+/* The kernel for this grid and rule: the default rule of the dimension
+ * as a constant, and the cheaper x seam when rows end on a word boundary. */
+static const char *kernel_name(const life_gpu_state *st, life_rule r)
+{
+    static const char *const names[2][2][2] = {
+        {{"life_step_2d", "life_step_2d_aligned"}, {"life_step_2d_b3s23", "life_step_2d_b3s23_aligned"}},
+        {{"life_step_3d", "life_step_3d_aligned"}, {"life_step_3d_b6s567", "life_step_3d_b6s567_aligned"}},
+    };
+    int three = st->dims == 3;
+    int fixed = three ? r.birth == LIFE_B6S567_BIRTH && r.survive == LIFE_B6S567_SURVIVE
+                      : r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE;
+    return names[three][fixed][st->last_bits == 32];
 }
 
 int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seconds, ls_error *err)
@@ -65,11 +114,10 @@ int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seco
     if (group > info.max_group)
         group = info.max_group;
     ls_kernel *k;
-    if (gpu->kernel(st->s->ctx, "life", st->dims == 3 ? "life_step_3d" : "life_step_2d", &k, err) != 0 ||
-        gpu->timer_start(st->s->ctx, err) != 0)
+    if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r), &k, err) != 0 || gpu->timer_start(st->s->ctx, err) != 0)
         return -1;
     for (uint64_t i = 0; i < steps; i++) {
-        if (launch_step(st, k, group, r, err) != 0)
+        if (launch_step(st, k, group, target_items(&info), r, err) != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;

@@ -4,6 +4,7 @@
 #include "life_io.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -109,36 +110,93 @@ static int write_error(ls_error *err)
 /* ---- PKU HPCGame problem G ------------------------------------------------- */
 
 #define PKU_HEADER 16
+/* Rows a thread converts at a time: about 4 MiB of bytes, so that the
+ * buffer stays in cache-sized pieces and the work spreads over threads. */
+#define PKU_CHUNK_BYTES (4u << 20)
 
-/* Packs n bytes of 0/1 into the row's words; -1 at the first other byte,
- * with its index in *bad. */
-static int pack_bytes(const uint8_t *bytes, uint32_t n, uint32_t *words, uint32_t *bad)
+/* 8 cells, a byte each (0 or 1, the first in the low byte), to 8 bits:
+ * the multiplier moves byte i's bit (bit 8 i) to bit 56 + i, and no two
+ * partial products meet, so nothing carries. */
+static inline uint32_t pack8(uint64_t v)
 {
-    uint8_t any_bad = 0;
-    for (uint32_t i = 0; i < n; i++)
-        any_bad |= bytes[i] & 0xfe;
-    if (any_bad) {
+    return (uint32_t)((v * 0x0102040810204080ull) >> 56);
+}
+
+static inline uint64_t load64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v; /* little-endian hosts only, as the whole file format */
+}
+
+/* Packs a row of n bytes of 0/1 into its words; -1 at the first other
+ * byte, with its index in *bad. */
+static int pack_row(const uint8_t *bytes, uint32_t n, uint32_t *words, uint32_t *bad)
+{
+    uint64_t any = 0;
+    uint32_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        any |= load64(bytes + i);
+    any &= 0xfefefefefefefefeull;
+    for (; i < n; i++)
+        any |= bytes[i] & 0xfeu;
+    if (any) {
         for (*bad = 0; bytes[*bad] <= 1; (*bad)++)
             ;
         return -1;
     }
-    for (uint32_t j = 0; j * 32 < n; j++) {
-        uint32_t w = 0, bits = n - j * 32 < 32 ? n - j * 32 : 32;
-        for (uint32_t i = 0; i < bits; i++)
-            w |= (uint32_t)bytes[j * 32 + i] << i;
+    uint32_t j = 0;
+    for (; (j + 1) * 32 <= n; j++) {
+        const uint8_t *b = bytes + j * 32;
+        words[j] = pack8(load64(b)) | pack8(load64(b + 8)) << 8 | pack8(load64(b + 16)) << 16 |
+                   pack8(load64(b + 24)) << 24;
+    }
+    if (j * 32 < n) {
+        uint32_t w = 0;
+        for (i = j * 32; i < n; i++)
+            w |= (uint32_t)bytes[i] << (i - j * 32);
         words[j] = w;
     }
     return 0;
 }
 
-/* Checks the header's M against the bytes the file holds. */
-static int pku_check_size(FILE *f, const char *name, uint64_t m, ls_error *err)
+/* Byte-per-cell expansion of every byte of bits: entry b holds bit i of b
+ * in byte i. */
+static uint64_t unpack_table[256];
+
+static void unpack_table_init(void)
+{
+    if (unpack_table[255])
+        return;
+    for (unsigned b = 0; b < 256; b++) {
+        uint64_t v = 0;
+        for (unsigned i = 0; i < 8; i++)
+            v |= (uint64_t)(b >> i & 1u) << (8 * i);
+        unpack_table[b] = v;
+    }
+}
+
+/* The n cells of a row's words as bytes of 0/1. */
+static void unpack_row(const uint32_t *words, uint32_t n, uint8_t *bytes)
+{
+    uint32_t j = 0;
+    for (; (j + 1) * 32 <= n; j++)
+        for (unsigned k = 0; k < 4; k++)
+            memcpy(bytes + j * 32 + k * 8, &unpack_table[words[j] >> (8 * k) & 0xffu], 8);
+    for (uint32_t x = j * 32; x < n; x++)
+        bytes[x] = (uint8_t)(words[j] >> (x - j * 32) & 1u);
+}
+
+/* Checks the header's M against the bytes the file holds; *seekable tells
+ * whether the file's size is known (a regular file, not a pipe). */
+static int pku_check_size(FILE *f, const char *name, uint64_t m, int *seekable, ls_error *err)
 {
     if (m < LIFE_MIN_SIZE || m > LIFE_MAX_SIZE)
         return ls_fail_usage(err, "%s: the header says M = %llu; a PKU grid is a cube of %u to %u cells a side", name,
                              (unsigned long long)m, LIFE_MIN_SIZE, LIFE_MAX_SIZE);
     long long left = bytes_left(f);
     unsigned long long want = (unsigned long long)(m * m * m);
+    *seekable = left >= 0;
     if (left >= 0 && (unsigned long long)left != want)
         return ls_fail_usage(err, "%s: the header says M = %llu, so %llu bytes of cells, but the file has %lld (%s)",
                              name, (unsigned long long)m, want, left,
@@ -146,8 +204,89 @@ static int pku_check_size(FILE *f, const char *name, uint64_t m, ls_error *err)
     return 0;
 }
 
-/* Reads the M^2 rows of M bytes into g. */
-static int pku_read_cells(FILE *f, const char *name, life_grid *g, ls_error *err)
+static int pku_bad_byte(const char *name, uint64_t offset, unsigned value, ls_error *err)
+{
+    return ls_fail_usage(err, "%s: the byte at offset %llu is %u; a cell is 0 (dead) or 1 (alive)", name,
+                         (unsigned long long)offset, value);
+}
+
+/* Reads the M^2 rows of M bytes into g from a file of known size: threads
+ * read chunks of rows at their offsets (pread, no shared file position)
+ * and pack them in parallel. The first bad byte in file order is the one
+ * reported, whichever thread finds it. */
+static int pku_read_cells_parallel(FILE *f, const char *name, life_grid *g, ls_error *err)
+{
+    uint32_t m = g->nx;
+    int fd = fileno(f);
+    off_t base = ftello(f);
+    if (base < 0)
+        return ls_fail(err, "%s: %s", name, strerror(errno));
+    int64_t rows = (int64_t)m * m, per = PKU_CHUNK_BYTES / m ? PKU_CHUNK_BYTES / m : 1;
+    int64_t chunks = (rows + per - 1) / per;
+    uint64_t first_bad = UINT64_MAX; /* file offset of the first bad byte */
+    unsigned bad_value = 0;
+    int64_t short_row = -1; /* a read fell short: the file shrank meanwhile */
+    int io_errno = 0, nomem = 0;
+#pragma omp parallel
+    {
+        uint8_t *buf = malloc((size_t)per * m);
+        if (!buf) {
+#pragma omp atomic write
+            nomem = 1;
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t c = 0; c < chunks; c++) {
+            if (!buf)
+                continue;
+            int64_t r0 = c * per, nr = rows - r0 < per ? rows - r0 : per;
+            size_t len = (size_t)nr * m, got = 0;
+            while (got < len) {
+                ssize_t k = pread(fd, buf + got, len - got, base + (off_t)((uint64_t)r0 * m + got));
+                if (k < 0 && errno == EINTR)
+                    continue;
+                if (k <= 0) {
+#pragma omp critical(life_pku_read)
+                    {
+                        if (k < 0)
+                            io_errno = errno;
+                        if (short_row < 0 || r0 + (int64_t)(got / m) < short_row)
+                            short_row = r0 + (int64_t)(got / m);
+                    }
+                    break;
+                }
+                got += (size_t)k;
+            }
+            if (got < len)
+                continue;
+            for (int64_t r = 0; r < nr; r++) {
+                uint32_t bad;
+                if (pack_row(buf + (size_t)r * m, m, g->words + (size_t)(r0 + r) * g->row_words, &bad)) {
+                    uint64_t at = PKU_HEADER + (uint64_t)(r0 + r) * m + bad;
+#pragma omp critical(life_pku_read)
+                    if (at < first_bad) {
+                        first_bad = at;
+                        bad_value = buf[(size_t)r * m + bad];
+                    }
+                    break;
+                }
+            }
+        }
+        free(buf);
+    }
+    if (nomem)
+        return ls_fail(err, "out of memory for %u MiB of read buffers", PKU_CHUNK_BYTES >> 20);
+    if (io_errno)
+        return ls_fail(err, "%s: %s", name, strerror(io_errno));
+    if (short_row >= 0)
+        return ls_fail_usage(err, "%s: truncated: the cells end within row %lld of %lld", name, (long long)short_row,
+                             (long long)rows);
+    if (first_bad != UINT64_MAX)
+        return pku_bad_byte(name, first_bad, bad_value, err);
+    return 0;
+}
+
+/* The same from a stream (a pipe): row after row. */
+static int pku_read_cells_stream(FILE *f, const char *name, life_grid *g, ls_error *err)
 {
     uint32_t m = g->nx;
     uint8_t *row = malloc(m);
@@ -160,9 +299,8 @@ static int pku_read_cells(FILE *f, const char *name, life_grid *g, ls_error *err
             free(row);
             return ls_fail_usage(err, "%s: truncated: the cells end within row %zu of %zu", name, r, rows);
         }
-        if (pack_bytes(row, m, g->words + r * g->row_words, &bad)) {
-            ls_fail_usage(err, "%s: the byte at offset %llu is %u; a cell is 0 (dead) or 1 (alive)", name,
-                          (unsigned long long)(PKU_HEADER + r * m + bad), row[bad]);
+        if (pack_row(row, m, g->words + r * g->row_words, &bad)) {
+            pku_bad_byte(name, PKU_HEADER + (uint64_t)r * m + bad, row[bad], err);
             free(row);
             return -1;
         }
@@ -180,11 +318,12 @@ int life_read_pku(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_e
     if (fread(head, 1, sizeof head, f) != sizeof head)
         return ls_fail_usage(err, "%s: too short for a PKU header (uint64 M, uint64 T: 16 bytes)", name);
     uint64_t m = load_le(head, 8);
-    if (pku_check_size(f, name, m, err))
+    int seekable;
+    if (pku_check_size(f, name, m, &seekable, err))
         return -1;
     if (life_grid_init(g, 3, (uint32_t)m, (uint32_t)m, (uint32_t)m, err))
         return -1;
-    if (pku_read_cells(f, name, g, err)) {
+    if (seekable ? pku_read_cells_parallel(f, name, g, err) : pku_read_cells_stream(f, name, g, err)) {
         life_grid_free(g);
         return -1;
     }
@@ -192,24 +331,72 @@ int life_read_pku(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_e
     return 0;
 }
 
+/* Threads expand chunks of rows and write them at their offsets (pwrite)
+ * when f is a regular file, as the atomic writer's temporary file is;
+ * otherwise row after row through the stream. */
 int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
 {
     if (g->dims != 3 || g->nx != g->ny || g->nx != g->nz)
         return ls_fail_usage(err, "a PKU file holds a cube; this grid is %ux%ux%u", g->nx, g->ny, g->nz);
+    unpack_table_init();
     uint8_t head[PKU_HEADER];
     store_le(head, g->nx, 8);
     store_le(head + 8, meta->generation, 8);
-    uint8_t *row = malloc(g->nx);
-    if (!row)
-        return ls_fail(err, "out of memory for a row of %u cells", g->nx);
+    uint32_t m = g->nx;
     errno = 0;
-    int ok = fwrite(head, 1, sizeof head, f) == sizeof head;
-    size_t rows = (size_t)g->ny * g->nz;
-    for (size_t r = 0; ok && r < rows; r++) {
-        const uint32_t *w = g->words + r * g->row_words;
-        for (uint32_t x = 0; x < g->nx; x++)
-            row[x] = (uint8_t)(w[x / 32] >> (x % 32) & 1u);
-        ok = fwrite(row, 1, g->nx, f) == g->nx;
+    if (fwrite(head, 1, sizeof head, f) != sizeof head || fflush(f) != 0)
+        return write_error(err);
+    int64_t rows = (int64_t)g->ny * g->nz;
+    off_t base = ftello(f);
+    struct stat st;
+    if (base >= 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        int fd = fileno(f), io_errno = 0, nomem = 0;
+        int64_t per = PKU_CHUNK_BYTES / m ? PKU_CHUNK_BYTES / m : 1, chunks = (rows + per - 1) / per;
+#pragma omp parallel
+        {
+            uint8_t *buf = malloc((size_t)per * m);
+            if (!buf) {
+#pragma omp atomic write
+                nomem = 1;
+            }
+#pragma omp for schedule(dynamic, 1)
+            for (int64_t c = 0; c < chunks; c++) {
+                if (!buf)
+                    continue;
+                int64_t r0 = c * per, nr = rows - r0 < per ? rows - r0 : per;
+                for (int64_t r = 0; r < nr; r++)
+                    unpack_row(g->words + (size_t)(r0 + r) * g->row_words, m, buf + (size_t)r * m);
+                size_t len = (size_t)nr * m, put = 0;
+                while (put < len) {
+                    ssize_t k = pwrite(fd, buf + put, len - put, base + (off_t)((uint64_t)r0 * m + put));
+                    if (k < 0 && errno == EINTR)
+                        continue;
+                    if (k <= 0) {
+#pragma omp critical(life_pku_write)
+                        io_errno = k < 0 ? errno : ENOSPC;
+                        break;
+                    }
+                    put += (size_t)k;
+                }
+            }
+            free(buf);
+        }
+        if (nomem)
+            return ls_fail(err, "out of memory for %u MiB of write buffers", PKU_CHUNK_BYTES >> 20);
+        if (io_errno)
+            return ls_fail(err, "%s", strerror(io_errno));
+        /* Leave the stream where the data ends, for whoever uses it next. */
+        if (fseeko(f, base + (off_t)((uint64_t)rows * m), SEEK_SET) != 0)
+            return write_error(err);
+        return 0;
+    }
+    uint8_t *row = malloc(m);
+    if (!row)
+        return ls_fail(err, "out of memory for a row of %u cells", m);
+    int ok = 1;
+    for (int64_t r = 0; ok && r < rows; r++) {
+        unpack_row(g->words + (size_t)r * g->row_words, m, row);
+        ok = fwrite(row, 1, m, f) == m;
     }
     free(row);
     return ok ? 0 : write_error(err);
