@@ -3,6 +3,8 @@
  * the samples of a few pixels (src/kernels/ray_render.h), the bytes read
  * back once the range is done. Exact mode runs program "ray" (under the
  * exact floating-point rule), fast mode "ray_fast". */
+#include <stdlib.h>
+
 #include "ray_range.h"
 
 /* Work-items per group: on GPUs 64 (two warps: many groups, so the grid
@@ -25,11 +27,16 @@ int ray_gpu_range(ls_session *s, const ray_job *job, uint64_t first, uint64_t co
     uint32_t group = info.is_gpu ? RAY_GROUP_GPU : RAY_GROUP_CPU;
     if (group > info.max_group)
         group = info.max_group;
+    /* TEMPORARY, for one round of measurements on the H200 (removed after):
+     * LS_RAY_GROUP and LS_RAY_ROUND override the group size and round. */
+    const char *env_group = getenv("LS_RAY_GROUP"), *env_round = getenv("LS_RAY_ROUND");
+    if (env_group && info.is_gpu)
+        group = (uint32_t)atoi(env_group);
     if (group < 3)
         return ls_fail(err, "ray needs groups of at least 3 work-items; this device allows %u", group);
     /* Whole pixels per round, or one pixel over several rounds; a work-item
      * per channel of each pixel for the sums. */
-    uint32_t round = RAY_ROUND, samples = job->samples;
+    uint32_t round = env_round && info.is_gpu ? (uint32_t)atoi(env_round) : RAY_ROUND, samples = job->samples;
     uint32_t per_group = samples >= round ? 1 : round / samples;
     if (per_group > group / 3)
         per_group = group / 3;
