@@ -3,18 +3,18 @@
  * the samples of a few pixels (src/kernels/ray_render.h), the bytes read
  * back once the range is done. Exact mode runs program "ray" (under the
  * exact floating-point rule), fast mode "ray_fast". */
-#include <stdlib.h>
-
 #include "ray_range.h"
 
-/* Work-items per group: on GPUs 64 (two warps: many groups, so the grid
- * ends evenly); on CPU devices (PoCL) a group is a loop on one core, and
- * 16 balance the cores well. */
-#define RAY_GROUP_GPU 64u
+/* Work-items per group and (pixel, sample) pairs per round of a group
+ * (src/kernels/ray_render.h). On GPUs 128 and 512: 8 pixels of 64 samples
+ * per group, 4 paths per work-item, 6 KiB of local memory for their
+ * colours, 2048 groups for the 512x512 card, about 16 waves on the H200.
+ * Measured there (docs/perf/2026-11-22-h200-ray-v2.log, exact mode):
+ * 0.93 ms, against 0.95 ms for 64/256, 1.05 ms for 64/512, 1.10 ms for
+ * 32/256 and 1.25 ms for 64/1024. On CPU devices (PoCL) a group is a loop
+ * on one core, and 16 balance the cores well. */
+#define RAY_GROUP_GPU 128u
 #define RAY_GROUP_CPU 16u
-/* (pixel, sample) pairs per round of a group (ray_render.h): 8 pixels of
- * 64 samples, 8 paths per work-item of a GPU group, and 6 KiB of local
- * memory for their colours. */
 #define RAY_ROUND 512u
 
 int ray_gpu_range(ls_session *s, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *seconds,
@@ -27,16 +27,11 @@ int ray_gpu_range(ls_session *s, const ray_job *job, uint64_t first, uint64_t co
     uint32_t group = info.is_gpu ? RAY_GROUP_GPU : RAY_GROUP_CPU;
     if (group > info.max_group)
         group = info.max_group;
-    /* TEMPORARY, for one round of measurements on the H200 (removed after):
-     * LS_RAY_GROUP and LS_RAY_ROUND override the group size and round. */
-    const char *env_group = getenv("LS_RAY_GROUP"), *env_round = getenv("LS_RAY_ROUND");
-    if (env_group && info.is_gpu)
-        group = (uint32_t)atoi(env_group);
     if (group < 3)
         return ls_fail(err, "ray needs groups of at least 3 work-items; this device allows %u", group);
     /* Whole pixels per round, or one pixel over several rounds; a work-item
      * per channel of each pixel for the sums. */
-    uint32_t round = env_round && info.is_gpu ? (uint32_t)atoi(env_round) : RAY_ROUND, samples = job->samples;
+    uint32_t round = RAY_ROUND, samples = job->samples;
     uint32_t per_group = samples >= round ? 1 : round / samples;
     if (per_group > group / 3)
         per_group = group / 3;
