@@ -56,4 +56,13 @@ typedef uint64_t ls_u64;
 #define LS_POPC32(x) ((ls_u32)__builtin_popcount((ls_u32)(x)))
 #endif
 
+/* Leading zero bits of a nonzero 32-bit word. */
+#if defined(__OPENCL_C_VERSION__)
+#define LS_CLZ32(x) clz((ls_u32)(x))
+#elif defined(__CUDA_ARCH__)
+#define LS_CLZ32(x) ((ls_u32)__clz((int)(ls_u32)(x)))
+#else
+#define LS_CLZ32(x) ((ls_u32)__builtin_clz((ls_u32)(x)))
+#endif
+
 #endif

@@ -127,6 +127,30 @@ LS_FN ls_u32 ray_row_bits(int j)
     }
 }
 
+/* Bit j of column k's mask: the sphere (k, j), as a constant expression of
+ * the rows above for a literal k. */
+#define RAY_COL_BIT(g, k, j) ((((g) >> (k)) & 1u) << (j))
+#define RAY_COL_BITS(k)                                                                                   \
+    (RAY_COL_BIT(RAY_G0, k, 0) | RAY_COL_BIT(RAY_G1, k, 1) | RAY_COL_BIT(RAY_G2, k, 2) |                \
+     RAY_COL_BIT(RAY_G3, k, 3) | RAY_COL_BIT(RAY_G4, k, 4) | RAY_COL_BIT(RAY_G5, k, 5) |                \
+     RAY_COL_BIT(RAY_G6, k, 6) | RAY_COL_BIT(RAY_G7, k, 7) | RAY_COL_BIT(RAY_G8, k, 8))
+/* Seven columns' 9-bit masks in one 64-bit word, column k0 lowest. */
+#define RAY_COLS7(k0)                                                                                     \
+    ((ls_u64)RAY_COL_BITS(k0) | (ls_u64)RAY_COL_BITS(k0 + 1) << 9 | (ls_u64)RAY_COL_BITS(k0 + 2) << 18 | \
+     (ls_u64)RAY_COL_BITS(k0 + 3) << 27 | (ls_u64)RAY_COL_BITS(k0 + 4) << 36 |                           \
+     (ls_u64)RAY_COL_BITS(k0 + 5) << 45 | (ls_u64)RAY_COL_BITS(k0 + 6) << 54)
+
+/* The rows j that hold a sphere in column k (0..18), as bits: the columns
+ * packed into three constants (columns 19 and 20 of the last are empty),
+ * so that a window visits its spheres, not its empty cells, without a
+ * table in memory. */
+LS_FN ls_u32 ray_col_bits(int k)
+{
+    ls_u64 w = k < 7 ? RAY_COLS7(0) : k < 14 ? RAY_COLS7(7) : RAY_COLS7(14);
+    int at = k < 7 ? k : k < 14 ? k - 7 : k - 14;
+    return (ls_u32)(w >> (9 * at)) & 511u;
+}
+
 /* ---- Vectors, with the original's operation order -------------------- */
 
 LS_FN ray_v3 ray_v3_make(float x, float y, float z)
@@ -318,11 +342,15 @@ typedef struct {
  * An axis the ray barely moves along (|d| < 1e-6) sets no bound: that is
  * conservative, and another axis always bounds t since |d| = 1. Written
  * with selects, not branches, so that SIMD lanes run it side by side (the
- * quotients of an unused axis may be infinite or NaN; they are not used). */
+ * quotients of an unused axis may be infinite or NaN; they are not used).
+ * One reciprocal and two products instead of two quotients (division is
+ * slow on every device): t is off by a few ulps more, far inside the
+ * margin of `reach` (ray_window), and tests/test_ray.c checks the hits. */
 LS_FN void ray_slab(float o, float d, float a, float b, float *lo, float *hi)
 {
     int bounds = !(d > -1e-6f && d < 1e-6f);
-    float ta = (a - o) / d, tb = (b - o) / d;
+    float inv = 1.0f / d;
+    float ta = (a - o) * inv, tb = (b - o) * inv;
     float t0 = ta < tb ? ta : tb, t1 = ta < tb ? tb : ta;
     *lo = bounds && t0 > *lo ? t0 : *lo;
     *hi = bounds && t1 < *hi ? t1 : *hi;
@@ -375,14 +403,31 @@ LS_FN ray_window_box ray_window(ray_v3 o, ray_v3 d)
     return w;
 }
 
-/* The floor, then the spheres of `w` in the original's order. */
+/* The floor, then the spheres of `w` in the original's order. Only the
+ * winner's normal is computed, once at the end: it is the same function
+ * of (o, d, k, j, s) as ray_try_sphere's, so the bits are the same. The
+ * spheres of a column are its mask's bits within rows jmin..jmax, visited
+ * from the highest row down. */
 LS_FN ray_hit ray_trace_box(ray_v3 o, ray_v3 d, ray_window_box w)
 {
     ray_hit h = ray_trace_floor(o, d);
-    for (int k = w.kmax; k >= w.kmin; k--)
-        for (int j = w.jmax; j >= w.jmin; j--)
-            if ((ray_row_bits(j) >> k) & 1u)
-                ray_try_sphere(o, d, k, j, &h);
+    int bk = 0, bj = 0;
+    ls_u32 rows = w.jmax >= w.jmin ? (2u << w.jmax) - (1u << w.jmin) : 0u;
+    for (int k = w.kmax; k >= w.kmin; k--) {
+        for (ls_u32 m = ray_col_bits(k) & rows; m != 0u;) {
+            int j = 31 - (int)LS_CLZ32(m);
+            m ^= 1u << j;
+            float s = ray_sphere_distance(o, d, k, j);
+            if (s < h.t && s > RAY_T_MIN) {
+                h.m = RAY_SPHERE;
+                h.t = s;
+                bk = k;
+                bj = j;
+            }
+        }
+    }
+    if (h.m == RAY_SPHERE)
+        h.n = ray_sphere_normal(o, d, bk, bj, h.t);
     return h;
 }
 
@@ -392,10 +437,34 @@ LS_FN ray_hit ray_trace_window(ray_v3 o, ray_v3 d)
     return ray_trace_box(o, d, ray_window(o, d));
 }
 
+/* Whether ray_trace_window(o, d).m != RAY_MISS, without the nearest hit:
+ * the floor at p > RAY_T_MIN, or else any sphere of the window at
+ * RAY_T_MIN < s < RAY_T_FAR (the first sphere hit makes the ray hit, and
+ * later ones can only replace it). Stops at the first. */
+LS_FN int ray_hits_window(ray_v3 o, ray_v3 d)
+{
+    if (ray_trace_floor(o, d).m != RAY_MISS)
+        return 1;
+    ray_window_box w = ray_window(o, d);
+    ls_u32 rows = w.jmax >= w.jmin ? (2u << w.jmax) - (1u << w.jmin) : 0u;
+    for (int k = w.kmax; k >= w.kmin; k--) {
+        for (ls_u32 m = ray_col_bits(k) & rows; m != 0u;) {
+            int j = 31 - (int)LS_CLZ32(m);
+            m ^= 1u << j;
+            float s = ray_sphere_distance(o, d, k, j);
+            if (s < RAY_T_FAR && s > RAY_T_MIN)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 #ifdef RAY_TRACE_ALL
 #define RAY_TRACE(o, d) ray_trace_all(o, d)
+#define RAY_HITS(o, d) (ray_trace_all(o, d).m != RAY_MISS)
 #else
 #define RAY_TRACE(o, d) ray_trace_window(o, d)
+#define RAY_HITS(o, d) ray_hits_window(o, d)
 #endif
 
 /* ---- Shading --------------------------------------------------------- */
@@ -484,7 +553,7 @@ LS_FN ray_shade_out ray_shade(ray_v3 o, ray_v3 d, ray_hit hit, float jx, float j
     ray_v3 l = ray_light_dir(s.h, jx, jy);
     s.r = ray_reflect(d, hit.n);
     float b = ray_dot(l, hit.n);
-    b = ray_diffuse(b, b >= 0.0f && RAY_TRACE(s.h, l).m != RAY_MISS);
+    b = ray_diffuse(b, b >= 0.0f && RAY_HITS(s.h, l));
     s.spec = 0.0f;
     s.end = ray_v3_make(0.0f, 0.0f, 0.0f);
     if (hit.m == RAY_FLOOR)
@@ -505,41 +574,90 @@ LS_FN ray_v3 ray_fold(const float *spec, int hits, ray_v3 end)
     return end;
 }
 
-/* One sample of pixel `pixel` (row-major index; (px, py) the original's
- * coordinates of that pixel): the recursive original as a loop over the
- * path's traced rays, at most RAY_MAX_HITS sphere hits. */
-LS_FN ray_v3 ray_sample(const ray_camera *cam, ls_u64 seed, ls_u32 pixel, ls_u32 sample, float px, float py)
+/* One sample's path in progress: the recursive original as a loop over
+ * the path's traced rays, at most RAY_MAX_HITS sphere hits, one traced ray
+ * per ray_path_step. A GPU work-item starts its next sample as soon as a
+ * path ends, instead of waiting for the longest path of its neighbours.
+ * The specular terms are a separate array (float[RAY_MAX_HITS]), indexed
+ * by the depth: inside this struct they would drag the rest of it into
+ * memory on GPUs too, where the scalars stay in registers. */
+typedef struct {
+    ray_v3 o, d;          /* the next ray to trace */
+    ls_u32 pixel, sample; /* whose draws */
+    ls_u32 jx, jy;        /* the light jitter words of the next odd ray */
+    int hits;             /* sphere hits so far */
+} ray_path;
+
+/* Starts sample `sample` of pixel `pixel` (row-major index; (px, py) the
+ * original's coordinates of that pixel): its camera ray. */
+LS_FN void ray_path_begin(ray_path *p, const ray_camera *cam, ls_u64 seed, ls_u32 pixel, ls_u32 sample, float px,
+                          float py)
 {
     ls_philox_ctr w = ray_draw_block(seed, pixel, sample, 0u);
     float u[4];
     for (int i = 0; i < 4; i++)
         u[i] = ray_uniform(w.v[i]);
-    ray_v3 o, d;
-    ray_camera_ray(cam, u, px, py, &o, &d);
-    float spec[RAY_MAX_HITS];
-    int hits = 0;
-    ray_v3 end = ray_v3_make(0.0f, 0.0f, 0.0f);
-    for (;;) {
-        ray_hit hit = RAY_TRACE(o, d);
-        if (hit.m == RAY_MISS) {
-            end = ray_sky(d);
-            break;
-        }
-        if ((hits & 1) == 0)
-            w = ray_draw_block(seed, pixel, sample, 1u + (ls_u32)hits / 2u);
-        int word = 2 * (hits & 1);
-        ray_shade_out s = ray_shade(o, d, hit, ray_uniform(w.v[word]), ray_uniform(w.v[word + 1]));
-        if (hit.m == RAY_FLOOR) {
-            end = s.end;
-            break;
-        }
-        spec[hits++] = s.spec;
-        if (hits == RAY_MAX_HITS)
-            break; /* the last reflection counts as black */
-        o = s.h;
-        d = s.r;
+    ray_camera_ray(cam, u, px, py, &p->o, &p->d);
+    p->pixel = pixel;
+    p->sample = sample;
+    p->jx = p->jy = 0u;
+    p->hits = 0;
+}
+
+/* Traces and shades the path's next ray; spec holds the path's specular
+ * terms. Returns 1 when the path has ended, with the sample's colour in
+ * *colour, else 0. */
+LS_FN int ray_path_step(ray_path *p, float *spec, ls_u64 seed, ray_v3 *colour)
+{
+    ray_hit hit = RAY_TRACE(p->o, p->d);
+    if (hit.m == RAY_MISS) {
+        *colour = ray_fold(spec, p->hits, ray_sky(p->d));
+        return 1;
     }
-    return ray_fold(spec, hits, end);
+    /* Even rays draw a block and use words 0 and 1; the odd ray after one
+     * uses words 2 and 3 (kept, not indexed: an indexed block would live
+     * in memory on GPUs). */
+    ls_u32 jx = p->jx, jy = p->jy;
+    if ((p->hits & 1) == 0) {
+        ls_philox_ctr w = ray_draw_block(seed, p->pixel, p->sample, 1u + (ls_u32)p->hits / 2u);
+        jx = w.v[0];
+        jy = w.v[1];
+        p->jx = w.v[2];
+        p->jy = w.v[3];
+    }
+    ray_shade_out s = ray_shade(p->o, p->d, hit, ray_uniform(jx), ray_uniform(jy));
+    if (hit.m == RAY_FLOOR) {
+        *colour = ray_fold(spec, p->hits, s.end);
+        return 1;
+    }
+    spec[p->hits++] = s.spec;
+    if (p->hits == RAY_MAX_HITS) { /* the last reflection counts as black */
+        *colour = ray_fold(spec, p->hits, ray_v3_make(0.0f, 0.0f, 0.0f));
+        return 1;
+    }
+    p->o = s.h;
+    p->d = s.r;
+    return 0;
+}
+
+/* One whole sample of pixel `pixel` (as ray_path_begin). */
+LS_FN ray_v3 ray_sample(const ray_camera *cam, ls_u64 seed, ls_u32 pixel, ls_u32 sample, float px, float py)
+{
+    ray_path p;
+    float spec[RAY_MAX_HITS];
+    ray_v3 colour;
+    ray_path_begin(&p, cam, seed, pixel, sample, px, py);
+    while (!ray_path_step(&p, spec, seed, &colour)) {
+    }
+    return colour;
+}
+
+/* The original's coordinates (px, py) of pixel `pixel` (row-major index)
+ * of a width x height image: x grows to the image's left, y to its top. */
+LS_FN void ray_pixel_xy(ls_u32 width, ls_u32 height, ls_u32 pixel, float *px, float *py)
+{
+    *px = (float)(width - 1u - pixel % width);
+    *py = (float)(height - 1u - pixel / width);
 }
 
 /* A channel as a byte: truncated toward zero, clamped to 0..255 (NaN to
@@ -561,8 +679,9 @@ LS_FN float ray_channel(float sum, ls_u32 samples)
 LS_FN void ray_pixel(const ray_camera *cam, ls_u64 seed, ls_u32 width, ls_u32 height, ls_u32 samples,
                      ls_u32 row, ls_u32 col, ls_u8 *rgb)
 {
-    float px = (float)(width - 1u - col), py = (float)(height - 1u - row);
     ls_u32 pixel = row * width + col;
+    float px, py;
+    ray_pixel_xy(width, height, pixel, &px, &py);
     ray_v3 sum = ray_v3_make(0.0f, 0.0f, 0.0f);
     for (ls_u32 s = 0; s < samples; s++)
         sum = ray_add(sum, ray_scale(ray_sample(cam, seed, pixel, s, px, py), RAY_SAMPLE_SCALE));

@@ -1,15 +1,21 @@
 /* ray_gpu.c - the raytracer on any GPU backend (CUDA, OpenCL), written
- * once over the primitives of src/gpu.h: one work-item per pixel of the
- * range, the bytes read back once the range is done. Exact mode runs
- * program "ray" (under the exact floating-point rule), fast mode
- * "ray_fast". */
+ * once over the primitives of src/gpu.h: groups of work-items sharing
+ * the samples of a few pixels (src/kernels/ray_render.h), the bytes read
+ * back once the range is done. Exact mode runs program "ray" (under the
+ * exact floating-point rule), fast mode "ray_fast". */
 #include "ray_range.h"
 
-/* Work-items per group: on GPUs 128 (a pixel's paths diverge, so small
- * groups waste less); on CPU devices (PoCL) a group is a loop on one core,
- * and 16 balance the cores well. */
+/* Work-items per group and (pixel, sample) pairs per round of a group
+ * (src/kernels/ray_render.h). On GPUs 128 and 512: 8 pixels of 64 samples
+ * per group, 4 paths per work-item, 6 KiB of local memory for their
+ * colours, 2048 groups for the 512x512 card, about 16 waves on the H200.
+ * Measured there (docs/perf/2026-11-22-h200-ray-v2.log, exact mode):
+ * 0.93 ms, against 0.95 ms for 64/256, 1.05 ms for 64/512, 1.10 ms for
+ * 32/256 and 1.25 ms for 64/1024. On CPU devices (PoCL) a group is a loop
+ * on one core, and 16 balance the cores well. */
 #define RAY_GROUP_GPU 128u
 #define RAY_GROUP_CPU 16u
+#define RAY_ROUND 512u
 
 int ray_gpu_range(ls_session *s, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *seconds,
                   ls_error *err)
@@ -21,6 +27,14 @@ int ray_gpu_range(ls_session *s, const ray_job *job, uint64_t first, uint64_t co
     uint32_t group = info.is_gpu ? RAY_GROUP_GPU : RAY_GROUP_CPU;
     if (group > info.max_group)
         group = info.max_group;
+    if (group < 3)
+        return ls_fail(err, "ray needs groups of at least 3 work-items; this device allows %u", group);
+    /* Whole pixels per round, or one pixel over several rounds; a work-item
+     * per channel of each pixel for the sums. */
+    uint32_t round = RAY_ROUND, samples = job->samples;
+    uint32_t per_group = samples >= round ? 1 : round / samples;
+    if (per_group > group / 3)
+        per_group = group / 3;
     int fast = job->mode == RAY_MODE_FAST;
     ls_kernel *k;
     if (gpu->kernel(ctx, fast ? "ray_fast" : "ray", fast ? "ray_fast" : "ray_exact", &k, err) != 0)
@@ -30,10 +44,11 @@ int ray_gpu_range(ls_session *s, const ray_job *job, uint64_t first, uint64_t co
     if (gpu->alloc(ctx, bytes, "image pixels", &d_rgb, err) != 0)
         return -1;
     uint64_t seed = job->seed;
-    uint32_t width = job->width, height = job->height, samples = job->samples;
-    ls_arg args[] = {LS_ARG(seed), LS_ARG(width), LS_ARG(height), LS_ARG(samples), LS_ARG(first), LS_ARG(count),
-                     LS_ARG_BUF(d_rgb)};
-    ls_launch l = {(count + group - 1) / group, group, 0, 0, args, (int)(sizeof args / sizeof args[0])};
+    uint32_t width = job->width, height = job->height;
+    ls_arg args[] = {LS_ARG(seed),  LS_ARG(width),     LS_ARG(height), LS_ARG(samples),  LS_ARG(first),
+                     LS_ARG(count), LS_ARG(per_group), LS_ARG(round),  LS_ARG_BUF(d_rgb)};
+    ls_launch l = {(count + per_group - 1) / per_group, group, 3 * sizeof(float) * round, 0, args,
+                   (int)(sizeof args / sizeof args[0])};
     int rc = gpu->timer_start(ctx, err);
     if (rc == 0)
         rc = gpu->launch(ctx, k, &l, err);
