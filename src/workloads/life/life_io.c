@@ -2,6 +2,7 @@
  * choice, and the file-level read and atomic write. RLE and plaintext are
  * in life_text.c, PNG in life_png.c. */
 #include "life_io.h"
+#include "output.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -610,44 +611,24 @@ static grid_writer writer_for(life_format fmt)
     }
 }
 
-/* Writes through `write` to a temporary file next to `path` and renames
- * it over `path` once complete: a reader never sees a partial file, and
- * a failure leaves no file behind. (The shared helper src/output.h will
- * take this over.) */
+/* Writes through `write` to a temporary file next to `path`, renamed over
+ * `path` once complete (src/output.h): a reader never sees a partial
+ * file, and a failure leaves no file behind. */
 static int write_atomically(const char *path, grid_writer write, const life_grid *g, const life_meta *meta,
                             ls_error *err)
 {
-    size_t n = strlen(path) + sizeof ".tmp-XXXXXX";
-    char *tmp = malloc(n);
-    if (!tmp)
-        return ls_fail(err, "out of memory");
-    snprintf(tmp, n, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        ls_fail(err, "cannot create a file next to %s: %s", path, strerror(errno));
-        free(tmp);
+    ls_atomic_file a;
+    if (ls_atomic_open(&a, path, err) != 0)
         return -1;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    FILE *f = fdopen(fd, "wb");
-    int rc = f ? 0 : ls_fail(err, "cannot write %s: %s", path, strerror(errno));
-    if (rc == 0 && write(f, g, meta, err) != 0) {
+    if (write(a.f, g, meta, err) != 0) {
+        ls_atomic_abort(&a);
+        if (err->usage)
+            return -1;
         char why[sizeof err->msg];
         memcpy(why, err->msg, sizeof why);
-        rc = err->usage ? -1 : ls_fail(err, "cannot write %s: %s", path, why);
+        return ls_fail(err, "cannot write %s: %s", path, why);
     }
-    errno = 0;
-    if (rc == 0 && (fflush(f) != 0 || fsync(fileno(f)) != 0 || fchmod(fileno(f), 0666 & ~mask) != 0))
-        rc = ls_fail(err, "cannot write %s: %s", path, strerror(errno));
-    if ((f ? fclose(f) : close(fd)) != 0 && rc == 0)
-        rc = ls_fail(err, "cannot write %s: %s", path, strerror(errno));
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = ls_fail(err, "cannot write %s: %s", path, strerror(errno));
-    if (rc != 0)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    return ls_atomic_commit(&a, err);
 }
 
 int life_write_file(const char *path, life_format fmt, const life_grid *g, const life_meta *meta, ls_error *err)
