@@ -60,6 +60,8 @@ for sz in "1024 1024" "512 1024" "256 2048"; do
   set -- $sz
   for b in cuda $nv; do $ls bench life --dims 3 --size "$1" --steps "$2" --density 0.2 --backend "$b" --repeat 3 --warmup 1; done
 done
+echo "== life 3D 2048^3 (two 1 GiB grids on the device), 4 generations"
+for b in cuda $nv; do $ls life --dims 3 --size 2048 --steps 4 --density 0.2 --backend "$b" --quiet; done
 echo "== bench life 2D 65536^2 x 1024, B3/S23, density 0.2"
 for b in cuda $nv; do $ls bench life --dims 2 --size 65536 --steps 1024 --density 0.2 --backend "$b" --repeat 3 --warmup 1; done
 echo "== bench ray 512x512x64"
