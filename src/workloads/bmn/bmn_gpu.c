@@ -18,7 +18,9 @@
 #define BMN_BATCH_GPU (1ull << 22)
 #define BMN_BATCH_CPU (1ull << 16)
 /* Work-items per group of bmn_play_batch: 512 measured fastest on the H200
- * (CUDA) of 64 to 512 (docs/perf/); 16 on CPU devices. */
+ * for CUDA (of 64 to 1024) and NVIDIA's OpenCL (of 128 to 512), in one
+ * batch (docs/perf/2026-11-22-h200-after-bmn-groups.log); 16 on CPU
+ * devices, where a group is a loop on one core. */
 #define BMN_PLAY_GROUP_GPU 512u
 #define BMN_PLAY_GROUP_CPU 16u
 
@@ -45,9 +47,6 @@ static int bmn_gpu_shape(bmn_gpu_run *R, const bmn_range *r, ls_error *err)
     if (R->batch > r->count)
         R->batch = r->count;
     R->group = info.is_gpu ? BMN_PLAY_GROUP_GPU : BMN_PLAY_GROUP_CPU;
-    const char *env = getenv("LOCKSTEP_BMN_GROUP"); /* tuning experiments (bench/) */
-    if (env && atoi(env) >= 1)
-        R->group = (uint32_t)atoi(env);
     if (R->group > info.max_group)
         R->group = info.max_group;
     uint32_t per_unit;
