@@ -2,7 +2,7 @@
  * (src/kernels/dialect.h); the per-word logic is src/algo/life.h.
  *
  * One bit per cell in device memory (layout: src/workloads/life/life_grid.h),
- * one generation per launch. A work-item owns one 32-bit word column and
+ * one generation per launch, or two for 2D (life_2d_two below). A work-item owns one 32-bit word column and
  * walks along the slowest axis (y in 2D, z in 3D) through a segment of the
  * grid, keeping the sums it has made in registers as a sliding window:
  *
@@ -361,100 +361,6 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     }
 }
 
-/* ---- 3D, rows of a multiple of 32 full words ------------------------------
- *
- * When nx is a multiple of 1024, the 32 work-items of a warp (a run of 32
- * in OpenCL) own 32 consecutive words of one row, so a work-item reads its
- * own word and takes the neighbours' from the work-items beside it
- * (ls_exchange); only lane 0 reads the word west of the run and lane 31
- * the one east of it. A plane then costs a work-item two registers a row
- * instead of three, and the walk reads one plane ahead instead of three:
- * about half the registers of life_3d's reads, so more warps per SM hide
- * the latency (life_3d is latency-bound, not bandwidth-bound). */
-
-/* A plane's words for one work-item: its own (w) and lane 0's west or
- * lane 31's east word (e). */
-typedef struct life_raw3w {
-    ls_u32 w[LIFE_GPU_3D_ROWS + 2u], e[LIFE_GPU_3D_ROWS + 2u];
-} life_raw3w;
-
-LS_DEVICE void life_3dw_load(const LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 row_bytes, ls_u32 j,
-                             ls_u32 ej, int edge, life_raw3w *v)
-{
-#pragma unroll
-    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++) {
-        const LS_GLOBAL ls_u32 *row = life_row_at(plane, ys[k], row_bytes);
-        v->w[k] = row[j];
-        v->e[k] = edge ? row[ej] : 0u;
-    }
-}
-
-LS_DEVICE void life_3dw_sums(const life_raw3w *v, LS_LOCAL ls_u32 *buf, ls_u32 lane, life_xwrap x,
-                             life_plane3 *p)
-{
-    ls_u32 up[LIFE_GPU_3D_ROWS + 2u], dn[LIFE_GPU_3D_ROWS + 2u];
-    ls_exchange(buf, LIFE_GPU_3D_ROWS + 2u, v->w, up, dn);
-    life_raw3 r;
-#pragma unroll
-    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++) {
-        r.row[k].wm = lane == 0u ? v->e[k] : up[k];
-        r.row[k].w = v->w[k];
-        r.row[k].wp = lane == 31u ? v->e[k] : dn[k];
-    }
-    life_3d_sums(&r, x, 1, p);
-}
-
-/* life_3d for row_words a multiple of 32 and full last words. Work-items
- * past `items` (the launch's last group) redo item t % items, which keeps
- * their lane and writes the same values, because all must take part in
- * ls_exchange; for the same reason every work-item walks ceil(seg / 3)
- * steps of three planes, the last segment's stores past zend skipped. */
-LS_DEVICE void life_3d_rows32(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
-                              ls_u32 nz, ls_u32 seg, ls_u32 items, life_rule r, LS_LOCAL ls_u32 *buf)
-{
-    ls_u64 t = ls_gid() % items;
-    ls_u32 row_groups = (ny + LIFE_GPU_3D_ROWS - 1u) / LIFE_GPU_3D_ROWS;
-    ls_u32 j = (ls_u32)t % row_words, u = (ls_u32)t / row_words;
-    ls_u32 y0 = u % row_groups * LIFE_GPU_3D_ROWS, z = u / row_groups * seg;
-    if (y0 > ny - LIFE_GPU_3D_ROWS)
-        y0 = ny - LIFE_GPU_3D_ROWS;
-    ls_u32 zend = z + seg < nz ? z + seg : nz;
-    ls_u32 ys[LIFE_GPU_3D_ROWS + 2u], rb = row_words * 4u;
-#pragma unroll
-    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++)
-        ys[k] = (y0 + k + ny - 1u) % ny;
-    ls_u64 plane_words = (ls_u64)row_words * ny;
-    life_xwrap x = life_xwrap_make(j, row_words, 32u);
-    ls_u32 lane = j % 32u; /* = ls_lid() % 32: groups and rows are multiples of 32 */
-    int edge = lane == 0u || lane == 31u;
-    ls_u32 ej = lane == 0u ? x.jm : x.jp;
-    life_plane3 a, b, c;
-    life_raw3w cur, nxt;
-    ls_u32 zn = z + 1u >= nz ? z + 1u - nz : z + 1u; /* the next plane to read */
-    life_3dw_load(src + (z == 0u ? nz - 1u : z - 1u) * plane_words, ys, rb, x.j, ej, edge, &cur);
-    life_3dw_load(src + z * plane_words, ys, rb, x.j, ej, edge, &nxt);
-    life_3dw_sums(&cur, buf, lane, x, &a);
-    cur = nxt;
-    life_3dw_load(src + zn * plane_words, ys, rb, x.j, ej, edge, &nxt);
-    life_3dw_sums(&cur, buf, lane, x, &b);
-    /* From here nxt holds plane z + 1 while plane z is emitted: each step
-     * starts the next plane's reads before it sums the plane it has. */
-    for (ls_u32 i = 0; i < (seg + 2u) / 3u; i++) {
-#define LIFE_3DW_STEP(k, pa, pb, pc)                                                     \
-    cur = nxt;                                                                           \
-    zn = zn + 1u == nz ? 0u : zn + 1u;                                                   \
-    life_3dw_load(src + zn * plane_words, ys, rb, x.j, ej, edge, &nxt);                 \
-    life_3dw_sums(&cur, buf, lane, x, &pc);                                              \
-    if (z + k < zend)                                                                    \
-        life_3d_emit(dst + (z + k) * plane_words, ys, rb, r, x, &pa, &pb, &pc);
-        LIFE_3DW_STEP(0u, a, b, c)
-        LIFE_3DW_STEP(1u, b, c, a)
-        LIFE_3DW_STEP(2u, c, a, b)
-#undef LIFE_3DW_STEP
-        z += 3u;
-    }
-}
-
 /* ---- entry points -------------------------------------------------------- */
 
 /* `items` work-items: row_words * ceil(ny / seg) in 2D, row_words *
@@ -505,23 +411,6 @@ LIFE_KERNEL_3D(life_step_3d_b6s567, 0, ((void)birth, LIFE_B6S567_BIRTH), ((void)
 LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, ((void)birth, LIFE_B6S567_BIRTH),
                ((void)survive, LIFE_B6S567_SURVIVE))
 
-/* As LIFE_KERNEL_3D, for life_3d_rows32 (last_bits is 32). */
-#define LIFE_KERNEL_3D_ROWS32(name, birth_c, survive_c)                                                         \
-    LS_KERNEL LS_MAX_GROUP(256) void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst,   \
-                                          ls_u32 row_words, ls_u32 ny, ls_u32 nz, ls_u32 last_bits, ls_u32 seg,  \
-                                          ls_u32 items, ls_u32 birth, ls_u32 survive)                            \
-    {                                                                                                             \
-        LS_EXCHANGE_BUF(buf, LIFE_GPU_3D_ROWS + 2u);                                                             \
-        life_rule r;                                                                                              \
-        r.birth = birth_c;                                                                                        \
-        r.survive = survive_c;                                                                                    \
-        (void)last_bits;                                                                                          \
-        life_3d_rows32(src, dst, row_words, ny, nz, seg, items, r, buf);                                          \
-    }
-
-LIFE_KERNEL_3D_ROWS32(life_step_3d_rows32, birth, survive)
-LIFE_KERNEL_3D_ROWS32(life_step_3d_b6s567_rows32, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
-
 #define LS_PROGRAM_KERNELS(X)                                                                                     \
     X(life_step_2d)                                                                                               \
     X(life_step_2d_aligned)                                                                                       \
@@ -534,6 +423,4 @@ LIFE_KERNEL_3D_ROWS32(life_step_3d_b6s567_rows32, ((void)birth, LIFE_B6S567_BIRT
     X(life_step_3d)                                                                                               \
     X(life_step_3d_aligned)                                                                                       \
     X(life_step_3d_b6s567)                                                                                        \
-    X(life_step_3d_b6s567_aligned)                                                                                \
-    X(life_step_3d_rows32)                                                                                        \
-    X(life_step_3d_b6s567_rows32)
+    X(life_step_3d_b6s567_aligned)

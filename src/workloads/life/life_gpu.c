@@ -95,11 +95,8 @@ static int launch_step(life_gpu_state *st, ls_kernel *k, int two, uint32_t group
 }
 
 /* The kernel for this grid and rule: the default rule of the dimension
- * as a constant, and the cheaper x seam when rows end on a word boundary;
- * in 3D, neighbour words from the work-items beside when rows are runs of
- * 32 full words and groups (of at most 256, the kernels' exchange buffer)
- * runs of 32 work-items. */
-static const char *kernel_name(const life_gpu_state *st, life_rule r, uint32_t group)
+ * as a constant, and the cheaper x seam when rows end on a word boundary. */
+static const char *kernel_name(const life_gpu_state *st, life_rule r)
 {
     static const char *const names[2][2][2] = {
         {{"life_step_2d", "life_step_2d_aligned"}, {"life_step_2d_b3s23", "life_step_2d_b3s23_aligned"}},
@@ -108,8 +105,6 @@ static const char *kernel_name(const life_gpu_state *st, life_rule r, uint32_t g
     int three = st->dims == 3;
     int fixed = three ? r.birth == LIFE_B6S567_BIRTH && r.survive == LIFE_B6S567_SURVIVE
                       : r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE;
-    if (three && st->last_bits == 32 && st->row_words % 32 == 0 && group % 32 == 0 && group <= 256)
-        return fixed ? "life_step_3d_b6s567_rows32" : "life_step_3d_rows32";
     return names[three][fixed][st->last_bits == 32];
 }
 
@@ -134,7 +129,7 @@ int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seco
         group = info.max_group;
     const char *two_name = two_kernel_name(st, r, group);
     ls_kernel *k, *k2 = NULL;
-    if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r, group), &k, err) != 0 ||
+    if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r), &k, err) != 0 ||
         (two_name && gpu->kernel(st->s->ctx, "life", two_name, &k2, err) != 0) ||
         gpu->timer_start(st->s->ctx, err) != 0)
         return -1;
