@@ -48,11 +48,15 @@ int life_gpu_start(ls_session *s, const life_grid *g, life_gpu_state **out, ls_e
 }
 
 /* Work-items a launch should have: enough to fill the device (about two
- * full loads of 2048 per compute unit on a GPU), few on a CPU device,
- * where a work-item's walk is a loop and warm-up is pure overhead. */
-static uint64_t target_items(const ls_gpu_info *info)
+ * full loads of 2048 per compute unit on a GPU; four in 2D, whose
+ * two-generation walk gains from the shorter segments where 3D loses: on
+ * the H200, 2D 65536^2 250.8 ms against 260.9, 3D 1024^3 145.4 against
+ * 136.0, docs/perf/2026-11-22-h200-life-perf2-run2.log), few on a CPU
+ * device, where a work-item's walk is a loop and warm-up is pure overhead. */
+static uint64_t target_items(const ls_gpu_info *info, unsigned dims)
 {
-    return info->is_gpu ? (uint64_t)info->compute_units * 4096u : (uint64_t)info->compute_units * LIFE_GROUP_CPU * 4u;
+    return info->is_gpu ? (uint64_t)info->compute_units * (dims == 2 ? 8192u : 4096u)
+                        : (uint64_t)info->compute_units * LIFE_GROUP_CPU * 4u;
 }
 
 /* Segment length (rows in 2D, planes in 3D) of a work-item's walk along
@@ -135,7 +139,7 @@ int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seco
         return -1;
     for (uint64_t i = 0; i < steps; i += k2 && steps - i >= 2 ? 2 : 1) {
         int two = k2 && steps - i >= 2;
-        if (launch_step(st, two ? k2 : k, two, group, target_items(&info), r, err) != 0)
+        if (launch_step(st, two ? k2 : k, two, group, target_items(&info, st->dims), r, err) != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;
