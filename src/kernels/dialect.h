@@ -33,6 +33,20 @@
  *   LS_DEVICE                     a helper function of the kernels (the
  *                                 per-element code uses LS_FN from
  *                                 portable.h, which also compiles as C)
+ *   LS_EXCHANGE_BUF(name, n)      declares, at the top of a kernel, what
+ *                                 ls_exchange needs for n words a work-item
+ *                                 in groups of at most 256 work-items
+ *   ls_exchange(buf, n, v, up, dn) for k < n: up[k] = v[k] of work-item
+ *                                 lid - 1 and dn[k] = v[k] of lid + 1, within
+ *                                 runs of 32 work-items (lid / 32); lanes 0
+ *                                 and 31 of a run get unspecified values.
+ *                                 Every work-item of the group must call it
+ *                                 the same number of times (OpenCL: group
+ *                                 barriers). CUDA: warp shuffles. OpenCL
+ *                                 1.2 has no shuffle (cl_khr_subgroup_shuffle
+ *                                 is optional and its sub-group size is not
+ *                                 fixed at 32), so it goes through local
+ *                                 memory between two barriers.
  *   LS_MAX_GROUP(n)               a promise that launches use at most n
  *                                 work-items per group (CUDA uses it to
  *                                 budget registers; OpenCL has no
@@ -86,6 +100,23 @@
 #define ls_barrier() barrier(CLK_LOCAL_MEM_FENCE)
 #define ls_atomic_inc_local(p) atomic_inc(p)
 #define ls_atomic_inc_global(p) atomic_inc(p)
+#define LS_EXCHANGE_BUF(name, n) __local ls_u32 name[(n) * 256]
+/* The first barrier: the previous call's reads are done before buf is
+ * written again. */
+#define ls_exchange(buf, n, v, up, dn)                                           \
+    do {                                                                          \
+        ls_u32 ls_x_lid_ = ls_lid(), ls_x_lane_ = ls_x_lid_ % 32u;                \
+        ls_u32 ls_x_up_ = ls_x_lid_ - (ls_x_lane_ != 0u);                         \
+        ls_u32 ls_x_dn_ = ls_x_lid_ + (ls_x_lane_ != 31u);                        \
+        barrier(CLK_LOCAL_MEM_FENCE);                                             \
+        for (ls_u32 ls_x_k_ = 0; ls_x_k_ < (n); ls_x_k_++)                        \
+            (buf)[ls_x_k_ * 256u + ls_x_lid_] = (v)[ls_x_k_];                    \
+        barrier(CLK_LOCAL_MEM_FENCE);                                             \
+        for (ls_u32 ls_x_k_ = 0; ls_x_k_ < (n); ls_x_k_++) {                      \
+            (up)[ls_x_k_] = (buf)[ls_x_k_ * 256u + ls_x_up_];                    \
+            (dn)[ls_x_k_] = (buf)[ls_x_k_ * 256u + ls_x_dn_];                    \
+        }                                                                         \
+    } while (0)
 
 #elif defined(__CUDACC__)
 
@@ -111,6 +142,15 @@
 #define ls_barrier() __syncthreads()
 #define ls_atomic_inc_local(p) atomicAdd((p), 1u)
 #define ls_atomic_inc_global(p) atomicAdd((p), 1u)
+#define LS_EXCHANGE_BUF(name, n) ls_u32 *name = 0
+#define ls_exchange(buf, n, v, up, dn)                                            \
+    do {                                                                          \
+        (void)(buf);                                                              \
+        for (ls_u32 ls_x_k_ = 0; ls_x_k_ < (n); ls_x_k_++) {                      \
+            (up)[ls_x_k_] = __shfl_up_sync(0xffffffffu, (v)[ls_x_k_], 1);         \
+            (dn)[ls_x_k_] = __shfl_down_sync(0xffffffffu, (v)[ls_x_k_], 1);       \
+        }                                                                         \
+    } while (0)
 
 #else
 #error "dialect.h is for kernel sources: compile as OpenCL C or CUDA"

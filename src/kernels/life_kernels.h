@@ -2,7 +2,7 @@
  * (src/kernels/dialect.h); the per-word logic is src/algo/life.h.
  *
  * One bit per cell in device memory (layout: src/workloads/life/life_grid.h),
- * one generation per launch. A work-item owns one 32-bit word column and
+ * one generation per launch, or two for 2D (life_2d_two below). A work-item owns one 32-bit word column and
  * walks along the slowest axis (y in 2D, z in 3D) through a segment of the
  * grid, keeping the sums it has made in registers as a sliding window:
  *
@@ -160,6 +160,106 @@ LS_DEVICE void life_2d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     }
 }
 
+/* ---- 2D, two generations a launch -----------------------------------------
+ *
+ * One generation a launch moves the grid twice through DRAM for little
+ * arithmetic; this kernel makes two. A run of 32 work-items (a warp) owns
+ * 32 consecutive words of a row (wrapping around it) and walks down a
+ * segment of rows: from each row read it makes the x sum (neighbour words
+ * from the work-items beside, ls_exchange; lane 0 reads the word west of
+ * the run, lane 31 the one east), then the next generation of the row
+ * above it, whose x sum again takes the neighbours' words by exchange,
+ * then the generation after of the row above that. The lanes at the run's
+ * ends lack a neighbour's middle generation, so only lanes 1..30 store:
+ * runs overlap by two words, and a segment reads two more rows at each
+ * end than life_2d. */
+
+/* The x sum (s0 + 2 s1) and centre word of a row of 32 words a run, own
+ * word w, lane 0's west or lane 31's east word e. */
+LS_DEVICE void life_2dt_sum(ls_u32 w, ls_u32 e, LS_LOCAL ls_u32 *buf, ls_u32 lane, life_xwrap x, int aligned,
+                            life_row2 *out)
+{
+    ls_u32 up[1], dn[1], v[1];
+    v[0] = w;
+    ls_exchange(buf, 1u, v, up, dn);
+    life_raw raw;
+    raw.wm = lane == 0u ? e : up[0];
+    raw.w = w;
+    raw.wp = lane == 31u ? e : dn[0];
+    life_raw_sum(raw, x, aligned, &out->s0, &out->s1, &out->self);
+}
+
+/* The next state of b's word, from the x sums of the rows a, b, c. */
+LS_DEVICE ls_u32 life_2dt_next(life_rule r, life_xwrap x, const life_row2 *a, const life_row2 *b,
+                               const life_row2 *c)
+{
+    ls_u32 p0, p1, p2, p3;
+    life_plane_sum(a->s0, a->s1, b->s0, b->s1, c->s0, c->s1, &p0, &p1, &p2, &p3);
+    return life_rule_2d(r, b->self, p0, p1, p2, p3) & x.keep;
+}
+
+/* Work-item t: lane t % 32 of run t / 32, which is run t / 32 % runs of
+ * its row band (runs = ceil(row_words / 30)) and segment t / 32 / runs of
+ * `seg` rows; its word is run * 30 + lane - 1 (mod row_words). Work-items
+ * past `items` redo item t % items and store nothing new; every
+ * work-item takes seg steps (ls_exchange needs them all), skipping the
+ * stores past the segment's end. */
+LS_DEVICE void life_2d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
+                           ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int aligned,
+                           LS_LOCAL ls_u32 *buf)
+{
+    ls_u32 t = (ls_u32)(ls_gid() % items);
+    ls_u32 lane = t % 32u, q = t / 32u, runs = (row_words + 29u) / 30u;
+    ls_u32 k = q % runs * 30u + lane + row_words - 1u; /* word + row_words */
+    ls_u32 j = k % row_words;
+    int mine = lane != 0u && lane != 31u && k - row_words < row_words; /* stores its word */
+    ls_u32 y = q / runs * seg;
+    ls_u32 yend = y + seg < ny ? y + seg : ny;
+    ls_u32 rb = row_words * 4u;
+    life_xwrap x = life_xwrap_make(j, row_words, last_bits);
+    int edge = lane == 0u || lane == 31u;
+    ls_u32 ej = lane == 0u ? x.jm : x.jp;
+    /* Rows y - 2 .. y + 1 start it: the x sums of y and y + 1, and those
+     * of the middle generation's rows y - 1 and y. */
+    ls_u32 yr = (y + ny - 2u) % ny; /* the next row to read */
+    life_row2 xs[4];
+    for (ls_u32 i = 0; i < 4u; i++) {
+        const LS_GLOBAL ls_u32 *row = life_row_at(src, yr, rb);
+        life_2dt_sum(row[j], edge ? row[ej] : 0u, buf, lane, x, aligned, &xs[i]);
+        yr = yr + 1u == ny ? 0u : yr + 1u;
+    }
+    life_row2 x0 = xs[2], x1 = xs[3], x2, y0, y1, y2;
+    life_2dt_sum(life_2dt_next(r, x, &xs[0], &xs[1], &xs[2]), 0u, buf, lane, x, aligned, &y0);
+    life_2dt_sum(life_2dt_next(r, x, &xs[1], &xs[2], &xs[3]), 0u, buf, lane, x, aligned, &y1);
+    /* The words of the row to sum next are read one step ahead. */
+    const LS_GLOBAL ls_u32 *row = life_row_at(src, yr, rb);
+    ls_u32 nw = row[j], ne = edge ? row[ej] : 0u;
+    for (ls_u32 i = 0; i < (seg + 2u) / 3u; i++) {
+/* Row y of the output from: xa, xb the x sums of rows y, y + 1; ya, yb
+ * those of the middle generation's rows y - 1, y; row y + 2's words in
+ * nw, ne. Leaves xc, yc for rows y + 2 and y + 1. Lanes 0 and 31 get
+ * garbage in their middle generation's sums and store nothing. */
+#define LIFE_2DT_STEP(s, xa, xb, xc, ya, yb, yc)                                                    \
+    {                                                                                               \
+        ls_u32 cw = nw, ce = ne;                                                                    \
+        yr = yr + 1u == ny ? 0u : yr + 1u;                                                          \
+        row = life_row_at(src, yr, rb);                                                             \
+        nw = row[j];                                                                                \
+        ne = edge ? row[ej] : 0u;                                                                   \
+        life_2dt_sum(cw, ce, buf, lane, x, aligned, &xc);                                           \
+        life_2dt_sum(life_2dt_next(r, x, &xa, &xb, &xc), 0u, buf, lane, x, aligned, &yc);           \
+        ls_u32 out = life_2dt_next(r, x, &ya, &yb, &yc);                                            \
+        if (mine && y + s < yend)                                                                   \
+            ((LS_GLOBAL ls_u32 *)life_row_at(dst, y + s, rb))[j] = out;                             \
+    }
+        LIFE_2DT_STEP(0u, x0, x1, x2, y0, y1, y2)
+        LIFE_2DT_STEP(1u, x1, x2, x0, y1, y2, y0)
+        LIFE_2DT_STEP(2u, x2, x0, x1, y2, y0, y1)
+#undef LIFE_2DT_STEP
+        y += 3u;
+    }
+}
+
 /* ---- 3D ---------------------------------------------------------------- */
 
 /* The 3x3 sums (four bit-planes) of a work-item's rows in one plane, and
@@ -275,6 +375,18 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
         r.survive = survive_c;                                                                                    \
         life_2d(src, dst, row_words, ny, last_bits, seg, items, r, aligned);                                      \
     }
+/* As LIFE_KERNEL_2D, two generations: src to dst, through registers. */
+#define LIFE_KERNEL_2D_TWO(name, aligned, birth_c, survive_c)                                                    \
+    LS_KERNEL LS_MAX_GROUP(256) void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst,   \
+                                          ls_u32 row_words, ls_u32 ny, ls_u32 last_bits, ls_u32 seg, ls_u32 items, \
+                                          ls_u32 birth, ls_u32 survive)                                            \
+    {                                                                                                             \
+        LS_EXCHANGE_BUF(buf, 1u);                                                                                 \
+        life_rule r;                                                                                              \
+        r.birth = birth_c;                                                                                        \
+        r.survive = survive_c;                                                                                    \
+        life_2d_two(src, dst, row_words, ny, last_bits, seg, items, r, aligned, buf);                            \
+    }
 #define LIFE_KERNEL_3D(name, aligned, birth_c, survive_c)                                                        \
     LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz, \
                         ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive)                \
@@ -289,6 +401,10 @@ LIFE_KERNEL_2D(life_step_2d, 0, birth, survive)
 LIFE_KERNEL_2D(life_step_2d_aligned, 1, birth, survive)
 LIFE_KERNEL_2D(life_step_2d_b3s23, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
 LIFE_KERNEL_2D(life_step_2d_b3s23_aligned, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
+LIFE_KERNEL_2D_TWO(life_two_2d, 0, birth, survive)
+LIFE_KERNEL_2D_TWO(life_two_2d_aligned, 1, birth, survive)
+LIFE_KERNEL_2D_TWO(life_two_2d_b3s23, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
+LIFE_KERNEL_2D_TWO(life_two_2d_b3s23_aligned, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
 LIFE_KERNEL_3D(life_step_3d, 0, birth, survive)
 LIFE_KERNEL_3D(life_step_3d_aligned, 1, birth, survive)
 LIFE_KERNEL_3D(life_step_3d_b6s567, 0, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
@@ -300,6 +416,10 @@ LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, ((void)birth, LIFE_B6S567_BIRTH),
     X(life_step_2d_aligned)                                                                                       \
     X(life_step_2d_b3s23)                                                                                         \
     X(life_step_2d_b3s23_aligned)                                                                                 \
+    X(life_two_2d)                                                                                                \
+    X(life_two_2d_aligned)                                                                                        \
+    X(life_two_2d_b3s23)                                                                                          \
+    X(life_two_2d_b3s23_aligned)                                                                                  \
     X(life_step_3d)                                                                                               \
     X(life_step_3d_aligned)                                                                                       \
     X(life_step_3d_b6s567)                                                                                        \

@@ -1,8 +1,8 @@
 /* life_gpu.c - the GPU driver of Life, written once over src/gpu.h. Two
  * buffers hold the current and the next generation; a launch per
- * generation, all on queue 0 without waiting. A work-item walks a word
- * column through a segment of rows (2D) or planes (3D): see
- * src/kernels/life_kernels.h. */
+ * generation in 3D, per two in 2D (an odd last one alone), all on queue 0
+ * without waiting. A work-item walks a word column through a segment of
+ * rows (2D) or planes (3D): see src/kernels/life_kernels.h. */
 #include "life_gpu.h"
 
 #include <stdlib.h>
@@ -48,11 +48,15 @@ int life_gpu_start(ls_session *s, const life_grid *g, life_gpu_state **out, ls_e
 }
 
 /* Work-items a launch should have: enough to fill the device (about two
- * full loads of 2048 per compute unit on a GPU), few on a CPU device,
- * where a work-item's walk is a loop and warm-up is pure overhead. */
-static uint64_t target_items(const ls_gpu_info *info)
+ * full loads of 2048 per compute unit on a GPU; four in 2D, whose
+ * two-generation walk gains from the shorter segments where 3D loses: on
+ * the H200, 2D 65536^2 250.8 ms against 260.9, 3D 1024^3 145.4 against
+ * 136.0, docs/perf/2026-11-22-h200-life-perf2-run2.log), few on a CPU
+ * device, where a work-item's walk is a loop and warm-up is pure overhead. */
+static uint64_t target_items(const ls_gpu_info *info, unsigned dims)
 {
-    return info->is_gpu ? (uint64_t)info->compute_units * 4096u : (uint64_t)info->compute_units * LIFE_GROUP_CPU * 4u;
+    return info->is_gpu ? (uint64_t)info->compute_units * (dims == 2 ? 8192u : 4096u)
+                        : (uint64_t)info->compute_units * LIFE_GROUP_CPU * 4u;
 }
 
 /* Segment length (rows in 2D, planes in 3D) of a work-item's walk along
@@ -73,12 +77,15 @@ static uint32_t segment_length(uint64_t columns, uint32_t n, uint64_t target)
     return seg < n ? (uint32_t)seg : n;
 }
 
-/* One generation from st->cur into st->next. */
-static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t group, uint64_t target, life_rule r, ls_error *err)
+/* One generation from st->cur into st->next, or two with a life_two_*
+ * kernel (`two`): runs of 32 work-items for every 30 words of a row. */
+static int launch_step(life_gpu_state *st, ls_kernel *k, int two, uint32_t group, uint64_t target, life_rule r,
+                       ls_error *err)
 {
     uint32_t birth = r.birth, survive = r.survive;
     uint64_t columns = st->dims == 3 ? (uint64_t)st->row_words * ((st->ny + LIFE_GPU_3D_ROWS - 1) / LIFE_GPU_3D_ROWS)
-                                     : st->row_words;
+                       : two     ? 32u * (((uint64_t)st->row_words + 29) / 30)
+                                 : st->row_words;
     uint32_t n = st->dims == 3 ? st->nz : st->ny;
     uint32_t seg = segment_length(columns, n, target);
     uint32_t items = (uint32_t)(columns * ((n + seg - 1) / seg));
@@ -105,6 +112,17 @@ static const char *kernel_name(const life_gpu_state *st, life_rule r)
     return names[three][fixed][st->last_bits == 32];
 }
 
+/* The 2D kernel that makes two generations a launch, or NULL where the
+ * groups are no runs of 32 (at most 256: the kernels' exchange buffer). */
+static const char *two_kernel_name(const life_gpu_state *st, life_rule r, uint32_t group)
+{
+    static const char *const names[2][2] = {{"life_two_2d", "life_two_2d_aligned"},
+                                            {"life_two_2d_b3s23", "life_two_2d_b3s23_aligned"}};
+    if (st->dims != 2 || group % 32 != 0 || group > 256)
+        return NULL;
+    return names[r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE][st->last_bits == 32];
+}
+
 int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seconds, ls_error *err)
 {
     const ls_gpu *gpu = st->s->backend->gpu;
@@ -113,11 +131,15 @@ int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seco
     uint32_t group = info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
     if (group > info.max_group)
         group = info.max_group;
-    ls_kernel *k;
-    if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r), &k, err) != 0 || gpu->timer_start(st->s->ctx, err) != 0)
+    const char *two_name = two_kernel_name(st, r, group);
+    ls_kernel *k, *k2 = NULL;
+    if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r), &k, err) != 0 ||
+        (two_name && gpu->kernel(st->s->ctx, "life", two_name, &k2, err) != 0) ||
+        gpu->timer_start(st->s->ctx, err) != 0)
         return -1;
-    for (uint64_t i = 0; i < steps; i++) {
-        if (launch_step(st, k, group, target_items(&info), r, err) != 0)
+    for (uint64_t i = 0; i < steps; i += k2 && steps - i >= 2 ? 2 : 1) {
+        int two = k2 && steps - i >= 2;
+        if (launch_step(st, two ? k2 : k, two, group, target_items(&info, st->dims), r, err) != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;
