@@ -4,7 +4,10 @@
 # backend, then the benchmarks side by side. Prints a summary last.
 #
 # usage: bash bench/h200.sh [OUTDIR]    (OUTDIR defaults to $OUT or /tmp)
-# The output is what docs/perf/ records.
+# The output is what docs/perf/ records. LOCKSTEP_COMMIT names the commit in
+# the log. The lent H200 image has no libsqlite3-dev and nothing can be
+# installed there: carry sqlite3.h, libsqlite3.so and a sqlite3.pc from a
+# Debian machine and point PKG_CONFIG_PATH at them (docs/perf/README.md).
 set -u
 out=${1:-${OUT:-/tmp}}
 mkdir -p "$out"
