@@ -41,8 +41,10 @@ typedef struct life_data {
     size_t nseries;
     uint64_t every;
     /* Of the final grid, made once (a full pass each over up to 128 GiB of
-     * cells) for the summary, the result and the report. */
+     * cells) for the summary, the result and the report, with the grid's
+     * shape as reported (the grid itself stays as computed). */
     uint64_t population, digest;
+    uint32_t dims, extent[3];
 } life_data;
 
 #define LIFE_DEFAULT_STEPS 100
@@ -287,6 +289,10 @@ static void summarise(life_data *d)
 {
     d->population = life_grid_population(&d->grid);
     d->digest = life_grid_digest(&d->grid);
+    d->dims = d->grid.dims;
+    d->extent[0] = d->grid.nx;
+    d->extent[1] = d->grid.ny;
+    d->extent[2] = d->grid.nz;
 }
 
 static void life_run_free(ls_run *run)
@@ -402,7 +408,7 @@ static void life_result_json(const void *pp, const ls_run *run, FILE *out)
     fprintf(out,
             "\"dims\":%u,\"size\":[%u,%u,%u],\"rule\":\"%s\",\"generations\":%" PRIu64 ",\"population\":%" PRIu64
             ",\"grid_digest\":\"%016" PRIx64 "\"",
-            d->grid.dims, d->grid.nx, d->grid.ny, d->grid.nz, rule, d->steps, d->population, d->digest);
+            d->dims, d->extent[0], d->extent[1], d->extent[2], rule, d->steps, d->population, d->digest);
     if (d->every) {
         fprintf(out, ",\"every\":%" PRIu64 ",\"populations\":[", d->every);
         for (size_t i = 0; i < d->nseries; i++)
@@ -455,6 +461,14 @@ static int life_fault(ls_run *run, const char *field)
     }
     else if (strcmp(field, "generations") == 0)
         d->steps++;
+    else if (strcmp(field, "dims") == 0)
+        d->dims ^= 1u; /* 2 <-> 3 */
+    else if (strcmp(field, "size") == 0)
+        d->extent[0]++;
+    else if (strcmp(field, "rule") == 0)
+        d->rule.survive ^= 1u;
+    else if (strcmp(field, "every") == 0 && d->every)
+        d->every++;
     else if (strcmp(field, "populations") == 0 && d->nseries)
         d->series[0]++;
     else
