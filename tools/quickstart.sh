@@ -7,4 +7,7 @@ cd "$(dirname "$0")/.."
 bash tools/deps.sh
 bash tools/build.sh build
 build/lockstep devices
-build/lockstep check all
+# 77: only one backend could run here (check says so), nothing to compare.
+status=0
+build/lockstep check all || status=$?
+[ "$status" -eq 0 ] || [ "$status" -eq 77 ] || exit "$status"
