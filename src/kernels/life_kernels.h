@@ -490,16 +490,23 @@ LS_DEVICE void life_3d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, l
     life_xwrap x = life_xwrap_make(j, row_words, last_bits);
     int edge = lane == 0u || lane == 31u;
     ls_u32 ej = lane == 0u ? x.jm : x.jp;
-    ls_u32 w[LIFE_3DT_NR], e[LIFE_3DT_NR];
+    ls_u32 nw[LIFE_3DT_NR], ne[LIFE_3DT_NR];
     life_3dt_a a0, a1, a2;
     life_3dt_b b0, b1, b2;
-    /* Planes z - 2 .. z + 1 start it: the middle generation of z - 1, z. */
+    /* Planes z - 2 .. z + 1 start it: the middle generation of z - 1, z.
+     * The words of the plane to sum next are read one step ahead (nw, ne). */
     ls_u32 zr = (z + 2u * nz - 2u) % nz; /* the next plane to read */
+    life_3dt_load(src + zr * plane_words, ys, rb, j, ej, edge, nw, ne);
 #define LIFE_3DT_READ(dstA)                                                                                      \
     {                                                                                                             \
-        life_3dt_load(src + zr * plane_words, ys, rb, j, ej, edge, w, e);                                        \
+        ls_u32 cw[LIFE_3DT_NR], ce[LIFE_3DT_NR];                                                                  \
+        for (ls_u32 i_ = 0; i_ < LIFE_3DT_NR; i_++) {                                                            \
+            cw[i_] = nw[i_];                                                                                      \
+            ce[i_] = ne[i_];                                                                                      \
+        }                                                                                                         \
         zr = zr + 1u == nz ? 0u : zr + 1u;                                                                        \
-        life_3dt_sums_a(w, e, buf, lane, x, aligned, &dstA);                                                      \
+        life_3dt_load(src + zr * plane_words, ys, rb, j, ej, edge, nw, ne);                                      \
+        life_3dt_sums_a(cw, ce, buf, lane, x, aligned, &dstA);                                                    \
     }
     LIFE_3DT_READ(a0)
     LIFE_3DT_READ(a1)
@@ -550,8 +557,9 @@ LS_DEVICE void life_3d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, l
         life_2d_two(src, dst, row_words, ny, last_bits, seg, items, r, aligned, buf);                            \
     }
 /* As LIFE_KERNEL_3D, two generations: src to dst, through registers. */
+#define LIFE_3DT_BOUNDS LS_MAX_GROUP(256)
 #define LIFE_KERNEL_3D_TWO(name, aligned, birth_c, survive_c)                                                    \
-    LS_KERNEL LS_MAX_GROUP(256) void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst,   \
+    LS_KERNEL LIFE_3DT_BOUNDS void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst,   \
                                           ls_u32 row_words, ls_u32 ny, ls_u32 nz, ls_u32 last_bits, ls_u32 seg,   \
                                           ls_u32 items, ls_u32 birth, ls_u32 survive)                              \
     {                                                                                                             \
