@@ -52,10 +52,6 @@
  * among them. Here so that the driver, which sizes the launch, and the
  * kernels agree. At most LIFE_MIN_SIZE (4). */
 #define LIFE_GPU_3D_ROWS 4u
-/* Rows of a word column that a work-item of the 3D two-generation kernels
- * (life_two_3d*) stores; it makes two more of the middle generation. At
- * most LIFE_MIN_SIZE (4). */
-#define LIFE_GPU_3D_TWO_ROWS 4u
 
 typedef struct life_rule {
     ls_u32 birth;   /* bit n: a dead cell with n live neighbours is born */

@@ -361,175 +361,6 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     }
 }
 
-/* ---- 3D, two generations a launch -------------------------------------------
- *
- * As life_2d_two, along z: a run of 32 work-items owns 32 consecutive words
- * (lanes 1..30 store) of LIFE_GPU_3D_TWO_ROWS (R) rows y0.. and walks along
- * z. From each plane read (rows y0 - 2 .. y0 + R + 1, neighbour words by
- * exchange) it makes the 3x3 sums of rows y0 - 1 .. y0 + R; from the last
- * three such planes the middle generation of those R + 2 rows of the plane
- * before, their x sums (exchange again) and the 3x3 sums of rows
- * y0 .. y0 + R - 1; from the last three of those the generation after, of
- * the plane before that. A segment reads two more planes at each end than
- * life_3d. */
-#define LIFE_3DT_R LIFE_GPU_3D_TWO_ROWS
-#define LIFE_3DT_NA (LIFE_3DT_R + 2u) /* rows of the first sums */
-#define LIFE_3DT_NR (LIFE_3DT_R + 4u) /* rows read */
-
-typedef struct life_3dt_a {
-    ls_u32 s[LIFE_3DT_NA][4];
-    ls_u32 self[LIFE_3DT_NA];
-} life_3dt_a;
-
-typedef struct life_3dt_b {
-    ls_u32 s[LIFE_3DT_R][4];
-    ls_u32 self[LIFE_3DT_R];
-} life_3dt_b;
-
-/* The words of one plane: own word w[k] of row ys[k], lane 0's west or lane
- * 31's east word e[k]. */
-LS_DEVICE void life_3dt_load(const LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 rb, ls_u32 j, ls_u32 ej,
-                             int edge, ls_u32 *w, ls_u32 *e)
-{
-#pragma unroll
-    for (ls_u32 k = 0; k < LIFE_3DT_NR; k++) {
-        const LS_GLOBAL ls_u32 *row = life_row_at(plane, ys[k], rb);
-        w[k] = row[j];
-        e[k] = edge ? row[ej] : 0u;
-    }
-}
-
-/* The first sums of a plane from its words. */
-LS_DEVICE void life_3dt_sums_a(const ls_u32 *w, const ls_u32 *e, LS_LOCAL ls_u32 *buf, ls_u32 lane, life_xwrap x,
-                               int aligned, life_3dt_a *p)
-{
-    ls_u32 up[LIFE_3DT_NR], dn[LIFE_3DT_NR], s0[LIFE_3DT_NR], s1[LIFE_3DT_NR], c[LIFE_3DT_NR];
-    ls_exchange(buf, LIFE_3DT_NR, w, up, dn);
-#pragma unroll
-    for (ls_u32 k = 0; k < LIFE_3DT_NR; k++) {
-        life_raw raw;
-        raw.wm = lane == 0u ? e[k] : up[k];
-        raw.w = w[k];
-        raw.wp = lane == 31u ? e[k] : dn[k];
-        life_raw_sum(raw, x, aligned, &s0[k], &s1[k], &c[k]);
-    }
-#pragma unroll
-    for (ls_u32 k = 0; k < LIFE_3DT_NA; k++) {
-        life_plane_sum(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p->s[k][0], &p->s[k][1],
-                       &p->s[k][2], &p->s[k][3]);
-        p->self[k] = c[k + 1u];
-    }
-}
-
-/* The middle generation of plane b's R + 2 rows from the first sums of
- * planes a, b, c, and from it the second sums. */
-LS_DEVICE void life_3dt_mid(life_rule r, const life_3dt_a *a, const life_3dt_a *b, const life_3dt_a *c,
-                            LS_LOCAL ls_u32 *buf, ls_u32 lane, life_xwrap x, int aligned, life_3dt_b *p)
-{
-    ls_u32 m[LIFE_3DT_NA], up[LIFE_3DT_NA], dn[LIFE_3DT_NA], s0[LIFE_3DT_NA], s1[LIFE_3DT_NA], cc[LIFE_3DT_NA];
-#pragma unroll
-    for (ls_u32 k = 0; k < LIFE_3DT_NA; k++)
-        m[k] = life_word_3d(r, b->self[k], a->s[k][0], a->s[k][1], a->s[k][2], a->s[k][3], b->s[k][0],
-                            b->s[k][1], b->s[k][2], b->s[k][3], c->s[k][0], c->s[k][1], c->s[k][2], c->s[k][3]) &
-               x.keep;
-    ls_exchange(buf, LIFE_3DT_NA, m, up, dn);
-#pragma unroll
-    for (ls_u32 k = 0; k < LIFE_3DT_NA; k++) {
-        life_raw raw;
-        raw.wm = up[k];
-        raw.w = m[k];
-        raw.wp = dn[k];
-        life_raw_sum(raw, x, aligned, &s0[k], &s1[k], &cc[k]);
-    }
-#pragma unroll
-    for (ls_u32 k = 0; k < LIFE_3DT_R; k++) {
-        life_plane_sum(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p->s[k][0], &p->s[k][1],
-                       &p->s[k][2], &p->s[k][3]);
-        p->self[k] = cc[k + 1u];
-    }
-}
-
-/* The generation after the middle one of plane b's R rows, stored. */
-LS_DEVICE void life_3dt_emit(LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 rb, life_rule r, life_xwrap x,
-                             const life_3dt_b *a, const life_3dt_b *b, const life_3dt_b *c, int store)
-{
-#pragma unroll
-    for (ls_u32 k = 0; k < LIFE_3DT_R; k++) {
-        ls_u32 next = life_word_3d(r, b->self[k], a->s[k][0], a->s[k][1], a->s[k][2], a->s[k][3], b->s[k][0],
-                                   b->s[k][1], b->s[k][2], b->s[k][3], c->s[k][0], c->s[k][1], c->s[k][2], c->s[k][3]);
-        if (store)
-            ((LS_GLOBAL ls_u32 *)life_row_at(plane, ys[k + 2u], rb))[x.j] = next & x.keep;
-    }
-}
-
-/* Work-item t: lane t % 32 of run t / 32, which is run q % runs of its
- * rows (runs = ceil(row_words / 30)), row group q / runs % row_groups
- * (ceil(ny / R), the last moved up to end at ny - 1) and segment
- * q / runs / row_groups of `seg` planes. Work-items past `items` redo
- * item t % items; every work-item takes the same steps (ls_exchange). */
-LS_DEVICE void life_3d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
-                           ls_u32 nz, ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int aligned,
-                           LS_LOCAL ls_u32 *buf)
-{
-    ls_u32 t = (ls_u32)(ls_gid() % items);
-    ls_u32 lane = t % 32u, q = t / 32u, runs = (row_words + 29u) / 30u;
-    ls_u32 row_groups = (ny + LIFE_3DT_R - 1u) / LIFE_3DT_R;
-    ls_u32 k = q % runs * 30u + lane + row_words - 1u; /* word + row_words */
-    ls_u32 j = k % row_words;
-    int mine = lane != 0u && lane != 31u && k - row_words < row_words;
-    ls_u32 u = q / runs;
-    ls_u32 y0 = u % row_groups * LIFE_3DT_R, z = u / row_groups * seg;
-    if (y0 > ny - LIFE_3DT_R)
-        y0 = ny - LIFE_3DT_R;
-    ls_u32 zend = z + seg < nz ? z + seg : nz;
-    ls_u32 ys[LIFE_3DT_NR], rb = row_words * 4u;
-#pragma unroll
-    for (ls_u32 i = 0; i < LIFE_3DT_NR; i++)
-        ys[i] = (y0 + i + 2u * ny - 2u) % ny;
-    ls_u64 plane_words = (ls_u64)row_words * ny;
-    life_xwrap x = life_xwrap_make(j, row_words, last_bits);
-    int edge = lane == 0u || lane == 31u;
-    ls_u32 ej = lane == 0u ? x.jm : x.jp;
-    ls_u32 nw[LIFE_3DT_NR], ne[LIFE_3DT_NR];
-    life_3dt_a a0, a1, a2;
-    life_3dt_b b0, b1, b2;
-    /* Planes z - 2 .. z + 1 start it: the middle generation of z - 1, z.
-     * The words of the plane to sum next are read one step ahead (nw, ne). */
-    ls_u32 zr = (z + 2u * nz - 2u) % nz; /* the next plane to read */
-    life_3dt_load(src + zr * plane_words, ys, rb, j, ej, edge, nw, ne);
-#define LIFE_3DT_READ(dstA)                                                                                      \
-    {                                                                                                             \
-        ls_u32 cw[LIFE_3DT_NR], ce[LIFE_3DT_NR];                                                                  \
-        for (ls_u32 i_ = 0; i_ < LIFE_3DT_NR; i_++) {                                                            \
-            cw[i_] = nw[i_];                                                                                      \
-            ce[i_] = ne[i_];                                                                                      \
-        }                                                                                                         \
-        zr = zr + 1u == nz ? 0u : zr + 1u;                                                                        \
-        life_3dt_load(src + zr * plane_words, ys, rb, j, ej, edge, nw, ne);                                      \
-        life_3dt_sums_a(cw, ce, buf, lane, x, aligned, &dstA);                                                    \
-    }
-    LIFE_3DT_READ(a0)
-    LIFE_3DT_READ(a1)
-    LIFE_3DT_READ(a2)
-    life_3dt_mid(r, &a0, &a1, &a2, buf, lane, x, aligned, &b0);
-    LIFE_3DT_READ(a0)
-    life_3dt_mid(r, &a1, &a2, &a0, buf, lane, x, aligned, &b1);
-    for (ls_u32 i = 0; i < (seg + 2u) / 3u; i++) {
-#define LIFE_3DT_STEP(s, aa, ab, ac, ba, bb, bc)                                                                 \
-    {                                                                                                             \
-        LIFE_3DT_READ(ac)                                                                                         \
-        life_3dt_mid(r, &aa, &ab, &ac, buf, lane, x, aligned, &bc);                                               \
-        life_3dt_emit(dst + (z + s) * plane_words, ys, rb, r, x, &ba, &bb, &bc, mine && z + s < zend);           \
-    }
-        LIFE_3DT_STEP(0u, a2, a0, a1, b0, b1, b2)
-        LIFE_3DT_STEP(1u, a0, a1, a2, b1, b2, b0)
-        LIFE_3DT_STEP(2u, a1, a2, a0, b2, b0, b1)
-#undef LIFE_3DT_STEP
-        z += 3u;
-    }
-#undef LIFE_3DT_READ
-}
-
 /* ---- entry points -------------------------------------------------------- */
 
 /* `items` work-items: row_words * ceil(ny / seg) in 2D, row_words *
@@ -556,19 +387,6 @@ LS_DEVICE void life_3d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, l
         r.survive = survive_c;                                                                                    \
         life_2d_two(src, dst, row_words, ny, last_bits, seg, items, r, aligned, buf);                            \
     }
-/* As LIFE_KERNEL_3D, two generations: src to dst, through registers. */
-#define LIFE_3DT_BOUNDS LS_MAX_GROUP(256)
-#define LIFE_KERNEL_3D_TWO(name, aligned, birth_c, survive_c)                                                    \
-    LS_KERNEL LIFE_3DT_BOUNDS void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst,   \
-                                          ls_u32 row_words, ls_u32 ny, ls_u32 nz, ls_u32 last_bits, ls_u32 seg,   \
-                                          ls_u32 items, ls_u32 birth, ls_u32 survive)                              \
-    {                                                                                                             \
-        LS_EXCHANGE_BUF(buf, LIFE_3DT_NR);                                                                        \
-        life_rule r;                                                                                              \
-        r.birth = birth_c;                                                                                        \
-        r.survive = survive_c;                                                                                    \
-        life_3d_two(src, dst, row_words, ny, nz, last_bits, seg, items, r, aligned, buf);                        \
-    }
 #define LIFE_KERNEL_3D(name, aligned, birth_c, survive_c)                                                        \
     LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz, \
                         ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive)                \
@@ -587,11 +405,6 @@ LIFE_KERNEL_2D_TWO(life_two_2d, 0, birth, survive)
 LIFE_KERNEL_2D_TWO(life_two_2d_aligned, 1, birth, survive)
 LIFE_KERNEL_2D_TWO(life_two_2d_b3s23, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
 LIFE_KERNEL_2D_TWO(life_two_2d_b3s23_aligned, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
-LIFE_KERNEL_3D_TWO(life_two_3d, 0, birth, survive)
-LIFE_KERNEL_3D_TWO(life_two_3d_aligned, 1, birth, survive)
-LIFE_KERNEL_3D_TWO(life_two_3d_b6s567, 0, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
-LIFE_KERNEL_3D_TWO(life_two_3d_b6s567_aligned, 1, ((void)birth, LIFE_B6S567_BIRTH),
-                   ((void)survive, LIFE_B6S567_SURVIVE))
 LIFE_KERNEL_3D(life_step_3d, 0, birth, survive)
 LIFE_KERNEL_3D(life_step_3d_aligned, 1, birth, survive)
 LIFE_KERNEL_3D(life_step_3d_b6s567, 0, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
@@ -607,10 +420,6 @@ LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, ((void)birth, LIFE_B6S567_BIRTH),
     X(life_two_2d_aligned)                                                                                        \
     X(life_two_2d_b3s23)                                                                                          \
     X(life_two_2d_b3s23_aligned)                                                                                  \
-    X(life_two_3d)                                                                                                \
-    X(life_two_3d_aligned)                                                                                        \
-    X(life_two_3d_b6s567)                                                                                         \
-    X(life_two_3d_b6s567_aligned)                                                                                 \
     X(life_step_3d)                                                                                               \
     X(life_step_3d_aligned)                                                                                       \
     X(life_step_3d_b6s567)                                                                                        \

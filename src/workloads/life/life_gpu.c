@@ -83,11 +83,9 @@ static int launch_step(life_gpu_state *st, ls_kernel *k, int two, uint32_t group
                        ls_error *err)
 {
     uint32_t birth = r.birth, survive = r.survive;
-    uint64_t runs = 32u * (((uint64_t)st->row_words + 29) / 30);
-    uint64_t columns = st->dims == 3 ? (two ? runs * ((st->ny + LIFE_GPU_3D_TWO_ROWS - 1) / LIFE_GPU_3D_TWO_ROWS)
-                                            : (uint64_t)st->row_words * ((st->ny + LIFE_GPU_3D_ROWS - 1) / LIFE_GPU_3D_ROWS))
-                       : two ? runs
-                             : st->row_words;
+    uint64_t columns = st->dims == 3 ? (uint64_t)st->row_words * ((st->ny + LIFE_GPU_3D_ROWS - 1) / LIFE_GPU_3D_ROWS)
+                       : two     ? 32u * (((uint64_t)st->row_words + 29) / 30)
+                                 : st->row_words;
     uint32_t n = st->dims == 3 ? st->nz : st->ny;
     uint32_t seg = segment_length(columns, n, target);
     uint32_t items = (uint32_t)(columns * ((n + seg - 1) / seg));
@@ -114,20 +112,15 @@ static const char *kernel_name(const life_gpu_state *st, life_rule r)
     return names[three][fixed][st->last_bits == 32];
 }
 
-/* The kernel that makes two generations a launch, or NULL where the
+/* The 2D kernel that makes two generations a launch, or NULL where the
  * groups are no runs of 32 (at most 256: the kernels' exchange buffer). */
 static const char *two_kernel_name(const life_gpu_state *st, life_rule r, uint32_t group)
 {
-    static const char *const names[2][2][2] = {
-        {{"life_two_2d", "life_two_2d_aligned"}, {"life_two_2d_b3s23", "life_two_2d_b3s23_aligned"}},
-        {{"life_two_3d", "life_two_3d_aligned"}, {"life_two_3d_b6s567", "life_two_3d_b6s567_aligned"}},
-    };
-    if (group % 32 != 0 || group > 256)
+    static const char *const names[2][2] = {{"life_two_2d", "life_two_2d_aligned"},
+                                            {"life_two_2d_b3s23", "life_two_2d_b3s23_aligned"}};
+    if (st->dims != 2 || group % 32 != 0 || group > 256)
         return NULL;
-    int three = st->dims == 3;
-    int fixed = three ? r.birth == LIFE_B6S567_BIRTH && r.survive == LIFE_B6S567_SURVIVE
-                      : r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE;
-    return names[three][fixed][st->last_bits == 32];
+    return names[r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE][st->last_bits == 32];
 }
 
 int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seconds, ls_error *err)
