@@ -92,10 +92,4 @@ typedef struct ls_gpu {
     int (*timer_stop)(ls_ctx *ctx, double *seconds, ls_error *err);
 } ls_gpu;
 
-/* Rounds n up to a multiple of `to` (a power of two or not). */
-static inline uint64_t ls_round_up(uint64_t n, uint64_t to)
-{
-    return (n + to - 1) / to * to;
-}
-
 #endif
