@@ -13,8 +13,11 @@
 
 #include "life_io.h"
 
-/* Largest pattern read: a byte per cell in memory. */
-#define PATTERN_MAX_CELLS (1ull << 32)
+/* Largest pattern read, a byte per cell in memory: 1 GiB. An RLE header
+ * alone can claim any box (a 22-byte file asked for 3 GiB, found by
+ * tests/fuzz/fuzz_life.c); patterns from LifeWiki or Golly are far smaller,
+ * and whole grids have the native and PKU formats. */
+#define PATTERN_MAX_CELLS (1ull << 30)
 #define RLE_LINE 70
 
 /* The whole file in memory, NUL-terminated. */
@@ -50,8 +53,9 @@ static int read_all(FILE *f, const char *name, char **out, size_t *len, ls_error
 static int pattern_alloc(life_pattern *p, const char *name, uint64_t w, uint64_t h, ls_error *err)
 {
     if (w == 0 || h == 0 || w > LIFE_MAX_SIZE || h > LIFE_MAX_SIZE || w * h > PATTERN_MAX_CELLS)
-        return ls_fail_usage(err, "%s: a pattern of %llux%llu cells is out of range (1 to %u a side)", name,
-                             (unsigned long long)w, (unsigned long long)h, LIFE_MAX_SIZE);
+        return ls_fail_usage(err, "%s: a pattern of %llux%llu cells is out of range (1 to %u a side, at most 2^30 "
+                                  "cells; larger grids go in the native or PKU format)",
+                             name, (unsigned long long)w, (unsigned long long)h, LIFE_MAX_SIZE);
     p->cells = calloc((size_t)(w * h), 1);
     if (!p->cells)
         return ls_fail(err, "out of memory for a %llux%llu pattern", (unsigned long long)w, (unsigned long long)h);
