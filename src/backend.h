@@ -37,6 +37,9 @@ typedef struct ls_device_info {
 typedef struct ls_progress {
     int (*report)(void *user, uint64_t done, uint64_t total);
     void *user;
+    /* Optional: a line of detail shown with the next report (each
+     * device's rate when several share a run). */
+    void (*detail)(void *user, const char *text);
 } ls_progress;
 
 typedef struct ls_backend {
@@ -57,17 +60,31 @@ extern const ls_backend *const ls_backends[];
 
 const ls_backend *ls_backend_find(const char *name);
 
-/* An opened device together with its backend and description. */
+struct ls_split_stats; /* split.h */
+
+/* What a run runs on: one opened device, or a group of them. A group
+ * (ndevices > 1) keeps its devices in `devices`; its own backend, index,
+ * info and ctx are those of the first, for reports (only workloads that
+ * split their work over devices, split.h, use the others). */
 typedef struct ls_session {
     const ls_backend *backend;
     int index;
     ls_device_info info;
     ls_ctx *ctx;
+    int ndevices;                 /* 1 for one device */
+    struct ls_session *devices;   /* a group's devices; NULL for one */
+    char label[256];              /* "cuda:0", "cuda:0,cuda:1" */
+    struct ls_split_stats *split; /* each device's share of the last split run, or NULL */
 } ls_session;
 
-/* Opens a device from a spec: "auto", "NAME" or "NAME:INDEX". NULL spec
- * means $LOCKSTEP_BACKEND, else the build's default. Returns 0, or -1 with
- * err set (err->usage marks a bad spec, which is the user's error). */
+/* Opens what a spec names: "auto", "NAME", "NAME:INDEX", "NAME:all" (every
+ * device of a backend), or a list of these joined by ',' or '+' (a group:
+ * "cuda:0,openmp"). NULL spec means $LOCKSTEP_BACKEND, else the build's
+ * default. In an MPI job whose ranks share a node, each rank takes every
+ * k-th device of the list from its local rank on (k ranks on the node),
+ * or, when the list is shorter than that, device local rank mod length.
+ * Returns 0, or -1 with err set (err->usage marks a bad spec, which is the
+ * user's error). */
 int ls_session_open(const char *spec, ls_session *s, ls_error *err);
 void ls_session_close(ls_session *s);
 

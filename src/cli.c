@@ -1,6 +1,8 @@
 /* cli.c - table-driven option parsing; see cli.h. */
 #include "cli.h"
 
+#include "cluster.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -191,6 +193,12 @@ void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_op
 
 int ls_report(const ls_error *err)
 {
-    fprintf(stderr, "lockstep: %s\n", err->msg[0] ? err->msg : "unknown error");
+    const char *msg = err->msg[0] ? err->msg : "unknown error";
+    if (ls_cluster_size() <= 1)
+        fprintf(stderr, "lockstep: %s\n", msg);
+    else if (!err->usage)
+        fprintf(stderr, "lockstep (rank %d on %s): %s\n", ls_cluster_rank(), ls_cluster_host(), msg);
+    else if (ls_cluster_rank() == 0) /* every rank read the same command line */
+        fprintf(stderr, "lockstep: %s\n", msg);
     return err->usage ? 2 : 1;
 }

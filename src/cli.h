@@ -35,8 +35,9 @@ typedef struct ls_common {
 } ls_common;
 
 #define LS_OPT_BACKEND(c)                                                                        \
-    {"backend", LS_OPT_STRING, &(c)->backend, 0, 0, "NAME[:INDEX]",                             \
-     "openmp, opencl or cuda, optionally with a device index; default $LOCKSTEP_BACKEND or auto"}
+    {"backend", LS_OPT_STRING, &(c)->backend, 0, 0, "SPEC",                                     \
+     "openmp, opencl or cuda, optionally :INDEX or :all; a list (cuda:0,openmp) spreads graveler and " \
+     "bmn search over several devices; default $LOCKSTEP_BACKEND or auto"}
 #define LS_OPT_JSON(c) {"json", LS_OPT_FLAG, &(c)->json, 0, 0, NULL, "print the result as one JSON object"}
 #define LS_OPT_QUIET(c) {"quiet", LS_OPT_FLAG, &(c)->quiet, 0, 0, NULL, "no progress display"}
 

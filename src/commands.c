@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "output.h"
 #include "progress.h"
+#include "split.h"
 #include "workload.h"
 
 /* ---- shared pieces ----------------------------------------------------- */
@@ -40,21 +42,83 @@ static int parse_params(const ls_workload *w, void *params, int run, int argc, c
 
 static void device_label(const ls_session *s, char *out, size_t len)
 {
-    snprintf(out, len, "%s:%d", s->backend->name, s->index);
+    snprintf(out, len, "%s", s->label);
+}
+
+/* Whether s is more than one device: a group, or the ranks of an MPI job. */
+static int spread(const ls_session *s)
+{
+    return s->ndevices > 1 || ls_cluster_size() > 1;
+}
+
+void ls_print_backend(FILE *out, const ls_session *s, const char *unit)
+{
+    const ls_split_stats *st = s->split;
+    if (!spread(s)) {
+        fprintf(out, "backend:  %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
+        return;
+    }
+    int n = st ? st->ndevices : s->ndevices;
+    fprintf(out, "backend:  %d devices", n);
+    if (ls_cluster_size() > 1)
+        fprintf(out, " of %d MPI ranks", ls_cluster_size());
+    fprintf(out, "%s\n", st ? ", each:" : "");
+    for (int i = 0; st && i < st->ndevices; i++) {
+        const ls_split_device *d = &st->dev[i];
+        fprintf(out, "  %-24s %14" PRIu64 " %s in %8.3f s, %.4g %s/s\n", d->label, d->items, unit, d->seconds,
+                d->seconds > 0 ? (double)d->items / d->seconds : 0.0, unit);
+    }
+}
+
+/* The devices of a spread run and what each did, as JSON members. */
+static void print_devices_json(const ls_session *s, FILE *out)
+{
+    const ls_split_stats *st = s->split;
+    fprintf(out, ",\"ranks\":%d,\"wall_seconds\":%.6f,\"devices\":[", ls_cluster_size(),
+            st ? st->wall_seconds : 0.0);
+    for (int i = 0; st && i < st->ndevices; i++) {
+        const ls_split_device *d = &st->dev[i];
+        fprintf(out, "%s{\"label\":", i ? "," : "");
+        ls_json_string(out, d->label);
+        fprintf(out, ",\"rank\":%d,\"gpu\":%s,\"items\":%" PRIu64 ",\"seconds\":%.6f}", d->rank,
+                d->is_gpu ? "true" : "false", d->items, d->seconds);
+    }
+    fputc(']', out);
 }
 
 /* The run's JSON document: what ran where, then the result's members. */
 static void print_run_json(const ls_workload *w, const void *params, const ls_session *s, const ls_run *run,
                            FILE *out)
 {
-    fprintf(out, "{\"workload\":\"%s\",\"backend\":\"%s\",\"device_index\":%d,\"device\":", w->name,
-            s->backend->name, s->index);
-    ls_json_string(out, s->info.name);
+    if (spread(s)) {
+        fprintf(out, "{\"workload\":\"%s\",\"backend\":", w->name);
+        ls_json_string(out, s->label);
+        print_devices_json(s, out);
+    } else {
+        fprintf(out, "{\"workload\":\"%s\",\"backend\":\"%s\",\"device_index\":%d,\"device\":", w->name,
+                s->backend->name, s->index);
+        ls_json_string(out, s->info.name);
+        if (s->split)
+            fprintf(out, ",\"wall_seconds\":%.6f", s->split->wall_seconds);
+    }
     fprintf(out, ",\"interrupted\":%s,\"seconds\":%.6f,\"%s_per_second\":%.6g,\"digest\":\"%s\",",
             run->interrupted ? "true" : "false", run->seconds, w->unit,
             run->seconds > 0 ? (double)run->items / run->seconds : 0.0, run->digest);
     w->result_json(params, run, out);
     fprintf(out, "}\n");
+}
+
+/* Refuses a group of devices or an MPI job for a workload that runs on
+ * one device. */
+static int check_spread(const ls_workload *w, const ls_session *s, ls_error *err)
+{
+    if (w->scales || !spread(s))
+        return 0;
+    if (ls_cluster_size() > 1)
+        return ls_fail_usage(err, "%s runs in one process; under mpirun only graveler and bmn search spread over "
+                                  "ranks", w->name);
+    return ls_fail_usage(err, "%s runs on one device; --backend %s names %d (only graveler and bmn search spread "
+                              "over several)", w->name, s->label, s->ndevices);
 }
 
 /* Writes a whole report to stdout at once, or fails: rendered in memory
@@ -94,20 +158,36 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         free(params);
         return rc == 1 ? 0 : ls_report(&err);
     }
+    /* Every rank opens its devices; all go on only when all could. */
     ls_session s;
-    if (ls_session_open(c.backend, &s, &err) != 0) {
-        free(params);
-        return ls_report(&err);
+    int opened = ls_session_open(c.backend, &s, &err) == 0;
+    if (opened && check_spread(w, &s, &err) != 0) {
+        ls_session_close(&s);
+        opened = 0;
     }
-    char label[200];
-    snprintf(label, sizeof label, "%s on %s:%d", w->name, s.backend->name, s.index);
+    int failed_ranks = ls_cluster_count_failed(opened);
+    if (!opened || failed_ranks) {
+        free(params);
+        if (!opened)
+            return ls_report(&err);
+        ls_session_close(&s);
+        if (ls_cluster_rank() == 0)
+            fprintf(stderr, "lockstep: %d MPI rank%s could not open %s devices; nothing was run\n", failed_ranks,
+                    failed_ranks == 1 ? "" : "s", failed_ranks == 1 ? "its" : "their");
+        return 1;
+    }
+    char label[300];
+    snprintf(label, sizeof label, "%s on %s", w->name, ls_cluster_size() > 1 ? "every rank" : s.label);
     ls_progress_bar bar;
     ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet);
     ls_progress_catch_sigint();
     ls_run run;
     rc = w->run(&s, params, &run, &prog, &err);
     ls_progress_finish(&bar);
-    if (rc == 0) {
+    if (rc == 0 && s.split && s.split->computed_only) {
+        /* Another rank than 0: rank 0 reports and writes the files. */
+        w->run_free(&run);
+    } else if (rc == 0) {
         rc = ls_run_seal(w, params, &s, &run, &err);
         if (rc == 0 && w->write_outputs)
             rc = w->write_outputs(params, &run, &err);
@@ -117,21 +197,31 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     }
     ls_session_close(&s);
     free(params);
+    if (rc != 0 && ls_cluster_size() > 1) {
+        /* The other ranks may be waiting on this one: end them all. */
+        ls_report(&err);
+        ls_cluster_abort(1);
+    }
     return rc == 0 ? 0 : ls_report(&err);
 }
 
 /* ---- device enumeration used by check and conformance ------------------- */
 
+/* One entry of the list: a device, or a group of devices that one run
+ * spreads over (`group` holds its spec, e.g. "openmp+opencl:0"). */
 typedef struct dev_ref {
     const ls_backend *backend;
     int index;
+    char group[128];
 } dev_ref;
 
 /* The devices named by a comma-separated list of specs (a bare backend
- * name means all its devices), or every device when list is NULL. A
- * backend that cannot run here is reported in `skipped`; a device index
- * the backend does not have is the user's error. */
-static int collect_devices(const char *list, dev_ref *out, int max, char *skipped, size_t skipped_len,
+ * name means all its devices; NAME:all, or specs joined by '+', one run
+ * over a group of them), or every device when list is NULL. A backend
+ * that cannot run here is reported in `skipped`; a device index the
+ * backend does not have is the user's error. Groups are taken only when
+ * `groups` is set. */
+static int collect_devices(const char *list, int groups, dev_ref *out, int max, char *skipped, size_t skipped_len,
                            ls_error *err)
 {
     int n = 0;
@@ -152,6 +242,16 @@ static int collect_devices(const char *list, dev_ref *out, int max, char *skippe
     for (int i = 0; i < nnames; i++) {
         const ls_backend *b;
         int index;
+        if (strchr(names[i], '+') || strstr(names[i], ":all")) {
+            if (!groups)
+                return ls_fail_usage(err, "--backend: conformance runs on one device at a time, not on '%s'",
+                                     names[i]);
+            if (n < max) {
+                out[n] = (dev_ref){NULL, -1, ""};
+                snprintf(out[n++].group, sizeof out->group, "%s", names[i]);
+            }
+            continue;
+        }
         if (ls_backend_spec_parse(names[i], &b, &index, err) != 0)
             return -1;
         if (!b)
@@ -168,11 +268,11 @@ static int collect_devices(const char *list, dev_ref *out, int max, char *skippe
             return ls_fail_usage(err, "--backends: %s has %d device%s (index 0 to %d), not %s", b->name, nd,
                                  nd == 1 ? "" : "s", nd - 1, names[i]);
         for (int d = index < 0 ? 0 : index; d < (index < 0 ? nd : index + 1) && n < max; d++)
-            out[n++] = (dev_ref){b, d};
+            out[n++] = (dev_ref){b, d, ""};
     }
     /* Run the CPU first: it is the reference the others are compared with. */
     for (int i = 1; i < n; i++)
-        if (strcmp(out[i].backend->name, "openmp") == 0) {
+        if (out[i].backend && strcmp(out[i].backend->name, "openmp") == 0) {
             dev_ref t = out[i];
             memmove(out + 1, out, (size_t)i * sizeof *out);
             out[0] = t;
@@ -180,10 +280,18 @@ static int collect_devices(const char *list, dev_ref *out, int max, char *skippe
     return n;
 }
 
+static void ref_label(const dev_ref *d, char *out, size_t len)
+{
+    if (d->group[0])
+        snprintf(out, len, "%s", d->group);
+    else
+        snprintf(out, len, "%s:%d", d->backend->name, d->index);
+}
+
 static int open_ref(dev_ref d, ls_session *s, ls_error *err)
 {
-    char spec[64];
-    snprintf(spec, sizeof spec, "%s:%d", d.backend->name, d.index);
+    char spec[160];
+    ref_label(&d, spec, sizeof spec);
     return ls_session_open(spec, s, err);
 }
 
@@ -280,7 +388,7 @@ static int diff_members(const char *a, const char *an, const char *b, const char
 /* ---- lockstep check WORKLOAD|all ---------------------------------------- */
 
 typedef struct check_row {
-    char label[64];
+    char label[160];
     char name[160];
     char error[512];
     int ran, ok;
@@ -353,14 +461,19 @@ static void check_one(const ls_workload *w, const void *params, dev_ref d, check
 {
     ls_session s;
     ls_error e = {{0}, 0};
+    if (d.group[0] && !w->scales)
+        return; /* a group: for the workloads that spread over one */
     row->ran = 1;
-    snprintf(row->label, sizeof row->label, "%s:%d", d.backend->name, d.index);
+    ref_label(&d, row->label, sizeof row->label);
     if (open_ref(d, &s, &e) != 0) {
         snprintf(row->error, sizeof row->error, "%s", e.msg);
         return;
     }
-    snprintf(row->name, sizeof row->name, "%s", s.info.name);
-    char label[240];
+    if (s.ndevices > 1)
+        snprintf(row->name, sizeof row->name, "%d devices: %.120s", s.ndevices, s.label);
+    else
+        snprintf(row->name, sizeof row->name, "%s", s.info.name);
+    char label[320];
     snprintf(label, sizeof label, "check %s on %s", w->name, row->label);
     ls_progress_bar bar;
     ls_progress prog = ls_progress_start(&bar, label, w->unit, c->quiet);
@@ -395,6 +508,8 @@ static check_outcome check_workload(const ls_workload *w, const void *params, co
     int ref = -1;
     for (int i = 0; i < ndev && !ls_progress_interrupted(); i++) {
         check_one(w, params, devs[i], &rows[i], c);
+        if (!rows[i].ran)
+            continue;
         if (!rows[i].ok) {
             o.failures++;
             continue;
@@ -466,7 +581,8 @@ int ls_cmd_check(int argc, char **argv)
     ls_common c = {0};
     const char *list = NULL;
     ls_opt extra[] = {
-        {"backends", LS_OPT_STRING, &list, 0, 0, "LIST", "comma-separated backends or devices; default all"},
+        {"backends", LS_OPT_STRING, &list, 0, 0, "LIST",
+         "comma-separated backends or devices; NAME:all or a+b is one run spread over a group; default all"},
         LS_OPT_JSON(&c), LS_OPT_QUIET(&c)};
     const int nextra = (int)(sizeof extra / sizeof extra[0]);
     const char *summary = "Runs the workload on every available backend and compares the results.";
@@ -492,7 +608,7 @@ int ls_cmd_check(int argc, char **argv)
     }
     dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
-    int ndev = collect_devices(list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    int ndev = collect_devices(list, 1, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
     if (ndev <= 0) {
         free(params);
         if (ndev == 0)
@@ -617,7 +733,7 @@ int ls_cmd_conformance(int argc, char **argv)
     }
     dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
-    int ndev = collect_devices(c.backend, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    int ndev = collect_devices(c.backend, 0, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
     if (ndev < 0)
         return ls_report(&err);
     if (ndev == 0) {
@@ -632,8 +748,8 @@ int ls_cmd_conformance(int argc, char **argv)
     for (int d = 0; d < ndev; d++) {
         ls_session s;
         ls_error e = {{0}, 0};
-        char label[64];
-        snprintf(label, sizeof label, "%s:%d", devs[d].backend->name, devs[d].index);
+        char label[160];
+        ref_label(&devs[d], label, sizeof label);
         int opened = open_ref(devs[d], &s, &e) == 0;
         if (!only || float_only)
             run_case(&t, &s, opened, label, &ls_exact_float_case, &e);
@@ -702,7 +818,8 @@ int ls_cmd_bench(int argc, char **argv)
         return rc == 1 ? 0 : ls_report(&err);
     }
     ls_session s;
-    if (ls_session_open(c.backend, &s, &err) != 0) {
+    if (ls_session_open(c.backend, &s, &err) != 0 || check_spread(w, &s, &err) != 0) {
+        ls_session_close(&s);
         free(params);
         free(times);
         return ls_report(&err);
@@ -734,7 +851,7 @@ int ls_cmd_bench(int argc, char **argv)
     if (!failed) {
         qsort(times, repeat, sizeof *times, cmp_double);
         double median = repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
-        char label[64];
+        char label[sizeof s.label];
         device_label(&s, label, sizeof label);
         if (c.json) {
             printf("{\"workload\":\"%s\",\"device\":\"%s\",\"name\":", w->name, label);

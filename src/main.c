@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "output.h"
 #include "workload.h"
 
@@ -24,7 +25,9 @@ static void usage(FILE *out)
             "  bench WORKLOAD           time a workload (median of repeated runs)\n"
             "  version                  print the version\n\n"
             "Every command takes --help. --backend NAME[:INDEX] picks the device (default\n"
-            "$LOCKSTEP_BACKEND, else auto: a CUDA GPU, else an OpenCL GPU, else OpenMP).\n");
+            "$LOCKSTEP_BACKEND, else auto: a CUDA GPU, else an OpenCL GPU, else OpenMP);\n"
+            "graveler and bmn search also take NAME:all or a list (cuda:0,openmp) and run\n"
+            "across MPI ranks under mpirun, with the same result as one device.\n");
 }
 
 static int dispatch(int argc, char **argv)
@@ -51,6 +54,12 @@ static int dispatch(int argc, char **argv)
     if (strcmp(cmd, "bench") == 0)
         return ls_cmd_bench(argc, argv);
     const ls_workload *w = ls_workload_find(cmd);
+    if (ls_cluster_size() > 1 && !(w && w->scales)) {
+        if (ls_cluster_rank() == 0)
+            fprintf(stderr, "lockstep: %s runs in one process; under mpirun only graveler and bmn search spread "
+                            "over ranks\n", cmd);
+        return 2;
+    }
     if (w)
         return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv, 2, w->usage);
     fprintf(stderr, "lockstep: unknown command '%s' (see lockstep --help)\n", cmd);
@@ -62,11 +71,21 @@ static int dispatch(int argc, char **argv)
  * command that failed has said why already: one line is enough). */
 int main(int argc, char **argv)
 {
-    int rc = dispatch(argc, argv);
     ls_error err = {{0}, 0};
-    if (ls_close_stdout(&err) != 0 && rc == 0) {
+    if (ls_cluster_start(&argc, &argv, &err) != 0) {
         fprintf(stderr, "lockstep: %s\n", err.msg);
         return 1;
     }
+    /* In an MPI job rank 0 alone prints results (and --help). */
+    if (ls_cluster_rank() > 0 && !freopen("/dev/null", "w", stdout)) {
+        fprintf(stderr, "lockstep: rank %d could not silence its standard output\n", ls_cluster_rank());
+        ls_cluster_abort(1);
+    }
+    int rc = dispatch(argc, argv);
+    if (ls_close_stdout(&err) != 0 && rc == 0) {
+        fprintf(stderr, "lockstep: %s\n", err.msg);
+        rc = 1;
+    }
+    ls_cluster_finish();
     return rc;
 }

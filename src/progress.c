@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "progress.h"
 
+#include "cluster.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,17 +50,26 @@ static int report(void *user, uint64_t done, uint64_t total)
 {
     ls_progress_bar *bar = user;
     double now = ls_now();
-    if (bar->enabled && now - bar->start >= 2.0 && now - bar->last_draw >= 0.25) {
+    double every = bar->lines ? LS_PROGRESS_LINE_SECONDS : 0.25;
+    if (bar->enabled && now - bar->start >= 2.0 && now - bar->last_draw >= every) {
         double elapsed = now - bar->start;
         double frac = total ? (double)done / (double)total : 0.0;
         double eta = frac > 0 ? elapsed * (1.0 - frac) / frac : 0.0;
-        fprintf(stderr, "\r%s: %5.1f%% of %llu %s, %.0f s elapsed, ~%.0f s left  ", bar->label, 100.0 * frac,
-                (unsigned long long)total, bar->unit, elapsed, eta);
+        fprintf(stderr, "%s%s: %5.1f%% of %llu %s, %.0f s elapsed, ~%.0f s left%s%s%s", bar->lines ? "" : "\r",
+                bar->label, 100.0 * frac, (unsigned long long)total, bar->unit, elapsed, eta,
+                bar->detail[0] ? " (" : "", bar->detail, bar->detail[0] ? ")" : "");
+        fputs(bar->lines ? "\n" : "  ", stderr);
         fflush(stderr);
-        bar->shown = 1;
+        bar->shown = !bar->lines;
         bar->last_draw = now;
     }
     return interrupted != 0;
+}
+
+static void detail(void *user, const char *text)
+{
+    ls_progress_bar *bar = user;
+    snprintf(bar->detail, sizeof bar->detail, "%s", text);
 }
 
 ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const char *unit, int quiet)
@@ -66,16 +77,17 @@ ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const cha
     memset(bar, 0, sizeof *bar);
     bar->label = label;
     bar->unit = unit;
-    bar->enabled = !quiet && isatty(STDERR_FILENO);
+    bar->lines = ls_cluster_size() > 1;
+    bar->enabled = !quiet && (isatty(STDERR_FILENO) || (bar->lines && ls_cluster_rank() == 0));
     bar->start = ls_now();
-    ls_progress p = {report, bar};
+    ls_progress p = {report, bar, detail};
     return p;
 }
 
 void ls_progress_finish(ls_progress_bar *bar)
 {
     if (bar->shown) {
-        fprintf(stderr, "\r%*s\r", 100, "");
+        fprintf(stderr, "\r%*s\r", 200, "");
         fflush(stderr);
     }
     bar->shown = 0;

@@ -1,7 +1,9 @@
 /* progress.h - a one-line progress display on stderr for long runs.
  *
  * Shown only when stderr is a terminal, --quiet is not given, and the run
- * has already taken about 2 s (short runs stay silent). Also carries the
+ * has already taken about 2 s (short runs stay silent). Rank 0 of an MPI
+ * job (whose stderr mpirun collects) prints a whole line every 10 s
+ * instead. Also carries the
  * stop flag: once SIGINT, SIGTERM or SIGHUP arrives (after
  * ls_progress_catch_sigint), the report callback asks the backend to stop. */
 #ifndef LOCKSTEP_PROGRESS_H
@@ -13,9 +15,13 @@ typedef struct ls_progress_bar {
     const char *label; /* e.g. "graveler on cuda:0" */
     const char *unit;  /* e.g. "battles" */
     int enabled;
+    int lines; /* whole lines every LS_PROGRESS_LINE_SECONDS (no terminal: an MPI job's rank 0) */
     int shown;
     double start, last_draw;
+    char detail[512]; /* each device's rate, when several share the run */
 } ls_progress_bar;
+
+#define LS_PROGRESS_LINE_SECONDS 10.0
 
 /* Prepares bar and returns the ls_progress to pass to a backend. */
 ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const char *unit, int quiet);

@@ -6,6 +6,13 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cluster.h"
+
+/* A device named by a spec, not opened yet. */
+typedef struct dev_pick {
+    const ls_backend *b;
+    int index;
+} dev_pick;
 
 #ifndef LS_DEFAULT_BACKEND
 #define LS_DEFAULT_BACKEND "auto"
@@ -113,28 +120,114 @@ static int open_device(const ls_backend *b, int index, ls_session *s, ls_error *
     return 0;
 }
 
-/* auto: a CUDA device, else an OpenCL GPU, else OpenMP. */
-static int open_auto(ls_session *s, ls_error *err)
+/* auto: a CUDA device, else an OpenCL GPU, else OpenMP. Finds the device
+ * without opening it; under MPI with several ranks on this node, every GPU
+ * of that backend, for the ranks to share out. */
+static int pick_auto(dev_pick *out, int max, ls_error *err)
 {
     for (int i = 0; ls_backends[i]; i++) {
         const ls_backend *b = ls_backends[i];
         ls_device_info devs[LS_MAX_DEVICES];
         ls_error why;
-        int n = b->list_devices(devs, LS_MAX_DEVICES, &why);
-        for (int d = 0; d < n; d++) {
+        int n = b->list_devices(devs, LS_MAX_DEVICES, &why), picked = 0;
+        for (int d = 0; d < n && picked < max; d++) {
             int wanted = strcmp(b->name, "openmp") == 0 || devs[d].is_gpu;
-            if (wanted && open_device(b, d, s, err) == 0)
-                return 0;
+            if (wanted && (picked == 0 || (ls_cluster_local_size() > 1 && devs[d].is_gpu)))
+                out[picked++] = (dev_pick){b, d};
         }
+        if (picked)
+            return picked;
     }
     return ls_fail(err, "no backend could be opened");
 }
 
-/* A bad $LOCKSTEP_BACKEND is blamed on the variable, not on --backend. */
-static int parse_default_spec(const char *spec, const ls_backend **b, int *index, ls_error *err)
+/* One item of a list: "NAME", "NAME:INDEX" or "NAME:all". */
+static int pick_item(const char *item, dev_pick *out, int max, ls_error *err)
 {
-    if (ls_backend_spec_parse(spec, b, index, err) == 0)
+    const char *colon = strchr(item, ':');
+    if (colon && strcmp(colon + 1, "all") == 0) {
+        char name[32];
+        size_t nlen = (size_t)(colon - item);
+        snprintf(name, sizeof name, "%.*s", (int)(nlen < sizeof name ? nlen : sizeof name - 1), item);
+        const ls_backend *b;
+        int index;
+        if (ls_backend_spec_parse(name, &b, &index, err) != 0)
+            return -1;
+        if (!b)
+            return ls_fail_usage(err, "--backend: 'auto:all' is not a device list; name a backend, like cuda:all");
+        ls_device_info devs[LS_MAX_DEVICES];
+        ls_error why = {{0}, 0};
+        int n = b->list_devices(devs, LS_MAX_DEVICES, &why);
+        if (n <= 0)
+            return ls_fail(err, "%s is not available here: %s", b->name, why.msg[0] ? why.msg : "no devices");
+        int k = 0;
+        for (int d = 0; d < n && k < max; d++)
+            out[k++] = (dev_pick){b, d};
+        return k;
+    }
+    const ls_backend *b;
+    int index;
+    if (ls_backend_spec_parse(item, &b, &index, err) != 0)
+        return -1;
+    if (!b)
+        return pick_auto(out, max, err);
+    if (max < 1)
         return 0;
+    out[0] = (dev_pick){b, index < 0 ? 0 : index};
+    return 1;
+}
+
+/* The devices a spec names, in order, before any are opened. */
+static int pick_list(const char *spec, dev_pick *out, int max, ls_error *err)
+{
+    char buf[512];
+    if (strlen(spec) >= sizeof buf)
+        return ls_fail_usage(err, "--backend: a list of at most %zu characters", sizeof buf - 1);
+    snprintf(buf, sizeof buf, "%s", spec);
+    int n = 0, items = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",+", &save); tok; tok = strtok_r(NULL, ",+", &save), items++) {
+        if (items > 0 && strcmp(tok, "auto") == 0)
+            return ls_fail_usage(err, "--backend: auto stands alone, not in a list");
+        int k = pick_item(tok, out + n, max - n, err);
+        if (k < 0)
+            return -1;
+        for (int i = n; i < n + k; i++)
+            for (int j = 0; j < i; j++)
+                if (out[i].b == out[j].b && out[i].index == out[j].index)
+                    return ls_fail_usage(err, "--backend: %s:%d is named twice in '%s'", out[i].b->name,
+                                         out[i].index, spec);
+        n += k;
+        if (n == max && save && *save)
+            return ls_fail_usage(err, "--backend: at most %d devices", max);
+    }
+    if (items == 0)
+        return ls_fail_usage(err, "--backend: expected auto, NAME, NAME:INDEX, NAME:all or a list of them; got '%s'",
+                             spec);
+    if (items > 1 && strcmp(buf, "auto") == 0)
+        return ls_fail_usage(err, "--backend: auto stands alone, not in a list");
+    return n;
+}
+
+/* Under MPI, the ranks of one node share its devices (cluster.h). */
+static int share_with_node(dev_pick *picks, int n)
+{
+    int k = ls_cluster_local_size(), r = ls_cluster_local_rank();
+    if (k <= 1)
+        return n;
+    if (n < k) {
+        picks[0] = picks[r % n];
+        return 1;
+    }
+    int m = 0;
+    for (int i = r; i < n; i += k)
+        picks[m++] = picks[i];
+    return m;
+}
+
+/* A bad $LOCKSTEP_BACKEND is blamed on the variable, not on --backend. */
+static int blame_env(ls_error *err)
+{
     const char *env = getenv("LOCKSTEP_BACKEND");
     if (env && *env && strncmp(err->msg, "--backend", 9) == 0) {
         char msg[sizeof err->msg];
@@ -146,28 +239,77 @@ static int parse_default_spec(const char *spec, const ls_backend **b, int *index
 
 int ls_default_backend_check(ls_error *err)
 {
-    const ls_backend *b;
-    int index;
-    return parse_default_spec(ls_default_backend_spec(), &b, &index, err);
+    const char *spec = ls_default_backend_spec();
+    /* The syntax only: whether the devices exist is for the run to say. */
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", spec);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",+", &save); tok; tok = strtok_r(NULL, ",+", &save)) {
+        const ls_backend *b;
+        int index;
+        char *colon = strchr(tok, ':');
+        if (colon && strcmp(colon + 1, "all") == 0)
+            *colon = 0;
+        if (ls_backend_spec_parse(tok, &b, &index, err) != 0)
+            return blame_env(err);
+    }
+    return 0;
+}
+
+static void append_label(char *label, size_t len, const ls_session *d)
+{
+    size_t used = strlen(label);
+    snprintf(label + used, len - used, "%s%s:%d", used ? "," : "", d->backend->name, d->index);
 }
 
 int ls_session_open(const char *spec, ls_session *s, ls_error *err)
 {
-    const ls_backend *b;
-    int index;
     memset(s, 0, sizeof *s);
-    if (!spec) {
-        if (parse_default_spec(ls_default_backend_spec(), &b, &index, err) != 0)
-            return -1;
-    } else if (ls_backend_spec_parse(spec, &b, &index, err) != 0) {
-        return -1;
+    int from_env = !spec;
+    if (!spec)
+        spec = ls_default_backend_spec();
+    dev_pick picks[LS_MAX_DEVICES];
+    int n = pick_list(spec, picks, LS_MAX_DEVICES, err);
+    if (n < 0)
+        return from_env ? blame_env(err) : -1;
+    n = share_with_node(picks, n);
+    if (n == 1) {
+        if (open_device(picks[0].b, picks[0].index, s, err) != 0)
+            return from_env ? blame_env(err) : -1;
+        s->ndevices = 1;
+        append_label(s->label, sizeof s->label, s);
+        return 0;
     }
-    return b ? open_device(b, index, s, err) : open_auto(s, err);
+    s->devices = calloc((size_t)n, sizeof *s->devices);
+    if (!s->devices)
+        return ls_fail(err, "out of memory opening %d devices", n);
+    for (int i = 0; i < n; i++) {
+        if (open_device(picks[i].b, picks[i].index, &s->devices[i], err) != 0) {
+            s->ndevices = i;
+            ls_session_close(s);
+            return from_env ? blame_env(err) : -1;
+        }
+        s->devices[i].ndevices = 1;
+        append_label(s->devices[i].label, sizeof s->devices[i].label, &s->devices[i]);
+        append_label(s->label, sizeof s->label, &s->devices[i]);
+    }
+    s->ndevices = n;
+    s->backend = s->devices[0].backend;
+    s->index = s->devices[0].index;
+    s->info = s->devices[0].info;
+    s->ctx = s->devices[0].ctx;
+    return 0;
 }
 
 void ls_session_close(ls_session *s)
 {
-    if (s->backend && s->ctx)
+    if (s->devices) {
+        for (int i = 0; i < s->ndevices; i++)
+            ls_session_close(&s->devices[i]);
+        free(s->devices);
+    } else if (s->backend && s->ctx) {
         s->backend->close(s->ctx);
-    s->ctx = NULL;
+    }
+    free(s->split);
+    memset(s, 0, sizeof *s);
 }

@@ -91,6 +91,10 @@ typedef struct ls_workload {
 
     const ls_case *cases;
     int ncases;
+
+    /* 1 when run spreads its work over every device of a session and the
+     * ranks of an MPI job (split.h); 0: one device only. */
+    int scales;
 } ls_workload;
 
 extern const ls_workload *const ls_workloads[]; /* NULL-terminated */
@@ -114,6 +118,10 @@ int ls_cmd_check(int argc, char **argv);
 int ls_cmd_conformance(int argc, char **argv);
 int ls_cmd_bench(int argc, char **argv);
 int ls_cmd_devices(int argc, char **argv);
+
+/* The "backend:" lines of a report: the device, or for a run spread over
+ * several, each device's share and rate (`unit` names the items). */
+void ls_print_backend(FILE *out, const ls_session *s, const char *unit);
 
 /* Writes s as a JSON string literal. */
 void ls_json_string(FILE *out, const char *s);

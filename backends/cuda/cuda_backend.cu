@@ -143,6 +143,11 @@ static ls_ctx *cuda_open(int index, ls_error *err)
 
 /* ---- the primitives (gpu.h) ---------------------------------------------- */
 
+/* The CUDA runtime's current device belongs to the calling host thread; a
+ * run over several devices drives each from its own thread (src/split.c),
+ * so every primitive selects its device first (a cheap call). */
+#define CU_SELECT(ctx, err) CU_TRY(cudaSetDevice((ctx)->device), err, "selecting the device")
+
 static void cu_info(ls_ctx *ctx, ls_gpu_info *out)
 {
     out->is_gpu = 1;
@@ -177,15 +182,16 @@ static int cu_alloc(ls_ctx *ctx, size_t bytes, const char *what, ls_buf **out, l
 
 static void cu_free(ls_ctx *ctx, ls_buf *b)
 {
-    (void)ctx;
     if (!b)
         return;
+    cudaSetDevice(ctx->device);
     cudaFree(b->ptr);
     free(b);
 }
 
 static int cu_write(ls_ctx *ctx, int queue, ls_buf *b, size_t offset, const void *src, size_t bytes, ls_error *err)
 {
+    CU_SELECT(ctx, err);
     if (offset + bytes > b->bytes)
         return ls_fail(err, "CUDA write of %zu bytes at %zu past a buffer of %zu", bytes, offset, b->bytes);
     CU_TRY(cudaMemcpyAsync((char *)b->ptr + offset, src, bytes, cudaMemcpyHostToDevice, ctx->queue[queue]), err,
@@ -202,6 +208,7 @@ static int cu_finish(ls_ctx *ctx, ls_error *err)
 
 static int cu_read(ls_ctx *ctx, ls_buf *b, size_t offset, void *dst, size_t bytes, ls_error *err)
 {
+    CU_SELECT(ctx, err);
     if (offset + bytes > b->bytes)
         return ls_fail(err, "CUDA read of %zu bytes at %zu past a buffer of %zu", bytes, offset, b->bytes);
     if (cu_finish(ctx, err) != 0)
@@ -241,7 +248,7 @@ static int cu_groups_per_unit(ls_ctx *ctx, ls_kernel *k, uint32_t group_size, si
                               ls_error *err)
 {
     int n = 0;
-    CU_TRY(cudaSetDevice(ctx->device), err, "selecting the device");
+    CU_SELECT(ctx, err);
     CU_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k->fn, (int)group_size, local_bytes), err,
            "querying occupancy");
     if (n < 1)
@@ -263,6 +270,7 @@ static int cu_launch(ls_ctx *ctx, ls_kernel *k, const ls_launch *l, ls_error *er
                                     : (void *)l->args[i].value;
     if (l->groups == 0 || l->groups > 0x7fffffffu)
         return ls_fail(err, "kernel %s: %llu groups is outside CUDA's grid", k->name, (unsigned long long)l->groups);
+    CU_SELECT(ctx, err);
     cudaError_t st = cudaLaunchKernel(k->fn, dim3((unsigned)l->groups), dim3(l->group_size), args, l->local_bytes,
                                       ctx->queue[l->queue]);
     if (st != cudaSuccess)
@@ -272,6 +280,7 @@ static int cu_launch(ls_ctx *ctx, ls_kernel *k, const ls_launch *l, ls_error *er
 
 static int cu_timer_start(ls_ctx *ctx, ls_error *err)
 {
+    CU_SELECT(ctx, err);
     CU_TRY(cudaEventRecord(ctx->start, ctx->queue[0]), err, "recording an event");
     /* Work on the second queue starts after the mark too. */
     CU_TRY(cudaStreamWaitEvent(ctx->queue[1], ctx->start, 0), err, "ordering the queues");
@@ -280,6 +289,7 @@ static int cu_timer_start(ls_ctx *ctx, ls_error *err)
 
 static int cu_timer_stop(ls_ctx *ctx, double *seconds, ls_error *err)
 {
+    CU_SELECT(ctx, err);
     float ms = 0;
     CU_TRY(cudaEventRecord(ctx->joined, ctx->queue[1]), err, "recording an event");
     CU_TRY(cudaStreamWaitEvent(ctx->queue[0], ctx->joined, 0), err, "ordering the queues");

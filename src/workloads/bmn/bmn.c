@@ -9,6 +9,7 @@
 
 #include "bmn_golden.h"
 #include "bmn_search.h"
+#include "split.h"
 #include "progress.h"
 
 /* ---- the ls_workload hooks (check, bench) ---------------------------------- */
@@ -82,8 +83,9 @@ static int bmn_workload_run(ls_session *s, const void *pp, ls_run *out, const ls
     }
     const bmn_state *st = &d->st;
     out->data = d;
-    out->seconds = st->seconds;
-    out->items = st->done;
+    /* This run's share (a resumed search did the rest before). */
+    out->seconds = s->split->seconds;
+    out->items = s->split->done;
     out->interrupted = st->interrupted;
     snprintf(out->summary, sizeof out->summary, "longest %u", st->n_cards ? st->top_cards[0].cards : 0);
     return 0;
@@ -101,11 +103,11 @@ static void bmn_print(const void *pp, const ls_session *s, const ls_run *run, FI
     (void)pp;
     const bmn_run_data *d = run->data;
     const bmn_state *st = &d->st;
-    double rate = st->seconds > 0 ? (double)st->done / st->seconds : 0;
+    double rate = run->seconds > 0 ? (double)run->items / run->seconds : 0;
     fprintf(out, "bmn search: %" PRIu64 " deals from %" PRIu64 ", seed %" PRIu64 "%s\n", st->done, d->p.first,
             d->p.seed, st->interrupted ? " (interrupted: best so far)" : "");
-    fprintf(out, "backend:  %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
-    fprintf(out, "time:     %.3f s, %.4g deals/s\n", st->seconds, rate);
+    ls_print_backend(out, s, "deals");
+    fprintf(out, "time:     %.3f s for %" PRIu64 " deals, %.4g deals/s\n", run->seconds, run->items, rate);
     fprintf(out, "digest:   %s\n", run->digest);
     bmn_result_text(&d->p, st, out);
 }
@@ -355,6 +357,7 @@ static int bmn_command(const ls_workload *w, int argc, char **argv)
 
 const ls_workload ls_workload_bmn = {
     .name = "bmn",
+    .scales = 1,
     .summary = "Beggar My Neighbour: play a deal, or search for the longest game",
     .unit = "deals",
     .command = bmn_command,

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chunks.h"
 #include "graveler.h"
 #include "graveler_golden.h"
 #include "graveler_range.h"
+#include "split.h"
 #include "workload.h"
 
 /* The command's parameters: grv_params, plus the turn count as the option
@@ -26,8 +26,9 @@ typedef struct grv_data {
     uint64_t *hist;
 } grv_data;
 
-/* First range: large on GPUs, which need millions of streams in flight to
- * fill; 2^24 battles (tens of ms) on a CPU. */
+/* First chunk: large on GPUs, which need millions of streams in flight to
+ * fill; 2^24 battles (tens of ms) on a CPU. Later ones are sized from each
+ * device's rate (split.h). */
 #define GRV_FIRST_RANGE_GPU (1ull << 30)
 #define GRV_FIRST_RANGE_CPU (1ull << 24)
 #define GRV_MAX_RANGE (1ull << 40)
@@ -98,14 +99,61 @@ static void grv_run_free(ls_run *run)
     run->data = NULL;
 }
 
-/* One range on whatever device s is. */
-static int grv_range(ls_session *s, const grv_params *p, uint64_t lo, uint64_t hi, uint64_t *hist, double *secs,
-                     ls_error *err)
+/* A run as split.h sees it: the parameters, and the histogram that the
+ * chunks are folded into. */
+typedef struct grv_job {
+    const grv_params *p;
+    uint64_t *hist;
+} grv_job;
+
+/* One chunk on device d: its histogram, as turns + 1 counts. */
+static int grv_compute(const void *job, ls_session *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
+                       ls_bytes *out, double *secs, ls_error *err)
 {
-    return s->backend->gpu ? grv_gpu_range(s, p, lo, hi, hist, secs, err) : grv_cpu_range(p, lo, hi, hist, secs, err);
+    (void)hint;
+    (void)hint_len;
+    const grv_params *p = ((const grv_job *)job)->p;
+    size_t bins = (size_t)p->turns + 1;
+    uint64_t *hist = calloc(bins, sizeof *hist);
+    if (!hist)
+        return ls_fail(err, "out of memory for a histogram of %zu bins", bins);
+    int rc = d->backend->gpu ? grv_gpu_range(d, p, lo, lo + n, hist, secs, err)
+                             : grv_cpu_range(p, lo, lo + n, hist, secs, err);
+    if (rc == 0 && ls_bytes_put(out, hist, bins * sizeof *hist) != 0)
+        rc = ls_fail(err, "out of memory for a histogram of %zu bins", bins);
+    free(hist);
+    return rc;
 }
 
-/* Plays the battles of p on s: the host driver. */
+/* Histograms add: the order of the chunks cannot change the sum. */
+static int grv_fold(void *job, uint64_t lo, uint64_t n, const void *bytes, size_t len, double secs, ls_error *err)
+{
+    (void)secs;
+    grv_job *j = job;
+    size_t bins = (size_t)j->p->turns + 1;
+    if (len != bins * sizeof *j->hist)
+        return ls_fail(err, "battles %" PRIu64 "+%" PRIu64 ": a histogram of %zu bytes, expected %zu", lo, n, len,
+                       bins * sizeof *j->hist);
+    ls_bytes_reader r = {bytes, len};
+    for (size_t b = 0; b < bins; b++) {
+        uint64_t v;
+        ls_bytes_get(&r, &v, sizeof v);
+        j->hist[b] += v;
+    }
+    return 0;
+}
+
+static const ls_split_ops grv_split = {
+    .unit = "battles",
+    .first_gpu = GRV_FIRST_RANGE_GPU,
+    .first_cpu = GRV_FIRST_RANGE_CPU,
+    .max_chunk = GRV_MAX_RANGE,
+    .compute = grv_compute,
+    .fold = grv_fold,
+};
+
+/* Plays the battles of p on s (every device of it, every MPI rank): the
+ * host driver. */
 static int grv_play(ls_session *s, const grv_params *p, ls_run *out, const ls_progress *progress, ls_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -118,24 +166,15 @@ static int grv_play(ls_session *s, const grv_params *p, ls_run *out, const ls_pr
     }
     *d = (grv_data){p->seed, p->first, 0, p->turns, hist};
     out->data = d;
-    ls_chunks chunks;
-    ls_chunks_init(&chunks, s->info.is_gpu ? GRV_FIRST_RANGE_GPU : GRV_FIRST_RANGE_CPU, GRV_MAX_RANGE);
-    while (d->battles < p->battles) {
-        uint64_t n = ls_chunks_next(&chunks, p->battles - d->battles);
-        uint64_t lo = p->first + d->battles;
-        double secs = 0;
-        if (grv_range(s, p, lo, lo + n, hist, &secs, err) != 0) {
-            grv_run_free(out);
-            return -1;
-        }
-        ls_chunks_done(&chunks, n, secs);
-        d->battles += n;
-        out->seconds += secs;
-        if (progress && progress->report && progress->report(progress->user, d->battles, p->battles))
-            break;
+    grv_job job = {p, hist};
+    if (ls_split_run(s, &grv_split, &job, p->first, p->first, p->first + p->battles, progress, err) != 0) {
+        grv_run_free(out);
+        return -1;
     }
+    d->battles = s->split->done;
+    out->seconds = s->split->seconds;
     out->items = d->battles;
-    out->interrupted = d->battles < p->battles;
+    out->interrupted = s->split->interrupted;
     snprintf(out->summary, sizeof out->summary, "max %u", grv_max(hist, p->turns));
     return 0;
 }
@@ -165,7 +204,7 @@ static void grv_print(const void *pp, const ls_session *s, const ls_run *run, FI
     double rate = run->seconds > 0 ? (double)d->battles / run->seconds : 0.0;
     fprintf(out, "graveler: %" PRIu64 " battles of %u turns from %" PRIu64 ", seed %" PRIu64 "%s\n", d->battles,
             d->turns, d->first, d->seed, run->interrupted ? " (interrupted)" : "");
-    fprintf(out, "backend:  %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
+    ls_print_backend(out, s, "battles");
     fprintf(out, "max:      %u\n", grv_max(d->hist, d->turns));
     fprintf(out, "digest:   %s\n", run->digest);
     fprintf(out, "time:     %.4f s, %.4g battles/s\n", run->seconds, rate);
@@ -233,6 +272,7 @@ _Static_assert(sizeof grv_cases / sizeof grv_cases[0] == GRV_GOLDEN_COUNT, "one 
 
 const ls_workload ls_workload_graveler = {
     .name = "graveler",
+    .scales = 1,
     .summary = "bit-AND Bernoulli battles: max and histogram of successes",
     .unit = "battles",
     .params_size = sizeof(grv_opts),

@@ -1,0 +1,214 @@
+/* cluster.c - see cluster.h. Built with MPI when meson found it
+ * (LS_HAVE_MPI); without, lockstep is always one process and says so when
+ * a launcher started several. */
+#include "cluster.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef LS_HAVE_MPI
+#include <mpi.h>
+#endif
+
+static int joined; /* MPI_Init done */
+static int rank_, size_ = 1, local_rank_, local_size_ = 1;
+static char host[256];
+
+int ls_cluster_launched_size(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && atoi(v) > 0)
+            return atoi(v);
+    }
+    return 1;
+}
+
+static int launched(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+}
+
+const char *ls_cluster_host(void)
+{
+    if (!host[0] && gethostname(host, sizeof host - 1) != 0)
+        snprintf(host, sizeof host, "unknown host");
+    return host;
+}
+
+int ls_cluster_rank(void)
+{
+    return rank_;
+}
+
+int ls_cluster_size(void)
+{
+    return size_;
+}
+
+int ls_cluster_local_rank(void)
+{
+    return local_rank_;
+}
+
+int ls_cluster_local_size(void)
+{
+    return local_size_;
+}
+
+#ifdef LS_HAVE_MPI
+
+static int mpi_fail(ls_error *err, int code, const char *what)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(code, text, &len) != MPI_SUCCESS)
+        snprintf(text, sizeof text, "MPI error %d", code);
+    return ls_fail(err, "MPI: %s failed: %s", what, text);
+}
+
+int ls_cluster_start(int *argc, char ***argv, ls_error *err)
+{
+    if (!launched())
+        return 0;
+    int provided = 0;
+    int rc = MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(err, rc, "joining the job (MPI_Init_thread)");
+    joined = 1;
+    /* Errors come back to the caller, which says what it was doing. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm node;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_rank(node, &local_rank_);
+        MPI_Comm_size(node, &local_size_);
+        MPI_Comm_free(&node);
+    }
+    if (provided < MPI_THREAD_FUNNELED)
+        return ls_fail(err, "MPI: this MPI library cannot be used from a program with threads "
+                            "(MPI_THREAD_FUNNELED not provided)");
+    return 0;
+}
+
+void ls_cluster_finish(void)
+{
+    if (joined)
+        MPI_Finalize();
+    joined = 0;
+}
+
+void ls_cluster_abort(int code)
+{
+    if (joined)
+        MPI_Abort(MPI_COMM_WORLD, code);
+    exit(code);
+}
+
+int ls_cluster_count_failed(int ok)
+{
+    if (!joined)
+        return !ok;
+    int failed = !ok, total = 0;
+    if (MPI_Allreduce(&failed, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return size_;
+    return total;
+}
+
+int ls_cluster_send(int rank, int tag, const void *data, size_t len, ls_error *err)
+{
+    if (!joined)
+        return ls_fail(err, "MPI: not in a job");
+    if (len > INT32_MAX)
+        return ls_fail(err, "MPI: a message of %zu bytes is too long", len);
+    int rc = MPI_Send(data, (int)len, MPI_BYTE, rank, tag, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) {
+        char what[64];
+        snprintf(what, sizeof what, "sending to rank %d", rank);
+        return mpi_fail(err, rc, what);
+    }
+    return 0;
+}
+
+int ls_cluster_poll(int *rank, int *tag, void **data, size_t *len, ls_error *err)
+{
+    if (!joined)
+        return 0;
+    int flag = 0, count = 0;
+    MPI_Status st;
+    int rc = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(err, rc, "waiting for messages");
+    if (!flag)
+        return 0;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    void *buf = malloc(count > 0 ? (size_t)count : 1);
+    if (!buf)
+        return ls_fail(err, "out of memory for a message of %d bytes from rank %d", count, st.MPI_SOURCE);
+    rc = MPI_Recv(buf, count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) {
+        free(buf);
+        char what[64];
+        snprintf(what, sizeof what, "receiving from rank %d", st.MPI_SOURCE);
+        return mpi_fail(err, rc, what);
+    }
+    *rank = st.MPI_SOURCE;
+    *tag = st.MPI_TAG;
+    *data = buf;
+    *len = (size_t)count;
+    return 1;
+}
+
+#else /* one process: no MPI in this build */
+
+int ls_cluster_start(int *argc, char ***argv, ls_error *err)
+{
+    (void)argc;
+    (void)argv;
+    if (launched() && ls_cluster_launched_size() > 1)
+        return ls_fail(err, "started by an MPI launcher as %d processes, but this lockstep was built without "
+                            "MPI (install libopenmpi-dev and configure with meson -Dmpi=enabled)",
+                       ls_cluster_launched_size());
+    return 0;
+}
+
+void ls_cluster_finish(void)
+{
+    (void)joined;
+}
+
+void ls_cluster_abort(int code)
+{
+    exit(code);
+}
+
+int ls_cluster_count_failed(int ok)
+{
+    return !ok;
+}
+
+int ls_cluster_send(int rank, int tag, const void *data, size_t len, ls_error *err)
+{
+    (void)rank;
+    (void)tag;
+    (void)data;
+    (void)len;
+    return ls_fail(err, "MPI: this lockstep was built without MPI");
+}
+
+int ls_cluster_poll(int *rank, int *tag, void **data, size_t *len, ls_error *err)
+{
+    (void)rank;
+    (void)tag;
+    (void)data;
+    (void)len;
+    (void)err;
+    return 0;
+}
+
+#endif

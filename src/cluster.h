@@ -1,0 +1,47 @@
+/* cluster.h - the processes of an MPI job, or just this one.
+ *
+ * lockstep joins an MPI job only when a launcher started it (Open MPI's
+ * mpirun sets OMPI_COMM_WORLD_SIZE; PMI and PMIx launchers set PMI_SIZE
+ * or PMIX_RANK) and the build has MPI (meson -Dmpi). Otherwise it is one
+ * process: rank 0 of 1. Only the main thread calls MPI
+ * (MPI_THREAD_FUNNELED); the device threads of split.c never do.
+ *
+ * The messages are split.c's: small structs and byte strings with a tag,
+ * sent whole, received whole. */
+#ifndef LOCKSTEP_CLUSTER_H
+#define LOCKSTEP_CLUSTER_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+/* Joins the MPI job when launched into one. 0, or -1 with err set (an MPI
+ * launcher but a build without MPI; MPI_Init failed). */
+int ls_cluster_start(int *argc, char ***argv, ls_error *err);
+/* Leaves the job (MPI_Finalize); nothing when not in one. */
+void ls_cluster_finish(void);
+/* Ends every process of the job at once with `code` (MPI_Abort), or just
+ * this one. */
+void ls_cluster_abort(int code);
+
+int ls_cluster_rank(void);       /* 0 when not in a job */
+int ls_cluster_size(void);       /* 1 when not in a job */
+int ls_cluster_local_rank(void); /* among the ranks of this node */
+int ls_cluster_local_size(void);
+const char *ls_cluster_host(void); /* this node's name */
+/* The size an MPI launcher announced in the environment (1 when none), for
+ * commands that refuse to run as several ranks. */
+int ls_cluster_launched_size(void);
+
+/* Every rank says whether it is ready; returns how many are not (0: all
+ * ready). A collective call: every rank must make it. */
+int ls_cluster_count_failed(int ok);
+
+/* Sends len bytes to `rank` with `tag`. 0, or -1 with err set. */
+int ls_cluster_send(int rank, int tag, const void *data, size_t len, ls_error *err);
+/* A message that has arrived from any rank: 1 and *data (malloc'ed, the
+ * caller frees it), *len, *rank and *tag set; 0 when none is waiting; -1
+ * with err set. */
+int ls_cluster_poll(int *rank, int *tag, void **data, size_t *len, ls_error *err);
+
+#endif
