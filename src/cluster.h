@@ -33,6 +33,10 @@ const char *ls_cluster_host(void); /* this node's name */
  * commands that refuse to run as several ranks. */
 int ls_cluster_launched_size(void);
 
+/* For a command that runs in one process, started as several ranks: rank
+ * 0 says so (once for the job); returns exit code 2. */
+int ls_cluster_refuse(const char *command);
+
 /* Every rank says whether it is ready; returns how many are not (0: all
  * ready). A collective call: every rank must make it. */
 int ls_cluster_count_failed(int ok);

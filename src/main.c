@@ -45,6 +45,8 @@ static int dispatch(int argc, char **argv)
         printf("lockstep %s\n", LS_VERSION);
         return 0;
     }
+    if (ls_cluster_size() > 1 && !(ls_workload_find(cmd) && ls_workload_find(cmd)->scales))
+        return ls_cluster_refuse(cmd);
     if (strcmp(cmd, "devices") == 0)
         return ls_cmd_devices(argc, argv);
     if (strcmp(cmd, "check") == 0)
@@ -54,12 +56,6 @@ static int dispatch(int argc, char **argv)
     if (strcmp(cmd, "bench") == 0)
         return ls_cmd_bench(argc, argv);
     const ls_workload *w = ls_workload_find(cmd);
-    if (ls_cluster_size() > 1 && !(w && w->scales)) {
-        if (ls_cluster_rank() == 0)
-            fprintf(stderr, "lockstep: %s runs in one process; under mpirun only graveler and bmn search spread "
-                            "over ranks\n", cmd);
-        return 2;
-    }
     if (w)
         return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv, 2, w->usage);
     fprintf(stderr, "lockstep: unknown command '%s' (see lockstep --help)\n", cmd);

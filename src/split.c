@@ -137,6 +137,7 @@ typedef struct split {
     chunk *pending; /* in order of lo */
     int npending, room;
     uint64_t seq;
+    uint64_t folded_to; /* the first item not folded yet */
 } split;
 
 /* The loop of a local device's thread: one chunk at a time. */
@@ -531,6 +532,12 @@ static int64_t fold_prefix(split *sp, ls_error *err)
             rc = ls_fail(err, "%s", c->error);
             break;
         }
+        if (c->lo != sp->folded_to) { /* a scheduling bug, never the data's */
+            rc = ls_fail(err, "internal error: chunk %" PRIu64 "+%" PRIu64 " folded after %" PRIu64, c->lo, c->n,
+                         sp->folded_to);
+            break;
+        }
+        sp->folded_to = c->lo + c->n;
         rc = sp->ops->fold(sp->job, c->lo, c->n, c->bytes.data, c->bytes.len, c->seconds, err);
         ls_bytes_free(&c->bytes);
         if (rc != 0)
@@ -620,6 +627,7 @@ static int schedule(split *sp, uint64_t origin, uint64_t lo, uint64_t hi, const 
                     ls_split_stats *st, ls_error *err)
 {
     uint64_t next = lo;
+    sp->folded_to = lo;
     int stopping = 0, rc = 0, remote = ls_cluster_size() > 1;
     double last_report = 0, limit = lost_seconds();
     char rates[512];

@@ -32,7 +32,7 @@ fi
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
 if bash tools/build.sh build-asan -Db_sanitize=address,undefined -Dbuildtype=debugoptimized -Dcuda=disabled; then
-  meson test -C build-asan --print-errorlogs --suite unit --suite conformance 2>&1 | tee build-asan.test.log
+  meson test -C build-asan --print-errorlogs --suite unit --suite conformance --suite scale 2>&1 | tee build-asan.test.log
   tally build-asan.test.log
 else
   echo "tools/test.sh: sanitizer build failed" >&2

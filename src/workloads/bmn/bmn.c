@@ -9,6 +9,7 @@
 
 #include "bmn_golden.h"
 #include "bmn_search.h"
+#include "cluster.h"
 #include "split.h"
 #include "progress.h"
 
@@ -335,6 +336,8 @@ static int bmn_run_options(void *pp, ls_opt *out, int max)
 static int bmn_command(const ls_workload *w, int argc, char **argv)
 {
     const char *sub = argc > 2 ? argv[2] : NULL;
+    if (ls_cluster_size() > 1 && !(sub && strcmp(sub, "search") == 0))
+        return ls_cluster_refuse(sub ? "bmn play and bmn report: each" : "bmn");
     if (sub && strcmp(sub, "play") == 0)
         return bmn_play_cmd(argc, argv);
     if (sub && strcmp(sub, "search") == 0)

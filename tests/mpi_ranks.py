@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""graveler and bmn search across MPI ranks (Open MPI's mpirun, on this
+host, oversubscribed):
+  - 1, 2 and 3 ranks give the digest of one process, for both workloads,
+    also with a different device per rank (openmp on one, opencl on another);
+  - the issue's acceptance: `mpirun -np 2 lockstep bmn search --deals 1e7
+    --backend openmp --json` has the digest and top lists of
+    `lockstep bmn search --deals 1e7 --json`;
+  - a checkpoint grown by 3 ranks, then 2, then one process without MPI,
+    ends as one uninterrupted run, and only rank 0 wrote it;
+  - a rank killed mid-run (mpirun --enable-recovery, so the job goes on) is
+    named by rank 0, its chunk is not counted, and the checkpoint resumes
+    to the uninterrupted answer;
+  - commands that do not spread are refused under mpirun, once.
+Exit 77 when mpirun is missing or lockstep was built without MPI.
+
+usage: mpi_ranks.py LOCKSTEP
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+LS = os.path.abspath(sys.argv[1])
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
+           OMPI_MCA_rmaps_base_oversubscribe='1', OMPI_MCA_btl_base_warn_component_unused='0')
+ENV.pop('LOCKSTEP_BACKEND', None)
+failures = checks = 0
+
+
+def expect(ok, what, detail=''):
+    global failures, checks
+    checks += 1
+    print('%s %s %s' % ('ok  ' if ok else 'FAIL', what, detail if not ok else ''), flush=True)
+    failures += not ok
+
+
+def mpirun(n, *args, extra=(), timeout=600):
+    return subprocess.run(['mpirun', '--oversubscribe', *extra, '-np', str(n), LS, *args], capture_output=True,
+                          text=True, env=ENV, timeout=timeout)
+
+
+def plain(*args, timeout=600):
+    return subprocess.run([LS, *args], capture_output=True, text=True, env=ENV, timeout=timeout)
+
+
+def doc(r):
+    try:
+        return json.loads(r.stdout)
+    except ValueError:
+        return {}
+
+
+if not shutil.which('mpirun'):
+    print('skipped: no mpirun (Debian: openmpi-bin)')
+    sys.exit(77)
+probe = mpirun(2, 'graveler', '--battles', '1e5', '--backend', 'openmp', '--json', '--quiet', timeout=120)
+if 'built without MPI' in probe.stderr:
+    print('skipped: this lockstep was built without MPI')
+    sys.exit(77)
+expect(probe.returncode == 0 and probe.stdout.count('"digest"') == 1,
+       'two ranks print one result (rank 0 alone prints)', probe.stdout[:300] + probe.stderr)
+
+avail = [b['backend'] for b in json.loads(plain('devices', '--json').stdout)['backends'] if b['available']]
+CASES = [('graveler', ['graveler', '--battles', '2e7']), ('bmn', ['bmn', 'search', '--deals', '3e5', '--top', '6'])]
+for name, args in CASES:
+    ref = doc(plain(*args, '--backend', 'openmp', '--json', '--quiet'))
+    for n in (1, 2, 3):
+        r = mpirun(n, *args, '--backend', 'openmp', '--json', '--quiet')
+        d = doc(r)
+        expect(r.returncode == 0 and d.get('digest') == ref.get('digest') and d.get('ranks', 1) == n,
+               '%s on %d rank%s: digest %s as one process' % (name, n, 's' if n > 1 else '', d.get('digest')),
+               'one process %s; exit %d %s' % (ref.get('digest'), r.returncode, r.stderr))
+        if n > 1:
+            ranks = {x['rank'] for x in d.get('devices', [])}
+            expect(ranks == set(range(n)), '%s on %d ranks: every rank computed' % (name, n), str(d.get('devices')))
+    if 'opencl' in avail:
+        # Two ranks on this node share the list out: rank 0 openmp, rank 1 opencl.
+        r = mpirun(2, *args, '--backend', 'openmp,opencl', '--json', '--quiet')
+        d = doc(r)
+        labels = sorted(x['label'] for x in d.get('devices', []))
+        expect(r.returncode == 0 and d.get('digest') == ref.get('digest') and
+               labels == ['rank 0 openmp:0', 'rank 1 opencl:0'],
+               '%s: openmp on rank 0 and opencl on rank 1 give one process\'s digest' % name,
+               '%s %s %s' % (labels, d.get('digest'), r.stderr))
+
+# The issue's acceptance, as written.
+single = doc(plain('bmn', 'search', '--deals', '1e7', '--json', '--quiet'))
+two = doc(mpirun(2, 'bmn', 'search', '--deals', '1e7', '--backend', 'openmp', '--json', '--quiet'))
+expect(single.get('digest') and two.get('digest') == single.get('digest') and
+       two.get('top_by_cards') == single.get('top_by_cards') and two.get('top_by_tricks') == single.get('top_by_tricks'),
+       'mpirun -np 2 bmn search --deals 1e7 --backend openmp: digest %s and top K of one process' % two.get('digest'),
+       'one process: %s' % single.get('digest'))
+
+with tempfile.TemporaryDirectory() as tmp:
+    # A checkpoint grown by 3 ranks, 2 ranks, then one process.
+    ck = os.path.join(tmp, 'grown.ckpt')
+    steps = [(3, '2e5'), (2, '4e5'), (0, '6e5')]
+    for n, deals in steps:
+        args = ['bmn', 'search', '--deals', deals, '--top', '6', '--backend', 'openmp', '--checkpoint', ck, '--json',
+                '--quiet']
+        r = mpirun(n, *args) if n else plain(*args)
+        expect(r.returncode == 0 and doc(r).get('deals') == int(float(deals)),
+               'checkpoint grown to %s deals by %s' % (deals, '%d ranks' % n if n else 'one process without MPI'),
+               r.stderr)
+    straight = doc(plain('bmn', 'search', '--deals', '6e5', '--top', '6', '--backend', 'openmp', '--json', '--quiet'))
+    expect(doc(r).get('digest') == straight.get('digest'),
+           'a checkpoint grown by 3, 2 and 1 ranks equals one straight run', '%s %s' % (doc(r).get('digest'),
+                                                                                      straight.get('digest')))
+    expect(sorted(os.listdir(tmp)) == ['grown.ckpt'], 'only rank 0 wrote the checkpoint', str(os.listdir(tmp)))
+
+    # A rank killed mid-run.
+    ck = os.path.join(tmp, 'killed.ckpt')
+    total = '6e6'
+    env = dict(ENV, LOCKSTEP_RANK_TIMEOUT='3')
+    p = subprocess.Popen(['mpirun', '--oversubscribe', '--enable-recovery', '-x', 'LOCKSTEP_RANK_TIMEOUT', '-np', '3',
+                          LS, 'bmn', 'search', '--deals', total, '--backend', 'openmp', '--checkpoint', ck, '--json',
+                          '--quiet'], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    victim = None
+    deadline = time.time() + 60
+    while victim is None and time.time() < deadline and p.poll() is None:
+        time.sleep(0.2)
+        for pid in os.listdir('/proc'):
+            try:
+                environ = open('/proc/%s/environ' % pid, 'rb').read().split(b'\0')
+                cmdline = open('/proc/%s/cmdline' % pid, 'rb').read()
+            except OSError:
+                continue
+            if LS.encode() in cmdline and b'OMPI_COMM_WORLD_RANK=1' in environ and ck.encode() in cmdline:
+                victim = int(pid)
+    time.sleep(1.5)
+    if victim:
+        os.kill(victim, 9)
+    try:
+        out, err = p.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    named = 'rank 1' in err and ('presumed lost' in err or 'exited on signal 9' in err)
+    expect(victim is not None and named, 'a killed rank is named',
+           'victim %s, stderr: %s' % (victim, err[-600:]))
+    report = plain('bmn', 'report', ck, '--json')
+    done = json.loads(report.stdout).get('deals', -1) if report.returncode == 0 else -1
+    expect(0 <= done < 6e6, 'the killed rank\'s chunk is not counted (%d deals checkpointed)' % done, report.stderr)
+    resumed = doc(plain('bmn', 'search', '--deals', total, '--backend', 'openmp', '--checkpoint', ck, '--json',
+                        '--quiet'))
+    straight = doc(plain('bmn', 'search', '--deals', total, '--backend', 'openmp', '--json', '--quiet'))
+    expect(resumed.get('digest') and resumed.get('digest') == straight.get('digest'),
+           'the checkpoint resumes to the uninterrupted answer', '%s %s' % (resumed.get('digest'),
+                                                                       straight.get('digest')))
+
+# Commands that run in one process are refused, once.
+for args in (['life', '--size', '16x16', '--steps', '1'], ['check', 'graveler'], ['bmn', 'play', 'A/K']):
+    r = mpirun(2, *args)
+    expect(r.returncode != 0 and r.stderr.count('runs in one process') == 1,
+           'mpirun -np 2 lockstep %s: refused once' % args[0], r.stderr[-400:])
+
+print('%d checks, %d failed' % (checks, failures))
+sys.exit(1 if failures else 0)

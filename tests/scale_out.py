@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Several devices of one host in one run (--backend a,b / NAME:all):
+  - graveler and bmn search over openmp + opencl give the single device's
+    result, member for member, and every device did part of the work;
+  - `check` compares a group against single devices and agrees;
+  - Ctrl-C stops a group run after its chunks, and the checkpoint it left
+    resumes on one device to the uninterrupted answer;
+  - refusals: a device named twice, a group for a one-device workload or
+    for conformance, an unavailable backend in a list.
+Needs openmp and opencl (PoCL here); exit 77 otherwise.
+
+usage: scale_out.py LOCKSTEP
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+LS = os.path.abspath(sys.argv[1])
+META = {'workload', 'backend', 'device_index', 'device', 'interrupted', 'seconds', 'digest', 'wall_seconds',
+        'ranks', 'devices'}
+failures = checks = 0
+
+
+def expect(ok, what, detail=''):
+    global failures, checks
+    checks += 1
+    print('%s %s %s' % ('ok  ' if ok else 'FAIL', what, detail if not ok else ''))
+    failures += not ok
+
+
+def run(*args, timeout=600):
+    return subprocess.run([LS, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def result(doc):
+    return {k: v for k, v in doc.items() if k not in META and not k.endswith('_per_second')}
+
+
+devices = json.loads(run('devices', '--json').stdout)
+avail = [b['backend'] for b in devices['backends'] if b['available']]
+if 'openmp' not in avail or 'opencl' not in avail:
+    print('skipped: needs openmp and opencl, have %s' % avail)
+    sys.exit(77)
+
+CASES = [('graveler', ['graveler', '--battles', '3e7'], 'battles'),
+         ('bmn', ['bmn', 'search', '--deals', '4e5', '--top', '7'], 'deals')]
+for name, args, unit in CASES:
+    one = run(*args, '--backend', 'openmp', '--json', '--quiet')
+    expect(one.returncode == 0, '%s on openmp runs' % name, one.stderr)
+    ref = json.loads(one.stdout)
+    for spec in ['openmp,opencl', 'opencl:all+openmp']:
+        r = run(*args, '--backend', spec, '--json', '--quiet')
+        expect(r.returncode == 0, '%s on %s runs' % (name, spec), r.stderr)
+        if r.returncode:
+            continue
+        doc = json.loads(r.stdout)
+        expect(doc['digest'] == ref['digest'], '%s on %s: digest %s as on one device' % (name, spec, doc['digest']),
+               'one device: %s' % ref['digest'])
+        expect(result(doc) == result(ref), '%s on %s: every result member as on one device' % (name, spec))
+        devs = doc.get('devices', [])
+        expect(len(devs) == 2 and all(d['items'] > 0 for d in devs) and sum(d['items'] for d in devs) == ref[unit],
+               '%s on %s: both devices took a share, adding up to the %s' % (name, spec, unit), str(devs))
+    text = run(*args, '--backend', 'openmp,opencl', '--quiet')
+    expect(text.returncode == 0 and 'backend:  2 devices' in text.stdout and 'opencl:0' in text.stdout,
+           '%s: the report lists each device' % name, text.stdout[:400])
+
+r = run('check', 'graveler', '--battles', '1e7', '--quiet', '--backends', 'openmp,opencl,openmp+opencl')
+expect(r.returncode == 0 and '3 devices agree' in r.stdout, 'check: a group agrees with single devices',
+       r.stdout + r.stderr)
+r = run('check', 'ray', '--size', '32x16', '--spp', '2', '--quiet', '--backends', 'openmp,opencl,openmp+opencl')
+expect(r.returncode == 0 and '2 devices agree' in r.stdout, 'check: a group is left out for a one-device workload',
+       r.stdout + r.stderr)
+
+# Ctrl-C on a group, then a resume on one device.
+with tempfile.TemporaryDirectory() as tmp:
+    ck = os.path.join(tmp, 'search.ckpt')
+    total = '6e6'
+    p = subprocess.Popen([LS, 'bmn', 'search', '--deals', total, '--backend', 'openmp,opencl', '--checkpoint', ck,
+                          '--json', '--quiet'], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    doc = json.loads(out) if p.returncode == 0 and out else {}
+    expect(p.returncode == 0 and doc.get('interrupted') is True and 0 < doc.get('deals', 0) < 6e6,
+           'Ctrl-C stops a group run with what was done', 'exit %d %s %s' % (p.returncode, out[:200], err))
+    resumed = run('bmn', 'search', '--deals', total, '--backend', 'openmp', '--checkpoint', ck, '--json', '--quiet')
+    straight = run('bmn', 'search', '--deals', total, '--backend', 'openmp', '--json', '--quiet')
+    a, b = json.loads(resumed.stdout or '{}'), json.loads(straight.stdout or '{}')
+    expect(resumed.returncode == 0 and a.get('digest') == b.get('digest') and a.get('deals') == 6000000,
+           'a group\'s checkpoint resumes on one device to the uninterrupted answer',
+           '%s %s %s' % (a.get('digest'), b.get('digest'), resumed.stderr))
+
+# Refusals: one line, exit 2 (the user's error) or 1 (not available).
+for args, code, words in [
+        (['graveler', '--backend', 'openmp,openmp'], 2, 'named twice'),
+        (['graveler', '--backend', 'openmp,auto'], 2, 'auto stands alone'),
+        (['graveler', '--backend', 'openmp,,'], None, None),
+        (['life', '--backend', 'openmp,opencl', '--size', '16x16', '--steps', '1'], 2, 'runs on one device'),
+        (['ray', '--backend', 'opencl:all,openmp'], 2, 'runs on one device'),
+        (['conformance', '--backend', 'openmp+opencl'], 2, 'one device at a time'),
+        (['graveler', '--backend', 'nosuch:all'], 2, 'unknown backend'),
+]:
+    r = run(*args)
+    if code is None:  # a stray comma: either refused in one line or ignored, never a crash
+        expect(r.returncode in (0, 2) and r.stderr.count('\n') <= 1, ' '.join(args), r.stderr)
+        continue
+    expect(r.returncode == code and words in r.stderr and r.stderr.count('\n') == 1,
+           '%s: exit %d, "%s"' % (' '.join(args), code, words), 'exit %d: %s' % (r.returncode, r.stderr))
+cuda = [b for b in devices['backends'] if b['backend'] == 'cuda']
+if cuda and not cuda[0]['available']:
+    r = run('graveler', '--backend', 'openmp,cuda:all', '--battles', '1e5')
+    expect(r.returncode == 1 and 'cuda is not available' in r.stderr, 'a list with an unavailable backend',
+           r.stderr)
+
+print('%d checks, %d failed' % (checks, failures))
+sys.exit(1 if failures else 0)
