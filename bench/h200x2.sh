@@ -67,6 +67,10 @@ for dev in d.get('devices', []):
 EOF
 }
 
+echo "== one device, as before the scale-out (docs/perf/2026-11-22-h200-final.log: 4.332 ms, 1.027e9 deals/s)"
+$ls conformance --backend cuda:0 | tail -1
+$ls bench graveler --battles 1e9 --backend cuda:0 --repeat 10 --warmup 2
+$ls bench bmn --deals 1e9 --backend cuda:0 --repeat 3 --warmup 1
 echo "== correctness: 1e10 battles and 1e10 deals, one GPU against both"
 run grv1e10-cuda0 $ls graveler --battles 1e10 --backend cuda:0
 run grv1e10-cudaall $ls graveler --battles 1e10 --backend cuda:all
