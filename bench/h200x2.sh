@@ -121,5 +121,4 @@ for a, b in [('grv5e12-cuda0', 'grv5e12-cudaall'), ('grv5e12-cuda0', 'grv5e12-mp
               (a, rate(x), x['wall_seconds'], b, rate(y), y['wall_seconds'], rate(y) / rate(x), rate(y) / rate(x) / 2))
 EOF
 # The device tool returns a limited number of files: one archive of them.
-tar -C "$out" -czf "$out/h200x2-runs.tar.gz" --exclude h200x2-runs.tar.gz --exclude h200x2.log . && \
-  find "$out" -maxdepth 1 -type f ! -name h200x2.log ! -name h200x2-runs.tar.gz -delete
+(cd "$out" && tar -czf h200x2-runs.tar.gz ./*.json ./*.err setup.log ninja.log && rm -f ./*.json ./*.err setup.log ninja.log)
