@@ -6,8 +6,9 @@
 #
 # usage: bash bench/h200x2.sh [OUTDIR]    (OUTDIR defaults to $OUT or /tmp)
 #
-# The lent image has no libsqlite3-dev and no MPI, and nothing can be
-# installed there. Carry them from a Debian 12 machine:
+# The lent image has no libsqlite3-dev, and nothing can be installed there;
+# an installed mpirun is used when there is one (the 2x H200 machine had Open
+# MPI 4.1.6). Carry from a Debian 12 machine:
 #   .peers/sqlite   sqlite3.h, libsqlite3.so and a sqlite3.pc (bench/h200.sh)
 #   .peers/openmpi  a relocatable Open MPI 4.1 made from Debian's packages,
 #                   with an env.sh to source (docs/scale-out.md says how)

@@ -87,7 +87,7 @@ static int cuda_list_devices(ls_device_info *out, int max, ls_error *why)
             snprintf(out[i].name, sizeof out[i].name, "CUDA device %d (properties unreadable)", i);
             continue;
         }
-        snprintf(out[i].name, sizeof out[i].name, "%s", prop.name);
+        snprintf(out[i].name, sizeof out[i].name, "%.159s", prop.name); /* names are short; the field is 160 */
         snprintf(out[i].platform, sizeof out[i].platform, "CUDA driver %d.%d, sm_%d%d", driver / 1000,
                  (driver % 1000) / 10, prop.major, prop.minor);
         out[i].compute_units = prop.multiProcessorCount;
