@@ -79,6 +79,17 @@ static int mpi_fail(ls_error *err, int code, const char *what)
     return ls_fail(err, "MPI: %s failed: %s", what, text);
 }
 
+void ls_cluster_library(char *out, size_t len)
+{
+    char text[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0;
+    if (MPI_Get_library_version(text, &n) != MPI_SUCCESS)
+        snprintf(text, sizeof text, "an MPI library");
+    /* Its first line or clause: "Open MPI v4.1.4, package: ..." */
+    text[strcspn(text, ",\n")] = 0;
+    snprintf(out, len, "%s", text);
+}
+
 int ls_cluster_start(int *argc, char ***argv, ls_error *err)
 {
     if (!launched())
@@ -173,6 +184,12 @@ int ls_cluster_poll(int *rank, int *tag, void **data, size_t *len, ls_error *err
 }
 
 #else /* one process: no MPI in this build */
+
+void ls_cluster_library(char *out, size_t len)
+{
+    if (len)
+        out[0] = 0;
+}
 
 int ls_cluster_start(int *argc, char ***argv, ls_error *err)
 {

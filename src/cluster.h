@@ -33,6 +33,10 @@ const char *ls_cluster_host(void); /* this node's name */
  * commands that refuse to run as several ranks. */
 int ls_cluster_launched_size(void);
 
+/* The MPI library this build runs across ranks with ("Open MPI v4.1.4"),
+ * or "" when it was built without MPI. */
+void ls_cluster_library(char *out, size_t len);
+
 /* For a command that runs in one process, started as several ranks: rank
  * 0 says so (once for the job); returns exit code 2. */
 int ls_cluster_refuse(const char *command);

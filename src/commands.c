@@ -928,7 +928,17 @@ int ls_cmd_devices(int argc, char **argv)
                    devs[d].name, devs[d].platform, devs[d].compute_units,
                    (double)devs[d].memory_bytes / (1024.0 * 1024.0 * 1024.0), devs[d].is_gpu ? ", GPU" : "");
     }
-    if (json)
-        printf("]}\n");
+    char mpi[256];
+    ls_cluster_library(mpi, sizeof mpi);
+    if (json) {
+        printf("],\"mpi\":");
+        if (mpi[0])
+            ls_json_string(stdout, mpi);
+        else
+            printf("null");
+        printf("}\n");
+    } else {
+        printf("mpi      %s\n", mpi[0] ? mpi : "not built in (graveler and bmn search run in one process)");
+    }
     return 0;
 }
