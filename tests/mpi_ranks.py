@@ -8,6 +8,8 @@ host, oversubscribed):
     `lockstep bmn search --deals 1e7 --json`;
   - a checkpoint grown by 3 ranks, then 2, then one process without MPI,
     ends as one uninterrupted run, and only rank 0 wrote it;
+  - Ctrl-C to mpirun stops every rank after its chunk; rank 0 reports what
+    was done, which is what the checkpoint holds;
   - a rank killed mid-run (mpirun --enable-recovery, so the job goes on) is
     named by rank 0, its chunk is not counted, and the checkpoint resumes
     to the uninterrupted answer;
@@ -19,6 +21,7 @@ usage: mpi_ranks.py LOCKSTEP
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -151,6 +154,22 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(resumed.get('digest') and resumed.get('digest') == straight.get('digest'),
            'the checkpoint resumes to the uninterrupted answer', '%s %s' % (resumed.get('digest'),
                                                                        straight.get('digest')))
+
+    # Ctrl-C to mpirun: every rank finishes its chunk, rank 0 reports what
+    # was done and the checkpoint holds exactly that.
+    ck = os.path.join(tmp, 'interrupted.ckpt')
+    p = subprocess.Popen(['mpirun', '--oversubscribe', '-np', '2', LS, 'bmn', 'search', '--deals', '1e8', '--backend',
+                          'openmp', '--checkpoint', ck, '--json', '--quiet'], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=ENV)
+    time.sleep(3)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    d = doc(subprocess.CompletedProcess([], 0, out, err))
+    report = plain('bmn', 'report', ck, '--json')
+    saved = json.loads(report.stdout).get('deals', -1) if report.returncode == 0 else -1
+    expect(d.get('interrupted') is True and 0 < d.get('deals', 0) < 1e8 and saved == d.get('deals'),
+           'Ctrl-C to mpirun: rank 0 reports the %s deals done, as the checkpoint holds' % d.get('deals'),
+           'checkpoint %s; %s %s' % (saved, out[:200], err[-300:]))
 
 # Commands that run in one process are refused, once.
 for args in (['life', '--size', '16x16', '--steps', '1'], ['check', 'graveler'], ['bmn', 'play', 'A/K']):
