@@ -25,17 +25,9 @@ import sys
 import tempfile
 import time
 
+from harness import expect, finish
+
 LS, BACKEND = os.path.abspath(sys.argv[1]), sys.argv[2]
-failures = checks = 0
-
-
-def expect(ok, what, detail=''):
-    global failures, checks
-    checks += 1
-    print('%s %s %s' % ('ok  ' if ok else 'FAIL', what, detail if not ok else ''))
-    failures += not ok
-
-
 def cmd(*args, ckpt=None):
     c = [LS, 'bmn', 'search', '--backend', BACKEND, '--json', '--quiet', '--top', '5', *args]
     return c + ['--checkpoint', ckpt] if ckpt else c
@@ -220,5 +212,4 @@ expect(p.returncode == 2 and one_line(p.stderr) and not os.path.exists(os.path.j
        '--checkpoint --quiet is refused and creates no file', p.stderr)
 
 shutil.rmtree(tmp, ignore_errors=True)
-print('%d passed, %d failed' % (checks - failures, failures))
-sys.exit(1 if failures else 0)
+finish()

@@ -11,17 +11,9 @@ import resource
 import subprocess
 import sys
 
+from harness import expect, finish
+
 LS = sys.argv[1]
-failures = checks = 0
-
-
-def expect(ok, what, detail=''):
-    global failures, checks
-    checks += 1
-    print('%s %s %s' % ('ok  ' if ok else 'FAIL', what, detail if not ok else ''))
-    failures += not ok
-
-
 def deal(cards, seed):
     deck = list('-' * 36 + 'JJJJQQQQKKKKAAAA') * (cards // 52 + 1)
     deck = deck[:cards]
@@ -48,5 +40,4 @@ for cards, seed in ((4000, 1), (10000, 1), (10000, 2)):
 rc, mb, res = peak_mb(['bmn', 'play', '--json', '-' * 20000 + 'J-/J-' + '-' * 20000])
 expect(rc == 0 and mb < 100 and '"outcome":"loop"' in res,
        'a 40004-card hand-built loop of 8000 tricks plays in %.0f MB: %s' % (mb, res[res.find('"outcome"'):]))
-print('%d passed, %d failed' % (checks - failures, failures))
-sys.exit(1 if failures else 0)
+finish()

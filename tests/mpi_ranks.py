@@ -27,20 +27,12 @@ import sys
 import tempfile
 import time
 
+from harness import expect, finish
+
 LS = os.path.abspath(sys.argv[1])
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
            OMPI_MCA_rmaps_base_oversubscribe='1', OMPI_MCA_btl_base_warn_component_unused='0')
 ENV.pop('LOCKSTEP_BACKEND', None)
-failures = checks = 0
-
-
-def expect(ok, what, detail=''):
-    global failures, checks
-    checks += 1
-    print('%s %s %s' % ('ok  ' if ok else 'FAIL', what, detail if not ok else ''), flush=True)
-    failures += not ok
-
-
 def mpirun(n, *args, extra=(), timeout=600):
     return subprocess.run(['mpirun', '--oversubscribe', *extra, '-np', str(n), LS, *args], capture_output=True,
                           text=True, env=ENV, timeout=timeout)
@@ -177,5 +169,4 @@ for args in (['life', '--size', '16x16', '--steps', '1'], ['check', 'graveler'],
     expect(r.returncode != 0 and r.stderr.count('runs in one process') == 1,
            'mpirun -np 2 lockstep %s: refused once' % args[0], r.stderr[-400:])
 
-print('%d checks, %d failed' % (checks, failures))
-sys.exit(1 if failures else 0)
+finish()

@@ -19,19 +19,11 @@ import sys
 import tempfile
 import time
 
+from harness import expect, finish
+
 LS = os.path.abspath(sys.argv[1])
 META = {'workload', 'backend', 'device_index', 'device', 'interrupted', 'seconds', 'digest', 'wall_seconds',
         'ranks', 'devices'}
-failures = checks = 0
-
-
-def expect(ok, what, detail=''):
-    global failures, checks
-    checks += 1
-    print('%s %s %s' % ('ok  ' if ok else 'FAIL', what, detail if not ok else ''))
-    failures += not ok
-
-
 def run(*args, timeout=600):
     return subprocess.run([LS, *args], capture_output=True, text=True, timeout=timeout)
 
@@ -116,5 +108,4 @@ if cuda and not cuda[0]['available']:
     expect(r.returncode == 1 and 'cuda is not available' in r.stderr, 'a list with an unavailable backend',
            r.stderr)
 
-print('%d checks, %d failed' % (checks, failures))
-sys.exit(1 if failures else 0)
+finish()
