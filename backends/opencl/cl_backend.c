@@ -47,9 +47,12 @@ struct ls_ctx {
     ls_kernel kernels[CL_MAX_KERNELS];
     int nkernels;
     ls_gpu_info info;
-    /* Timing (timer_start .. timer_stop): the first and the last kernel
-     * launched on each queue since the mark. */
-    int timing;
+    /* Timing (timer_start .. timer_stop): the first kernel launched on each
+     * queue since the mark, and the last one, or, where the device times
+     * markers (markers_timed), a marker enqueued at timer_stop instead: an
+     * event for every kernel costs each launch several microseconds, which
+     * thousands of short launches (Life) feel. */
+    int timing, markers_timed;
     cl_event first[LS_GPU_QUEUES], last[LS_GPU_QUEUES];
 };
 
@@ -153,6 +156,20 @@ static void cl_timer_reset(ls_ctx *ctx)
     }
 }
 
+/* Whether the device reports when a marker completed (OpenCL 1.2 markers
+ * with profiling): then timer_stop needs no event from every kernel. */
+static int cl_markers_timed(ls_ctx *ctx)
+{
+    cl_event ev = NULL;
+    cl_ulong end = 0;
+    int ok = clEnqueueMarkerWithWaitList(ctx->queue[0], 0, NULL, &ev) == CL_SUCCESS &&
+             clFinish(ctx->queue[0]) == CL_SUCCESS &&
+             clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) == CL_SUCCESS && end > 0;
+    if (ev)
+        clReleaseEvent(ev);
+    return ok;
+}
+
 static void cl_close(ls_ctx *ctx)
 {
     if (!ctx)
@@ -211,6 +228,7 @@ static ls_ctx *cl_open(int index, ls_error *err)
     ctx->info.max_group = (uint32_t)(max_wg ? max_wg : 1);
     ctx->info.local_bytes = local;
     ctx->info.global_bytes = global;
+    ctx->markers_timed = cl_markers_timed(ctx);
     return ctx;
 }
 
@@ -406,8 +424,9 @@ static int cl_launch(ls_ctx *ctx, ls_kernel *k, const ls_launch *l, ls_error *er
         return ls_fail(err, "OpenCL kernel %s: setting its arguments failed: %s", k->name, ls_cl_status(st));
     size_t local = l->group_size, global = (size_t)l->groups * l->group_size;
     cl_event ev = NULL;
+    int want_event = ctx->timing && (!ctx->markers_timed || !ctx->first[l->queue]);
     st = clEnqueueNDRangeKernel(ctx->queue[l->queue], k->kernel, 1, NULL, &global, &local, 0, NULL,
-                                ctx->timing ? &ev : NULL);
+                                want_event ? &ev : NULL);
     if (st != CL_SUCCESS)
         return ls_fail(err, "OpenCL kernel %s could not start: %s", k->name, ls_cl_status(st));
     if (ev) {
@@ -431,9 +450,18 @@ static int cl_timer_start(ls_ctx *ctx, ls_error *err)
 }
 
 /* From the start of the first kernel to the end of the last, over both
- * queues. */
+ * queues (the end of a marker after it, where markers are timed). */
 static int cl_timer_stop(ls_ctx *ctx, double *seconds, ls_error *err)
 {
+    for (int q = 0; q < LS_GPU_QUEUES && ctx->markers_timed; q++) {
+        if (!ctx->first[q])
+            continue;
+        if (ctx->last[q])
+            clReleaseEvent(ctx->last[q]);
+        ctx->last[q] = NULL;
+        CL_TRY(clEnqueueMarkerWithWaitList(ctx->queue[q], 0, NULL, &ctx->last[q]), err,
+               "marking the end of the timed work");
+    }
     int rc = cl_finish(ctx, err);
     cl_ulong lo = ~(cl_ulong)0, hi = 0;
     for (int q = 0; q < LS_GPU_QUEUES && rc == 0; q++) {
