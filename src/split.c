@@ -578,19 +578,22 @@ static int retire_remote(split *sp, ls_error *err)
     return 0;
 }
 
-/* "cuda:0 5.1e8/s, cuda:1 5.0e8/s" for the progress line. */
+/* "cuda:0 5.1e8/s, cuda:1 5.0e8/s" for the progress line, or, when that
+ * would not fit on one, the devices' count and their sum. */
 static void rates_text(const split *sp, char *out, size_t len)
 {
     size_t used = 0;
+    double sum = 0;
     out[0] = 0;
-    for (int i = 0; i < sp->nw && used + 1 < len; i++) {
+    for (int i = 0; i < sp->nw; i++) {
         const worker *w = &sp->w[i];
-        int k = snprintf(out + used, len - used, "%s%s %.3g/s", i ? ", " : "", w->label,
-                         w->seconds > 0 ? (double)w->items / w->seconds : 0.0);
-        if (k < 0)
-            break;
-        used += (size_t)k;
+        double rate = w->seconds > 0 ? (double)w->items / w->seconds : 0.0;
+        sum += rate;
+        int k = used < len ? snprintf(out + used, len - used, "%s%s %.3g/s", i ? ", " : "", w->label, rate) : 0;
+        used += k > 0 ? (size_t)k : 0;
     }
+    if (used > 100)
+        snprintf(out, len, "%d devices, %.3g/s in all", sp->nw, sum);
 }
 
 /* A chunk is sized to take a fraction of a second; another rank that
