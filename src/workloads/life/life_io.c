@@ -211,6 +211,27 @@ static int pku_bad_byte(const char *name, uint64_t offset, unsigned value, ls_er
                          (unsigned long long)offset, value);
 }
 
+/* Moves len bytes between buf and the file at offset `at` (pwrite when
+ * `writing`, else pread; no shared file position, so threads may do it at
+ * once), retrying interrupted and short transfers. Returns the bytes moved:
+ * fewer than len at the end of the file, or on an error (*error = errno). */
+static size_t pku_transfer(int fd, int writing, uint8_t *buf, size_t len, off_t at, int *error)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t k = writing ? pwrite(fd, buf + done, len - done, at + (off_t)done)
+                            : pread(fd, buf + done, len - done, at + (off_t)done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            *error = k < 0 ? errno : 0;
+            break;
+        }
+        done += (size_t)k;
+    }
+    return done;
+}
+
 /* Reads the M^2 rows of M bytes into g from a file of known size: threads
  * read chunks of rows at their offsets (pread, no shared file position)
  * and pack them in parallel. The first bad byte in file order is the one
@@ -240,25 +261,19 @@ static int pku_read_cells_parallel(FILE *f, const char *name, life_grid *g, ls_e
             if (!buf)
                 continue;
             int64_t r0 = c * per, nr = rows - r0 < per ? rows - r0 : per;
-            size_t len = (size_t)nr * m, got = 0;
-            while (got < len) {
-                ssize_t k = pread(fd, buf + got, len - got, base + (off_t)((uint64_t)r0 * m + got));
-                if (k < 0 && errno == EINTR)
-                    continue;
-                if (k <= 0) {
+            size_t len = (size_t)nr * m;
+            int e = 0;
+            size_t got = pku_transfer(fd, 0, buf, len, base + (off_t)((uint64_t)r0 * m), &e);
+            if (got < len) {
 #pragma omp critical(life_pku_read)
-                    {
-                        if (k < 0)
-                            io_errno = errno;
-                        if (short_row < 0 || r0 + (int64_t)(got / m) < short_row)
-                            short_row = r0 + (int64_t)(got / m);
-                    }
-                    break;
+                {
+                    if (e)
+                        io_errno = e;
+                    if (short_row < 0 || r0 + (int64_t)(got / m) < short_row)
+                        short_row = r0 + (int64_t)(got / m);
                 }
-                got += (size_t)k;
-            }
-            if (got < len)
                 continue;
+            }
             for (int64_t r = 0; r < nr; r++) {
                 uint32_t bad;
                 if (pack_row(buf + (size_t)r * m, m, g->words + (size_t)(r0 + r) * g->row_words, &bad)) {
@@ -367,17 +382,11 @@ int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
                 int64_t r0 = c * per, nr = rows - r0 < per ? rows - r0 : per;
                 for (int64_t r = 0; r < nr; r++)
                     unpack_row(g->words + (size_t)(r0 + r) * g->row_words, m, buf + (size_t)r * m);
-                size_t len = (size_t)nr * m, put = 0;
-                while (put < len) {
-                    ssize_t k = pwrite(fd, buf + put, len - put, base + (off_t)((uint64_t)r0 * m + put));
-                    if (k < 0 && errno == EINTR)
-                        continue;
-                    if (k <= 0) {
+                size_t len = (size_t)nr * m;
+                int e = 0;
+                if (pku_transfer(fd, 1, buf, len, base + (off_t)((uint64_t)r0 * m), &e) < len) {
 #pragma omp critical(life_pku_write)
-                        io_errno = k < 0 ? errno : ENOSPC;
-                        break;
-                    }
-                    put += (size_t)k;
+                    io_errno = e ? e : ENOSPC;
                 }
             }
             free(buf);
