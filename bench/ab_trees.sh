@@ -2,9 +2,11 @@
 # bench/ab_trees.sh BASE.tar [OUTDIR] - A/B of two source trees on a lent
 # GPU machine: A is the tree in BASE.tar (made here with
 # `git archive -o .peers/base.tar REV`, carried to the machine), B the
-# working tree. Builds both for sm_90, then runs every benchmark below on
-# both, interleaved (A B A B), and checks that their digests agree.
-# Prints the log that docs/perf/ keeps.
+# working tree. Builds both for sm_90, then runs every benchmark below (or
+# those of the file $AB_BENCHES, one `lockstep bench` argument list a line,
+# NV standing for NVIDIA's OpenCL device) on both, interleaved (A B A B),
+# printing each run's median and digest. Prints the log that docs/perf/
+# keeps.
 set -u
 base=$1
 out=${2:-${OUT:-/tmp}}
@@ -33,6 +35,9 @@ benches=(
   "bmn --deals 1e9 --backend $nv --repeat 3 --warmup 1"
   "ray --backend $nv --repeat 10 --warmup 2"
 )
+if [ -n "${AB_BENCHES:-}" ]; then
+  mapfile -t benches < <(sed "s/NV/$nv/g" "$AB_BENCHES")
+fi
 for b in "${benches[@]}"; do
   echo "== bench $b"
   for t in a b a b; do
