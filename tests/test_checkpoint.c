@@ -19,16 +19,7 @@
 
 #include "bmn_search.h"
 
-static int failures, checks;
-
-static void check(int ok, const char *what)
-{
-    checks++;
-    if (!ok) {
-        failures++;
-        printf("FAIL %s\n", what);
-    }
-}
+#include "check.h"
 
 /* ---- a host-only search ------------------------------------------------------ */
 
@@ -385,6 +376,5 @@ int main(int argc, char **argv)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         printf("note: could not remove %s\n", dir);
-    printf("%d passed, %d failed\n", checks - failures, failures);
-    return failures ? 1 : 0;
+    return check_finish();
 }

@@ -15,16 +15,7 @@
 #include "life_io.h"
 #include "life_rule.h"
 
-static int failures, checks;
-
-static void check(int ok, const char *what)
-{
-    checks++;
-    if (!ok) {
-        failures++;
-        printf("FAIL %s\n", what);
-    }
-}
+#include "check.h"
 
 /* ---- rules ------------------------------------------------------------- */
 
@@ -217,6 +208,5 @@ int main(void)
     test_r_pentomino();
     test_glider_and_blinker();
     test_gosper_gun();
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return check_finish();
 }

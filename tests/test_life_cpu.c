@@ -12,16 +12,7 @@
 #include "life_rule.h"
 #include "ref_life.h"
 
-static int failures, checks;
-
-static void check(int ok, const char *what)
-{
-    checks++;
-    if (!ok) {
-        failures++;
-        printf("FAIL %s\n", what);
-    }
-}
+#include "check.h"
 
 /* A test-only generator for random rules (splitmix64). */
 static uint64_t mix_state = 0x1234567887654321ull;
@@ -162,6 +153,5 @@ int main(void)
     test_2d();
     test_3d();
     test_fill_and_digest();
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return check_finish();
 }

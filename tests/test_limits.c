@@ -17,14 +17,7 @@
 #include "bmn_host.h"
 #include "output.h"
 
-static int failures, checks;
-
-static void check(int ok, const char *what)
-{
-    checks++;
-    failures += !ok;
-    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-}
+#include "check.h"
 
 static off_t size_of(const char *path)
 {
@@ -165,6 +158,5 @@ int main(void)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         printf("note: could not remove %s\n", dir);
-    printf("%d passed, %d failed\n", checks - failures, failures);
-    return failures ? 1 : 0;
+    return check_finish();
 }

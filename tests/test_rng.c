@@ -13,16 +13,7 @@
 #include "graveler.h"
 #include <stdint.h>
 
-static int failures, checks;
-
-static void expect(int ok, const char *what)
-{
-    checks++;
-    if (!ok) {
-        failures++;
-        printf("FAIL %s\n", what);
-    }
-}
+#include "check.h"
 
 static void test_philox_kat(void)
 {
@@ -40,7 +31,7 @@ static void test_philox_kat(void)
         ls_philox_ctr r = ls_philox4x32_10(c, k);
         char what[64];
         snprintf(what, sizeof what, "philox4x32-10 known-answer vector %d", i);
-        expect(r.v[0] == kat[i][6] && r.v[1] == kat[i][7] && r.v[2] == kat[i][8] && r.v[3] == kat[i][9], what);
+        check(r.v[0] == kat[i][6] && r.v[1] == kat[i][7] && r.v[2] == kat[i][8] && r.v[3] == kat[i][9], what);
     }
 }
 
@@ -65,7 +56,7 @@ static void test_philox_vs_random123(void)
         for (int j = 0; j < 4; j++)
             bad += r.v[j] != rr.v[j];
     }
-    expect(bad == 0, "philox4x32-10 equals Random123's philox4x32_R(10, ...) on 100000 random inputs");
+    check(bad == 0, "philox4x32-10 equals Random123's philox4x32_R(10, ...) on 100000 random inputs");
 }
 
 static void test_mwc64x(void)
@@ -88,21 +79,21 @@ static void test_mwc64x(void)
         }
         bad += g.s != (((uint64_t)c << 32) | x);
     }
-    expect(bad == 0, "MWC64X with packed state equals Thomas's formulation over 1e6 steps");
+    check(bad == 0, "MWC64X with packed state equals Thomas's formulation over 1e6 steps");
 }
 
 static void test_stream_state(void)
 {
     uint64_t a = grv_stream_state(1, 0), b = grv_stream_state(1, 0), c = grv_stream_state(1, 1ull << 32);
-    expect(a == b, "a stream's state is a pure function of (seed, stream)");
-    expect(a != c, "the stream counter's high word changes the state");
+    check(a == b, "a stream's state is a pure function of (seed, stream)");
+    check(a != c, "the stream counter's high word changes the state");
     int bad = 0;
     for (uint64_t s = 0; s < 100000; s++) {
         uint64_t st = grv_stream_state(s * 977, s);
         uint32_t carry = (uint32_t)(st >> 32);
         bad += carry == 0 || carry > (1u << 31);
     }
-    expect(bad == 0, "stream states keep 1 <= c <= 2^31, away from MWC64X's fixed points");
+    check(bad == 0, "stream states keep 1 <= c <= 2^31, away from MWC64X's fixed points");
 }
 
 int main(void)
@@ -111,6 +102,5 @@ int main(void)
     test_philox_vs_random123();
     test_mwc64x();
     test_stream_state();
-    printf("%d passed, %d failed\n", checks - failures, failures);
-    return failures ? 1 : 0;
+    return check_finish();
 }
