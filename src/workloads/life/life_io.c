@@ -232,72 +232,98 @@ static size_t pku_transfer(int fd, int writing, uint8_t *buf, size_t len, off_t 
     return done;
 }
 
-/* Reads the M^2 rows of M bytes into g from a file of known size: threads
- * read chunks of rows at their offsets (pread, no shared file position)
- * and pack them in parallel. The first bad byte in file order is the one
- * reported, whichever thread finds it. */
-static int pku_read_cells_parallel(FILE *f, const char *name, life_grid *g, ls_error *err)
+/* A parallel pass over the cells of a PKU file (rows of m bytes from
+ * offset base of fd): threads take chunks of whole rows (PKU_CHUNK_BYTES
+ * at most), each in a buffer of its own, and move them with pku_transfer;
+ * what went wrong is gathered here. */
+typedef struct pku_pass {
+    int fd;
+    off_t base;
+    uint32_t m;
+    int64_t rows, per; /* rows in all, rows a chunk */
+    life_grid *dst;    /* reading: the grid the rows are packed into */
+    const life_grid *src; /* writing: the grid the rows come from */
+    int io_errno;      /* an I/O error (errno) */
+    int64_t short_row; /* reading: the first row a read fell short in (the file shrank meanwhile) */
+    uint64_t first_bad; /* reading: file offset of the first bad byte */
+    unsigned bad_value;
+} pku_pass;
+
+/* Runs chunk() over every chunk on the threads. 0, or -1 when a thread had
+ * no memory for its buffer. */
+static int pku_parallel(pku_pass *p, void (*chunk)(pku_pass *p, uint8_t *buf, int64_t r0, int64_t nr))
 {
-    uint32_t m = g->nx;
-    int fd = fileno(f);
-    off_t base = ftello(f);
-    if (base < 0)
-        return ls_fail(err, "%s: %s", name, strerror(errno));
-    int64_t rows = (int64_t)m * m, per = PKU_CHUNK_BYTES / m ? PKU_CHUNK_BYTES / m : 1;
-    int64_t chunks = (rows + per - 1) / per;
-    uint64_t first_bad = UINT64_MAX; /* file offset of the first bad byte */
-    unsigned bad_value = 0;
-    int64_t short_row = -1; /* a read fell short: the file shrank meanwhile */
-    int io_errno = 0, nomem = 0;
+    p->per = PKU_CHUNK_BYTES / p->m ? PKU_CHUNK_BYTES / p->m : 1;
+    int64_t chunks = (p->rows + p->per - 1) / p->per;
+    int nomem = 0;
 #pragma omp parallel
     {
-        uint8_t *buf = malloc((size_t)per * m);
+        uint8_t *buf = malloc((size_t)p->per * p->m);
         if (!buf) {
 #pragma omp atomic write
             nomem = 1;
         }
 #pragma omp for schedule(dynamic, 1)
         for (int64_t c = 0; c < chunks; c++) {
-            if (!buf)
-                continue;
-            int64_t r0 = c * per, nr = rows - r0 < per ? rows - r0 : per;
-            size_t len = (size_t)nr * m;
-            int e = 0;
-            size_t got = pku_transfer(fd, 0, buf, len, base + (off_t)((uint64_t)r0 * m), &e);
-            if (got < len) {
-#pragma omp critical(life_pku_read)
-                {
-                    if (e)
-                        io_errno = e;
-                    if (short_row < 0 || r0 + (int64_t)(got / m) < short_row)
-                        short_row = r0 + (int64_t)(got / m);
-                }
-                continue;
-            }
-            for (int64_t r = 0; r < nr; r++) {
-                uint32_t bad;
-                if (pack_row(buf + (size_t)r * m, m, g->words + (size_t)(r0 + r) * g->row_words, &bad)) {
-                    uint64_t at = PKU_HEADER + (uint64_t)(r0 + r) * m + bad;
-#pragma omp critical(life_pku_read)
-                    if (at < first_bad) {
-                        first_bad = at;
-                        bad_value = buf[(size_t)r * m + bad];
-                    }
-                    break;
-                }
-            }
+            int64_t r0 = c * p->per, nr = p->rows - r0 < p->per ? p->rows - r0 : p->per;
+            if (buf)
+                chunk(p, buf, r0, nr);
         }
         free(buf);
     }
-    if (nomem)
+    return nomem ? -1 : 0;
+}
+
+/* Reads rows r0 .. r0 + nr and packs them; the first bad byte in file
+ * order is the one kept, whichever thread finds it. */
+static void pku_read_chunk(pku_pass *p, uint8_t *buf, int64_t r0, int64_t nr)
+{
+    uint32_t m = p->m;
+    size_t len = (size_t)nr * m;
+    int e = 0;
+    size_t got = pku_transfer(p->fd, 0, buf, len, p->base + (off_t)((uint64_t)r0 * m), &e);
+    if (got < len) {
+#pragma omp critical(life_pku_read)
+        {
+            if (e)
+                p->io_errno = e;
+            if (p->short_row < 0 || r0 + (int64_t)(got / m) < p->short_row)
+                p->short_row = r0 + (int64_t)(got / m);
+        }
+        return;
+    }
+    for (int64_t r = 0; r < nr; r++) {
+        uint32_t bad;
+        if (pack_row(buf + (size_t)r * m, m, p->dst->words + (size_t)(r0 + r) * p->dst->row_words, &bad)) {
+            uint64_t at = PKU_HEADER + (uint64_t)(r0 + r) * m + bad;
+#pragma omp critical(life_pku_read)
+            if (at < p->first_bad) {
+                p->first_bad = at;
+                p->bad_value = buf[(size_t)r * m + bad];
+            }
+            return;
+        }
+    }
+}
+
+/* Reads the M^2 rows of M bytes into g from a file of known size, in
+ * parallel (pku_parallel). */
+static int pku_read_cells_parallel(FILE *f, const char *name, life_grid *g, ls_error *err)
+{
+    uint32_t m = g->nx;
+    pku_pass p = {.fd = fileno(f), .base = ftello(f), .m = m, .rows = (int64_t)m * m, .dst = g, .short_row = -1,
+                  .first_bad = UINT64_MAX};
+    if (p.base < 0)
+        return ls_fail(err, "%s: %s", name, strerror(errno));
+    if (pku_parallel(&p, pku_read_chunk) != 0)
         return ls_fail(err, "out of memory for %u MiB of read buffers", PKU_CHUNK_BYTES >> 20);
-    if (io_errno)
-        return ls_fail(err, "%s: %s", name, strerror(io_errno));
-    if (short_row >= 0)
-        return ls_fail_usage(err, "%s: truncated: the cells end within row %lld of %lld", name, (long long)short_row,
-                             (long long)rows);
-    if (first_bad != UINT64_MAX)
-        return pku_bad_byte(name, first_bad, bad_value, err);
+    if (p.io_errno)
+        return ls_fail(err, "%s: %s", name, strerror(p.io_errno));
+    if (p.short_row >= 0)
+        return ls_fail_usage(err, "%s: truncated: the cells end within row %lld of %lld", name,
+                             (long long)p.short_row, (long long)p.rows);
+    if (p.first_bad != UINT64_MAX)
+        return pku_bad_byte(name, p.first_bad, p.bad_value, err);
     return 0;
 }
 
@@ -347,6 +373,20 @@ int life_read_pku(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_e
     return 0;
 }
 
+/* Expands rows r0 .. r0 + nr and writes them at their offset. */
+static void pku_write_chunk(pku_pass *p, uint8_t *buf, int64_t r0, int64_t nr)
+{
+    uint32_t m = p->m;
+    for (int64_t r = 0; r < nr; r++)
+        unpack_row(p->src->words + (size_t)(r0 + r) * p->src->row_words, m, buf + (size_t)r * m);
+    size_t len = (size_t)nr * m;
+    int e = 0;
+    if (pku_transfer(p->fd, 1, buf, len, p->base + (off_t)((uint64_t)r0 * m), &e) < len) {
+#pragma omp critical(life_pku_write)
+        p->io_errno = e ? e : ENOSPC;
+    }
+}
+
 /* Threads expand chunks of rows and write them at their offsets (pwrite)
  * when f is a regular file, as the atomic writer's temporary file is;
  * otherwise row after row through the stream. */
@@ -366,35 +406,11 @@ int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
     off_t base = ftello(f);
     struct stat st;
     if (base >= 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
-        int fd = fileno(f), io_errno = 0, nomem = 0;
-        int64_t per = PKU_CHUNK_BYTES / m ? PKU_CHUNK_BYTES / m : 1, chunks = (rows + per - 1) / per;
-#pragma omp parallel
-        {
-            uint8_t *buf = malloc((size_t)per * m);
-            if (!buf) {
-#pragma omp atomic write
-                nomem = 1;
-            }
-#pragma omp for schedule(dynamic, 1)
-            for (int64_t c = 0; c < chunks; c++) {
-                if (!buf)
-                    continue;
-                int64_t r0 = c * per, nr = rows - r0 < per ? rows - r0 : per;
-                for (int64_t r = 0; r < nr; r++)
-                    unpack_row(g->words + (size_t)(r0 + r) * g->row_words, m, buf + (size_t)r * m);
-                size_t len = (size_t)nr * m;
-                int e = 0;
-                if (pku_transfer(fd, 1, buf, len, base + (off_t)((uint64_t)r0 * m), &e) < len) {
-#pragma omp critical(life_pku_write)
-                    io_errno = e ? e : ENOSPC;
-                }
-            }
-            free(buf);
-        }
-        if (nomem)
+        pku_pass p = {.fd = fileno(f), .base = base, .m = m, .rows = rows, .src = g};
+        if (pku_parallel(&p, pku_write_chunk) != 0)
             return ls_fail(err, "out of memory for %u MiB of write buffers", PKU_CHUNK_BYTES >> 20);
-        if (io_errno)
-            return ls_fail(err, "%s", strerror(io_errno));
+        if (p.io_errno)
+            return ls_fail(err, "%s", strerror(p.io_errno));
         /* Leave the stream where the data ends, for whoever uses it next. */
         if (fseeko(f, base + (off_t)((uint64_t)rows * m), SEEK_SET) != 0)
             return write_error(err);
