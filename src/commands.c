@@ -40,11 +40,6 @@ static int parse_params(const ls_workload *w, void *params, int run, int argc, c
     return w->params_validate(params, err);
 }
 
-static void device_label(const ls_session *s, char *out, size_t len)
-{
-    snprintf(out, len, "%s", s->label);
-}
-
 /* Whether s is more than one device: a group, or the ranks of an MPI job. */
 static int spread(const ls_session *s)
 {
@@ -851,8 +846,7 @@ int ls_cmd_bench(int argc, char **argv)
     if (!failed) {
         qsort(times, repeat, sizeof *times, cmp_double);
         double median = repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
-        char label[sizeof s.label];
-        device_label(&s, label, sizeof label);
+        const char *label = s.label;
         if (c.json) {
             printf("{\"workload\":\"%s\",\"device\":\"%s\",\"name\":", w->name, label);
             ls_json_string(stdout, s.info.name);

@@ -49,13 +49,22 @@ void ls_bytes_free(ls_bytes *b)
     memset(b, 0, sizeof *b);
 }
 
-int ls_bytes_get(ls_bytes_reader *r, void *out, size_t n)
+const unsigned char *ls_bytes_take(ls_bytes_reader *r, size_t n)
 {
     if (r->left < n)
-        return -1;
-    memcpy(out, r->p, n);
+        return NULL;
+    const unsigned char *at = r->p;
     r->p += n;
     r->left -= n;
+    return at;
+}
+
+int ls_bytes_get(ls_bytes_reader *r, void *out, size_t n)
+{
+    const unsigned char *at = ls_bytes_take(r, n);
+    if (!at)
+        return -1;
+    memcpy(out, at, n);
     return 0;
 }
 

@@ -49,6 +49,9 @@ typedef struct ls_bytes_reader {
 } ls_bytes_reader;
 /* Copies n bytes out; -1 when fewer are left (a malformed chunk). */
 int ls_bytes_get(ls_bytes_reader *r, void *out, size_t n);
+/* The next n bytes where they are (unaligned: memcpy them out), or NULL
+ * when fewer are left. */
+const unsigned char *ls_bytes_take(ls_bytes_reader *r, size_t n);
 
 #define LS_SPLIT_HINT_MAX 64
 

@@ -134,17 +134,14 @@ static int bmn_fold(void *job, uint64_t lo, uint64_t n, const void *bytes, size_
     bmn_state *st = j->st;
     ls_bytes_reader r = {bytes, len};
     uint64_t hist[BMN_HIST_BINS], total_cards;
-    uint32_t n_hits, n_rep;
-    int bad = ls_bytes_get(&r, hist, sizeof hist) | ls_bytes_get(&r, &total_cards, sizeof total_cards) |
-              ls_bytes_get(&r, &n_hits, sizeof n_hits);
-    const unsigned char *hits = r.p;
-    bad |= bad ? 0 : (r.left < (size_t)n_hits * sizeof(bmn_hit) ? -1 : 0);
-    if (!bad) {
-        r.p += (size_t)n_hits * sizeof(bmn_hit);
-        r.left -= (size_t)n_hits * sizeof(bmn_hit);
-        bad = ls_bytes_get(&r, &n_rep, sizeof n_rep);
-    }
-    if (bad || r.left != (size_t)n_rep * sizeof(bmn_replayed))
+    uint32_t n_hits = 0, n_rep = 0;
+    const unsigned char *hits = NULL, *reps = NULL;
+    if (ls_bytes_get(&r, hist, sizeof hist) == 0 && ls_bytes_get(&r, &total_cards, sizeof total_cards) == 0 &&
+        ls_bytes_get(&r, &n_hits, sizeof n_hits) == 0)
+        hits = ls_bytes_take(&r, (size_t)n_hits * sizeof(bmn_hit));
+    if (hits && ls_bytes_get(&r, &n_rep, sizeof n_rep) == 0)
+        reps = ls_bytes_take(&r, (size_t)n_rep * sizeof(bmn_replayed));
+    if (!reps || r.left != 0)
         return ls_fail(err, "deals %" PRIu64 "+%" PRIu64 ": a malformed result of %zu bytes", lo, n, len);
     for (uint32_t b = 0; b < BMN_HIST_BINS; b++) {
         st->hist[b] += hist[b];
@@ -159,7 +156,7 @@ static int bmn_fold(void *job, uint64_t lo, uint64_t n, const void *bytes, size_
     }
     for (uint32_t i = 0; i < n_rep; i++) {
         bmn_replayed rep;
-        ls_bytes_get(&r, &rep, sizeof rep);
+        memcpy(&rep, reps + (size_t)i * sizeof rep, sizeof rep);
         if (rep.r.outcome == BMN_LOOP) {
             if (bmn_state_add_loop(st, rep.deal, &rep.r) != 0)
                 return ls_fail(err, "out of memory for loops");
