@@ -561,6 +561,8 @@ int ls_cmd_check(int argc, char **argv)
                "in LIST, e.g. openmp,opencl:1) and compares the full results; `all` runs every\n"
                "workload at a small size. Exits 1 with the fields that differ when any two disagree,\n"
                "77 (skipped) when fewer than two devices could be compared, 0 when all agree.\n"
+               "A group in LIST (cuda:all, openmp+opencl:0) is one run of graveler or bmn spread over\n"
+               "its devices, compared like a device (cuda:0,cuda:all: two GPUs against one).\n"
                "Workloads:");
         for (int i = 0; ls_workloads[i]; i++)
             printf(" %s", ls_workloads[i]->name);
