@@ -21,7 +21,8 @@ ldconfig -p | grep -q libsqlite3.so.0 || export LD_LIBRARY_PATH=$PWD/.peers/sqli
 tar -C /tmp/ab-a -xf "$base"
 for t in a b; do
   src=$([ $t = a ] && echo /tmp/ab-a || echo "$PWD")
-  meson setup /tmp/ab-build-$t "$src" -Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi=disabled >/dev/null 2>&1 &&
+  mpi=""; grep -q "option('mpi'" "$src/meson_options.txt" && mpi=-Dmpi=disabled  # trees before it lack it
+  meson setup /tmp/ab-build-$t "$src" -Ddefault_backend=cuda -Dnvcc_arch=90 $mpi >/dev/null 2>&1 &&
     ninja -C /tmp/ab-build-$t >/dev/null 2>&1 || { echo "build $t failed"; exit 1; }
 done
 nv=$(/tmp/ab-build-b/lockstep devices --json | python3 bench/nvidia_cl_device.py)
