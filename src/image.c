@@ -175,16 +175,5 @@ int ls_image_check_path(const char *path, int channels, ls_error *err)
         return -1;
     if (fmt == LS_IMAGE_PGM && channels != LS_IMAGE_GRAY)
         return ls_fail_usage(err, "%s: a PGM file holds gray images; use .png or .ppm", path);
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return ls_fail_usage(err, "cannot write %s: it is a directory", path);
-    /* Creating (and dropping) the temporary file the save will use shows
-     * the directory is writable before any long computation. */
-    ls_atomic_file probe;
-    if (ls_atomic_open(&probe, path, err) != 0) {
-        err->usage = 1;
-        return -1;
-    }
-    ls_atomic_abort(&probe);
-    return 0;
+    return ls_output_check(path, err);
 }

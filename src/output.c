@@ -182,3 +182,17 @@ int ls_atomic_commit(ls_atomic_file *a, ls_error *err)
     ls_atomic_abort(a);
     return rc;
 }
+
+int ls_output_check(const char *path, ls_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return ls_fail_usage(err, "cannot write %s: it is a directory", path);
+    ls_atomic_file probe;
+    if (ls_atomic_open(&probe, path, err) != 0) {
+        err->usage = 1;
+        return -1;
+    }
+    ls_atomic_abort(&probe);
+    return 0;
+}

@@ -50,4 +50,10 @@ int ls_atomic_commit(ls_atomic_file *a, ls_error *err);
 /* Removes the temporary file; path is left as it was. */
 void ls_atomic_abort(ls_atomic_file *a);
 
+/* Checks, before any long computation, that an output file can be written
+ * at path later: not a directory, and its directory exists and takes the
+ * temporary file (created and removed). Failures are the user's input
+ * (err->usage = 1, exit code 2). */
+int ls_output_check(const char *path, ls_error *err);
+
 #endif
