@@ -51,6 +51,9 @@ typedef struct life_data {
 /* First chunk: about 2^28 cell updates (tens of ms on a CPU core);
  * later chunks are sized by ls_chunks from the measured rate. */
 #define LIFE_FIRST_CHUNK_UPDATES (1ull << 28)
+/* ... and at most this many generations (each a kernel launch on a GPU),
+ * so that a tiny grid's first chunk is short too. */
+#define LIFE_FIRST_CHUNK_GENERATIONS 16
 
 static void life_params_default(void *pp)
 {
@@ -333,30 +336,46 @@ static int record_population(life_device *dev, life_data *d, ls_error *err)
     return 0;
 }
 
-/* Runs the generations in chunks (each a multiple of --every when given),
- * recording the series, reporting progress, stopping on Ctrl-C. */
+/* The next chunk's generations: what the chunker asks for, but never past
+ * the next sample of --every, so that every K-th generation is recorded
+ * whatever the chunk sizes (which follow the device's measured rate). */
+static uint64_t next_chunk(const ls_chunks *chunks, const life_data *d, uint64_t steps)
+{
+    uint64_t n = ls_chunks_next(chunks, steps - d->steps);
+    if (d->every) {
+        uint64_t to_sample = d->every - d->steps % d->every;
+        n = n < to_sample ? n : to_sample;
+    }
+    return n;
+}
+
+/* Runs the generations in chunks, recording the population at every
+ * multiple of --every, reporting progress, stopping on Ctrl-C. The first
+ * chunk is short on any device (at most LIFE_FIRST_CHUNK_GENERATIONS
+ * launches); later ones are sized from the wall time the chunks took, so
+ * that a device whose launches cost more than its kernels still answers
+ * Ctrl-C within a fraction of a second. */
 static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out, const ls_progress *progress,
                  ls_error *err)
 {
     ls_chunks chunks;
     uint64_t cells = (uint64_t)d->grid.nx * d->grid.ny * d->grid.nz;
     uint64_t first = LIFE_FIRST_CHUNK_UPDATES / cells ? LIFE_FIRST_CHUNK_UPDATES / cells : 1;
-    ls_chunks_init(&chunks, o->every && o->every > first ? o->every : first, o->steps ? o->steps : 1);
+    if (first > LIFE_FIRST_CHUNK_GENERATIONS)
+        first = LIFE_FIRST_CHUNK_GENERATIONS;
+    ls_chunks_init(&chunks, first, o->steps ? o->steps : 1);
     if (d->every && record_population(dev, d, err))
         return -1;
     while (d->steps < o->steps) {
-        uint64_t n = ls_chunks_next(&chunks, o->steps - d->steps);
-        if (d->every && n > d->every)
-            n = n / d->every * d->every;
-        double secs = 0;
+        uint64_t n = next_chunk(&chunks, d, o->steps);
+        double secs = 0, t0 = ls_now();
         if (device_steps(dev, d, n, &secs, err))
             return -1;
-        ls_chunks_done(&chunks, n, secs);
+        ls_chunks_done(&chunks, n, ls_now() - t0);
         d->steps += n;
         out->seconds += secs;
         if (d->every && d->steps % d->every == 0 && record_population(dev, d, err))
             return -1;
-        uint64_t cells = (uint64_t)d->grid.nx * d->grid.ny * d->grid.nz;
         if (progress && progress->report && progress->report(progress->user, d->steps * cells, o->steps * cells))
             break;
     }
