@@ -98,5 +98,9 @@ int ls_default_backend_check(ls_error *err);
  * opening anything. 0 or -1 with err->usage set. */
 int ls_backend_spec_parse(const char *spec, const ls_backend **backend,
                           int *index, ls_error *err);
+/* Refuses a list of specs with an empty item (a separator from seps at
+ * either end or two in a row: "openmp,", "a,,b") or a space, naming the
+ * flag. 0 or -1 with err->usage set. */
+int ls_spec_list_check(const char *flag, const char *spec, const char *seps, ls_error *err);
 
 #endif

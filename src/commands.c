@@ -183,15 +183,22 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         /* Another rank than 0: rank 0 reports and writes the files. */
         w->run_free(&run);
     } else if (rc == 0) {
+        /* A run that did not finish reports what it did and writes no
+         * output file: each stays as it was. */
+        int finished = !run.interrupted;
         rc = ls_run_seal(w, params, &s, &run, &err);
-        if (rc == 0 && w->write_outputs)
+        if (rc == 0 && finished && w->write_outputs)
             rc = w->write_outputs(params, &run, &err);
         if (rc == 0)
             rc = emit(w, params, &s, &run, c.json, &err);
         w->run_free(&run);
+        if (rc == 0 && !finished)
+            rc = ls_exit_interrupted();
     }
     ls_session_close(&s);
     free(params);
+    if (rc > 1)
+        return rc; /* interrupted: the report said what was done */
     if (rc != 0 && ls_cluster_size() > 1) {
         /* The other ranks may be waiting on this one: end them all. */
         ls_report(&err);
@@ -210,6 +217,28 @@ typedef struct dev_ref {
     char group[128];
 } dev_ref;
 
+/* Checks each member of a group ("cuda:all", "openmp+opencl:0") as a
+ * spec before anything runs: a bad one is the user's error, not a failed
+ * run. */
+static int check_group_spec(const char *group, ls_error *err)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", group);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
+        const ls_backend *b;
+        int index;
+        char *all = strstr(tok, ":all");
+        if (all && all[4] == 0)
+            *all = 0; /* NAME:all: the name must be a backend's */
+        if (ls_backend_spec_parse(tok, &b, &index, err) != 0)
+            return -1;
+        if (!b)
+            return ls_fail_usage(err, "--backends: name backends explicitly in a group (not auto): '%s'", group);
+    }
+    return 0;
+}
+
 /* The devices named by a comma-separated list of specs (a bare backend
  * name means all its devices; NAME:all, or specs joined by '+', one run
  * over a group of them), or every device when list is NULL. A backend
@@ -221,13 +250,21 @@ static int collect_devices(const char *list, int groups, dev_ref *out, int max, 
 {
     int n = 0;
     skipped[0] = 0;
-    char buf[256];
+    char buf[512];
+    if (list && strlen(list) >= sizeof buf)
+        return ls_fail_usage(err, "--backends: a list of at most %zu characters", sizeof buf - 1);
+    if (list && ls_spec_list_check("--backends", list, ",+", err) != 0)
+        return -1;
     snprintf(buf, sizeof buf, "%s", list ? list : "");
-    const char *names[8];
+    const char *names[LS_MAX_DEVICES * 3];
+    const int max_names = (int)(sizeof names / sizeof names[0]);
     int nnames = 0;
     if (list) {
-        for (char *tok = strtok(buf, ","); tok && nnames < 8; tok = strtok(NULL, ","))
+        for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+            if (nnames == max_names)
+                return ls_fail_usage(err, "--backends: at most %d entries", max_names);
             names[nnames++] = tok;
+        }
         if (nnames == 0)
             return ls_fail_usage(err, "--backends: expected a comma-separated list like openmp,opencl");
     } else {
@@ -241,10 +278,15 @@ static int collect_devices(const char *list, int groups, dev_ref *out, int max, 
             if (!groups)
                 return ls_fail_usage(err, "--backend: conformance runs on one device at a time, not on '%s'",
                                      names[i]);
-            if (n < max) {
-                out[n] = (dev_ref){NULL, -1, ""};
-                snprintf(out[n++].group, sizeof out->group, "%s", names[i]);
-            }
+            if (n == max)
+                return ls_fail_usage(err, "--backends: at most %d devices and groups", max);
+            if (check_group_spec(names[i], err) != 0)
+                return -1;
+            for (int j = 0; j < n; j++)
+                if (strcmp(out[j].group, names[i]) == 0)
+                    return ls_fail_usage(err, "--backends: %s is named twice in '%s'", names[i], list);
+            out[n] = (dev_ref){NULL, -1, ""};
+            snprintf(out[n++].group, sizeof out->group, "%s", names[i]);
             continue;
         }
         if (ls_backend_spec_parse(names[i], &b, &index, err) != 0)
@@ -262,8 +304,16 @@ static int collect_devices(const char *list, int groups, dev_ref *out, int max, 
         if (index >= nd)
             return ls_fail_usage(err, "--backends: %s has %d device%s (index 0 to %d), not %s", b->name, nd,
                                  nd == 1 ? "" : "s", nd - 1, names[i]);
-        for (int d = index < 0 ? 0 : index; d < (index < 0 ? nd : index + 1) && n < max; d++)
+        /* A device compared with itself proves nothing: refused, as in
+         * --backend (a bare name is every device of its backend). */
+        for (int d = index < 0 ? 0 : index; d < (index < 0 ? nd : index + 1); d++) {
+            for (int j = 0; j < n; j++)
+                if (out[j].backend == b && out[j].index == d)
+                    return ls_fail_usage(err, "--backends: %s:%d is named twice in '%s'", b->name, d, list);
+            if (n == max)
+                return ls_fail_usage(err, "--backends: at most %d devices and groups", max);
             out[n++] = (dev_ref){b, d, ""};
+        }
     }
     /* Run the CPU first: it is the reference the others are compared with. */
     for (int i = 1; i < n; i++)
@@ -386,13 +436,13 @@ typedef struct check_row {
     char label[160];
     char name[160];
     char error[512];
-    int ran, ok;
+    int ran, ok, stopped; /* stopped: a signal cut its run short */
     ls_run run;
     char *json; /* the result's members */
 } check_row;
 
 typedef struct check_outcome {
-    int compared, failures, agree;
+    int compared, failures, agree, interrupted;
 } check_outcome;
 
 static void check_row_json(FILE *out, const check_row *r, const check_row *ref)
@@ -476,6 +526,7 @@ static void check_one(const ls_workload *w, const void *params, dev_ref d, check
         snprintf(row->error, sizeof row->error, "%s", e.msg);
     } else if (row->run.interrupted) {
         snprintf(row->error, sizeof row->error, "interrupted");
+        row->stopped = 1;
         w->run_free(&row->run);
     } else if (ls_run_seal(w, params, &s, &row->run, &e) != 0 ||
                !(row->json = ls_result_json(w, params, &row->run))) {
@@ -493,7 +544,7 @@ static void check_one(const ls_workload *w, const void *params, dev_ref d, check
 static check_outcome check_workload(const ls_workload *w, const void *params, const dev_ref *devs, int ndev,
                                     const char *skipped, const ls_common *c, FILE *json_out)
 {
-    check_outcome o = {0, 0, 1};
+    check_outcome o = {0, 0, 1, 0};
     check_row *rows = calloc((size_t)ndev, sizeof *rows);
     if (!rows) {
         fprintf(stderr, "lockstep: out of memory\n");
@@ -506,7 +557,7 @@ static check_outcome check_workload(const ls_workload *w, const void *params, co
         if (!rows[i].ran)
             continue;
         if (!rows[i].ok) {
-            o.failures++;
+            o.failures += !rows[i].stopped;
             continue;
         }
         if (ref < 0)
@@ -515,8 +566,7 @@ static check_outcome check_workload(const ls_workload *w, const void *params, co
             o.agree = 0;
         o.compared++;
     }
-    if (ls_progress_interrupted())
-        o.failures++;
+    o.interrupted = ls_progress_interrupted();
     if (json_out) {
         check_print_json(json_out, w, rows, ndev, ref, &o);
     } else {
@@ -540,16 +590,19 @@ static check_outcome check_workload(const ls_workload *w, const void *params, co
     return o;
 }
 
-/* Exit status of check: 1 on any disagreement or failure, 77 (skipped)
- * when fewer than two devices were compared, else 0. */
+/* Exit status of check: 1 on any disagreement or failure, 128 + the
+ * signal when one stopped it before every device ran, 77 (skipped) when
+ * fewer than two devices were compared, else 0. */
 static int check_status(const check_outcome *o, int n)
 {
-    int compared_all = 1, failed = 0;
+    int compared_all = 1, failed = 0, interrupted = 0;
     for (int i = 0; i < n; i++) {
         failed |= !o[i].agree || o[i].failures;
         compared_all &= o[i].compared >= 2;
+        interrupted |= o[i].interrupted;
     }
-    return failed ? 1 : compared_all ? 0 : 77;
+    interrupted |= ls_progress_interrupted();
+    return failed ? 1 : interrupted ? ls_exit_interrupted() : compared_all ? 0 : 77;
 }
 
 int ls_cmd_check(int argc, char **argv)
@@ -654,7 +707,8 @@ int ls_cmd_check(int argc, char **argv)
     if (json_out) {
         fprintf(json_out, ",\"not_available\":");
         ls_json_string(json_out, skipped);
-        fprintf(json_out, ",\"status\":\"%s\"}\n", status == 0 ? "agree" : status == 77 ? "skipped" : "failed");
+        fprintf(json_out, ",\"status\":\"%s\"}\n",
+                status == 0 ? "agree" : status == 77 ? "skipped" : status > 128 ? "interrupted" : "failed");
         if (ls_buffer_emit(&json, stdout, "standard output", &err) != 0)
             return ls_report(&err);
     }
@@ -738,11 +792,12 @@ int ls_cmd_conformance(int argc, char **argv)
         return skip_unavailable ? 77 : 1;
     }
     case_tally t = {0, 0, c.json};
+    ls_progress_catch_sigint(); /* a signal stops between cases; the tally is printed */
     if (c.json)
         printf("{\"cases\":[");
     else
         printf("%-10s %-44s %-6s %s\n", "device", "case", "result", "detail");
-    for (int d = 0; d < ndev; d++) {
+    for (int d = 0; d < ndev && !ls_progress_interrupted(); d++) {
         ls_session s;
         ls_error e = {{0}, 0};
         char label[160];
@@ -754,22 +809,24 @@ int ls_cmd_conformance(int argc, char **argv)
             const ls_workload *w = ls_workloads[wi];
             if (only && strcmp(only, w->name) != 0)
                 continue;
-            for (int k = 0; k < w->ncases; k++)
+            for (int k = 0; k < w->ncases && !ls_progress_interrupted(); k++)
                 run_case(&t, &s, opened, label, &w->cases[k], &e);
         }
         if (opened)
             ls_session_close(&s);
     }
+    int stopped = ls_progress_interrupted();
     if (c.json) {
-        printf("],\"passed\":%d,\"failed\":%d,\"not_available\":", t.pass, t.fail);
+        printf("],\"passed\":%d,\"failed\":%d,\"interrupted\":%s,\"not_available\":", t.pass, t.fail,
+               stopped ? "true" : "false");
         ls_json_string(stdout, skipped);
         printf("}\n");
     } else {
         if (skipped[0])
             printf("not available: %s\n", skipped);
-        printf("conformance: %d passed, %d failed\n", t.pass, t.fail);
+        printf("conformance: %d passed, %d failed%s\n", t.pass, t.fail, stopped ? " (interrupted: not every case ran)" : "");
     }
-    return t.fail ? 1 : 0;
+    return t.fail ? 1 : stopped ? ls_exit_interrupted() : 0;
 }
 
 /* ---- lockstep bench ------------------------------------------------------ */
@@ -822,12 +879,21 @@ int ls_cmd_bench(int argc, char **argv)
         return ls_report(&err);
     }
     char digest[17] = "", summary[200] = "";
-    uint64_t items = 0;
+    uint64_t items = 0, timed = 0;
     int failed = 0;
-    for (uint64_t i = 0; i < warmup + repeat && !failed; i++) {
+    /* A signal stops the run in hand (its time is not counted) and the
+     * runs timed so far are reported. */
+    ls_progress_bar bar;
+    ls_progress prog = ls_progress_start(&bar, w->name, w->unit, 1);
+    ls_progress_catch_sigint();
+    for (uint64_t i = 0; i < warmup + repeat && !failed && !ls_progress_interrupted(); i++) {
         ls_run run;
-        if (w->run(&s, params, &run, NULL, &err) != 0) {
+        if (w->run(&s, params, &run, &prog, &err) != 0) {
             failed = 1;
+            break;
+        }
+        if (run.interrupted) {
+            w->run_free(&run);
             break;
         }
         if (ls_run_seal(w, params, &s, &run, &err) != 0) {
@@ -840,12 +906,18 @@ int ls_cmd_bench(int argc, char **argv)
                     (unsigned long long)i + 1, run.digest, digest);
             failed = 1;
         }
-        if (i >= warmup)
-            times[i - warmup] = run.seconds;
+        if (i >= warmup && !failed)
+            times[timed++] = run.seconds;
         items = run.items;
         w->run_free(&run);
     }
-    if (!failed) {
+    ls_progress_finish(&bar);
+    int stopped = !failed && timed < repeat;
+    if (stopped)
+        fprintf(stderr, "lockstep: bench interrupted after %" PRIu64 " of %" PRIu64 " timed runs%s\n", timed, repeat,
+                timed ? "; the figures below are of those" : "; nothing was timed");
+    if (!failed && timed) {
+        repeat = timed;
         qsort(times, repeat, sizeof *times, cmp_double);
         double median = repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
         const char *label = s.label;
@@ -853,8 +925,9 @@ int ls_cmd_bench(int argc, char **argv)
             printf("{\"workload\":\"%s\",\"device\":\"%s\",\"name\":", w->name, label);
             ls_json_string(stdout, s.info.name);
             printf(",\"items\":%" PRIu64 ",\"repeat\":%" PRIu64 ",\"median_s\":%.6g,\"min_s\":%.6g,\"max_s\":%.6g,"
-                   "\"items_per_s\":%.6g,\"digest\":\"%s\"}\n",
-                   items, repeat, median, times[0], times[repeat - 1], (double)items / median, digest);
+                   "\"items_per_s\":%.6g,\"digest\":\"%s\",\"interrupted\":%s}\n",
+                   items, repeat, median, times[0], times[repeat - 1], (double)items / median, digest,
+                   stopped ? "true" : "false");
         } else {
             printf("%s on %s (%s): %" PRIu64 " %s, %s\n", w->name, label, s.info.name, items, w->unit, summary);
             printf("median %.6f s  min %.6f s  max %.6f s  (%" PRIu64 " runs after %" PRIu64 " warm-up)\n", median,
@@ -865,7 +938,7 @@ int ls_cmd_bench(int argc, char **argv)
     ls_session_close(&s);
     free(params);
     free(times);
-    return failed ? ls_report(&err) : 0;
+    return failed ? ls_report(&err) : stopped ? ls_exit_interrupted() : 0;
 }
 
 /* ---- lockstep devices ---------------------------------------------------- */

@@ -19,10 +19,11 @@ double ls_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The first stop signal's number: what the exit code reports. */
 static void on_sigint(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    if (!interrupted)
+        interrupted = sig;
 }
 
 /* SIGTERM (kill, a batch system's time limit, shutdown) and SIGHUP (the
@@ -44,6 +45,11 @@ void ls_progress_catch_sigint(void)
 int ls_progress_interrupted(void)
 {
     return interrupted != 0;
+}
+
+int ls_exit_interrupted(void)
+{
+    return 128 + (interrupted ? (int)interrupted : SIGINT);
 }
 
 static int report(void *user, uint64_t done, uint64_t total)

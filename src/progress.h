@@ -32,6 +32,11 @@ void ls_progress_finish(ls_progress_bar *bar);
  * callback turns into a stop request instead of killing the process. */
 void ls_progress_catch_sigint(void);
 int ls_progress_interrupted(void);
+/* The exit code of a command that stopped before it finished because a
+ * signal came: 128 + its number, as a shell reports a process the signal
+ * killed (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP). The report of
+ * what was done is printed first, and no output file is written. */
+int ls_exit_interrupted(void);
 
 double ls_now(void);
 

@@ -90,7 +90,8 @@ int ls_backend_spec_parse(const char *spec, const ls_backend **backend, int *ind
         char *end;
         errno = 0;
         long v = strtol(colon + 1, &end, 10);
-        if (colon[1] == 0 || *end != 0 || errno || v < 0 || v >= LS_MAX_DEVICES)
+        /* Digits only: strtol alone would take " 0" and "+0". */
+        if (colon[1] < '0' || colon[1] > '9' || *end != 0 || errno || v < 0 || v >= LS_MAX_DEVICES)
             return ls_fail_usage(err, "--backend: device index must be an integer from 0 to %d; got '%s'",
                                  LS_MAX_DEVICES - 1, colon + 1);
         *index = (int)v;
@@ -177,12 +178,28 @@ static int pick_item(const char *item, dev_pick *out, int max, ls_error *err)
     return 1;
 }
 
+int ls_spec_list_check(const char *flag, const char *spec, const char *seps, ls_error *err)
+{
+    size_t len = strlen(spec);
+    int empty = len == 0 || strchr(seps, spec[0]) || strchr(seps, spec[len - 1]);
+    for (size_t i = 1; i < len && !empty; i++)
+        empty = strchr(seps, spec[i]) && strchr(seps, spec[i - 1]);
+    if (empty)
+        return ls_fail_usage(err, "%s '%s': an empty item (a separator at an end, or two in a row)", flag, spec);
+    for (size_t i = 0; i < len; i++)
+        if (spec[i] == ' ' || spec[i] == '\t')
+            return ls_fail_usage(err, "%s '%s': no spaces in a device list", flag, spec);
+    return 0;
+}
+
 /* The devices a spec names, in order, before any are opened. */
 static int pick_list(const char *spec, dev_pick *out, int max, ls_error *err)
 {
     char buf[512];
     if (strlen(spec) >= sizeof buf)
         return ls_fail_usage(err, "--backend: a list of at most %zu characters", sizeof buf - 1);
+    if (ls_spec_list_check("--backend", spec, ",+", err) != 0)
+        return -1;
     snprintf(buf, sizeof buf, "%s", spec);
     int n = 0, items = 0;
     char *save = NULL;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """BMN search checkpoints, through the command line:
   - a search extended from its checkpoint equals one run straight through;
-  - Ctrl-C, SIGTERM and SIGHUP stop it, print the best so far (exit 0) and
+  - Ctrl-C, SIGTERM and SIGHUP stop it, print the best so far (exit
+    128 + the signal: 130, 143, 129) and
     the resumed search equals an uninterrupted one;
   - SIGKILL at many random moments (several times on the same file), then
     a resume: the same top K, histogram and loops as an uninterrupted run;
@@ -70,9 +71,10 @@ for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
     time.sleep(1.0)
     p.send_signal(sig)
     out, err = p.communicate(timeout=300)
-    stopped = json.loads(out) if p.returncode == 0 and out else None
+    stopped = json.loads(out) if p.returncode == 128 + sig and out else None
     expect(stopped is not None and stopped['interrupted'] and 0 < stopped['deals'] < int(big),
-           '%s stops the search, prints the best so far and exits 0' % name, 'rc=%s err=%r' % (p.returncode, err))
+           '%s stops the search, prints the best so far and exits %d' % (name, 128 + sig),
+           'rc=%s err=%r' % (p.returncode, err))
     if stopped:
         more = str(stopped['deals'] + 200000)
         rc, out, err = search('--deals', more, '--seed', '5', ckpt=ck)
@@ -122,7 +124,7 @@ expect(rep.returncode != 0 and one_line(rep.stderr) and 'in use' in rep.stderr,
        'bmn report on a checkpoint in use says so', rep.stderr)
 p.send_signal(signal.SIGINT)
 out, _ = p.communicate(timeout=300)
-expect(p.returncode == 0 and json.loads(out)['interrupted'], 'the first search was not disturbed')
+expect(p.returncode == 130 and json.loads(out)['interrupted'], 'the first search was not disturbed')
 
 # 5. refusals leave the file alone
 ck = os.path.join(tmp, 'extend.ckpt')

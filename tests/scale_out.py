@@ -76,8 +76,8 @@ with tempfile.TemporaryDirectory() as tmp:
     time.sleep(1.5)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
-    doc = json.loads(out) if p.returncode == 0 and out else {}
-    expect(p.returncode == 0 and doc.get('interrupted') is True and 0 < doc.get('deals', 0) < 6e6,
+    doc = json.loads(out) if p.returncode == 130 and out else {}
+    expect(p.returncode == 130 and doc.get('interrupted') is True and 0 < doc.get('deals', 0) < 6e6,
            'Ctrl-C stops a group run with what was done', 'exit %d %s %s' % (p.returncode, out[:200], err))
     resumed = run('bmn', 'search', '--deals', total, '--backend', 'openmp', '--checkpoint', ck, '--json', '--quiet')
     straight = run('bmn', 'search', '--deals', total, '--backend', 'openmp', '--json', '--quiet')
