@@ -129,6 +129,69 @@ void ls_cluster_abort(int code)
     exit(code);
 }
 
+/* The line of text that holds offset `at`, as "--seed 7" ("nothing" past
+ * the end), for the refusal. */
+static void line_at(const char *text, size_t at, char *out, size_t len)
+{
+    size_t n = strlen(text);
+    if (at >= n) {
+        snprintf(out, len, "nothing");
+        return;
+    }
+    size_t start = at;
+    while (start > 0 && text[start - 1] != '\n')
+        start--;
+    size_t end = start + strcspn(text + start, "\n");
+    snprintf(out, len, "'%.*s'", (int)(end - start), text + start);
+}
+
+/* The message of the lowest rank whose text differs from rank 0's (ref). */
+static void disagreement(const char *ref, const char *mine, char *msg, size_t len)
+{
+    size_t at = 0;
+    while (ref[at] && ref[at] == mine[at])
+        at++;
+    char theirs[160], ours[160];
+    line_at(mine, at, ours, sizeof ours);
+    line_at(ref, at, theirs, sizeof theirs);
+    snprintf(msg, len, "MPI rank %d was started with %s where rank 0 has %s: every rank must compute the same "
+                       "problem; nothing was run", rank_, ours, theirs);
+}
+
+int ls_cluster_agree(const char *mine, ls_error *err)
+{
+    if (!joined || size_ < 2)
+        return 0;
+    unsigned long long n = strlen(mine);
+    if (MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD) != MPI_SUCCESS || n > (1u << 20))
+        return ls_fail(err, "MPI: the ranks could not compare their arguments");
+    char *ref = malloc((size_t)n + 1);
+    if (!ref)
+        return ls_fail(err, "out of memory");
+    if (rank_ == 0)
+        memcpy(ref, mine, (size_t)n);
+    ref[n] = 0;
+    int rc = MPI_Bcast(ref, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD);
+    int differs = rc != MPI_SUCCESS || strcmp(ref, mine) != 0;
+    int first = differs ? rank_ : size_, lowest = size_;
+    if (MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS) {
+        free(ref);
+        return ls_fail(err, "MPI: the ranks could not compare their arguments");
+    }
+    if (lowest == size_) {
+        free(ref);
+        return 0;
+    }
+    char msg[sizeof err->msg] = "";
+    if (rank_ == lowest)
+        disagreement(ref, mine, msg, sizeof msg);
+    free(ref);
+    if (MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, lowest, MPI_COMM_WORLD) != MPI_SUCCESS)
+        snprintf(msg, sizeof msg, "MPI rank %d was started with other arguments than rank 0; nothing was run", lowest);
+    msg[sizeof msg - 1] = 0;
+    return ls_fail_usage(err, "%s", msg);
+}
+
 int ls_cluster_count_failed(int ok)
 {
     if (!joined)
@@ -215,6 +278,13 @@ void ls_cluster_abort(int code)
 int ls_cluster_count_failed(int ok)
 {
     return !ok;
+}
+
+int ls_cluster_agree(const char *mine, ls_error *err)
+{
+    (void)mine;
+    (void)err;
+    return 0;
 }
 
 int ls_cluster_send(int rank, int tag, const void *data, size_t len, ls_error *err)

@@ -41,6 +41,12 @@ void ls_cluster_library(char *out, size_t len);
  * 0 says so (once for the job); returns exit code 2. */
 int ls_cluster_refuse(const char *command);
 
+/* Every rank gives the text that defines its problem (lines such as
+ * "--seed 7"); when any rank's differs from rank 0's, returns -1 on every
+ * rank with err naming the first differing line of the lowest such rank
+ * and rank 0's. 0 when all agree or not in a job. A collective call. */
+int ls_cluster_agree(const char *mine, ls_error *err);
+
 /* Every rank says whether it is ready; returns how many are not (0: all
  * ready). A collective call: every rank must make it. */
 int ls_cluster_count_failed(int ok);

@@ -10,6 +10,10 @@
 #include "split.h"
 #include "workload.h"
 
+#ifndef LS_VERSION
+#define LS_VERSION "unknown"
+#endif
+
 /* ---- shared pieces ----------------------------------------------------- */
 
 /* Parameters of w with their option table, plus the run command's own
@@ -38,6 +42,55 @@ static int parse_params(const ls_workload *w, void *params, int run, int argc, c
     if (npos && w->params_positional(params, npos, pos, err) != 0)
         return -1;
     return w->params_validate(params, err);
+}
+
+/* FNV-1a over this program's own file: ranks of one job must run the same
+ * build (results travel between them as host bytes). 0 when unreadable. */
+static uint64_t program_hash(void)
+{
+    FILE *f = fopen("/proc/self/exe", "rb");
+    if (!f)
+        return 0;
+    uint64_t h = 1469598103934665603ull;
+    unsigned char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ buf[i]) * 1099511628211ull;
+    fclose(f);
+    return h;
+}
+
+/* Everything that defines a run's result, one line each: the build, the
+ * command, and every option of the workload and of its run command, as
+ * parsed (positional arguments land in the same fields). --backend,
+ * --json and --quiet are not in it: ranks may run on different devices. */
+static char *problem_text(const ls_workload *w, void *params)
+{
+    ls_opt opts[LS_MAX_OPTS * 2];
+    int n = w->params_options(params, opts, LS_MAX_OPTS);
+    if (w->run_options)
+        n += w->run_options(params, opts + n, LS_MAX_OPTS - n);
+    ls_buffer b;
+    ls_error err;
+    if (ls_buffer_open(&b, &err) != 0)
+        return NULL;
+    fprintf(b.f, "lockstep %s, program %016" PRIx64 "\n%s\n", LS_VERSION, program_hash(), w->name);
+    for (int i = 0; i < n; i++) {
+        const ls_opt *o = &opts[i];
+        if (o->kind == LS_OPT_FLAG)
+            fprintf(b.f, "--%s %s\n", o->name, *(const int *)o->target ? "given" : "not given");
+        else if (o->kind == LS_OPT_STRING)
+            fprintf(b.f, "--%s %s\n", o->name, *(const char **)o->target ? *(const char **)o->target : "(none)");
+        else
+            fprintf(b.f, "--%s %" PRIu64 "\n", o->name, *(const uint64_t *)o->target);
+    }
+    if (fclose(b.f) != 0) {
+        b.f = NULL;
+        ls_buffer_discard(&b);
+        return NULL;
+    }
+    return b.data;
 }
 
 /* Whether s is more than one device: a group, or the ranks of an MPI job. */
@@ -152,6 +205,19 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     if (rc != 0) {
         free(params);
         return rc == 1 ? 0 : ls_report(&err);
+    }
+    /* Every rank must compute the same problem: a wrapper that gave one
+     * rank another --seed would mix two searches into one answer. */
+    if (ls_cluster_size() > 1) {
+        char *text = problem_text(w, params);
+        rc = text ? ls_cluster_agree(text, &err) : ls_fail(&err, "out of memory");
+        free(text);
+        if (rc != 0) {
+            /* Every rank says it: they did not read the same command line. */
+            fprintf(stderr, "lockstep (rank %d on %s): %s\n", ls_cluster_rank(), ls_cluster_host(), err.msg);
+            free(params);
+            return err.usage ? 2 : 1;
+        }
     }
     /* Every rank opens its devices; all go on only when all could. */
     ls_session s;

@@ -4,6 +4,7 @@
 #define LOCKSTEP_ERROR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 typedef struct ls_error {
     char msg[512];
@@ -23,6 +24,10 @@ extern "C" {
  * `return ls_fail(err, ...)`. */
 int ls_fail(ls_error *err, const char *fmt, ...) LS_PRINTF(2, 3);
 int ls_fail_usage(ls_error *err, const char *fmt, ...) LS_PRINTF(2, 3);
+/* The length of the valid UTF-8 sequence that text starts with (1 to 4;
+ * 1 for ASCII), or 0 when its first byte does not start one. text must be
+ * NUL-terminated (the NUL ends any sequence). */
+size_t ls_utf8_length(const char *text);
 #ifdef __cplusplus
 }
 #endif

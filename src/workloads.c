@@ -31,14 +31,18 @@ uint64_t ls_fnv1a(uint64_t h, const void *data, size_t len)
 void ls_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (; *s; s++) {
+    while (*s) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
+        size_t n = ls_utf8_length(s);
+        if (n == 0) /* not UTF-8 (a file name in another encoding): U+FFFD */
+            fputs("\\ufffd", out);
+        else if (c == '"' || c == '\\')
             fprintf(out, "\\%c", c);
-        else if (c < 0x20)
+        else if (c < 0x20 || c == 0x7f)
             fprintf(out, "\\u%04x", c);
         else
-            fputc(c, out);
+            fwrite(s, 1, n, out);
+        s += n ? n : 1;
     }
     fputc('"', out);
 }

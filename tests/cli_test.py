@@ -70,6 +70,29 @@ bad(['bench', 'graveler', '--repeat', '0'], '--repeat')
 bad(['conformance', '--workload', 'nosuch'], 'nosuch')
 bad(['nosuchcommand'], 'nosuchcommand')
 
+# Bytes that are not UTF-8 (a file name in another encoding) become U+FFFD
+# in JSON and '?' in error lines: both stay valid UTF-8.
+import os
+import tempfile
+with tempfile.TemporaryDirectory() as tmp:
+    ck = os.path.join(tmp.encode(), b'\xff\xfe.ckpt')
+    p = subprocess.run([LS.encode(), b'bmn', b'search', b'--deals', b'2000', b'--backend', b'openmp', b'--checkpoint',
+                        ck, b'--quiet'], capture_output=True)
+    p = subprocess.run([LS.encode(), b'bmn', b'report', ck, b'--json'], capture_output=True)
+    try:
+        d = json.loads(p.stdout.decode('utf-8'))
+    except ValueError as e:
+        d = {'error': str(e)}
+    expect(p.returncode == 0 and '\ufffd\ufffd.ckpt' in d.get('checkpoint', ''),
+           'a checkpoint name that is not UTF-8: the JSON is valid UTF-8, with U+FFFD', repr(p.stdout[:200]))
+    p = subprocess.run([LS.encode(), b'life', b'--in', os.path.join(tmp.encode(), b'\xff.rle')], capture_output=True)
+    try:
+        err = p.stderr.decode('utf-8')
+    except ValueError:
+        err = None
+    expect(p.returncode == 2 and err is not None and '?.rle' in err,
+           'an input name that is not UTF-8: the error line is valid UTF-8', repr(p.stderr))
+
 # Beggar My Neighbour
 bad(['bmn', 'play', 'AXJ/--'], 'X')
 bad(['bmn', 'play', '/--'], 'empty')

@@ -13,7 +13,10 @@ host, oversubscribed):
   - a rank killed mid-run (mpirun --enable-recovery, so the job goes on) is
     named by rank 0, its chunk is not counted, and the checkpoint resumes
     to the uninterrupted answer;
-  - commands that do not spread are refused under mpirun, once.
+  - commands that do not spread are refused under mpirun, once;
+  - ranks started with different arguments (a wrapper adding --seed on
+    rank 1), or with different lockstep programs, are refused naming the
+    difference, before any work: no result, no checkpoint.
 Exit 77 when mpirun is missing or lockstep was built without MPI.
 
 usage: mpi_ranks.py LOCKSTEP
@@ -162,6 +165,40 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(p.returncode != 0 and d.get('interrupted') is True and 0 < d.get('deals', 0) < 1e8 and saved == d.get('deals'),
            'Ctrl-C to mpirun: rank 0 reports the %s deals done, as the checkpoint holds' % d.get('deals'),
            'checkpoint %s; %s %s' % (saved, out[:200], err[-300:]))
+
+# Ranks given different problems are refused before anything runs.
+with tempfile.TemporaryDirectory() as tmp:
+    def wrapped(rank1_args, *args, program=LS):
+        """mpirun -np 2 with rank 1 running `program ARGS RANK1_ARGS`."""
+        wrap = os.path.join(tmp, 'wrap.sh')
+        with open(wrap, 'w') as f:
+            f.write('#!/bin/sh\nif [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then exec %s "$@" %s; fi\nexec %s "$@"\n'
+                    % (program, ' '.join(rank1_args), LS))
+        os.chmod(wrap, 0o755)
+        return subprocess.run(['mpirun', '--oversubscribe', '-np', '2', wrap, *args], capture_output=True,
+                              text=True, env=ENV, timeout=300)
+    r = wrapped(['--seed', '99'], 'graveler', '--battles', '1e8', '--backend', 'openmp', '--json', '--quiet')
+    expect(r.returncode != 0 and r.stdout == '' and "'--seed 99' where rank 0 has '--seed 1'" in r.stderr,
+           'graveler with --seed 99 on rank 1 only: refused, naming --seed, no result', r.stdout[:200] + r.stderr[-500:])
+    ck = os.path.join(tmp, 'mixed.ckpt')
+    r = wrapped(['--seed', '8'], 'bmn', 'search', '--deals', '2e6', '--seed', '7', '--backend', 'openmp',
+                '--checkpoint', ck, '--json', '--quiet')
+    expect(r.returncode != 0 and r.stdout == '' and "'--seed 8' where rank 0 has '--seed 7'" in r.stderr
+           and not os.path.exists(ck), 'bmn search with --seed 8 on rank 1: refused, no checkpoint written',
+           r.stdout[:200] + r.stderr[-500:])
+    for opt, val in (('--top', '3'), ('--cap', '5000'), ('--deals', '3e6')):
+        r = wrapped([opt, val], 'bmn', 'search', '--deals', '2e6', '--backend', 'openmp', '--json', '--quiet')
+        expect(r.returncode != 0 and r.stdout == '' and ("'%s " % opt) in r.stderr,
+               'bmn search with %s %s on rank 1 only: refused, naming it' % (opt, val), r.stderr[-400:])
+    # Another program on rank 1 (the same bytes and one more): refused.
+    other = os.path.join(tmp, 'lockstep-other')
+    shutil.copyfile(LS, other)
+    with open(other, 'ab') as f:
+        f.write(b'\0')
+    os.chmod(other, 0o755)
+    r = wrapped([], 'graveler', '--battles', '1e7', '--backend', 'openmp', '--json', '--quiet', program=other)
+    expect(r.returncode != 0 and r.stdout == '' and 'program' in r.stderr,
+           'another lockstep program on rank 1: refused', r.stderr[-400:])
 
 # Commands that run in one process are refused, once.
 for args in (['life', '--size', '16x16', '--steps', '1'], ['check', 'graveler'], ['bmn', 'play', 'A/K']):
