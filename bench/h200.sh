@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # bench/h200.sh - one batch for a lent NVIDIA machine: build for sm_90,
 # list devices, run the conformance suite and the cross-checks on every
-# backend, then the benchmarks side by side. Prints a summary last.
+# backend, then the benchmarks side by side, then compute-sanitizer over
+# every CUDA kernel. Prints a summary last; exits 1 when a sanitizer run
+# failed (a FAILED line in the summary names it).
 #
 # usage: bash bench/h200.sh [OUTDIR]    (OUTDIR defaults to $OUT or /tmp)
 # The output is what docs/perf/ records. LOCKSTEP_COMMIT names the commit in
@@ -76,4 +78,51 @@ echo "== SASS instruction mix of the CUDA kernels"
 cuobjdump --dump-sass "$build"/bmn.o | grep -oE '^ +/\*[0-9a-f]{4}\*/ +[A-Z][A-Z0-9.]*' | awk '{print $2}' | sort | uniq -c | sort -rn | head -12
 cuobjdump --dump-sass "$build"/graveler.o | grep -oE '^ +/\*[0-9a-f]{4}\*/ +[A-Z][A-Z0-9.]*' | awk '{print $2}' | sort | uniq -c | sort -rn | head -25
 for extra in ${EXTRA_BENCH:-}; do bash "$extra" "$ls" "$nv"; done
+# compute-sanitizer: memcheck (out-of-bounds and misaligned accesses),
+# racecheck (shared-memory hazards), initcheck (reads of uninitialized
+# device memory) and synccheck (barriers misused) over runs that launch
+# every kernel of every CUDA program, at small sizes (the tools are slow).
+# Any error the tool finds (--error-exitcode), or the run failing, is a
+# FAILED line in the summary and fails the batch.
+echo "== compute-sanitizer over every CUDA kernel"
+sanitizer_runs=(
+  "graveler --battles 2e5"                       # graveler_private
+  "graveler --battles 1e5 --turns 4096"          # graveler_shared: 4097 bins x 8 x 2 B > 48 KiB of shared memory
+  "bmn search --deals 2e4"                       # bmn_deal_batch, bmn_play_batch
+  "life --dims 2 --size 128x40 --steps 5"        # life_two_2d_b3s23_aligned, life_step_2d_b3s23_aligned
+  "life --dims 2 --size 101x37 --steps 5"        # the same, rows not whole words
+  "life --dims 2 --size 128x40 --steps 5 --rule B36/S23"
+  "life --dims 2 --size 101x37 --steps 5 --rule B36/S23"
+  "life --dims 3 --size 64x12x9 --steps 3"       # life_step_3d_b6s567_aligned
+  "life --dims 3 --size 37x9x7 --steps 3"
+  "life --dims 3 --size 64x12x9 --steps 3 --rule B5/S45"
+  "life --dims 3 --size 37x9x7 --steps 3 --rule B5/S45"
+  "ray --size 32x24 --spp 4"                     # ray_exact
+  "ray --size 32x24 --spp 4 --mode fast"         # ray_fast
+)
+failures=() runs=0
+if ! command -v compute-sanitizer >/dev/null; then
+  failures+=("FAILED compute-sanitizer: not found (looked in PATH and /usr/local/cuda/bin)")
+else
+  for tool in memcheck racecheck initcheck synccheck; do
+    for run in "${sanitizer_runs[@]}" "conformance --workload float"; do  # the last: fp_probe_kernel
+      quiet=--quiet; [ "${run%% *}" = conformance ] && quiet=""
+      runs=$((runs + 1))
+      # shellcheck disable=SC2086 # each run is a word list
+      compute-sanitizer --tool "$tool" --error-exitcode 86 --print-limit 20 $ls $run --backend cuda $quiet \
+        >"$out/sanitizer.log" 2>&1
+      rc=$?
+      if [ "$rc" -eq 0 ]; then
+        echo "ok     $tool: $run"
+      else
+        failures+=("FAILED compute-sanitizer $tool: $run (exit $rc$([ "$rc" -eq 86 ] && echo ': the tool found errors'))")
+        echo "${failures[-1]}"; tail -40 "$out/sanitizer.log"
+      fi
+    done
+  done
+fi
+echo "== summary"
+echo "compute-sanitizer: $runs runs, ${#failures[@]} failed"
+[ ${#failures[@]} -eq 0 ] || printf '%s\n' "${failures[@]}"
 echo "== done"
+[ ${#failures[@]} -eq 0 ]

@@ -9,11 +9,13 @@
 #   MPI:     Open MPI (graveler and bmn search across the ranks of a job;
 #            the tests run mpirun with 1, 2 and 3 ranks on this machine)
 #   tests:   Random123 (known-answer tests of the generator); clang and its
-#            runtime libraries for the libFuzzer harnesses (tools/fuzz.sh)
+#            runtime libraries for the libFuzzer harnesses (tools/fuzz.sh);
+#            Oclgrind, a third OpenCL implementation that checks every
+#            memory access and data race of the kernels (tests/oclgrind.py)
 # CUDA is not a Debian package here: install NVIDIA's toolkit for nvcc; the
 # build finds it on PATH or in /usr/local/cuda.
 set -eu
-pkgs="gcc libc6-dev meson ninja-build pkg-config python3 libsqlite3-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libpng-dev openmpi-bin libopenmpi-dev librandom123-dev clang libclang-rt-dev"
+pkgs="gcc libc6-dev meson ninja-build pkg-config python3 libsqlite3-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libpng-dev openmpi-bin libopenmpi-dev librandom123-dev clang libclang-rt-dev oclgrind"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tools/test.sh - the whole test suite on a fresh Debian 12 machine:
 # install what is missing, build with every backend that compiles here,
-# run every meson test suite, then rebuild with AddressSanitizer and
+# run every meson test suite (among them 'oclgrind': every OpenCL kernel
+# under Oclgrind's memory and data-race checks, where any report fails the
+# run), then rebuild with AddressSanitizer and
 # UBSan and run the unit and conformance suites again, then run the
 # fuzzers of tests/fuzz/ (tools/fuzz.sh, 30 s each). The last line is
 # "N passed, N failed" (skipped tests, e.g. CUDA without a GPU, count as

@@ -54,6 +54,7 @@ struct ls_ctx {
      * thousands of short launches (Life) feel. */
     int timing, markers_timed;
     cl_event first[LS_GPU_QUEUES], last[LS_GPU_QUEUES];
+    const char *extra_options; /* cl_device_options' options for it, or "" */
 };
 
 #define CL_TRY(call, err, what)                                                              \
@@ -170,6 +171,35 @@ static int cl_markers_timed(ls_ctx *ctx)
     return ok;
 }
 
+/* OpenCL implementations whose compiler needs an option to build code the
+ * device can run, by platform name. Oclgrind (an interpreter that checks
+ * every memory access): its clang optimizer turns idioms into LLVM
+ * intrinsics that its interpreter lacks, so creating the kernel fails
+ * (CL_INVALID_KERNEL_NAME): llvm.ctpop from `(x & (x - 1)) == 0` (bmn),
+ * llvm.fshl from `(w << 1) | (prev >> 31)` (life),
+ * llvm.experimental.noalias.scope.decl from inlining a function that
+ * returns a struct (ray). Unoptimized code has none of them, whatever the
+ * source says, so no spelling in the kernels is needed. It is not found by
+ * a probe kernel: one that fails makes Oclgrind print a fatal error on
+ * every run. Other devices keep the full optimizer. */
+static const struct {
+    const char *platform, *options;
+} cl_device_options[] = {
+    {"Oclgrind", " -cl-opt-disable"},
+};
+
+/* The options cl_device_options gives a platform ("" when none). */
+static const char *cl_extra_options(cl_platform_id platform)
+{
+    char name[128] = "";
+    if (clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
+        return "";
+    for (size_t i = 0; i < sizeof cl_device_options / sizeof cl_device_options[0]; i++)
+        if (strstr(name, cl_device_options[i].platform))
+            return cl_device_options[i].options;
+    return "";
+}
+
 static void cl_close(ls_ctx *ctx)
 {
     if (!ctx)
@@ -229,6 +259,7 @@ static ls_ctx *cl_open(int index, ls_error *err)
     ctx->info.local_bytes = local;
     ctx->info.global_bytes = global;
     ctx->markers_timed = cl_markers_timed(ctx);
+    ctx->extra_options = cl_extra_options(ctx->platform);
     return ctx;
 }
 
@@ -305,9 +336,10 @@ static int cl_read(ls_ctx *ctx, ls_buf *b, size_t offset, void *dst, size_t byte
  * cannot give the bits the other backends give, and is refused. */
 static int cl_build_options(ls_ctx *ctx, const ls_cl_source *src, char *opts, size_t len, ls_error *err)
 {
-    snprintf(opts, len, "-cl-std=CL1.2");
+    const char *extra = ctx->extra_options;
+    snprintf(opts, len, "-cl-std=CL1.2%s", extra);
     if (src->flags & LS_CL_FAST_FP)
-        snprintf(opts, len, "-cl-std=CL1.2 -cl-fast-relaxed-math");
+        snprintf(opts, len, "-cl-std=CL1.2 -cl-fast-relaxed-math%s", extra);
     if (!(src->flags & LS_CL_EXACT_FP))
         return 0;
     cl_device_fp_config fp = 0;
@@ -320,7 +352,7 @@ static int cl_build_options(ls_ctx *ctx, const ls_cl_source *src, char *opts, si
         return ls_fail(err, "this OpenCL device flushes single-precision denormals (no CL_FP_DENORM), which the %s "
                             "kernels need for exact results",
                        src->name);
-    snprintf(opts, len, "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt");
+    snprintf(opts, len, "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt%s", extra);
     return 0;
 }
 
@@ -341,7 +373,7 @@ static cl_program cl_program_for(ls_ctx *ctx, const char *name, ls_error *err)
         ls_fail(err, "OpenCL: more than %d programs in use", CL_MAX_PROGRAMS);
         return NULL;
     }
-    char opts[128];
+    char opts[160];
     if (cl_build_options(ctx, src, opts, sizeof opts, err) != 0)
         return NULL;
     cl_int st;

@@ -56,6 +56,14 @@
  * points: kernels_cu/NAME.cu turns it into the table the CUDA backend
  * looks kernels up in by name (OpenCL finds them by name itself).
  *
+ * The source has no per-device spellings. An OpenCL implementation whose
+ * compiler needs something else to build code its device runs gets build
+ * options from the OpenCL backend (cl_device_options in
+ * backends/opencl/cl_backend.c: Oclgrind, whose optimizer emits LLVM
+ * intrinsics its interpreter lacks, builds with -cl-opt-disable).
+ * tests/oclgrind.py runs every kernel on Oclgrind and fails on any of its
+ * reports (invalid accesses, data races).
+ *
  * Exact floating point (the rule every kernel that computes floats for a
  * cross-checked result follows; docs/exact-float.md):
  *   - the shared source defines LS_EXACT_FP before including this file:

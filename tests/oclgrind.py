@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Every OpenCL kernel on Oclgrind, a third OpenCL implementation (after
+PoCL and NVIDIA's): an interpreter with its own compiler that checks every
+memory access of every work-item and, with --data-races, the accesses of
+work-items against each other.
+
+- `check WORKLOAD --backends opencl,openmp` at tiny sizes under
+  `oclgrind --data-races --check-api` agrees ("2 devices agree", exit 0) and
+  nothing reaches stderr: Oclgrind writes its reports there ("Invalid
+  read", "Data race", "Uninitialized", a fatal error, an API error), so any
+  output there fails the run and is shown;
+- ray's fast mode runs on it and stays within 40 dB PSNR of exact mode
+  (`check` does not apply: fast mode differs between devices by design);
+- every kernel of every program in src/kernels/ ran (`oclgrind
+  --inst-counts` names each kernel it ran), except those of programs under
+  the exact floating-point rule (docs/exact-float.md): Oclgrind does not
+  claim correctly rounded divide and sqrt, so lockstep refuses to build
+  them there, and that refusal is checked instead. A new kernel, or a
+  driver that stops using one, fails this test until a run covers it.
+
+Exit 77 (skipped) when oclgrind is not installed.
+
+usage: oclgrind.py LOCKSTEP SOURCE_ROOT
+"""
+import glob
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from harness import expect, finish
+
+LOCKSTEP, ROOT = sys.argv[1], sys.argv[2]
+OCLGRIND = shutil.which('oclgrind')
+if not OCLGRIND:
+    print('skipped: oclgrind is not installed (Debian: apt-get install oclgrind)')
+    sys.exit(77)
+
+# Runs under `check`, at sizes of a second or so each on the interpreter,
+# chosen to reach every kernel: Graveler's private and (turns + 1 bins too
+# many for local memory) shared histogram; BMN's deal and play; Life in 2D
+# and 3D, with the default rule (a kernel with it built in) and another,
+# rows of whole words (aligned) and not, and in 2D an odd step count (one
+# launch of two generations, one of one).
+CHECKS = [
+    ['graveler', '--battles', '1000'],
+    ['graveler', '--battles', '50', '--turns', '4096'],
+    ['bmn', '--deals', '200'],
+    ['life', '--dims', '2', '--size', '32x6', '--steps', '3', '--every', '1'],
+    ['life', '--dims', '2', '--size', '37x5', '--steps', '3'],
+    ['life', '--dims', '2', '--size', '32x6', '--steps', '3', '--rule', 'B36/S23'],
+    ['life', '--dims', '2', '--size', '37x5', '--steps', '3', '--rule', 'B36/S23'],
+    ['life', '--dims', '3', '--size', '32x4x4', '--steps', '2'],
+    ['life', '--dims', '3', '--size', '9x5x4', '--steps', '2'],
+    ['life', '--dims', '3', '--size', '32x4x4', '--steps', '2', '--rule', 'B5/S45'],
+    ['life', '--dims', '3', '--size', '9x5x4', '--steps', '2', '--rule', 'B5/S45'],
+]
+RAY = ['--size', '16x16', '--spp', '2', '--quiet']
+
+# How each program under the exact rule is started on the device: lockstep
+# must refuse it for want of correctly rounded divide and sqrt.
+EXACT_REFUSALS = {
+    'ray': ['ray', '--backend', 'opencl'] + RAY,
+    'fpcheck': ['conformance', '--backend', 'opencl', '--workload', 'float'],
+}
+REFUSAL = 'CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT'
+
+
+def programs():
+    """{program: (kernel names, under the exact rule)} from src/kernels/NAME_kernels.h."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, 'src', 'kernels', '*_kernels.h'))):
+        text = open(path).read()
+        listed = re.search(r'#define LS_PROGRAM_KERNELS\(X\)((?:[^\n]*\\\n)*[^\n]*)', text)
+        name = os.path.basename(path)[:-len('_kernels.h')]
+        out[name] = (re.findall(r'X\((\w+)\)', listed.group(1)) if listed else [],
+                     re.search(r'^#define LS_EXACT_FP\b', text, re.M) is not None)
+    return out
+
+
+def oclgrind(args):
+    """Runs lockstep under Oclgrind: (exit status, stdout, stderr, kernels it ran)."""
+    r = subprocess.run([OCLGRIND, '--data-races', '--check-api', '--inst-counts', LOCKSTEP] + args,
+                       capture_output=True, text=True, timeout=600)
+    ran = set(re.findall(r"^Instructions executed for kernel '(\w+)'", r.stdout, re.M))
+    return r.returncode, r.stdout, r.stderr, ran
+
+
+def first_lines(text, n=30):
+    lines = text.strip().split('\n')
+    return '\n'.join(lines[:n]) + ('\n... (%d lines)' % len(lines) if len(lines) > n else '')
+
+
+def read_ppm(path):
+    with open(path, 'rb') as f:
+        header, size, depth, pixels = f.read().split(b'\n', 3)
+    return pixels
+
+
+def psnr(a, b):
+    se = sum((x - y) * (x - y) for x, y in zip(a, b))
+    return float('inf') if se == 0 else 10 * math.log10(255 * 255 * len(a) / se)
+
+
+progs = programs()
+expect(progs and all(kernels for kernels, _ in progs.values()), 'the kernels of every program are listed',
+       str(progs))
+ran = set()
+
+for args in CHECKS:
+    rc, out, err, kernels = oclgrind(['check'] + args + ['--backends', 'opencl,openmp', '--quiet'])
+    ran |= kernels
+    expect(rc == 0 and '2 devices agree' in out and not err,
+           'check %s on Oclgrind: agrees, no report (kernels %s)' % (' '.join(args), ', '.join(sorted(kernels))),
+           '\nexit %d\nstdout (without instruction counts):\n%s\nstderr:\n%s'
+           % (rc, first_lines('\n'.join(l for l in out.split('\n') if l and not l.startswith(' ')
+                                        and not l.startswith('Instructions executed'))), first_lines(err)))
+
+with tempfile.TemporaryDirectory() as tmp:
+    fast, exact = os.path.join(tmp, 'fast.ppm'), os.path.join(tmp, 'exact.ppm')
+    rc, out, err, kernels = oclgrind(['ray', '--mode', 'fast', '--backend', 'opencl', '--out', fast] + RAY)
+    ran |= kernels
+    expect(rc == 0 and os.path.exists(fast) and not err, 'ray fast mode on Oclgrind: runs, no report',
+           'exit %d\nstderr:\n%s' % (rc, first_lines(err)))
+    r = subprocess.run([LOCKSTEP, 'ray', '--backend', 'openmp', '--out', exact] + RAY, capture_output=True, text=True)
+    if expect(r.returncode == 0 and os.path.exists(exact), 'ray exact mode on openmp', r.stderr):
+        db = psnr(read_ppm(fast), read_ppm(exact))
+        expect(db >= 40, 'ray fast mode on Oclgrind: %.1f dB PSNR from exact (at least 40)' % db)
+
+for name, (kernels, exact) in progs.items():
+    if not exact:
+        missing = sorted(set(kernels) - ran)
+        expect(not missing, 'program %s: every kernel ran on Oclgrind' % name,
+               'never ran: %s (add a run that reaches it)' % ', '.join(missing))
+        continue
+    args = EXACT_REFUSALS.get(name)
+    if not expect(args is not None, 'program %s (exact rule): a run that starts it' % name,
+                  'add it to EXACT_REFUSALS'):
+        continue
+    rc, out, err, _ = oclgrind(args)
+    oclgrind_lines = [l for l in err.split('\n') if l and not l.startswith('lockstep: ')]
+    expect(rc == 1 and REFUSAL in out + err and not oclgrind_lines,
+           'program %s (exact rule): refused on Oclgrind for want of correctly rounded divide and sqrt' % name,
+           'exit %d (if Oclgrind now offers %s, move its kernels into the runs above)\nstdout:\n%s\nstderr:\n%s'
+           % (rc, REFUSAL, first_lines(out), first_lines(err)))
+
+finish()
