@@ -49,7 +49,7 @@ CHECKS = [
     ['graveler', '--battles', '1000'],
     ['graveler', '--battles', '50', '--turns', '4096'],
     ['bmn', '--deals', '200'],
-    ['life', '--dims', '2', '--size', '32x6', '--steps', '3', '--every', '1'],
+    ['life', '--dims', '2', '--size', '32x6', '--steps', '4', '--every', '2'],
     ['life', '--dims', '2', '--size', '37x5', '--steps', '3'],
     ['life', '--dims', '2', '--size', '32x6', '--steps', '3', '--rule', 'B36/S23'],
     ['life', '--dims', '2', '--size', '37x5', '--steps', '3', '--rule', 'B36/S23'],
