@@ -627,8 +627,9 @@ static int find_lost(split *sp, double now, double limit, ls_error *err)
         if (w->busy && !w->dev && !w->lost && now - w->since > limit) {
             w->lost = 1;
             return ls_fail(err,
-                           "%s (on %s, pid %d) has not returned %s [%" PRIu64 ", %" PRIu64 ") in %.0f s: "
-                           "presumed lost; they are not counted as done",
+                           "the run failed: %s (on %s, pid %d) has not returned %s [%" PRIu64 ", %" PRIu64
+                           ") in %.0f s and is presumed lost; they are not counted as done, and no result is "
+                           "printed (mpirun --enable-recovery may still exit 0)",
                            w->label, w->host, w->pid, sp->ops->unit, w->lo, w->lo + w->n, limit);
         }
     }
