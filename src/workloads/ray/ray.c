@@ -64,7 +64,7 @@ static int ray_params_options(void *pp, ls_opt *out, int max)
          "samples per pixel (default 64; the brightness is the same for any N)"},
         {"seed", LS_OPT_U64, &o->seed, 0, 0, "S", "random seed; the image is a pure function of (size, spp, seed)"},
         {"mode", LS_OPT_STRING, &o->mode, 0, 0, "exact|fast",
-         "exact: the same bytes on every device (default); fast: fast math, within 40 dB of exact"},
+         "exact: the same bytes on every device (default); fast: fast math, within 40 dB PSNR of exact from 10 spp, 30 dB at 1"},
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     if (n > max)
