@@ -7,6 +7,10 @@
   output is checked before anything is rendered (a render of days is
   refused at once); a backend that cannot run here, or an I/O error at the
   final write, is exit 1 with no file left;
+- an error that lists image formats lists only those a colour image can
+  be written as (not .pgm);
+- --size N is N x N;
+- --out - writes the PPM, and only it, to stdout, the report to stderr;
 - --out writes a whole PNG or PPM (and nothing else) in its directory;
 - the JSON result carries the golden image digest of the reference;
 - fast mode stays within its PSNR bound of exact mode on each backend
@@ -20,6 +24,7 @@ usage: ray_cli.py LOCKSTEP
 import json
 import math
 import os
+import pty
 import resource
 import signal
 import subprocess
@@ -38,10 +43,17 @@ def run(args, env=None, timeout=600, **kw):
     return subprocess.run([LOCKSTEP] + args, capture_output=True, text=True, env=e, timeout=timeout, **kw)
 
 
+def run_binary(args, **kw):
+    """run() with stdout as bytes (an image)."""
+    return subprocess.run([LOCKSTEP] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600, **kw)
+
+
 def read_ppm(path):
     with open(path, 'rb') as f:
-        data = f.read()
-    name = path
+        return ppm_pixels(f.read(), path)
+
+
+def ppm_pixels(data, name):
     parts = data.split(b'\n', 3)
     assert len(parts) == 4 and parts[0] == b'P6' and parts[2] == b'255', name
     w, h = map(int, parts[1].split())
@@ -117,6 +129,16 @@ with tempfile.TemporaryDirectory() as tmp:
         except subprocess.TimeoutExpired:
             expect(False, 'ray %s --out %s: refused before rendering' % (' '.join(HUGE), out), 'still running after 60 s')
 
+    # A colour image is never offered .pgm.
+    r = run(['ray', '--size', '8x8', '--out', os.path.join(tmp, 'card.jpg')])
+    expect('.png or .ppm' in r.stderr and '.pgm' not in r.stderr, 'an unknown extension lists .png or .ppm only',
+           r.stderr)
+    pgm = os.path.join(tmp, 'card.pgm')
+    r = run(['ray', '--size', '8x8', '--out', pgm])
+    said = r.stderr.replace(pgm, 'OUT')
+    expect('gray' in said and '.png or .ppm' in said and '.pgm' not in said,
+           '.pgm is refused for a colour image, naming the formats that are accepted', r.stderr)
+
     # A backend that cannot run here is a failed run, not bad input.
     for b in unavailable:
         r = run(['ray', '--size', '8x8', '--spp', '1', '--quiet', '--backend', b])
@@ -131,6 +153,49 @@ with tempfile.TemporaryDirectory() as tmp:
         expect(one_line_refusal(r, 1) and 'too large' in r.stderr and sorted(os.listdir(tmp)) == before,
                'a write that fails at the end (file size limit, %s): one line, exit 1, no file' % name,
                'exit %d, stdout %r, stderr %r, files %s' % (r.returncode, r.stdout, r.stderr, os.listdir(tmp)))
+    if os.path.exists('/dev/full'):
+        with open('/dev/full', 'wb') as full:
+            r = subprocess.run([LOCKSTEP, 'ray', '--size', '8x8', '--spp', '1', '--quiet', '--out', '-'],
+                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=600)
+        expect(r.returncode == 1 and 'standard output' in r.stderr, '--out - onto a full device: exit 1',
+               'exit %d, stderr %r' % (r.returncode, r.stderr))
+
+    # --size N is N x N.
+    r = run(['ray', '--size', '24', '--spp', '2', '--json', '--quiet'])
+    square = run(['ray', '--size', '24x24', '--spp', '2', '--json', '--quiet'])
+    doc = json.loads(r.stdout) if r.returncode == 0 else {}
+    expect(doc.get('width') == 24 and doc.get('height') == 24 and
+           doc.get('image') == json.loads(square.stdout).get('image'), '--size 24 renders 24x24', r.stdout + r.stderr)
+
+    # --out -: the PPM on stdout, byte for byte the file --out writes, and
+    # the report (here JSON) on stderr.
+    ppm = os.path.join(tmp, 'card.ppm')
+    r = run(['ray', '--size', '33x7', '--spp', '3', '--quiet', '--out', ppm])
+    with open(ppm, 'rb') as f:
+        file_bytes = f.read()
+    os.unlink(ppm)
+    r = run_binary(['ray', '--size', '33x7', '--spp', '3', '--quiet', '--json', '--out', '-'])
+    doc = {}
+    try:
+        doc = json.loads(r.stderr)
+    except ValueError:
+        pass
+    expect(r.returncode == 0 and r.stdout == file_bytes and doc.get('width') == 33,
+           '--out -: the PPM alone on stdout, the JSON report on stderr',
+           'exit %d, %d bytes on stdout (file: %d), stderr %r' % (r.returncode, len(r.stdout), len(file_bytes),
+                                                                  r.stderr[:300]))
+    # ... but not onto a terminal, and that is known before rendering.
+    master, slave = pty.openpty()
+    try:
+        r = subprocess.run([LOCKSTEP, 'ray', '--quiet', '--out', '-'] + HUGE, stdout=slave, stderr=subprocess.PIPE,
+                           text=True, timeout=60)
+        expect(r.returncode == 2 and 'terminal' in r.stderr, '--out - onto a terminal: refused before rendering, exit 2',
+               'exit %d, stderr %r' % (r.returncode, r.stderr))
+    except subprocess.TimeoutExpired:
+        expect(False, '--out - onto a terminal: refused before rendering', 'still running after 60 s')
+    os.close(master)
+    os.close(slave)
+
     for b in backends:
         png, ppm = os.path.join(tmp, 'card.png'), os.path.join(tmp, 'card.ppm')
         r = run(['ray', '--size', '16x16', '--spp', '4', '--backend', b, '--json', '--quiet', '--out', png])

@@ -411,6 +411,10 @@ static void check_refusals(const char *dir)
     snprintf(path, sizeof path, "%s/x.jpg", dir);
     CHECK(ls_image_check_path(path, LS_IMAGE_RGB, &err) != 0 && err.usage && strstr(err.msg, ".png"),
           "check_path accepts %s (%s)", path, err.msg);
+    /* The formats offered are those that hold the image: .pgm for gray. */
+    CHECK(!strstr(err.msg, ".pgm"), "a colour image is offered .pgm: %s", err.msg);
+    CHECK(ls_image_check_path(path, LS_IMAGE_GRAY, &err) != 0 && strstr(err.msg, ".pgm"),
+          "a gray image is not offered .pgm: %s", err.msg);
     snprintf(path, sizeof path, "%s/x.pgm", dir);
     CHECK(ls_image_check_path(path, LS_IMAGE_RGB, &err) != 0, "a colour image is accepted as PGM");
     CHECK(ls_image_save(path, &img, &err) != 0 && !file_exists(path), "a colour PGM was written");
