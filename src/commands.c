@@ -170,7 +170,8 @@ static int check_spread(const ls_workload *w, const ls_session *s, ls_error *err
 }
 
 /* Writes a whole report to stdout at once, or fails: rendered in memory
- * first (src/output.h), so a script never reads half a JSON document. */
+ * first (src/output.h), so a script never reads half a JSON document. A
+ * run whose output went to stdout reports on stderr instead. */
 static int emit(const ls_workload *w, const void *params, const ls_session *s, const ls_run *run, int json,
                 ls_error *err)
 {
@@ -181,6 +182,8 @@ static int emit(const ls_workload *w, const void *params, const ls_session *s, c
         print_run_json(w, params, s, run, b.f);
     else
         w->print(params, s, run, b.f);
+    if (w->output_on_stdout && w->output_on_stdout(params))
+        return ls_buffer_emit(&b, stderr, "standard error", err);
     return ls_buffer_emit(&b, stdout, "standard output", err);
 }
 

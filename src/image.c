@@ -14,19 +14,23 @@
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
-    return n > m && strcasecmp(s + n - m, suffix) == 0;
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
 }
 
-int ls_image_format_of(const char *path, ls_image_format *out, ls_error *err)
+int ls_image_format_of(const char *path, int channels, ls_image_format *out, ls_error *err)
 {
+    /* Only the formats that hold this image are offered: PGM is gray. */
+    const char *accepted = channels == LS_IMAGE_GRAY ? ".png, .ppm or .pgm" : ".png or .ppm";
     if (ends_with(path, ".png"))
         *out = LS_IMAGE_PNG;
     else if (ends_with(path, ".ppm"))
         *out = LS_IMAGE_PPM;
-    else if (ends_with(path, ".pgm"))
+    else if (ends_with(path, ".pgm") && channels == LS_IMAGE_GRAY)
         *out = LS_IMAGE_PGM;
+    else if (ends_with(path, ".pgm"))
+        return ls_fail_usage(err, "%s: a PGM file holds gray images; write this colour image as %s", path, accepted);
     else
-        return ls_fail_usage(err, "%s: unknown image format (the name must end in .png, .ppm or .pgm)", path);
+        return ls_fail_usage(err, "%s: unknown image format (the name must end in %s)", path, accepted);
     return 0;
 }
 
@@ -163,17 +167,27 @@ static int write_whole_file(const char *path, ls_image_format fmt, const ls_imag
 int ls_image_save(const char *path, const ls_image *img, ls_error *err)
 {
     ls_image_format fmt;
-    if (ls_image_format_of(path, &fmt, err) != 0)
+    if (ls_image_format_of(path, img->channels, &fmt, err) != 0)
         return -1;
     return write_whole_file(path, fmt, img, err);
+}
+
+int ls_image_emit_ppm(const ls_image *img, FILE *dest, const char *dest_name, ls_error *err)
+{
+    ls_buffer b;
+    if (ls_buffer_open(&b, err) != 0)
+        return -1;
+    if (ls_image_write_ppm(b.f, dest_name, img, err) != 0) {
+        ls_buffer_discard(&b);
+        return -1;
+    }
+    return ls_buffer_emit(&b, dest, dest_name, err);
 }
 
 int ls_image_check_path(const char *path, int channels, ls_error *err)
 {
     ls_image_format fmt;
-    if (ls_image_format_of(path, &fmt, err) != 0)
+    if (ls_image_format_of(path, channels, &fmt, err) != 0)
         return -1;
-    if (fmt == LS_IMAGE_PGM && channels != LS_IMAGE_GRAY)
-        return ls_fail_usage(err, "%s: a PGM file holds gray images; use .png or .ppm", path);
     return ls_output_check(path, err);
 }

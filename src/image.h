@@ -26,9 +26,11 @@ typedef struct ls_image {
 
 typedef enum { LS_IMAGE_PNG, LS_IMAGE_PPM, LS_IMAGE_PGM } ls_image_format;
 
-/* The format a path's extension names (case-insensitive), or -1 with
- * err->usage set when the extension is not one of them. */
-int ls_image_format_of(const char *path, ls_image_format *out, ls_error *err);
+/* The format a path's extension names (case-insensitive) for an image of
+ * `channels`, or -1 with err->usage set when the extension is not one of
+ * those that hold such an image (the message lists only those: .pgm is
+ * offered for gray images alone). */
+int ls_image_format_of(const char *path, int channels, ls_image_format *out, ls_error *err);
 
 /* Writes the whole image to f in one format; 0, or -1 with err set (`name`
  * names the destination in the message). f is not closed. */
@@ -45,5 +47,11 @@ int ls_image_check_path(const char *path, int channels, ls_error *err);
  * temporary file in the same directory first, renamed over `path` only
  * when complete. 0, or -1 with err set and no file left. */
 int ls_image_save(const char *path, const ls_image *img, ls_error *err);
+
+/* Writes the image as PPM to an open stream such as standard output: the
+ * whole file is made in memory and written with one checked call after
+ * whatever dest holds (src/output.h), so a reader gets all of it or an
+ * error is reported. 0, or -1 with err set. */
+int ls_image_emit_ppm(const ls_image *img, FILE *dest, const char *dest_name, ls_error *err);
 
 #endif

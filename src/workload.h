@@ -79,6 +79,9 @@ typedef struct ls_workload {
     /* Writes the output files the run options named (each whole or not at
      * all); NULL when the workload writes none. */
     int (*write_outputs)(const void *params, const ls_run *run, ls_error *err);
+    /* 1 when write_outputs writes to standard output (ray --out -): the
+     * report then goes to standard error. NULL: never. */
+    int (*output_on_stdout)(const void *params);
     /* Extra detail on how two runs differ, beyond the generic field-by-
      * field comparison of their JSON; may be NULL. */
     void (*diff)(const void *params, const ls_run *a, const char *a_name, const ls_run *b, const char *b_name,
