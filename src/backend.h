@@ -102,5 +102,9 @@ int ls_backend_spec_parse(const char *spec, const ls_backend **backend,
  * either end or two in a row: "openmp,", "a,,b") or a space, naming the
  * flag. 0 or -1 with err->usage set. */
 int ls_spec_list_check(const char *flag, const char *spec, const char *seps, ls_error *err);
+/* The syntax of a whole spec or list ("cuda:all", "openmp+opencl:0",
+ * "cuda:0,openmp"), without opening or listing devices: 0, or -1 with
+ * err->usage set, naming flag. */
+int ls_spec_syntax_check(const char *flag, const char *spec, ls_error *err);
 
 #endif

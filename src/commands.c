@@ -286,28 +286,6 @@ typedef struct dev_ref {
     char group[128];
 } dev_ref;
 
-/* Checks each member of a group ("cuda:all", "openmp+opencl:0") as a
- * spec before anything runs: a bad one is the user's error, not a failed
- * run. */
-static int check_group_spec(const char *group, ls_error *err)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", group);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
-        const ls_backend *b;
-        int index;
-        char *all = strstr(tok, ":all");
-        if (all && all[4] == 0)
-            *all = 0; /* NAME:all: the name must be a backend's */
-        if (ls_backend_spec_parse(tok, &b, &index, err) != 0)
-            return -1;
-        if (!b)
-            return ls_fail_usage(err, "--backends: name backends explicitly in a group (not auto): '%s'", group);
-    }
-    return 0;
-}
-
 /* The devices named by a comma-separated list of specs (a bare backend
  * name means all its devices; NAME:all, or specs joined by '+', one run
  * over a group of them), or every device when list is NULL. A backend
@@ -349,7 +327,7 @@ static int collect_devices(const char *list, int groups, dev_ref *out, int max, 
                                      names[i]);
             if (n == max)
                 return ls_fail_usage(err, "--backends: at most %d devices and groups", max);
-            if (check_group_spec(names[i], err) != 0)
+            if (ls_spec_syntax_check("--backends", names[i], err) != 0)
                 return -1;
             for (int j = 0; j < n; j++)
                 if (strcmp(out[j].group, names[i]) == 0)

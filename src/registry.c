@@ -254,11 +254,13 @@ static int blame_env(ls_error *err)
     return -1;
 }
 
-int ls_default_backend_check(ls_error *err)
+int ls_spec_syntax_check(const char *flag, const char *spec, ls_error *err)
 {
-    const char *spec = ls_default_backend_spec();
-    /* The syntax only: whether the devices exist is for the run to say. */
     char buf[512];
+    if (strlen(spec) >= sizeof buf)
+        return ls_fail_usage(err, "%s: a list of at most %zu characters", flag, sizeof buf - 1);
+    if (ls_spec_list_check(flag, spec, ",+", err) != 0)
+        return -1;
     snprintf(buf, sizeof buf, "%s", spec);
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",+", &save); tok; tok = strtok_r(NULL, ",+", &save)) {
@@ -266,11 +268,19 @@ int ls_default_backend_check(ls_error *err)
         int index;
         char *colon = strchr(tok, ':');
         if (colon && strcmp(colon + 1, "all") == 0)
-            *colon = 0;
+            *colon = 0; /* NAME:all: the name must be a backend's */
         if (ls_backend_spec_parse(tok, &b, &index, err) != 0)
-            return blame_env(err);
+            return -1;
+        if (!b && (strchr(spec, ',') || strchr(spec, '+')))
+            return ls_fail_usage(err, "%s: auto stands alone, not in a list ('%s')", flag, spec);
     }
     return 0;
+}
+
+int ls_default_backend_check(ls_error *err)
+{
+    /* The syntax only: whether the devices exist is for the run to say. */
+    return ls_spec_syntax_check("--backend", ls_default_backend_spec(), err) != 0 ? blame_env(err) : 0;
 }
 
 static void append_label(char *label, size_t len, const ls_session *d)
