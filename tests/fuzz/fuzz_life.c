@@ -1,12 +1,15 @@
 /* fuzz_life.c - libFuzzer harness for Life's file readers and its rule
- * notation: the first byte picks the reader (PKU, native, RLE, plaintext,
- * rule), the rest is the file. Any input must be read or refused with a
- * message, never crash, hang or allocate without bound; what a pattern
- * reader accepts must place on a small grid or be refused, and an accepted
- * rule must print and parse back to itself. */
+ * notation: the first byte picks the reader (its low 7 bits modulo 6:
+ * PKU, native, RLE, plaintext, rule, PNG) and whether the file is read as
+ * a pipe (its high bit: a stream that cannot seek, so the readers' paths
+ * for input of unknown length run), the rest is the file. Any input must
+ * be read or refused with a message, never crash, hang or allocate without
+ * bound; what a pattern reader accepts must place on a small grid or be
+ * refused, and an accepted rule must print and parse back to itself. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "life_io.h"
 #include "life_rule.h"
@@ -32,12 +35,17 @@ static void read_grid(int native, FILE *f)
     life_grid_free(&g);
 }
 
-static void read_pattern(int rle, FILE *f)
+enum { READ_PKU, READ_NATIVE, READ_RLE, READ_CELLS, PARSE_RULE, READ_PNG, READERS };
+
+static void read_pattern(int which, FILE *f)
 {
     life_pattern p;
     ls_error err = {{0}, 0};
     memset(&p, 0, sizeof p);
-    if ((rle ? life_read_rle(f, "fuzz", &p, &err) : life_read_cells(f, "fuzz", &p, &err)) != 0) {
+    int rc = which == READ_RLE     ? life_read_rle(f, "fuzz", &p, &err)
+             : which == READ_CELLS ? life_read_cells(f, "fuzz", &p, &err)
+                                   : life_read_png(f, "fuzz", 1, &p, &err);
+    if (rc != 0) {
         refused(&err);
         return;
     }
@@ -72,24 +80,42 @@ static void parse_rule(const unsigned char *data, size_t size)
     free(text);
 }
 
+/* A pipe: the bytes, read in order, with no seeking (ftello fails). */
+typedef struct pipe_bytes {
+    const unsigned char *data;
+    size_t size, at;
+} pipe_bytes;
+
+static ssize_t pipe_read(void *cookie, char *buf, size_t n)
+{
+    pipe_bytes *p = cookie;
+    size_t k = p->size - p->at < n ? p->size - p->at : n;
+    memcpy(buf, p->data + p->at, k);
+    p->at += k;
+    return (ssize_t)k;
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
     if (size < 1)
         return 0;
-    unsigned which = data[0] % 5;
-    if (which == 4) {
+    unsigned which = (data[0] & 0x7fu) % READERS;
+    int as_pipe = data[0] & 0x80u;
+    if (which == PARSE_RULE) {
         parse_rule(data + 1, size - 1);
         return 0;
     }
-    FILE *f = fmemopen((void *)(data + 1), size - 1 ? size - 1 : 1, "rb");
+    pipe_bytes pipe = {data + 1, size - 1, 0};
+    FILE *f = as_pipe ? fopencookie(&pipe, "rb", (cookie_io_functions_t){.read = pipe_read})
+                      : fmemopen((void *)(data + 1), size - 1 ? size - 1 : 1, "rb");
     if (!f)
         return 0;
-    if (size == 1)
+    if (size == 1 && !as_pipe)
         fseek(f, 0, SEEK_END); /* an empty file */
-    if (which < 2)
-        read_grid(which == 1, f);
+    if (which == READ_PKU || which == READ_NATIVE)
+        read_grid(which == READ_NATIVE, f);
     else
-        read_pattern(which == 2, f);
+        read_pattern((int)which, f);
     fclose(f);
     return 0;
 }

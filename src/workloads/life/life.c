@@ -17,6 +17,7 @@
 #include "life_gpu.h"
 #include "life_io.h"
 #include "life_rule.h"
+#include "output.h"
 #include "workload.h"
 
 typedef struct life_opts {
@@ -27,6 +28,7 @@ typedef struct life_opts {
     uint32_t nx, ny, nz;
     double density;
     life_format format;
+    life_format out_format; /* of --out: its name's, --format, or the input's */
     int has_at;
     life_at at;
     int has_rule; /* --rule given: rule is it */
@@ -120,10 +122,12 @@ static int parse_size(const char *text, uint32_t *ext, int *count, ls_error *err
     uint64_t v[3];
     int n = 0;
     const char *p = text;
-    while (n < 3) {
+    for (;;) {
         char *end;
-        if (*p < '0' || *p > '9')
+        if (n == 3 || *p < '0' || *p > '9') {
+            n = 0; /* no number where one must be: "", "x8", "8x", "8xx8", "8x8x8x" */
             break;
+        }
         v[n++] = strtoull(p, &end, 10);
         p = end;
         if (*p != 'x')
@@ -187,6 +191,49 @@ static int resolve_size(life_opts *o, ls_error *err)
     return 0;
 }
 
+/* --at places a pattern file (RLE, cells, PNG); a random grid or a whole
+ * grid read from a file has nothing to place. */
+static int check_at(const life_opts *o, ls_error *err)
+{
+    if (!o->has_at)
+        return 0;
+    if (!o->in)
+        return ls_fail_usage(err, "--at places a pattern read with --in (rle, cells or png); a random grid has none");
+    life_format in_format;
+    if (life_format_resolve(o->in, o->format, &in_format, err))
+        return -1;
+    if (life_format_is_grid(in_format))
+        return ls_fail_usage(err, "--at places a pattern; %s is a whole grid (%s format), read as it is", o->in,
+                             life_format_name(in_format));
+    return 0;
+}
+
+/* Whether --out can be written once the run is done: its format (its
+ * name's, --format's, else the input's), then the file itself (its
+ * directory exists and takes a file). Refused now, as bad input, rather
+ * than after the generations. */
+static int check_out(life_opts *o, ls_error *err)
+{
+    if (!o->out)
+        return 0;
+    ls_error ignored;
+    if (life_format_resolve(o->out, o->format, &o->out_format, err) &&
+        (!o->in || life_format_resolve(o->in, o->format, &o->out_format, &ignored)))
+        return -1; /* err holds what the output's name lacks */
+    return ls_output_check(o->out, err);
+}
+
+/* Whether --out's format holds a grid of this shape (PKU a cube; RLE,
+ * cells and PNG 2D), named as the output's fault. */
+static int check_out_shape(const life_opts *o, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err)
+{
+    if (!o->out || life_format_check_shape(o->out_format, dims, nx, ny, nz, (uint32_t)o->scale, err) == 0)
+        return 0;
+    char why[sizeof err->msg];
+    snprintf(why, sizeof why, "%s", err->msg);
+    return ls_fail_usage(err, "--out %s: %s", o->out, why);
+}
+
 static int life_params_validate(void *pp, ls_error *err)
 {
     life_opts *o = pp;
@@ -195,7 +242,7 @@ static int life_params_validate(void *pp, ls_error *err)
     o->format = LIFE_FORMAT_AUTO;
     if (o->format_text && life_format_parse(o->format_text, &o->format, err))
         return -1;
-    if (parse_at(o, err) || resolve_size(o, err))
+    if (parse_at(o, err) || check_at(o, err) || resolve_size(o, err))
         return -1;
     if (!o->dims && !o->in)
         o->dims = 3;
@@ -204,9 +251,12 @@ static int life_params_validate(void *pp, ls_error *err)
     if (o->rule_text && o->dims && life_rule_parse(o->rule_text, (unsigned)o->dims, &o->rule, err))
         return -1;
     o->has_rule = o->rule_text != NULL;
-    life_format out_fmt;
-    if (o->out && life_format_resolve(o->out, o->format, &out_fmt, err) && !o->in)
-        return -1; /* with an input file, its format is the fallback */
+    if (check_out(o, err))
+        return -1;
+    /* Without an input file the grid's shape is known now; with one, once
+     * it is read (make_start). */
+    if (!o->in && check_out_shape(o, (unsigned)o->dims, o->nx, o->ny, o->nz, err))
+        return -1;
     return 0;
 }
 
@@ -228,9 +278,16 @@ static int pick_rule(const life_opts *o, unsigned dims, const life_meta *meta, c
         return 0;
     }
     if (pattern_rule && pattern_rule[0]) {
+        /* Patterns are 2D: their rule counts 8 neighbours, not 26. */
+        if (dims == 3)
+            return ls_fail_usage(err, "%s: its rule %s is for a 2D pattern, and this grid is 3D; give a 3D rule with "
+                                      "--rule",
+                                 o->in, pattern_rule);
         if (life_rule_parse(pattern_rule, dims, out, err) == 0)
             return 0;
-        return ls_fail_usage(err, "%s: its rule is not one lockstep runs (%s); give one with --rule", o->in, err->msg);
+        char why[sizeof err->msg]; /* err->msg is rewritten below: copied first */
+        snprintf(why, sizeof why, "%s", err->msg);
+        return ls_fail_usage(err, "%s: its rule is not one lockstep runs (%s); give one with --rule", o->in, why);
     }
     *out = life_rule_default(dims);
     return 0;
@@ -252,7 +309,9 @@ static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_grid
         return -1;
     if (life_place(g, p, o->has_at ? &o->at : NULL, err)) {
         life_grid_free(g);
-        return ls_fail_usage(err, "%s: %s", o->in, err->msg);
+        char why[sizeof err->msg]; /* err->msg is rewritten below: copied first */
+        snprintf(why, sizeof why, "%s", err->msg);
+        return ls_fail_usage(err, "%s: %s", o->in, why);
     }
     return 0;
 }
@@ -274,18 +333,31 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
     d->generation0 = meta.generation;
     int rc = pick_rule(o, d->grid.dims, &meta, p.cells ? p.rule : NULL, &d->rule, err);
     life_pattern_free(&p);
+    /* The output records the generation reached (PKU T, native): one past
+     * 2^64 - 1 would wrap to a small number. */
+    if (rc == 0 && o->steps > UINT64_MAX - meta.generation)
+        return ls_fail_usage(err, "%s is at generation %" PRIu64 "; %" PRIu64 " more would pass 2^64 - 1, the last "
+                                  "generation a file records",
+                             o->in, meta.generation, o->steps);
     return rc;
 }
 
+/* The starting grid and its rule; then, before the first generation, the
+ * check that --out can hold its shape (from a file, known only now). */
 static int make_start(const life_opts *o, life_data *d, ls_error *err)
 {
-    if (o->in)
-        return load_input(o, d, err);
-    if (life_grid_init(&d->grid, (unsigned)o->dims, o->nx, o->ny, o->nz, err))
-        return -1;
-    life_grid_fill_random(&d->grid, o->seed, o->density);
-    life_meta none = {0};
-    return pick_rule(o, (unsigned)o->dims, &none, NULL, &d->rule, err);
+    if (o->in) {
+        if (load_input(o, d, err))
+            return -1;
+    } else {
+        if (life_grid_init(&d->grid, (unsigned)o->dims, o->nx, o->ny, o->nz, err))
+            return -1;
+        life_grid_fill_random(&d->grid, o->seed, o->density);
+        life_meta none = {0};
+        if (pick_rule(o, (unsigned)o->dims, &none, NULL, &d->rule, err))
+            return -1;
+    }
+    return check_out_shape(o, d->grid.dims, d->grid.nx, d->grid.ny, d->grid.nz, err);
 }
 
 static void summarise(life_data *d)
@@ -456,18 +528,16 @@ static void life_print(const void *pp, const ls_session *s, const ls_run *run, F
         fprintf(out, "  generation %" PRIu64 ": %" PRIu64 "\n", i * d->every, d->series[i]);
 }
 
-/* The output format: --format, else OUT's extension, else the input's. */
+/* The output format (chosen and checked by validation): --format, else
+ * OUT's extension, else the input's. */
 static int life_write_outputs(const void *pp, const ls_run *run, ls_error *err)
 {
     const life_opts *o = pp;
     const life_data *d = run->data;
     if (!o->out)
         return 0;
-    life_format fmt;
-    if (life_format_resolve(o->out, o->format, &fmt, err) && (!o->in || life_format_resolve(o->in, o->format, &fmt, err)))
-        return -1;
     life_meta meta = {d->generation0 + d->steps, d->rule, 1, (uint32_t)o->scale};
-    return life_write_file(o->out, fmt, &d->grid, &meta, err);
+    return life_write_file(o->out, o->out_format, &d->grid, &meta, err);
 }
 
 /* Fault injection (LOCKSTEP_DEBUG_FAULT) for the tests of `check`. */

@@ -111,8 +111,10 @@ int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu *
     job->scratch = aligned_alloc(64, (size_t)job->threads * job->scratch_words * sizeof(uint32_t));
     if (!job->next || !job->scratch) {
         life_cpu_stop(c);
-        return ls_fail(err, "out of memory for the CPU's second %ux%ux%u grid (%.1f MiB) and row buffers", g->nx,
-                       g->ny, g->nz, (double)grid_bytes / (1u << 20));
+        /* The grid's size is the user's choice: too large, like the first copy's (life_grid_init). */
+        return ls_fail_usage(err, "a %ux%ux%u grid needs a second copy of %.1f MiB and row buffers on the CPU; this "
+                                  "machine has not that much memory free",
+                             g->nx, g->ny, g->nz, (double)grid_bytes / (1u << 20));
     }
     *out = c;
     return 0;

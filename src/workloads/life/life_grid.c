@@ -42,13 +42,16 @@ int life_grid_init(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32
     uint64_t bytes = life_grid_bytes(nx, ny, nz);
     /* aligned_alloc wants a multiple of the alignment; SIMD loops like 64. */
     uint64_t alloc = (bytes + 63u) / 64u * 64u;
+    /* A grid this machine cannot hold is refused as the user's input (exit
+     * code 2), as one too large for a device is (life_gpu.h). */
     if (alloc > SIZE_MAX)
-        return ls_fail(err, "a %ux%ux%u grid needs %.1f GiB, more than this machine can address", nx, ny, nz,
-                       (double)bytes / (1u << 30));
+        return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f GiB, more than this machine can address", nx, ny, nz,
+                             (double)bytes / (1u << 30));
     g->words = aligned_alloc(64, (size_t)alloc);
     if (!g->words)
-        return ls_fail(err, "out of memory for a %ux%ux%u grid (%.1f MiB, one bit per cell)", nx, ny, nz,
-                       (double)bytes / (1u << 20));
+        return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f MiB (one bit per cell); this machine has not that much "
+                                  "memory free",
+                             nx, ny, nz, (double)bytes / (1u << 20));
     memset(g->words, 0, (size_t)alloc);
     g->dims = dims;
     g->nx = nx;

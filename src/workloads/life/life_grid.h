@@ -34,8 +34,8 @@ typedef struct life_grid {
  * a grid of `dims` dimensions: 0, or -1 with err->usage set. */
 int life_grid_check_size(unsigned dims, uint64_t nx, uint64_t ny, uint64_t nz, ls_error *err);
 
-/* An all-dead grid: 0, or -1 with err set (bad size: err->usage; no
- * memory: a message with the size needed). */
+/* An all-dead grid: 0, or -1 with err->usage set (a bad size, or one
+ * this machine has no memory for: a message with the size needed). */
 int life_grid_init(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err);
 void life_grid_free(life_grid *g);
 

@@ -74,6 +74,22 @@ int life_format_resolve(const char *path, life_format given, life_format *out, l
                          path);
 }
 
+int life_format_check_shape(life_format f, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, uint32_t scale,
+                            ls_error *err)
+{
+    if (f == LIFE_FORMAT_PKU && (dims != 3 || nx != ny || nx != nz))
+        return dims == 3 ? ls_fail_usage(err, "a PKU file holds a cube; this grid is %ux%ux%u", nx, ny, nz)
+                         : ls_fail_usage(err, "a PKU file holds a 3D cube; this grid is 2D (%ux%u)", nx, ny);
+    if ((f == LIFE_FORMAT_RLE || f == LIFE_FORMAT_CELLS || f == LIFE_FORMAT_PNG) && dims != 2)
+        return ls_fail_usage(err, "the %s format holds 2D patterns; this grid is 3D (use the pku or native format)",
+                             life_format_name(f));
+    uint64_t px = (uint64_t)(scale ? scale : 1);
+    if (f == LIFE_FORMAT_PNG && ((uint64_t)nx * px > LIFE_PNG_MAX_SIDE || (uint64_t)ny * px > LIFE_PNG_MAX_SIDE))
+        return ls_fail_usage(err, "a %ux%u grid at scale %llu is too large for a PNG (at most %u pixels a side)", nx,
+                             ny, (unsigned long long)px, LIFE_PNG_MAX_SIDE);
+    return 0;
+}
+
 /* ---- little-endian integers ----------------------------------------------- */
 
 static uint64_t load_le(const uint8_t *b, int bytes)
@@ -106,6 +122,114 @@ static long long bytes_left(FILE *f)
 static int write_error(ls_error *err)
 {
     return ls_fail(err, "%s", errno ? strerror(errno) : "write error");
+}
+
+/* ---- rows as they arrive ------------------------------------------------------ */
+
+/* Where a whole-grid reader puts the rows it reads, in order. From a
+ * regular file, whose length was checked against its header first, the
+ * rows go straight into the grid. From a stream (a pipe), whose length
+ * only reading tells, a header could claim a grid of gigabytes with no
+ * cell behind it: there the rows go into blocks of about
+ * ROW_BLOCK_BYTES, each allocated when its first row arrives, and the
+ * grid is made from the blocks once all have (for a moment both are in
+ * memory: twice the grid, which only input that arrived can cost). */
+#define ROW_BLOCK_BYTES (1u << 20)
+
+typedef struct row_sink {
+    life_grid *g;       /* the grid; its words made at once, or at the end */
+    unsigned dims;
+    uint32_t nx, ny, nz, row_words;
+    int staged;         /* rows go to blocks first */
+    uint32_t **blocks;  /* staged: blocks[i] holds rows i * block_rows .. */
+    size_t nblocks, cap, block_rows;
+} row_sink;
+
+/* Starts a grid of the given shape (checked: err->usage on a bad one). */
+static int sink_open(row_sink *s, life_grid *g, unsigned dims, uint64_t nx, uint64_t ny, uint64_t nz, int staged,
+                     ls_error *err)
+{
+    memset(s, 0, sizeof *s);
+    memset(g, 0, sizeof *g);
+    if (life_grid_check_size(dims, nx, ny, nz, err))
+        return -1;
+    *s = (row_sink){.g = g, .dims = dims, .nx = (uint32_t)nx, .ny = (uint32_t)ny, .nz = (uint32_t)nz,
+                    .row_words = (uint32_t)((nx + 31) / 32), .staged = staged};
+    s->block_rows = ROW_BLOCK_BYTES / (s->row_words * sizeof(uint32_t));
+    if (s->block_rows == 0)
+        s->block_rows = 1;
+    return staged ? 0 : life_grid_init(g, dims, s->nx, s->ny, s->nz, err);
+}
+
+/* A grid this machine cannot hold is the user's input, as in
+ * life_grid_init. */
+static void sink_no_memory(const row_sink *s, size_t rows_read, ls_error *err)
+{
+    ls_fail_usage(err, "a %ux%ux%u grid does not fit in this machine's memory (out of memory after %zu of its rows)",
+                  s->nx, s->ny, s->nz, rows_read);
+}
+
+/* The words of row r (rows asked for in order, from 0). */
+static uint32_t *sink_row(row_sink *s, size_t r, ls_error *err)
+{
+    if (!s->staged)
+        return s->g->words + r * s->row_words;
+    size_t b = r / s->block_rows;
+    if (b == s->nblocks) {
+        if (s->nblocks == s->cap) {
+            size_t cap = s->cap ? 2 * s->cap : 64;
+            uint32_t **bigger = realloc(s->blocks, cap * sizeof *bigger);
+            if (!bigger) {
+                sink_no_memory(s, r, err);
+                return NULL;
+            }
+            s->blocks = bigger;
+            s->cap = cap;
+        }
+        s->blocks[b] = malloc(s->block_rows * s->row_words * sizeof(uint32_t));
+        if (!s->blocks[b]) {
+            sink_no_memory(s, r, err);
+            return NULL;
+        }
+        s->nblocks++;
+    }
+    return s->blocks[b] + (r % s->block_rows) * s->row_words;
+}
+
+static void sink_free_blocks(row_sink *s)
+{
+    for (size_t i = 0; i < s->nblocks; i++)
+        free(s->blocks[i]);
+    free(s->blocks);
+    s->blocks = NULL;
+    s->nblocks = 0;
+}
+
+/* Every row has arrived: the grid, made from the blocks when staged. */
+static int sink_close(row_sink *s, ls_error *err)
+{
+    if (!s->staged)
+        return 0;
+    if (life_grid_init(s->g, s->dims, s->nx, s->ny, s->nz, err)) {
+        sink_free_blocks(s);
+        return -1;
+    }
+    size_t rows = (size_t)s->ny * s->nz, row_bytes = s->row_words * sizeof(uint32_t);
+    for (size_t b = 0; b < s->nblocks; b++) {
+        size_t first = b * s->block_rows, n = rows - first < s->block_rows ? rows - first : s->block_rows;
+        memcpy(s->g->words + first * s->row_words, s->blocks[b], n * row_bytes);
+        free(s->blocks[b]);
+        s->blocks[b] = NULL;
+    }
+    sink_free_blocks(s);
+    return 0;
+}
+
+/* A read that failed: nothing is kept. */
+static void sink_abort(row_sink *s)
+{
+    sink_free_blocks(s);
+    life_grid_free(s->g);
 }
 
 /* ---- PKU HPCGame problem G ------------------------------------------------- */
@@ -327,21 +451,26 @@ static int pku_read_cells_parallel(FILE *f, const char *name, life_grid *g, ls_e
     return 0;
 }
 
-/* The same from a stream (a pipe): row after row. */
-static int pku_read_cells_stream(FILE *f, const char *name, life_grid *g, ls_error *err)
+/* The same from a stream (a pipe): row after row into the sink, whose
+ * memory grows with the rows that arrive. */
+static int pku_read_cells_stream(FILE *f, const char *name, row_sink *s, ls_error *err)
 {
-    uint32_t m = g->nx;
+    uint32_t m = s->nx;
     uint8_t *row = malloc(m);
     if (!row)
         return ls_fail(err, "out of memory for a row of %u cells", m);
     size_t rows = (size_t)m * m;
     for (size_t r = 0; r < rows; r++) {
-        uint32_t bad;
+        uint32_t bad, *words;
         if (fread(row, 1, m, f) != m) {
             free(row);
             return ls_fail_usage(err, "%s: truncated: the cells end within row %zu of %zu", name, r, rows);
         }
-        if (pack_row(row, m, g->words + r * g->row_words, &bad)) {
+        if (!(words = sink_row(s, r, err))) {
+            free(row);
+            return -1;
+        }
+        if (pack_row(row, m, words, &bad)) {
             pku_bad_byte(name, PKU_HEADER + (uint64_t)r * m + bad, row[bad], err);
             free(row);
             return -1;
@@ -350,7 +479,7 @@ static int pku_read_cells_stream(FILE *f, const char *name, life_grid *g, ls_err
     free(row);
     if (fgetc(f) != EOF)
         return ls_fail_usage(err, "%s: extra bytes after the %u^3 cells the header announces", name, m);
-    return 0;
+    return sink_close(s, err);
 }
 
 int life_read_pku(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_error *err)
@@ -360,13 +489,12 @@ int life_read_pku(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_e
     if (fread(head, 1, sizeof head, f) != sizeof head)
         return ls_fail_usage(err, "%s: too short for a PKU header (uint64 M, uint64 T: 16 bytes)", name);
     uint64_t m = load_le(head, 8);
-    int seekable;
-    if (pku_check_size(f, name, m, &seekable, err))
+    int seekable = 0;
+    row_sink sink;
+    if (pku_check_size(f, name, m, &seekable, err) || sink_open(&sink, g, 3, m, m, m, !seekable, err))
         return -1;
-    if (life_grid_init(g, 3, (uint32_t)m, (uint32_t)m, (uint32_t)m, err))
-        return -1;
-    if (seekable ? pku_read_cells_parallel(f, name, g, err) : pku_read_cells_stream(f, name, g, err)) {
-        life_grid_free(g);
+    if (seekable ? pku_read_cells_parallel(f, name, g, err) : pku_read_cells_stream(f, name, &sink, err)) {
+        sink_abort(&sink);
         return -1;
     }
     meta->generation = load_le(head + 8, 8);
@@ -392,8 +520,8 @@ static void pku_write_chunk(pku_pass *p, uint8_t *buf, int64_t r0, int64_t nr)
  * otherwise row after row through the stream. */
 int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
 {
-    if (g->dims != 3 || g->nx != g->ny || g->nx != g->nz)
-        return ls_fail_usage(err, "a PKU file holds a cube; this grid is %ux%ux%u", g->nx, g->ny, g->nz);
+    if (life_format_check_shape(LIFE_FORMAT_PKU, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
+        return -1;
     unpack_table_init();
     uint8_t head[PKU_HEADER];
     store_le(head, g->nx, 8);
@@ -430,10 +558,29 @@ int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
 
 /* ---- native: bit-packed, any size -------------------------------------- */
 
-static const uint8_t native_magic[8] = {'l', 's', 'l', 'i', 'f', 'e', '1', '\n'};
+/* Version 2: its checksum covers the header too. Version 1 ("lslife1")
+ * checked only the cells, so an edited rule or generation went unnoticed;
+ * its files are refused by name (docs/life.md). */
+static const uint8_t native_magic[8] = {'l', 's', 'l', 'i', 'f', 'e', '2', '\n'};
+static const uint8_t native_magic_v1[8] = {'l', 's', 'l', 'i', 'f', 'e', '1', '\n'};
 #define NATIVE_HEADER 40 /* magic, dims, nx, ny, nz, birth, survive, generation */
 
-/* A byte stream of cells, 8 to a byte, first cell in the low bit. */
+/* The checksum: FNV-1a 64 of every byte before it. */
+#define FNV_OFFSET 0xcbf29ce484222325ull
+static inline uint64_t fnv1a_byte(uint64_t h, uint8_t b)
+{
+    return (h ^ b) * 0x100000001b3ull;
+}
+
+static uint64_t fnv1a_bytes(uint64_t h, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = fnv1a_byte(h, b[i]);
+    return h;
+}
+
+/* A byte stream of cells, 8 to a byte, first cell in the low bit; every
+ * byte that passes is hashed into the checksum. */
 typedef struct bit_stream {
     FILE *f;
     uint64_t acc;
@@ -441,10 +588,12 @@ typedef struct bit_stream {
     uint8_t buf[4096];
     size_t len;
     int failed; /* a read or write fell short */
+    uint64_t hash;
 } bit_stream;
 
 static void stream_put_byte(bit_stream *s, uint8_t b)
 {
+    s->hash = fnv1a_byte(s->hash, b);
     s->buf[s->len++] = b;
     if (s->len == sizeof s->buf) {
         s->failed |= fwrite(s->buf, 1, s->len, s->f) != s->len;
@@ -482,6 +631,7 @@ static uint32_t stream_get(bit_stream *s, unsigned n)
             s->failed = 1;
             return 0;
         }
+        s->hash = fnv1a_byte(s->hash, (uint8_t)c);
         s->acc |= (uint64_t)c << s->nbits;
         s->nbits += 8;
     }
@@ -503,7 +653,7 @@ int life_write_native(FILE *f, const life_grid *g, const life_meta *meta, ls_err
     store_le(head + 28, meta->has_rule ? meta->rule.survive : 0, 4);
     store_le(head + 32, meta->generation, 8);
     errno = 0;
-    bit_stream s = {.f = f};
+    bit_stream s = {.f = f, .hash = fnv1a_bytes(FNV_OFFSET, head, sizeof head)};
     s.failed = fwrite(head, 1, sizeof head, f) != sizeof head;
     size_t rows = (size_t)g->ny * g->nz;
     for (size_t r = 0; r < rows && !s.failed; r++) {
@@ -513,25 +663,31 @@ int life_write_native(FILE *f, const life_grid *g, const life_meta *meta, ls_err
     }
     stream_flush(&s);
     uint8_t sum[8];
-    store_le(sum, life_grid_digest(g), 8);
+    store_le(sum, s.hash, 8);
     if (s.failed || fwrite(sum, 1, sizeof sum, f) != sizeof sum)
         return write_error(err);
     return 0;
 }
 
-/* Checks a native header and makes the grid it describes. */
-static int native_header(FILE *f, const char *name, const uint8_t *head, life_grid *g, life_meta *meta,
-                         ls_error *err)
+/* Checks a native header against the file's length and fills meta and
+ * the grid's shape (dims, ext); the grid is made by the caller. */
+static int native_header(FILE *f, const char *name, const uint8_t *head, life_meta *meta, unsigned *dims,
+                         uint64_t ext[3], int *seekable, ls_error *err)
 {
+    if (memcmp(head, native_magic_v1, 8) == 0)
+        return ls_fail_usage(err, "%s: a grid in lockstep's first native format (lslife1), whose checksum does not "
+                                  "cover its header (rule, generation); only lslife2 is read (docs/life.md)",
+                             name);
     if (memcmp(head, native_magic, 8) != 0)
-        return ls_fail_usage(err, "%s: not a lockstep Life grid (the file does not start with 'lslife1')", name);
-    unsigned dims = (unsigned)load_le(head + 8, 4);
-    uint64_t nx = load_le(head + 12, 4), ny = load_le(head + 16, 4), nz = load_le(head + 20, 4);
-    if (life_grid_check_size(dims, nx, ny, nz, err))
+        return ls_fail_usage(err, "%s: not a lockstep Life grid (the file does not start with 'lslife2')", name);
+    *dims = (unsigned)load_le(head + 8, 4);
+    uint64_t nx = ext[0] = load_le(head + 12, 4), ny = ext[1] = load_le(head + 16, 4), nz = ext[2] = load_le(head + 20, 4);
+    if (life_grid_check_size(*dims, nx, ny, nz, err))
         return ls_fail_usage(err, "%s: the header describes no valid grid (%u dimensions, %llux%llux%llu)", name,
-                             dims, (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz);
+                             *dims, (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz);
     long long left = bytes_left(f);
     unsigned long long want = (nx * ny * nz + 7) / 8 + 8;
+    *seekable = left >= 0;
     if (left >= 0 && (unsigned long long)left != want)
         return ls_fail_usage(err, "%s: a %llux%llux%llu grid takes %llu bytes after the header, the file has %lld (%s)",
                              name, (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz, want, left,
@@ -540,35 +696,51 @@ static int native_header(FILE *f, const char *name, const uint8_t *head, life_gr
     meta->rule.survive = (uint32_t)load_le(head + 28, 4);
     meta->has_rule = 1;
     meta->generation = load_le(head + 32, 8);
-    uint32_t all = (2u << life_max_count(dims)) - 1u;
+    uint32_t all = (2u << life_max_count(*dims)) - 1u;
     if ((meta->rule.birth | meta->rule.survive) & ~all)
-        return ls_fail_usage(err, "%s: the header's rule has counts above %u", name, life_max_count(dims));
-    return life_grid_init(g, dims, (uint32_t)nx, (uint32_t)ny, (uint32_t)nz, err);
+        return ls_fail_usage(err, "%s: the header's rule has counts above %u", name, life_max_count(*dims));
+    return 0;
+}
+
+/* The cells after the header into the sink's rows; the checksum hashes
+ * the header (head) and every byte read. 0, or -1 with err set. */
+static int native_cells(FILE *f, const char *name, const uint8_t *head, row_sink *sink, ls_error *err)
+{
+    bit_stream s = {.f = f, .hash = fnv1a_bytes(FNV_OFFSET, head, NATIVE_HEADER)};
+    uint32_t last_bits = sink->nx - (sink->row_words - 1u) * 32u;
+    size_t rows = (size_t)sink->ny * sink->nz;
+    for (size_t r = 0; r < rows && !s.failed; r++) {
+        uint32_t *w = sink_row(sink, r, err);
+        if (!w)
+            return -1;
+        for (uint32_t j = 0; j < sink->row_words; j++)
+            w[j] = stream_get(&s, j + 1 < sink->row_words ? 32 : last_bits);
+    }
+    uint8_t sum[8];
+    if (s.failed || fread(sum, 1, sizeof sum, f) != sizeof sum)
+        return ls_fail_usage(err, "%s: truncated: the cells or the checksum are cut short", name);
+    /* The last byte's padding bits are zeros, as written. */
+    if (s.acc != 0 || fgetc(f) != EOF || load_le(sum, 8) != s.hash)
+        return ls_fail_usage(err, "%s: damaged: the checksum does not match the header and the cells", name);
+    return 0;
 }
 
 int life_read_native(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_error *err)
 {
-    uint8_t head[NATIVE_HEADER], sum[8];
+    uint8_t head[NATIVE_HEADER];
+    unsigned dims = 0;
+    uint64_t ext[3] = {0, 0, 0};
+    int seekable = 0;
+    row_sink sink;
     memset(g, 0, sizeof *g);
     if (fread(head, 1, sizeof head, f) != sizeof head)
         return ls_fail_usage(err, "%s: too short for a lockstep Life grid header (%d bytes)", name, NATIVE_HEADER);
-    if (native_header(f, name, head, g, meta, err))
+    if (native_header(f, name, head, meta, &dims, ext, &seekable, err) ||
+        sink_open(&sink, g, dims, ext[0], ext[1], ext[2], !seekable, err))
         return -1;
-    bit_stream s = {.f = f};
-    size_t rows = (size_t)g->ny * g->nz;
-    for (size_t r = 0; r < rows && !s.failed; r++) {
-        uint32_t *w = g->words + r * g->row_words;
-        for (uint32_t j = 0; j < g->row_words; j++)
-            w[j] = stream_get(&s, j + 1 < g->row_words ? 32 : g->last_bits);
-    }
-    /* The last byte's padding bits are zeros; the checksum follows. */
-    if (s.failed || fread(sum, 1, sizeof sum, f) != sizeof sum) {
-        life_grid_free(g);
-        return ls_fail_usage(err, "%s: truncated: the cells or the checksum are cut short", name);
-    }
-    if (fgetc(f) != EOF || load_le(sum, 8) != life_grid_digest(g)) {
-        life_grid_free(g);
-        return ls_fail_usage(err, "%s: damaged: the checksum does not match the cells", name);
+    if (native_cells(f, name, head, &sink, err) || sink_close(&sink, err)) {
+        sink_abort(&sink);
+        return -1;
     }
     return 0;
 }
@@ -581,18 +753,38 @@ void life_pattern_free(life_pattern *p)
     p->cells = NULL;
 }
 
+int life_pattern_alloc(life_pattern *p, const char *name, uint64_t w, uint64_t h, ls_error *err)
+{
+    if (w == 0 || h == 0 || w > LIFE_MAX_SIZE || h > LIFE_MAX_SIZE || w * h > LIFE_PATTERN_MAX_CELLS)
+        return ls_fail_usage(err, "%s: a pattern of %llux%llu cells is out of range (1 to %u a side, at most 2^30 "
+                                  "cells; larger grids go in the native or PKU format)",
+                             name, (unsigned long long)w, (unsigned long long)h, LIFE_MAX_SIZE);
+    p->cells = calloc((size_t)(w * h), 1);
+    if (!p->cells)
+        return ls_fail(err, "out of memory for a %llux%llu pattern", (unsigned long long)w, (unsigned long long)h);
+    p->width = (uint32_t)w;
+    p->height = (uint32_t)h;
+    return 0;
+}
+
 int life_place(life_grid *g, const life_pattern *p, const life_at *at, ls_error *err)
 {
     if (p->width > g->nx || p->height > g->ny)
         return ls_fail_usage(err, "the pattern (%ux%u) is larger than the grid (%ux%u)", p->width, p->height, g->nx,
                              g->ny);
-    uint32_t x0 = at ? at->x % g->nx : (g->nx - p->width) / 2;
-    uint32_t y0 = at ? at->y % g->ny : (g->ny - p->height) / 2;
+    /* Placed where asked, or not at all: wrapping an --at past the edge
+     * around the torus would run a pattern other than the one named. */
+    if (at && ((uint64_t)at->x + p->width > g->nx || (uint64_t)at->y + p->height > g->ny))
+        return ls_fail_usage(err, "the pattern (%ux%u) at %u,%u does not fit in the grid (%ux%u): its top-left cell "
+                                  "goes at most at %u,%u",
+                             p->width, p->height, at->x, at->y, g->nx, g->ny, g->nx - p->width, g->ny - p->height);
+    uint32_t x0 = at ? at->x : (g->nx - p->width) / 2;
+    uint32_t y0 = at ? at->y : (g->ny - p->height) / 2;
     uint32_t z = g->nz / 2;
     for (uint32_t y = 0; y < p->height; y++)
         for (uint32_t x = 0; x < p->width; x++)
             if (p->cells[(size_t)y * p->width + x])
-                life_set(g, (x0 + x) % g->nx, (y0 + y) % g->ny, z, 1);
+                life_set(g, x0 + x, y0 + y, z, 1);
     return 0;
 }
 

@@ -6,15 +6,18 @@
  *           x M^2 + y M + z, 1 alive, 0 dead. The contest's z is the
  *           grid's x (fastest), its x the grid's z, so the file's byte
  *           order is the grid's canonical cell order. Cubes only.
- *   native  any size and dimension, 8 cells a byte, with a header and the
- *           grid's digest as checksum (extension .lsgrid).
+ *   native  any size and dimension, 8 cells a byte, after a header (magic
+ *           "lslife2", shape, rule, generation), then a checksum of every
+ *           byte before it (extension .lsgrid).
  *   rle     Golly/LifeWiki run-length encoding of a 2D pattern.
  *   cells   LifeWiki plaintext: '.' dead, 'O' alive, '!' comment lines.
  *   png     a 2D grid as a picture: black cells alive, one pixel per cell
  *           or scale x scale pixels.
  * pku and native hold whole grids; rle, cells and png hold patterns,
  * which are placed into a grid (life_place). Every reader reports bad
- * input as one line naming the file and what is wrong (err->usage set);
+ * input as one line naming the file and what is wrong (err->usage set),
+ * and allocates only as much as the input that has arrived justifies (a
+ * header claiming a huge grid costs nothing until its cells come);
  * writers report failed writes. */
 #ifndef LOCKSTEP_LIFE_IO_H
 #define LOCKSTEP_LIFE_IO_H
@@ -45,6 +48,16 @@ const char *life_format_name(life_format f);
 /* 1 for formats that hold a whole grid (pku, native), 0 for patterns. */
 int life_format_is_grid(life_format f);
 
+/* PNG's limit on a picture's side, in pixels (2^31 - 1). */
+#define LIFE_PNG_MAX_SIDE 0x7fffffffu
+
+/* Whether format f can hold a grid of this shape (PKU: a 3D cube; RLE,
+ * cells and PNG: 2D; PNG: at most LIFE_PNG_MAX_SIDE pixels a side at
+ * `scale`; native: any): 0, or -1 with err->usage set. The writers refuse
+ * what this refuses, so a run checks its output with it before computing. */
+int life_format_check_shape(life_format f, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, uint32_t scale,
+                            ls_error *err);
+
 /* A 2D pattern: the bounding box its file declares, a byte per cell. */
 typedef struct life_pattern {
     uint32_t width, height;
@@ -53,6 +66,16 @@ typedef struct life_pattern {
 } life_pattern;
 
 void life_pattern_free(life_pattern *p);
+
+/* The largest pattern read: LIFE_PATTERN_MAX_CELLS cells (a byte each in
+ * memory while it is placed), each side at most LIFE_MAX_SIZE. A file's
+ * header can claim any box, so every pattern reader checks the box with
+ * life_pattern_alloc before it reads or decodes a cell; whole grids
+ * larger than this go in the native or PKU format. */
+#define LIFE_PATTERN_MAX_CELLS (1ull << 30)
+/* An all-dead w x h pattern, or -1 with err->usage set (out of range) or
+ * err set (no memory). `name` is the file's, for the message. */
+int life_pattern_alloc(life_pattern *p, const char *name, uint64_t w, uint64_t h, ls_error *err);
 
 /* What a file says beyond its cells, and what a writer needs to know. */
 typedef struct life_meta {
@@ -80,8 +103,9 @@ int life_read_png(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls
 int life_write_png(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err);
 
 /* Copies p into g (2D, or the middle plane z = nz / 2 of a 3D grid) with
- * its top-left cell at (x, y), wrapping around the torus; at == NULL
- * centres it. Refuses a pattern larger than the grid. */
+ * its top-left cell at (x, y); at == NULL centres it. Refuses a pattern
+ * larger than the grid, and one that would not fit at (x, y) without
+ * wrapping around the torus. */
 typedef struct life_at {
     uint32_t x, y;
 } life_at;

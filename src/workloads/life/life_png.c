@@ -29,16 +29,6 @@ static void on_png_warning(png_structp png, png_const_charp msg)
     (void)msg; /* warnings (unknown chunks, gamma) do not concern cells */
 }
 
-/* Pixels of a picture of n cells at `scale`, if it fits libpng's limits. */
-static int scaled(uint32_t n, uint32_t scale, uint32_t *out)
-{
-    uint64_t px = (uint64_t)n * scale;
-    if (px > PNG_UINT_31_MAX)
-        return -1;
-    *out = (uint32_t)px;
-    return 0;
-}
-
 /* One 1-bit row: bit 7 of byte 0 is the leftmost pixel, 0 is black. */
 static void png_row(const life_grid *g, uint32_t y, uint32_t scale, uint32_t width, png_bytep row)
 {
@@ -50,11 +40,11 @@ static void png_row(const life_grid *g, uint32_t y, uint32_t scale, uint32_t wid
 
 int life_write_png(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
 {
-    uint32_t scale = meta->scale ? meta->scale : 1, width, height;
-    if (g->dims != 2)
-        return ls_fail_usage(err, "a PNG shows a 2D grid; this grid is 3D");
-    if (scaled(g->nx, scale, &width) || scaled(g->ny, scale, &height))
-        return ls_fail_usage(err, "a %ux%u grid at scale %u is too large for a PNG", g->nx, g->ny, scale);
+    uint32_t scale = meta->scale ? meta->scale : 1;
+    if (life_format_check_shape(LIFE_FORMAT_PNG, g->dims, g->nx, g->ny, g->nz, scale, err))
+        return -1;
+    _Static_assert(LIFE_PNG_MAX_SIDE == PNG_UINT_31_MAX, "PNG's limit on a side");
+    uint32_t width = g->nx * scale, height = g->ny * scale; /* below 2^31: checked */
     png_failure failure = {""};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, on_png_error, on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -132,13 +122,16 @@ int life_read_png(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls
         png_error(png, "interlaced pictures are not supported");
     if (width % scale || height % scale)
         png_error(png, "the size is not a multiple of the scale");
+    /* The header's size against the pattern limit before any pixel is
+     * decoded: a few hundred KB of PNG can claim billions of cells. */
+    if (life_pattern_alloc(p, name, width / scale, height / scale, err)) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return -1;
+    }
     png_to_grey8(png, info);
     row = malloc(png_get_rowbytes(png, info));
-    p->width = width / scale;
-    p->height = height / scale;
-    p->cells = calloc((size_t)p->width * p->height, 1);
-    if (!row || !p->cells)
-        png_error(png, "out of memory for the picture");
+    if (!row)
+        png_error(png, "out of memory for a row of the picture");
     png_cells(png, scale, row, p);
     png_read_end(png, NULL);
     png_destroy_read_struct(&png, &info, NULL);

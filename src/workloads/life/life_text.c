@@ -4,8 +4,14 @@
  * RLE: '#' lines are comments; the header "x = W, y = H[, rule = R]"
  * declares the bounding box; then runs "<count><tag>" with tags b (dead),
  * o (alive), $ (end of row), ! (end of pattern), whitespace and line
- * breaks anywhere between runs. Multi-state tags (. A-X p-y) are refused.
- * Written lines are at most 70 characters, as the format asks. */
+ * breaks anywhere between runs. Multi-state tags (. A-X p-y) are refused,
+ * and so are header keys other than x, y and rule, and a key given twice.
+ * Written lines are at most 70 characters, as the format asks.
+ *
+ * Both formats are read whole into memory, checked a chunk at a time as
+ * they arrive: a NUL byte, a file above TEXT_MAX_BYTES and (.cells) a line
+ * wider than any pattern are refused at once, so /dev/zero or a wrong
+ * file costs a chunk, not gigabytes. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -13,32 +19,81 @@
 
 #include "life_io.h"
 
-/* Largest pattern read, a byte per cell in memory: 1 GiB. An RLE header
- * alone can claim any box (a 22-byte file asked for 3 GiB, found by
- * tests/fuzz/fuzz_life.c); patterns from LifeWiki or Golly are far smaller,
- * and whole grids have the native and PKU formats. */
-#define PATTERN_MAX_CELLS (1ull << 30)
 #define RLE_LINE 70
 
-/* The whole file in memory, NUL-terminated. */
-static int read_all(FILE *f, const char *name, char **out, size_t *len, ls_error *err)
+/* The most a text pattern file may hold: a byte a cell for the largest
+ * pattern (a dense .cells file, or an RLE that alternates b and o), and a
+ * sixteenth more for line breaks, run counts and comments. Read in chunks
+ * of TEXT_CHUNK, each checked as it arrives. */
+#define TEXT_MAX_BYTES (LIFE_PATTERN_MAX_CELLS + LIFE_PATTERN_MAX_CELLS / 16)
+#define TEXT_CHUNK ((size_t)1 << 16)
+
+/* What read_all has seen of the file so far. */
+typedef struct text_scan {
+    size_t line_max; /* the longest line allowed, in bytes (0: any) */
+    size_t line_len; /* bytes of the current line so far */
+    unsigned line;   /* its number, from 1 */
+} text_scan;
+
+/* Checks the chunk of `len` bytes at buf + at: no NUL byte (no text
+ * pattern has one; /dev/zero and binary files do) and no line longer than
+ * the scan allows, so that such input is refused after one chunk instead
+ * of after the whole file. */
+static int scan_chunk(text_scan *sc, const char *name, const char *buf, size_t at, size_t len, ls_error *err)
 {
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1)
+    const char *p = buf + at, *end = p + len;
+    const char *nul = memchr(p, '\0', len);
+    if (nul)
+        return ls_fail_usage(err, "%s: a NUL byte at offset %zu: not a text pattern file", name, (size_t)(nul - buf));
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        sc->line_len += (size_t)((eol ? eol : end) - p);
+        if (sc->line_max && sc->line_len > sc->line_max)
+            return ls_fail_usage(err, "%s:%u: a line longer than %zu bytes, wider than any pattern", name, sc->line,
+                                 sc->line_max);
+        if (!eol)
             break;
-        char *bigger = cap < (1ull << 31) ? realloc(buf, cap * 2) : NULL;
-        if (!bigger) {
-            free(buf);
-            return ls_fail_usage(err, "%s: too large for a pattern file (%zu bytes read)", name, n);
-        }
-        buf = bigger;
-        cap *= 2;
+        sc->line_len = 0;
+        sc->line++;
+        p = eol + 1;
     }
-    if (!buf)
-        return ls_fail(err, "out of memory reading %s", name);
+    return 0;
+}
+
+/* The whole file in memory, NUL-terminated, at most TEXT_MAX_BYTES, read
+ * and checked (scan_chunk) a chunk at a time. */
+static int read_all(FILE *f, const char *name, size_t line_max, char **out, size_t *len, ls_error *err)
+{
+    text_scan sc = {line_max, 0, 1};
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    for (;;) {
+        if (n == cap) {
+            if (cap > TEXT_MAX_BYTES) {
+                free(buf);
+                return ls_fail_usage(err, "%s: larger than any pattern file lockstep reads (%llu bytes)", name,
+                                     (unsigned long long)TEXT_MAX_BYTES);
+            }
+            size_t bigger_cap = cap ? 2 * cap : TEXT_CHUNK;
+            bigger_cap = bigger_cap > TEXT_MAX_BYTES + 1 ? TEXT_MAX_BYTES + 1 : bigger_cap;
+            char *bigger = realloc(buf, bigger_cap + 1);
+            if (!bigger) {
+                free(buf);
+                return ls_fail(err, "out of memory reading %s (%zu bytes so far)", name, n);
+            }
+            buf = bigger;
+            cap = bigger_cap;
+        }
+        size_t want = cap - n < TEXT_CHUNK ? cap - n : TEXT_CHUNK;
+        size_t got = fread(buf + n, 1, want, f);
+        if (scan_chunk(&sc, name, buf, n, got, err)) {
+            free(buf);
+            return -1;
+        }
+        n += got;
+        if (got < want)
+            break;
+    }
     if (ferror(f)) {
         free(buf);
         return ls_fail_usage(err, "cannot read %s: %s", name, strerror(errno));
@@ -46,21 +101,6 @@ static int read_all(FILE *f, const char *name, char **out, size_t *len, ls_error
     buf[n] = '\0';
     *out = buf;
     *len = n;
-    return 0;
-}
-
-/* An empty pattern of w x h cells. */
-static int pattern_alloc(life_pattern *p, const char *name, uint64_t w, uint64_t h, ls_error *err)
-{
-    if (w == 0 || h == 0 || w > LIFE_MAX_SIZE || h > LIFE_MAX_SIZE || w * h > PATTERN_MAX_CELLS)
-        return ls_fail_usage(err, "%s: a pattern of %llux%llu cells is out of range (1 to %u a side, at most 2^30 "
-                                  "cells; larger grids go in the native or PKU format)",
-                             name, (unsigned long long)w, (unsigned long long)h, LIFE_MAX_SIZE);
-    p->cells = calloc((size_t)(w * h), 1);
-    if (!p->cells)
-        return ls_fail(err, "out of memory for a %llux%llu pattern", (unsigned long long)w, (unsigned long long)h);
-    p->width = (uint32_t)w;
-    p->height = (uint32_t)h;
     return 0;
 }
 
@@ -93,34 +133,59 @@ static void rle_skip_comments(rle_reader *r)
     }
 }
 
-/* Parses one "key = value" of the header line into the outputs. */
+/* The header's keys, as Golly and LifeWiki write them; a bit each in
+ * the set of keys seen. */
+enum { RLE_KEY_X, RLE_KEY_Y, RLE_KEY_RULE, RLE_KEYS };
+static const char *const rle_keys[RLE_KEYS] = {"x", "y", "rule"};
+
+/* The key of "key = value", matched whole (so "xyz" is no x): its index,
+ * or RLE_KEYS for an unknown one. */
+static int rle_key(const char *k, size_t klen)
+{
+    for (int i = 0; i < RLE_KEYS; i++)
+        if (klen == strlen(rle_keys[i]) && memcmp(k, rle_keys[i], klen) == 0)
+            return i;
+    return RLE_KEYS;
+}
+
+/* Parses one "key = value" of the header line into the outputs; each key
+ * once, unknown keys refused (a misspelt one would be dropped unseen). */
 static int rle_header_item(rle_reader *r, const char *item, size_t len, uint64_t *w, uint64_t *h, char *rule,
-                           ls_error *err)
+                           unsigned *seen, ls_error *err)
 {
     const char *eq = memchr(item, '=', len);
     if (!eq)
         return ls_fail_usage(err, "%s:%u: expected the header 'x = W, y = H, rule = R'", r->name, r->line);
-    const char *k = item, *v = eq + 1, *end = item + len;
-    while (k < eq && isspace((unsigned char)*k))
+    const char *k = item, *kend = eq, *v = eq + 1, *end = item + len;
+    while (k < kend && isspace((unsigned char)*k))
         k++;
+    while (kend > k && isspace((unsigned char)kend[-1]))
+        kend--;
     while (v < end && isspace((unsigned char)*v))
         v++;
     while (end > v && isspace((unsigned char)end[-1]))
         end--;
-    size_t vlen = (size_t)(end - v);
-    if (*k == 'x' || *k == 'y') {
+    size_t klen = (size_t)(kend - k), vlen = (size_t)(end - v);
+    int key = rle_key(k, klen);
+    if (key == RLE_KEYS)
+        return ls_fail_usage(err, "%s:%u: unknown header key '%.*s' (the header is 'x = W, y = H, rule = R')",
+                             r->name, r->line, (int)(klen < 40 ? klen : 40), k);
+    if (*seen & 1u << key)
+        return ls_fail_usage(err, "%s:%u: the header gives '%s' twice", r->name, r->line, rle_keys[key]);
+    *seen |= 1u << key;
+    if (key == RLE_KEY_X || key == RLE_KEY_Y) {
         char *stop;
         errno = 0;
         unsigned long long n = strtoull(v, &stop, 10);
         if (stop != end || vlen == 0 || errno || !isdigit((unsigned char)*v))
-            return ls_fail_usage(err, "%s:%u: '%c' must be a whole number of cells", r->name, r->line, *k);
-        *(*k == 'x' ? w : h) = n;
-    } else if (strncmp(k, "rule", 4) == 0) {
+            return ls_fail_usage(err, "%s:%u: '%s' must be a whole number of cells", r->name, r->line, rle_keys[key]);
+        *(key == RLE_KEY_X ? w : h) = n;
+    } else {
         if (vlen >= LIFE_RULE_TEXT)
             return ls_fail_usage(err, "%s:%u: the rule is too long", r->name, r->line);
         memcpy(rule, v, vlen);
         rule[vlen] = '\0';
-    } /* other keys (Golly's own) are ignored */
+    }
     return 0;
 }
 
@@ -130,19 +195,24 @@ static int rle_header(rle_reader *r, life_pattern *p, ls_error *err)
     const char *eol = strchr(r->p, '\n');
     size_t len = eol ? (size_t)(eol - r->p) : strlen(r->p);
     uint64_t w = 0, h = 0;
+    unsigned seen = 0;
     const char *item = r->p, *end = r->p + len;
     if (len == 0 || *item != 'x')
         return ls_fail_usage(err, "%s:%u: expected the header 'x = W, y = H' before the cells", r->name, r->line);
     while (item < end) {
         const char *comma = memchr(item, ',', (size_t)(end - item));
         const char *stop = comma ? comma : end;
-        if (rle_header_item(r, item, (size_t)(stop - item), &w, &h, p->rule, err))
+        if (rle_header_item(r, item, (size_t)(stop - item), &w, &h, p->rule, &seen, err))
             return -1;
         item = comma ? comma + 1 : end;
     }
+    for (int key = RLE_KEY_X; key <= RLE_KEY_Y; key++)
+        if (!(seen & 1u << key))
+            return ls_fail_usage(err, "%s:%u: the header has no '%s' (it is 'x = W, y = H, rule = R')", r->name,
+                                 r->line, rle_keys[key]);
     r->p = eol ? eol + 1 : end;
     r->line++;
-    return pattern_alloc(p, r->name, w, h, err);
+    return life_pattern_alloc(p, r->name, w, h, err);
 }
 
 /* Fails on a character that is no RLE tag of a two-state pattern. */
@@ -203,7 +273,7 @@ int life_read_rle(FILE *f, const char *name, life_pattern *p, ls_error *err)
     char *text;
     size_t len;
     memset(p, 0, sizeof *p);
-    if (read_all(f, name, &text, &len, err))
+    if (read_all(f, name, 0, &text, &len, err)) /* an RLE's lines may be of any length */
         return -1;
     rle_reader r = {name, text, 1};
     int rc = rle_header(&r, p, err);
@@ -261,8 +331,8 @@ static int row_is_empty(const life_grid *g, uint32_t y)
 
 int life_write_rle(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
 {
-    if (g->dims != 2)
-        return ls_fail_usage(err, "RLE holds 2D patterns; this grid is 3D (use the pku or native format)");
+    if (life_format_check_shape(LIFE_FORMAT_RLE, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
+        return -1;
     char rule[LIFE_RULE_TEXT];
     life_rule_format(meta->rule, rule, sizeof rule);
     errno = 0;
@@ -315,9 +385,10 @@ int life_read_cells(FILE *f, const char *name, life_pattern *p, ls_error *err)
     size_t len;
     uint64_t w, h;
     memset(p, 0, sizeof *p);
-    if (read_all(f, name, &text, &len, err))
+    /* A row is at most LIFE_MAX_SIZE cells, and a '\r' before its '\n'. */
+    if (read_all(f, name, LIFE_MAX_SIZE + 1, &text, &len, err))
         return -1;
-    if (cells_measure(text, name, &w, &h, err) || pattern_alloc(p, name, w, h, err)) {
+    if (cells_measure(text, name, &w, &h, err) || life_pattern_alloc(p, name, w, h, err)) {
         free(text);
         return -1;
     }
@@ -340,9 +411,8 @@ int life_read_cells(FILE *f, const char *name, life_pattern *p, ls_error *err)
 
 int life_write_cells(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
 {
-    (void)meta;
-    if (g->dims != 2)
-        return ls_fail_usage(err, "a .cells file holds 2D patterns; this grid is 3D (use the pku or native format)");
+    if (life_format_check_shape(LIFE_FORMAT_CELLS, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
+        return -1;
     errno = 0;
     int failed = fprintf(f, "!Name: lockstep life\n!%ux%u\n", g->nx, g->ny) < 0;
     char *row = malloc((size_t)g->nx + 1);

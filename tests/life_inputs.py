@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+"""life_inputs.py LOCKSTEP - what `lockstep life` accepts, and what it
+refuses before any computation (issue 14, items 3, 7, 9, 11, 12 and 13):
+
+- the native .lsgrid header is covered by its checksum (a changed rule or
+  generation is refused), and a file of the old format (lslife1) is
+  refused by name;
+- an output that cannot be written (no such directory, a format that
+  cannot hold the grid's shape) is refused before the first generation,
+  whether the shape comes from the options or from the input file;
+- inputs that claim more than they hold are refused within bounded memory
+  and time (a PNG whose header claims 40000x40000 cells, a PKU header on a
+  pipe with no cells behind it, /dev/zero read as RLE or .cells), each
+  measured through the peak resident memory of the run;
+- a generation count that would pass 2^64 - 1 is refused;
+- messages that name the file once (no garbled repetition);
+- holes in the options and the RLE reader (--at outside the grid or with
+  no pattern, --size 8x, unknown RLE header keys, a NUL byte, a 2D rule on
+  a 3D grid).
+
+Every refusal: exit 2, one line on stderr, no output file, nothing left in
+the directory. "Before any computation" is shown by asking for so many
+generations that the run would take minutes, under a short timeout."""
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+from harness import expect, finish
+
+LOCKSTEP = os.path.abspath(sys.argv[1])
+QUICK = 30  # seconds: a refusal comes at once; a run that computed first would take far longer
+LONG = ["--steps", "1000000000"]  # generations no test machine finishes within QUICK
+
+
+def run(args, cwd=None, stdin=None, timeout=QUICK, env=None):
+    """Runs `lockstep life ARGS`: (exit code, stdout, stderr, peak resident
+    memory in MiB); exit code None when it ran past the timeout."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([LOCKSTEP, "life", "--quiet", *args], cwd=cwd, stdout=out, stderr=err, env=env,
+                             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL)
+        if stdin is not None:
+            try:
+                p.stdin.write(stdin)
+            except BrokenPipeError:
+                pass  # it refused before reading everything
+            p.stdin.close()
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                p.kill()
+                pid, status, usage = os.wait4(p.pid, 0)
+                status = None
+                break
+            time.sleep(0.02)
+        p.returncode = 0  # reaped here; keep Popen from waiting again
+        out.seek(0)
+        err.seek(0)
+        code = None if status is None else os.waitstatus_to_exitcode(status)
+        return code, out.read().decode(errors="replace"), err.read().decode(errors="replace"), usage.ru_maxrss / 1024
+
+
+def refused(d, args, what, message=None, cwd=None, stdin=None, max_mib=None, env=None):
+    """A refusal: exit 2 within QUICK seconds, one line (exactly `message`
+    when given), no new file in d; and at most max_mib MiB of memory."""
+    before = set(os.listdir(d))
+    code, _, err, mib = run(args, cwd=cwd, stdin=stdin, env=env)
+    lines = err.strip().splitlines()
+    expect(code == 2, f"{what}: exit 2", f"(got {code}: {err.strip()})")
+    expect(len(lines) == 1, f"{what}: one line on stderr", f"(got {lines})")
+    if message is not None:
+        expect(err.strip() == "lockstep: " + message, f"{what}: the message", f"(got {err.strip()!r})")
+    expect(set(os.listdir(d)) == before, f"{what}: nothing written", f"({set(os.listdir(d)) - before})")
+    if max_mib is not None:
+        expect(mib <= max_mib, f"{what}: at most {max_mib} MiB of memory", f"(peak {mib:.0f} MiB)")
+    return err.strip()
+
+
+def accepted(args, what, cwd=None, stdin=None):
+    code, out, err, _ = run(args, cwd=cwd, stdin=stdin, timeout=300)
+    expect(code == 0, f"{what}: exit 0", f"(got {code}: {err.strip()})")
+    return out
+
+
+GLIDER = "x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n"
+GUN = """#N Gosper glider gun
+x = 36, y = 9, rule = B3/S23
+24bo11b$22bobo11b$12b2o6b2o12b2o$11bo3bo4b2o12b2o$2o8bo5bo3b2o14b$2o8b
+o3bob2o4bobo11b$10bo5bo7bo11b$11bo3bo20b$12b2o22b!
+"""
+
+
+def write(d, name, data):
+    path = os.path.join(d, name)
+    with open(path, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
+    return path
+
+
+# ---- the native format's header (item 3) ------------------------------------
+
+def fnv1a(data, h=0xcbf29ce484222325):
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) % 2**64
+    return h
+
+
+def packed_cells(cells, n):
+    """Cells (0/1, canonical order) packed 8 to a byte, first in the low bit."""
+    out = bytearray((n + 7) // 8)
+    for i, c in enumerate(cells):
+        out[i // 8] |= c << (i % 8)
+    return bytes(out)
+
+
+def test_native_header(d):
+    grid = os.path.join(d, "g.lsgrid")
+    accepted(["--dims", "2", "--size", "40x30", "--steps", "0", "--out", grid], "writing a native grid")
+    data = open(grid, "rb").read()
+    expect(data[:8] == b"lslife2\n", "a native grid starts with lslife2")
+    expect(fnv1a(data[:-8]) == struct.unpack("<Q", data[-8:])[0],
+           "its checksum is the FNV-1a of every byte before it (docs/life.md)")
+    accepted(["--in", grid, "--steps", "1"], "the grid reads back")
+    for what, offset, value in (("birth mask 8 -> 1 (B0)", 24, 1), ("survive mask", 28, 0),
+                                ("generation", 32, 7)):
+        bad = bytearray(data)
+        struct.pack_into("<I" if offset < 32 else "<Q", bad, offset, value)
+        path = write(d, "bad.lsgrid", bytes(bad))
+        msg = refused(d, ["--in", path, "--steps", "1"], f"a native header with its {what} changed")
+        expect("damaged" in msg, f"a changed {what} is reported as damage", msg)
+        os.remove(path)
+    # The same grid in the first version's layout (checksum = the grid digest).
+    nx, ny = 5, 4
+    cells = [(i * 7) % 3 == 0 for i in range(nx * ny)]
+    digest = fnv1a(struct.pack("<QQQ", nx, ny, 1) + packed_cells([int(c) for c in cells], nx * ny))
+    v1 = (b"lslife1\n" + struct.pack("<IIIIIIQ", 2, nx, ny, 1, 8, 12, 0)
+          + packed_cells([int(c) for c in cells], nx * ny) + struct.pack("<Q", digest))
+    path = write(d, "old.lsgrid", v1)
+    msg = refused(d, ["--in", path, "--steps", "1"], "a native grid of the first format (lslife1)")
+    expect("lslife1" in msg, "the refusal names the old format", msg)
+    os.remove(path)
+
+
+# ---- outputs checked before computing (item 7) -------------------------------
+
+def test_outputs_first(d):
+    refused(d, ["--dims", "2", "--size", "512", *LONG, "--out", os.path.join(d, "nonexist", "x.lsgrid")],
+            "--out in a directory that does not exist")
+    refused(d, ["--size", "32x16x8", *LONG, "--out", os.path.join(d, "o.data")], "a PKU output of a non-cube grid")
+    refused(d, ["--dims", "2", "--size", "16", *LONG, "--out", os.path.join(d, "o.pku")], "a PKU output of a 2D grid")
+    for ext in ("rle", "cells", "png"):
+        refused(d, ["--size", "16", *LONG, "--out", os.path.join(d, "o." + ext)], f"a 3D grid as .{ext}")
+    refused(d, ["--dims", "2", "--size", "1048576x4", "--scale", "4096", *LONG, "--out", os.path.join(d, "o.png")],
+            "a PNG wider than PNG allows (2^20 cells at scale 4096)")
+    refused(d, ["--dims", "2", "--size", "16", *LONG, "--out", os.path.join(d, "o.xyz")], "an unknown output extension")
+    # The shape known only once the input is read.
+    pku = write(d, "in.data", struct.pack("<QQ", 16, 0) + bytes(16 ** 3))
+    for ext in ("rle", "cells", "png"):
+        refused(d, ["--in", pku, *LONG, "--out", os.path.join(d, "o." + ext)], f"a PKU input written as .{ext}")
+    rle = write(d, "glider.rle", GLIDER)
+    refused(d, ["--in", rle, "--size", "64", *LONG, "--out", os.path.join(d, "o.data")],
+            "a 2D pattern written as PKU")
+    refused(d, [pku, os.path.join(d, "nonexist", "o.data"), "1000000000"], "IN OUT N with OUT in no directory")
+    os.remove(pku)
+    os.remove(rle)
+    # A grid too large for this machine's memory is bad input, like one too
+    # large for a device (2^40 cells: 128 GiB, twice that on the CPU).
+    # (AddressSanitizer, of tools/test.sh's build, aborts on such a request
+    # unless told to fail it as the C library does.)
+    if os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") < 2**38:
+        asan = (os.environ.get("ASAN_OPTIONS", "") + ":allocator_may_return_null=1").lstrip(":")
+        refused(d, ["--dims", "2", "--size", "1048576", "--steps", "1"], "a 2^40-cell grid on this machine",
+                env=dict(os.environ, ASAN_OPTIONS=asan))
+
+
+# ---- bounded memory and time (item 9) --------------------------------------
+
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def big_png(side):
+    """A white side x side 1-bit greyscale PNG: a few hundred KB."""
+    row = b"\x00" + b"\xff" * ((side + 7) // 8)
+    z = zlib.compressobj(9)
+    parts = [z.compress(row * 1000) for _ in range(side // 1000)] + [z.compress(row * (side % 1000)), z.flush()]
+    ihdr = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + png_chunk(b"IDAT", b"".join(parts))
+            + png_chunk(b"IEND", b""))
+
+
+def test_bounded(d):
+    # The peak of a run on a 4x4 grid (the program, its libraries and
+    # runtimes: about 70 MiB, more under meson's MALLOC_PERTURB_), and the
+    # most a refusal may add to it: far below the gigabytes each claims.
+    base = run(["--dims", "2", "--size", "4", "--steps", "0"])[3]
+    limit = int(base) + 50
+    png = write(d, "big.png", big_png(40000))
+    msg = refused(d, ["--in", png, "--steps", "1"], "a PNG of 40000x40000 cells (above 2^30)", max_mib=limit)
+    expect("2^30" in msg, "the PNG refusal states the limit", msg)
+    os.remove(png)
+    msg = refused(d, ["--in", "/dev/stdin", "--format", "pku", "--steps", "1"],
+                  "a PKU header on a pipe claiming M = 2048, no cells", stdin=struct.pack("<QQ", 2048, 0), max_mib=limit)
+    expect("truncated" in msg, "the pipe's refusal says truncated", msg)
+    refused(d, ["--in", "/dev/stdin", "--format", "pku", "--steps", "1"],
+            "a PKU header on a pipe claiming M = 2048, 1 MiB of cells", stdin=struct.pack("<QQ", 2048, 0)
+            + bytes(1 << 20), max_mib=limit)
+    for fmt in ("rle", "cells"):
+        msg = refused(d, ["--in", "/dev/zero", "--format", fmt, "--steps", "1"], f"/dev/zero read as {fmt}",
+                      max_mib=limit)
+        expect("NUL" in msg, f"/dev/zero as {fmt}: the refusal names the NUL byte", msg)
+    # A long .cells line is refused as soon as it passes the widest row.
+    refused(d, ["--in", "/dev/stdin", "--format", "cells", "--steps", "1"], "a .cells line of 4 MiB",
+            stdin=b"." * (4 << 20), max_mib=limit)
+    # Piped PKU data that is all there still reads, to the same grid as the
+    # file (M = 200: 40000 rows, two blocks of rows as they arrive).
+    cells = random.Random(5).randbytes(200 ** 3).translate(bytes(b & 1 for b in range(256)))
+    data = struct.pack("<QQ", 200, 3) + cells
+    path = write(d, "ten.data", data)
+    want = accepted(["--in", path, "--steps", "4", "--json"], "a PKU file")
+    got = accepted(["--in", "/dev/stdin", "--format", "pku", "--steps", "4", "--json"], "the same PKU on a pipe",
+                   stdin=data)
+    digest = want.split('"grid_digest":')[1][:20] if '"grid_digest":' in want else "?"
+    expect(digest != "?" and digest in got, "a piped PKU grid equals the file's", f"({want} / {got})")
+    refused(d, ["--in", "/dev/stdin", "--format", "pku"], "a piped PKU with a bad byte in its last row",
+            stdin=data[:-1] + b"\x05")
+    refused(d, ["--in", "/dev/stdin", "--format", "pku"], "a piped PKU with a byte too many", stdin=data + b"\x00")
+    os.remove(path)
+    # The same for the native format: a header claiming 2^32 cells, then
+    # nothing; and a whole grid of three blocks of rows through a pipe.
+    head = b"lslife2\n" + struct.pack("<IIIIIIQ", 2, 65536, 65536, 1, 8, 12, 0)
+    msg = refused(d, ["--in", "/dev/stdin", "--format", "native"], "a native header on a pipe claiming 65536^2 cells",
+                  stdin=head, max_mib=limit)
+    expect("truncated" in msg, "the native pipe's refusal says truncated", msg)
+    path = os.path.join(d, "wide.lsgrid")
+    want = accepted(["--dims", "2", "--size", "3000x6000", "--steps", "5", "--out", path, "--json"], "a 3000x6000 grid")
+    data = open(path, "rb").read() if os.path.exists(path) else b""
+    got = accepted(["--in", "/dev/stdin", "--format", "native", "--steps", "0", "--json"], "the same grid on a pipe",
+                   stdin=data)
+    digest = want.split('"grid_digest":')[1][:20] if '"grid_digest":' in want else "?"
+    expect(digest != "?" and digest in got, "a piped native grid equals the file's", f"({want} / {got})")
+    refused(d, ["--in", "/dev/stdin", "--format", "native"], "a piped native grid with a changed cell",
+            stdin=data[:100] + bytes([data[100] ^ 4]) + data[101:])
+    os.remove(path)
+
+
+# ---- generation counts past 2^64 (item 11) ---------------------------------
+
+def test_generation_overflow(d):
+    top = 2**64 - 1
+    pku = write(d, "late.data", struct.pack("<QQ", 4, top) + bytes(64))
+    out = os.path.join(d, "out.data")
+    refused(d, [pku, out, "2"], "T = 2^64 - 1 plus 2 generations")
+    refused(d, ["--in", pku, "--steps", "1", "--out", os.path.join(d, "o.lsgrid")], "T = 2^64 - 1 plus 1 generation")
+    accepted([pku, out, "0"], "T = 2^64 - 1 plus 0 generations")
+    data = open(out, "rb").read() if os.path.exists(out) else b""
+    expect(data[8:16] == struct.pack("<Q", top), "... keeps T = 2^64 - 1")
+    os.remove(out)
+    os.remove(pku)
+
+
+# ---- messages (item 12) ----------------------------------------------------
+
+def test_messages(d):
+    write(d, "gun.rle", GUN)
+    refused(d, ["--in", "gun.rle", "--size", "8", "--dims", "2"], "a pattern larger than the grid",
+            "gun.rle: the pattern (36x9) is larger than the grid (8x8)", cwd=d)
+    write(d, "g4.rle", "x = 3, y = 3, rule = B9/S23\nbo$2bo$3o!\n")
+    refused(d, ["--in", "g4.rle"], "an RLE rule lockstep does not run",
+            "g4.rle: its rule is not one lockstep runs (rule 'B9/S23': birth count 9 is above 8, the most "
+            "neighbours a cell has in 2D); give one with --rule", cwd=d)
+    os.remove(os.path.join(d, "gun.rle"))
+    os.remove(os.path.join(d, "g4.rle"))
+
+
+# ---- small holes (item 13) -------------------------------------------------
+
+def test_holes(d):
+    rle = write(d, "glider.rle", GLIDER)
+    pku = write(d, "in.data", struct.pack("<QQ", 8, 0) + bytes(512))
+    refused(d, ["--in", rle, "--size", "50", "--at", "100,100"], "--at outside the grid")
+    refused(d, ["--in", rle, "--size", "50", "--at", "48,10"], "--at that puts the pattern across the right edge")
+    refused(d, ["--in", rle, "--size", "50", "--at", "10,48"], "--at that puts the pattern across the bottom edge")
+    accepted(["--in", rle, "--size", "50", "--at", "47,47"], "--at that puts the pattern in the last cells")
+    refused(d, ["--dims", "2", "--size", "50", "--at", "1,1"], "--at with a random grid")
+    refused(d, ["--in", pku, "--at", "1,1"], "--at with a PKU grid")
+    for size in ("8x", "8x8x", "8x8x8x", "x8", "8xx8"):
+        refused(d, ["--size", size], f"--size {size}")
+    bad_rles = {
+        "an RLE header key xyz": "x = 3, y = 3, xyz = 9\nbo$2bo$3o!\n",
+        "an RLE header key xyz before x": "xyz = 9, x = 3, y = 3\nbo$2bo$3o!\n",
+        "an RLE header key rulez": "x = 3, y = 3, rulez = B3/S23\nbo$2bo$3o!\n",
+        "an RLE header without y": "x = 3\nbo$2bo$3o!\n",
+        "an RLE header with x twice": "x = 3, x = 4, y = 3\nbo$2bo$3o!\n",
+        "an RLE with a NUL byte": "x = 3, y = 3\nbo$2bo\0$3o!\n",
+    }
+    for what, text in bad_rles.items():
+        path = write(d, "bad.rle", text)
+        refused(d, ["--in", path], what)
+        os.remove(path)
+    refused(d, ["--in", rle, "--dims", "3"], "a 2D RLE's rule on a 3D grid")
+    out = accepted(["--in", rle, "--dims", "3", "--rule", "B6/S567", "--json"], "a 2D RLE on a 3D grid with --rule")
+    expect('"rule":"B6/S567"' in out, "... runs the rule given", out)
+    out = accepted(["--in", rle, "--dims", "3", "--rule", "B3/S23", "--json"], "a 2D rule given for a 3D grid")
+    expect('"rule":"B3/S23"' in out, "... runs it with 26 neighbours", out)
+    path = write(d, "norule.rle", "x = 3, y = 3\nbo$2bo$3o!\n")
+    out = accepted(["--in", path, "--dims", "3", "--json"], "a 2D RLE without a rule on a 3D grid")
+    expect('"rule":"B6/S567"' in out, "... runs the 3D default", out)
+    for p in (rle, pku, path):
+        os.remove(p)
+
+
+with tempfile.TemporaryDirectory() as d:
+    test_native_header(d)
+    test_outputs_first(d)
+    test_bounded(d)
+    test_generation_overflow(d)
+    test_messages(d)
+    test_holes(d)
+finish()
