@@ -265,9 +265,10 @@ static const char *text_of(sqlite3_stmt *st, int col)
     return t ? (const char *)t : "";
 }
 
-/* Compares the next objects of the file (have) and of the schema lockstep
- * makes (want), both in schema_query's order; describes the first
- * difference in what[]. Returns 1 when one was found. */
+/* Compares the current objects of the file (have) and of the schema
+ * lockstep makes (want), both stepped in schema_query's order: 1 when
+ * they differ (described in what[]), -1 when they are the same object
+ * (step both on), 0 when both are at their end. */
 static int first_difference(sqlite3_stmt *have, int have_rc, sqlite3_stmt *want, int want_rc, char *what,
                             size_t len)
 {
