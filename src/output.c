@@ -1,11 +1,18 @@
 /* output.c - see output.h. */
 #include "output.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int ls_buffer_open(ls_buffer *b, ls_error *err)
@@ -84,6 +91,76 @@ int ls_close_stdout(ls_error *err)
     return 0;
 }
 
+/* ---- What an output path names ---------------------------------------- */
+
+typedef struct target {
+    int through; /* 1: written through; 0: replaced by a rename */
+    char *file;  /* the file replaced (a symbolic link's target) or opened */
+    int std_fd;  /* 1 or 2: this process's own stdout or stderr; else -1 */
+} target;
+
+/* 1 or 2 when st is the file this process's stdout or stderr is open on
+ * (/dev/stdout, or the name of the file or FIFO it was redirected to):
+ * written through that descriptor, at its offset and after what the
+ * program printed before, not reopened (which would truncate the file). */
+static int std_stream_of(const struct stat *st)
+{
+    for (int fd = 1; fd <= 2; fd++) {
+        struct stat s;
+        if (fstat(fd, &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino)
+            return fd;
+    }
+    return -1;
+}
+
+static const char *kind_of(mode_t mode)
+{
+    return S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "a special file";
+}
+
+/* Decides how path is written (output.h); a refusal is the user's input. */
+static int resolve_target(const char *path, target *t, ls_error *err)
+{
+    *t = (target){0, NULL, -1};
+    const char *slash = strrchr(path, '/');
+    if (!*(slash ? slash + 1 : path))
+        return ls_fail_usage(err, "%s: not a file name", path);
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT)
+            return ls_fail_usage(err, "cannot write %s: %s", path, strerror(errno));
+        t->file = strdup(path); /* a new file; a missing directory fails on creation */
+        return t->file ? 0 : ls_fail(err, "out of memory");
+    }
+    int link = S_ISLNK(st.st_mode);
+    if (link && stat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return ls_fail_usage(err, "cannot write %s: it is a symbolic link to a file that does not exist "
+                                 "(lockstep creates no file through a link; give the file's own name)", path);
+        return ls_fail_usage(err, "cannot write %s: %s", path, strerror(errno));
+    }
+    t->std_fd = std_stream_of(&st);
+    if (S_ISDIR(st.st_mode))
+        return ls_fail_usage(err, "cannot write %s: it is a directory", path);
+    if (t->std_fd >= 0 || S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+        t->through = 1;
+        t->file = strdup(path);
+    } else if (S_ISREG(st.st_mode)) {
+        t->file = link ? realpath(path, NULL) : strdup(path);
+    } else {
+        return ls_fail_usage(err, "cannot write %s: it is %s, not a regular file, character device or FIFO", path,
+                             kind_of(st.st_mode));
+    }
+    if (!t->file)
+        return ls_fail(err, "cannot write %s: %s", path, strerror(errno));
+    return 0;
+}
+
+/* ---- Temporary files ------------------------------------------------------ */
+
+#define TMP_TAIL ".tmp-"
+#define TMP_RANDOM 6 /* mkstemp's XXXXXX */
+
 /* The directory part of path ("." when none), for the temporary name and
  * the directory sync. */
 static char *dir_of(const char *path)
@@ -96,50 +173,175 @@ static char *dir_of(const char *path)
     return strndup(path, (size_t)(slash - path));
 }
 
-int ls_atomic_open(ls_atomic_file *a, const char *path, ls_error *err)
+static const char *base_of(const char *path)
 {
-    memset(a, 0, sizeof *a);
-    char *dir = dir_of(path);
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    a->path = strdup(path);
-    size_t len = (dir ? strlen(dir) : 0) + strlen(base) + 32;
-    a->tmp = malloc(len);
-    if (!dir || !a->path || !a->tmp || !*base) {
-        free(dir);
-        ls_atomic_abort(a);
-        return *base ? ls_fail(err, "out of memory") : ls_fail_usage(err, "%s: not a file name", path);
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* The start of every temporary name of target `base` in dir: ".BASE.tmp-",
+ * or, when that and 6 random characters would pass dir's name limit,
+ * ".HEAD~HASH.tmp-" with as much of BASE as fits (cut between UTF-8
+ * characters) and an FNV-1a hash of all of it, so that the name still
+ * fits and still belongs to this target alone. */
+static char *tmp_prefix(const char *dir, const char *base)
+{
+    long name_max = pathconf(dir, _PC_NAME_MAX);
+    if (name_max <= 0)
+        name_max = NAME_MAX;
+    size_t len = strlen(base), tail = strlen(TMP_TAIL) + TMP_RANDOM;
+    char *p = malloc(len + 64);
+    if (!p)
+        return NULL;
+    if (1 + len + tail <= (size_t)name_max) {
+        sprintf(p, ".%s%s", base, TMP_TAIL);
+        return p;
     }
-    snprintf(a->tmp, len, "%s/.%s.tmp-XXXXXX", dir, base);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const unsigned char *c = (const unsigned char *)base; *c; c++)
+        h = (h ^ *c) * 0x100000001b3ull;
+    size_t fixed = 2 + 16 + tail; /* ".", "~", the hash, the tail */
+    size_t keep = (size_t)name_max > fixed ? (size_t)name_max - fixed : 0;
+    keep = keep < len ? keep : len;
+    while (keep > 0 && ((unsigned char)base[keep] & 0xc0) == 0x80)
+        keep--;
+    sprintf(p, ".%.*s~%016llx%s", (int)keep, base, (unsigned long long)h, TMP_TAIL);
+    return p;
+}
+
+/* Removes the temporary file `name` in dfd when no writer holds it: a
+ * writer keeps an flock on its temporary file until the rename, so an
+ * unlocked one was left by a write that was killed. The lock is held
+ * while the name is removed, and the name must still be that file. */
+static void remove_if_abandoned(int dfd, const char *name)
+{
+    int fd = openat(dfd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct stat held, now;
+    if (fstat(fd, &held) == 0 && S_ISREG(held.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+        fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == held.st_dev &&
+        now.st_ino == held.st_ino)
+        unlinkat(dfd, name, 0);
+    close(fd);
+}
+
+/* Removes what killed writes of the same target left in dir: the names
+ * that are prefix and 6 more characters, other than our own. */
+static void remove_stale_temporaries(const char *dir, const char *prefix, const char *own)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    size_t plen = strlen(prefix);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, prefix, plen) == 0 && strlen(e->d_name) == plen + TMP_RANDOM &&
+            strcmp(e->d_name, own) != 0)
+            remove_if_abandoned(dirfd(d), e->d_name);
+    closedir(d);
+}
+
+/* Creates the temporary file tmpl (ending in XXXXXX) and locks it. A
+ * cleaner in another process may take the new file for a leftover
+ * between its creation and our lock; it is then gone (no links) once the
+ * lock is ours, and another name is drawn. Where the file system has no
+ * flock, no one can tell a live file from a leftover, and none is
+ * removed. */
+static int create_locked(char *tmpl)
+{
+    size_t n = strlen(tmpl);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        memset(tmpl + n - TMP_RANDOM, 'X', TMP_RANDOM);
+        int fd = mkostemp(tmpl, O_CLOEXEC);
+        if (fd < 0)
+            return -1;
+        int locked;
+        while ((locked = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+            ;
+        struct stat sb;
+        if (locked != 0 || (fstat(fd, &sb) == 0 && sb.st_nlink > 0))
+            return fd;
+        close(fd);
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* The temporary file of a replaced target, and the removal of earlier
+ * writes' leftovers. */
+static int open_temporary(ls_atomic_file *a, ls_error *err)
+{
+    char *dir = dir_of(a->path);
+    char *prefix = dir ? tmp_prefix(dir, base_of(a->path)) : NULL;
+    size_t len = (dir ? strlen(dir) : 0) + (prefix ? strlen(prefix) : 0) + TMP_RANDOM + 2;
+    a->tmp = dir && prefix ? malloc(len) : NULL;
+    if (!a->tmp) {
+        free(dir);
+        free(prefix);
+        return ls_fail(err, "out of memory");
+    }
+    snprintf(a->tmp, len, "%s/%sXXXXXX", dir, prefix);
+    int fd = create_locked(a->tmp);
+    int e = errno;
+    if (fd >= 0)
+        remove_stale_temporaries(dir, prefix, base_of(a->tmp));
     free(dir);
-    int fd = mkstemp(a->tmp);
+    free(prefix);
     if (fd < 0) {
-        int e = errno;
         free(a->tmp);
         a->tmp = NULL;
-        ls_atomic_abort(a);
-        return ls_fail(err, "%s: cannot create a file next to it: %s", path, strerror(e));
+        return ls_fail(err, "%s: cannot create a file next to it: %s", a->name, strerror(e));
     }
     /* mkstemp makes 0600; give the file the mode a plain fopen would. */
     mode_t um = umask(0);
     umask(um);
     if (fchmod(fd, 0666 & ~um) != 0 || !(a->f = fdopen(fd, "w"))) {
-        int e = errno;
+        e = errno;
         close(fd);
-        ls_atomic_abort(a);
-        return ls_fail(err, "%s: cannot prepare it: %s", path, strerror(e));
+        return ls_fail(err, "%s: cannot prepare it: %s", a->name, strerror(e));
     }
     return 0;
 }
 
+/* ---- Writing --------------------------------------------------------------- */
+
+int ls_atomic_open(ls_atomic_file *a, const char *path, ls_error *err)
+{
+    memset(a, 0, sizeof *a);
+    a->std_fd = -1;
+    target t;
+    if (resolve_target(path, &t, err) != 0)
+        return -1;
+    a->path = t.file;
+    a->through = t.through;
+    a->std_fd = t.std_fd;
+    a->name = strdup(path);
+    int rc;
+    if (!a->name)
+        rc = ls_fail(err, "out of memory");
+    else if (a->through)
+        rc = (a->f = open_memstream(&a->data, &a->size)) ? 0 : ls_fail(err, "out of memory for %s", path);
+    else
+        rc = open_temporary(a, err);
+    if (rc != 0)
+        ls_atomic_abort(a);
+    return rc;
+}
+
 void ls_atomic_abort(ls_atomic_file *a)
 {
-    if (a->f)
-        fclose(a->f);
+    /* The name goes first, while our lock still keeps cleaners off it. */
     if (a->tmp)
         unlink(a->tmp);
+    if (a->f)
+        fclose(a->f);
+    free(a->data);
     free(a->tmp);
     free(a->path);
+    free(a->name);
     memset(a, 0, sizeof *a);
+    a->std_fd = -1;
 }
 
 /* Makes the rename itself durable. */
@@ -157,42 +359,112 @@ static int sync_dir(const char *path)
     return rc;
 }
 
-int ls_atomic_commit(ls_atomic_file *a, ls_error *err)
+/* Whether path may be renamed over: it must still be missing or a regular
+ * file (it was one when the write began). */
+static int still_replaceable(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+static int commit_replace(ls_atomic_file *a, ls_error *err)
 {
     int e = 0;
     if (fflush(a->f) != 0 || ferror(a->f))
         e = errno ? errno : EIO;
     else if (fsync(fileno(a->f)) != 0)
         e = errno;
-    int c = fclose(a->f);
-    a->f = NULL;
-    if (!e && c != 0)
+    else if (!still_replaceable(a->path))
+        return ls_fail(err, "cannot write %s: it is no longer a regular file; it was left as it is", a->name);
+    /* Renamed while the file is still open and locked: a cleaner never
+     * sees it unlocked under its temporary name. */
+    else if (rename(a->tmp, a->path) != 0)
         e = errno;
-    if (!e && rename(a->tmp, a->path) != 0)
-        e = errno;
-    if (e) {
-        int rc = ls_fail(err, "cannot write %s: %s", a->path, strerror(e));
-        ls_atomic_abort(a);
-        return rc;
-    }
-    int rc = sync_dir(a->path) == 0 ? 0 : ls_fail(err, "%s: written, but its directory cannot be synced: %s",
-                                                  a->path, strerror(errno));
+    if (e)
+        return ls_fail(err, "cannot write %s: %s", a->name, strerror(e));
     free(a->tmp);
     a->tmp = NULL;
+    int closed = fclose(a->f);
+    a->f = NULL;
+    if (closed != 0)
+        return ls_fail(err, "%s: written, but closing it failed: %s", a->name, strerror(errno));
+    if (sync_dir(a->path) != 0)
+        return ls_fail(err, "%s: written, but its directory cannot be synced: %s", a->name, strerror(errno));
+    return 0;
+}
+
+/* ls_write_all with SIGPIPE held back in this thread, so that a reader
+ * that closed its end is a message (EPIPE) and not the end of the
+ * process. A SIGPIPE the write raised is taken before the mask is
+ * restored. */
+static int write_holding_sigpipe(int fd, const void *data, size_t n, const char *name, ls_error *err)
+{
+    sigset_t pipe_only, old;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    int held = pthread_sigmask(SIG_BLOCK, &pipe_only, &old) == 0 && !sigismember(&old, SIGPIPE);
+    int rc = ls_write_all(fd, data, n, name, err);
+    if (held) {
+        sigset_t pending;
+        struct timespec now = {0, 0};
+        if (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE))
+            sigtimedwait(&pipe_only, NULL, &now);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
+    return rc;
+}
+
+static int commit_through(ls_atomic_file *a, ls_error *err)
+{
+    int bad = fflush(a->f) != 0 || ferror(a->f);
+    bad |= fclose(a->f) != 0;
+    a->f = NULL;
+    if (bad)
+        return ls_fail(err, "out of memory for %s", a->name);
+    int fd = a->std_fd;
+    if (fd >= 0) {
+        fflush(fd == 1 ? stdout : stderr); /* what the program printed before goes first */
+    } else {
+        /* A FIFO: this waits for a reader. */
+        while ((fd = open(a->path, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0 && errno == EINTR)
+            ;
+        if (fd < 0)
+            return ls_fail(err, "cannot write %s: %s", a->name, strerror(errno));
+    }
+    int rc = write_holding_sigpipe(fd, a->data, a->size, a->name, err);
+    if (a->std_fd < 0 && close(fd) != 0 && rc == 0)
+        rc = ls_fail(err, "cannot write %s: %s", a->name, strerror(errno));
+    return rc;
+}
+
+int ls_atomic_commit(ls_atomic_file *a, ls_error *err)
+{
+    int rc = a->through ? commit_through(a, err) : commit_replace(a, err);
     ls_atomic_abort(a);
     return rc;
 }
 
 int ls_output_check(const char *path, ls_error *err)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return ls_fail_usage(err, "cannot write %s: it is a directory", path);
-    ls_atomic_file probe;
-    if (ls_atomic_open(&probe, path, err) != 0) {
+    target t;
+    if (resolve_target(path, &t, err) != 0) {
         err->usage = 1;
         return -1;
     }
-    ls_atomic_abort(&probe);
-    return 0;
+    int rc = 0;
+    if (t.through) {
+        /* Only asked, never opened: see output.h. */
+        if (t.std_fd < 0 && access(t.file, W_OK) != 0)
+            rc = ls_fail_usage(err, "cannot write %s: %s", path, strerror(errno));
+    } else {
+        ls_atomic_file probe;
+        if (ls_atomic_open(&probe, path, err) != 0) {
+            err->usage = 1;
+            rc = -1;
+        } else {
+            ls_atomic_abort(&probe);
+        }
+    }
+    free(t.file);
+    return rc;
 }

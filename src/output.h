@@ -5,7 +5,8 @@
  * disk or a closed pipe is reported (one line, non-zero exit) instead of
  * ignored. Files are written under a temporary name in the same directory
  * and renamed into place only once written, flushed and synced
- * (ls_atomic_file), so no reader ever sees half a file. */
+ * (ls_atomic_file), so no reader ever sees half a file; devices, FIFOs
+ * and stdout are written through instead (the rules are below). */
 #ifndef LOCKSTEP_OUTPUT_H
 #define LOCKSTEP_OUTPUT_H
 
@@ -37,23 +38,68 @@ int ls_close_stdout(ls_error *err);
 
 typedef struct ls_atomic_file {
     FILE *f;     /* write the contents here */
-    char *path;  /* the final name */
-    char *tmp;   /* the temporary name while open */
+    char *name;  /* the path as given, for messages */
+    char *path;  /* the file replaced (a symbolic link's target) or written through */
+    char *tmp;   /* the temporary name while open (replaced files only) */
+    int through; /* 1: written through at commit (see below) */
+    int std_fd;  /* written through to this process's stdout (1) or stderr (2); else -1 */
+    char *data;  /* written through: the contents, rendered in memory */
+    size_t size;
 } ls_atomic_file;
 
-/* Creates a temporary file next to path (mode 0666 less the umask). */
+/* What an output path is, and how ls_atomic_* writes it:
+ *
+ *   - missing, or a regular file: replaced whole. The contents go to a
+ *     temporary file in the same directory, renamed over the name only
+ *     once written, flushed and synced: a reader sees the old file or the
+ *     new one, never part of one, and a failure or a kill leaves the old
+ *     one. A symbolic link to a regular file is followed: the file it
+ *     points to is replaced (in its own directory) and the link stays.
+ *   - a character device (/dev/null, /dev/full, a terminal), a FIFO, or
+ *     this process's own stdout or stderr (/dev/stdout, /dev/fd/1, or the
+ *     file or pipe stdout was redirected to), directly or through a
+ *     symbolic link: written through, never replaced. Such a target cannot
+ *     be swapped in whole, so the contents are rendered in memory first
+ *     and written at commit with one run of write() calls: a failure while
+ *     rendering writes nothing at all, and a reader sees the whole
+ *     contents unless the write itself fails midway (a reader that closes
+ *     its end, a full device), when it has seen a prefix and the commit
+ *     reports the failure (SIGPIPE is held back, so a closed FIFO is a
+ *     message, "Broken pipe", not the end of the process). The commit
+ *     opens a FIFO only then, and so waits there until a reader opens it.
+ *   - refused (err->usage = 1): a directory, a block device, a socket, and
+ *     a dangling symbolic link (lockstep does not create a file through a
+ *     link, as `cp` does not).
+ *
+ * Temporary files are named for their target, ".NAME.tmp-XXXXXX" next to
+ * the file replaced (".HEAD~HASH.tmp-XXXXXX" when NAME is too long for
+ * that to fit the directory's name limit: the start of NAME and a hash of
+ * all of it). A writer holds an flock on its temporary file until the
+ * rename, and every write of a target removes the unlocked temporaries of
+ * earlier writes of that target, which were killed before they finished
+ * (kill -9, a power cut); a write still running holds its lock, and its
+ * file is left alone. */
+
+/* Prepares a write of path: a temporary file next to the file replaced
+ * (mode 0666 less the umask), or a buffer in memory for a target written
+ * through. */
 int ls_atomic_open(ls_atomic_file *a, const char *path, ls_error *err);
-/* Flushes, syncs and closes the temporary file and renames it to path
- * (replacing any old file), then syncs the directory. On failure the
- * temporary file is removed and path is left as it was. */
+/* Replaced file: flushes, syncs, renames the temporary file over the
+ * target, then syncs the directory; on failure the temporary file is
+ * removed and the target is left as it was. Written through: opens the
+ * target and writes the whole contents. */
 int ls_atomic_commit(ls_atomic_file *a, ls_error *err);
-/* Removes the temporary file; path is left as it was. */
+/* Removes the temporary file (or drops the buffer); path is left as it
+ * was. */
 void ls_atomic_abort(ls_atomic_file *a);
 
 /* Checks, before any long computation, that an output file can be written
- * at path later: not a directory, and its directory exists and takes the
- * temporary file (created and removed). Failures are the user's input
- * (err->usage = 1, exit code 2). */
+ * at path later, as ls_atomic_open will write it: not a directory or
+ * anything else refused above; a file replaced: its directory exists and
+ * takes the temporary file (created and removed); a target written
+ * through: writable (checked with access(), never opened: opening a FIFO
+ * would wait for a reader, and show that reader an empty file). Failures
+ * are the user's input (err->usage = 1, exit code 2). */
 int ls_output_check(const char *path, ls_error *err);
 
 #endif

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,6 +47,43 @@ static int read_header(const char *path, unsigned char *hdr, size_t *got)
     return 0;
 }
 
+/* The length of path as SQLite will name it: from the root, with the
+ * symbolic links resolved (the file's own, when it exists, and its
+ * directory's); 0 when that cannot be told (a missing directory, which
+ * the open reports itself). */
+static size_t full_length(const char *path)
+{
+    char *full = realpath(path, NULL);
+    size_t len = 0;
+    if (full) {
+        len = strlen(full);
+    } else {
+        const char *slash = strrchr(path, '/');
+        char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : strdup(".");
+        char *real_dir = dir ? realpath(dir, NULL) : NULL;
+        if (real_dir)
+            len = strlen(real_dir) + 1 + strlen(slash ? slash + 1 : path);
+        free(dir);
+        free(real_dir);
+    }
+    free(full);
+    return len;
+}
+
+/* SQLite's unix VFS takes pathnames of up to mxPathname (512) bytes, less
+ * the 8 of "-journal", and fails a longer one as "unable to open database
+ * file" with whatever errno was last set: say so instead. */
+static int check_path_length(ls_store *s, ls_error *err)
+{
+    sqlite3_vfs *vfs = sqlite3_vfs_find(NULL);
+    size_t limit = vfs && vfs->mxPathname > 8 ? (size_t)vfs->mxPathname - 8 : 0;
+    size_t len = full_length(s->path);
+    if (limit && len > limit)
+        return ls_fail_usage(err, "%s: its path is %zu bytes long from /, and SQLite opens paths of at most %zu "
+                             "bytes: give a shorter one", s->label, len, limit);
+    return 0;
+}
+
 /* Refuses what SQLite must never be pointed at: directories, devices
  * (/dev/full would fail every write, /dev/zero reads as endless zeros),
  * pipes, and files that are not lockstep stores. Sets *fresh when there
@@ -55,6 +93,8 @@ static int precheck(ls_store *s, const ls_store_kind *k, ls_error *err)
 {
     struct stat sb;
     s->fresh = 0;
+    if (check_path_length(s, err) != 0)
+        return -1;
     if (stat(s->path, &sb) != 0) {
         if (errno == ENOENT && !s->readonly) {
             s->fresh = 1;
@@ -108,7 +148,7 @@ int ls_store_fail(ls_store *s, int rc, const char *doing, ls_error *err)
     case SQLITE_PERM:
     case SQLITE_CANTOPEN:
     case SQLITE_AUTH:
-        return ls_fail_usage(err, "%s: cannot %s: %s%s%s", s->label, doing, why, sys ? ": " : "",
+        return ls_fail_usage(err, "%s: failed while %s: %s%s%s", s->label, doing, why, sys ? ": " : "",
                              sys ? strerror(sys) : "");
     case SQLITE_IOERR:
         return ls_fail(err, "%s: I/O error while %s: %s%s%s", s->label, doing, why, sys ? ": " : "",
@@ -183,16 +223,17 @@ int ls_store_meta_set(ls_store *s, const char *key, const char *value, ls_error 
     return rc;
 }
 
+/* The table every store has; the kind's tables come after it. */
+static const char meta_schema[] = "CREATE TABLE meta(key TEXT PRIMARY KEY NOT NULL, value NOT NULL) WITHOUT ROWID;";
+
 /* A new file: the application id, meta and the kind's tables. */
 static int create(ls_store *s, const ls_store_kind *k, ls_error *err)
 {
-    char sql[200], ver[32];
-    snprintf(sql, sizeof sql,
-             "PRAGMA application_id = %d;"
-             "CREATE TABLE meta(key TEXT PRIMARY KEY NOT NULL, value NOT NULL) WITHOUT ROWID;",
-             LS_STORE_APP_ID);
+    char sql[64], ver[32];
+    snprintf(sql, sizeof sql, "PRAGMA application_id = %d;", LS_STORE_APP_ID);
     snprintf(ver, sizeof ver, "%d", k->version);
-    if (ls_store_exec(s, sql, err) != 0 || ls_store_exec(s, k->schema, err) != 0 ||
+    if (ls_store_exec(s, sql, err) != 0 || ls_store_exec(s, meta_schema, err) != 0 ||
+        ls_store_exec(s, k->schema, err) != 0 ||
         ls_store_meta_set(s, "kind", k->name, err) != 0 || ls_store_meta_set(s, "version", ver, err) != 0 ||
         ls_store_meta_set(s, "created_by", "lockstep " LS_VERSION, err) != 0)
         return -1;
@@ -213,6 +254,80 @@ static int query_int(ls_store *s, const char *sql, long long *out, ls_error *err
     return rc;
 }
 
+/* The schema of a store: every object (table, index, trigger, view) as
+ * type, name, table and the SQL that made it, ordered by type and name. */
+static const char schema_query[] =
+    "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name";
+
+static const char *text_of(sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    return t ? (const char *)t : "";
+}
+
+/* Compares the current objects of the file (have) and of the schema
+ * lockstep makes (want), both stepped in schema_query's order: 1 when
+ * they differ (described in what[]), -1 when they are the same object
+ * (step both on), 0 when both are at their end. */
+static int first_difference(sqlite3_stmt *have, int have_rc, sqlite3_stmt *want, int want_rc, char *what,
+                            size_t len)
+{
+    if (have_rc != SQLITE_ROW && want_rc != SQLITE_ROW)
+        return 0;
+    int order = have_rc != SQLITE_ROW ? 1 : want_rc != SQLITE_ROW ? -1 : 0;
+    for (int col = 0; order == 0 && col < 2; col++)
+        order = strcmp(text_of(have, col), text_of(want, col));
+    if (order < 0)
+        snprintf(what, len, "an extra %s '%.60s' that lockstep did not make", text_of(have, 0), text_of(have, 1));
+    else if (order > 0)
+        snprintf(what, len, "its %s '%.60s' is missing", text_of(want, 0), text_of(want, 1));
+    else if (strcmp(text_of(have, 2), text_of(want, 2)) != 0 || strcmp(text_of(have, 3), text_of(want, 3)) != 0)
+        snprintf(what, len, "its %s '%.60s' is not as lockstep made it", text_of(have, 0), text_of(have, 1));
+    else
+        return -1; /* the same object: go on */
+    return 1;
+}
+
+/* Refuses a file whose schema is not exactly the one lockstep makes for
+ * kind k (meta and the kind's tables, nothing more: no added table, index,
+ * view or trigger, no changed column). It runs before the first statement
+ * that writes, so a trigger in a file never fires. The expected schema is
+ * made by the same SQL in a database in memory. */
+static int check_schema(ls_store *s, const ls_store_kind *k, ls_error *err)
+{
+    sqlite3 *ref = NULL;
+    sqlite3_stmt *have = NULL, *want = NULL;
+    int rc = sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(ref, meta_schema, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(ref, k->schema, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(ref, schema_query, -1, &want, NULL);
+    if (rc != SQLITE_OK) {
+        rc = ls_fail(err, "%s: cannot make the expected schema: %s", s->label, sqlite3_errstr(rc));
+    } else if ((rc = ls_store_prepare(s, schema_query, &have, err)) == 0) {
+        char what[200];
+        int diff, have_rc, want_rc;
+        do {
+            have_rc = sqlite3_step(have);
+            want_rc = sqlite3_step(want);
+            if (have_rc != SQLITE_ROW && have_rc != SQLITE_DONE) {
+                rc = ls_store_fail(s, have_rc, "reading it", err);
+                break;
+            }
+            diff = first_difference(have, have_rc, want, want_rc, what, sizeof what);
+        } while (diff < 0);
+        if (rc == 0 && diff > 0)
+            rc = ls_fail_usage(err, "%s: its schema is not a %s's: %s; the file was not changed", s->label, k->noun,
+                               what);
+    }
+    sqlite3_finalize(have);
+    sqlite3_finalize(want);
+    sqlite3_close(ref);
+    return rc;
+}
+
 /* Checks that the open file is a sound store of kind k (or creates one in
  * an empty file when writing). */
 static int identify(ls_store *s, const ls_store_kind *k, ls_error *err)
@@ -229,9 +344,10 @@ static int identify(ls_store *s, const ls_store_kind *k, ls_error *err)
     if (app != LS_STORE_APP_ID)
         return ls_fail_usage(err, "%s: is an SQLite database of another program, not a lockstep %s; the file was not "
                              "changed", s->label, k->noun);
-    char kind[64], ver[32];
+    char kind[64], ver[32], by[64];
     if (ls_store_meta_get(s, "kind", kind, sizeof kind, err) != 0 ||
-        ls_store_meta_get(s, "version", ver, sizeof ver, err) != 0)
+        ls_store_meta_get(s, "version", ver, sizeof ver, err) != 0 ||
+        ls_store_meta_get(s, "created_by", by, sizeof by, err) != 0)
         return -1;
     if (strcmp(kind, k->name) != 0)
         return ls_fail_usage(err, "%s: holds a lockstep '%s', not a %s; the file was not changed", s->label, kind,
@@ -239,8 +355,11 @@ static int identify(ls_store *s, const ls_store_kind *k, ls_error *err)
     char want[32];
     snprintf(want, sizeof want, "%d", k->version);
     if (strcmp(ver, want) != 0)
-        return ls_fail_usage(err, "%s: is a %s of schema version %s; this lockstep reads version %d; the file was not "
-                             "changed", s->label, k->noun, ver, k->version);
+        return ls_fail_usage(err, "%s: is a %s of schema version %s (made by %s); this lockstep reads only version %d: "
+                             "finish it with the lockstep that made it, or start a new file; the file was not changed",
+                             s->label, k->noun, ver, by, k->version);
+    if (check_schema(s, k, err) != 0)
+        return -1;
     /* Structural damage (a torn page, a byte changed in a b-tree) that
      * SQLite has not stumbled on yet. */
     sqlite3_stmt *st;
@@ -275,7 +394,7 @@ int ls_store_open(ls_store *s, const char *path, const char *label, const ls_sto
     int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     int rc = sqlite3_open_v2(path, &s->db, flags, NULL);
     if (rc != SQLITE_OK) {
-        ls_store_fail(s, rc, "open it", err);
+        ls_store_fail(s, rc, "opening it", err);
         ls_store_close(s, NULL);
         return -1;
     }

@@ -11,7 +11,10 @@
  * identifies, locks and commits. The rules it guarantees:
  *   - open refuses, without touching the file, anything that is not a
  *     store of the expected kind: a directory, a device or pipe (e.g.
- *     /dev/full, /dev/zero), a file of another program, a damaged file;
+ *     /dev/full, /dev/zero), a file of another program, a damaged file,
+ *     another version, a schema that is not exactly the kind's (an added
+ *     table, index, view or trigger; checked before any write, so a
+ *     trigger never fires), a path longer than SQLite opens;
  *   - a store opened for writing stays locked until ls_store_close, so a
  *     second process gets SQLITE_BUSY at once and a one-line refusal;
  *   - work between ls_store_begin and ls_store_commit is atomic: a kill, a

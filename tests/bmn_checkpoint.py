@@ -7,8 +7,12 @@
   - SIGKILL at many random moments (several times on the same file), then
     a resume: the same top K, histogram and loops as an uninterrupted run;
   - a second search on the same file is refused with one line naming it;
-  - a record changed, a row deleted, another seed, a foreign file, a
-    directory, /dev/full, /dev/zero: refused, one line, exit 2, untouched;
+  - a record changed, a row deleted, the target changed, a table, index,
+    view, trigger or column added, schema version 1, another seed, a
+    foreign file, a directory, /dev/full, /dev/zero: refused, one line,
+    exit 2, untouched (and an added trigger never runs);
+  - a path longer than SQLite opens, a journal SQLite cannot create: one
+    line that says so;
   - `bmn report` shows a checkpoint, also one without write permission;
   - /dev/full as stdout: a message and a non-zero exit.
 (tests/test_checkpoint.c tears a commit at every byte of its log.)
@@ -147,7 +151,7 @@ def damaged_copy(name, sql):
     path = os.path.join(tmp, name)
     shutil.copy(ck, path)
     db = sqlite3.connect(path)
-    db.execute(sql)
+    db.executescript(sql)
     db.commit()
     db.close()
     return path
@@ -163,6 +167,31 @@ refused(damaged_copy('deleted.ckpt', 'DELETE FROM bmn_record WHERE deal = (SELEC
 refused(damaged_copy('hist.ckpt', 'UPDATE bmn_hist SET games = games + 1 WHERE bin = (SELECT min(bin) FROM bmn_hist)'),
         'a checkpoint whose histogram was changed')
 refused(damaged_copy('done.ckpt', 'UPDATE bmn_progress SET done = done - 4096'), 'a checkpoint whose progress was changed')
+# the target (--deals of the last run) is in the digest too: bmn report once
+# said "300000 of 999999999 deals played" of such a file, exit 0
+target = damaged_copy('target.ckpt', 'UPDATE bmn_progress SET target = 999999999')
+refused(target, 'a checkpoint whose target was changed')
+rep = subprocess.run([LS, 'bmn', 'report', target], capture_output=True, text=True)
+expect(rep.returncode == 2 and one_line(rep.stderr) and 'digest' in rep.stderr and rep.stdout == '',
+       'bmn report refuses a checkpoint whose target was changed', 'rc=%s %r' % (rep.returncode, rep.stderr))
+# the schema must be exactly lockstep's: a trigger would run on resume
+for name, sql, what in (
+        ('trigger.ckpt', 'CREATE TRIGGER t AFTER INSERT ON bmn_progress BEGIN '
+         "UPDATE meta SET value = 'pwned' WHERE key = 'created_by'; END", 'a trigger'),
+        ('logger.ckpt', 'CREATE TABLE log(x); CREATE TRIGGER t AFTER INSERT ON bmn_progress BEGIN '
+         'INSERT INTO log VALUES (1); END', 'a table and a trigger'),
+        ('table.ckpt', 'CREATE TABLE extra(x)', 'a table'),
+        ('index.ckpt', 'CREATE INDEX i ON bmn_record(cards)', 'an index'),
+        ('view.ckpt', 'CREATE VIEW v AS SELECT * FROM bmn_record', 'a view'),
+        ('column.ckpt', 'ALTER TABLE bmn_hist ADD COLUMN note TEXT', 'a column')):
+    err = refused(damaged_copy(name, sql), 'a checkpoint with %s added' % what)
+    expect('schema' in err, 'the message says the schema is not lockstep\'s', err)
+err = refused(damaged_copy('dropped.ckpt', 'DROP TABLE bmn_loop'), 'a checkpoint with a table dropped')
+# a checkpoint of schema version 1 (lockstep before the target entered the
+# digest): refused, saying which version this lockstep reads
+err = refused(damaged_copy('v1.ckpt', "UPDATE meta SET value = '1' WHERE key = 'version'"),
+              'a checkpoint of schema version 1')
+expect('version 1' in err and 'version 2' in err, 'the message names both versions', err)
 bad = os.path.join(tmp, 'text.ckpt')
 with open(bad, 'wb') as f:
     f.write(b'hello\n')
@@ -178,6 +207,26 @@ for dev in ('/dev/full', '/dev/zero'):
     if os.path.exists(dev):
         refused(dev, dev)
 expect(open(ck, 'rb').read() == before, 'the checkpoint itself was never changed by the refusals')
+
+# SQLite's own limits, in words: a path longer than SQLite opens (it named
+# them "No such file or directory"), a sidecar it cannot create (the
+# message read "cannot updating it")
+real_tmp = os.path.realpath(tmp)
+deep = os.path.join(real_tmp, *['d' * 100] * 3)
+os.makedirs(deep)
+for length in (504, 505):
+    path = os.path.join(deep, 'c' * (length - len(deep) - 1))
+    rc, out, err = search('--deals', '1e4', ckpt=path)
+    if length == 504:
+        expect(rc == 0, 'a checkpoint path of 504 bytes works', err)
+    else:
+        expect(rc == 2 and one_line(err) and '505 bytes' in err and 'at most 504' in err and
+               not os.path.exists(path), 'a checkpoint path of 505 bytes is refused naming the limit', err)
+ck_journal = os.path.join(tmp, 'sidecar.ckpt')
+os.mkdir(ck_journal + '-journal')
+rc, out, err = search('--deals', '1e4', ckpt=ck_journal)
+expect(rc == 2 and one_line(err) and 'while updating it' in err and 'cannot updating' not in err,
+       'a journal SQLite cannot create: refused in one plain line', err)
 
 # 6. bmn report, also without write permission
 ro = os.path.join(tmp, 'readonly.ckpt')

@@ -8,13 +8,16 @@
  *   - a byte changed anywhere in a saved file is refused, or gives the
  *     very same state, never a different one; a refused file is unchanged;
  *   - a second writer is refused while the first holds the file;
- *   - directories, devices, empty and foreign files are refused untouched.
+ *   - directories, devices, empty and foreign files are refused untouched;
+ *   - a changed target (the digest covers it) and an added trigger (the
+ *     schema must be exactly lockstep's) are refused untouched.
  * usage: test_checkpoint [STEP]  (every STEP-th byte is flipped; default 7) */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include "bmn_search.h"
@@ -308,6 +311,8 @@ static void test_second_writer(void)
     free_state(b);
 }
 
+static ls_error last_refusal; /* the message of expect_refused's refusal */
+
 static void expect_refused(const char *path, const char *why)
 {
     ls_error err = {{0}, 0};
@@ -326,8 +331,52 @@ static void expect_refused(const char *path, const char *why)
           what);
     if (refused)
         printf("  (%s)\n", err.msg);
+    last_refusal = err;
     free(before);
     free(after);
+    free_state(st);
+}
+
+/* A copy of the saved search flip.ckpt, changed by sql; 0 when made. */
+static int changed_copy(char *out, size_t len, const char *name, const char *sql)
+{
+    char from[512];
+    path_in(from, sizeof from, "flip.ckpt");
+    path_in(out, len, name);
+    size_t n;
+    char *data = slurp(from, &n);
+    sqlite3 *db = NULL;
+    int ok = data && spill(out, data, n) == 0 && sqlite3_open(out, &db) == SQLITE_OK &&
+             sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK;
+    sqlite3_close(db);
+    free(data);
+    return ok ? 0 : -1;
+}
+
+/* What the digest and the schema check must catch: a changed target (a
+ * report then read "N of 999999999 deals played"), and a trigger, which
+ * would run during a resume. */
+static void test_target_and_schema(void)
+{
+    char path[512];
+    bmn_params got;
+    bmn_state *st = new_state(&P);
+    ls_error err = {{0}, 0};
+    if (changed_copy(path, sizeof path, "target.ckpt", "UPDATE bmn_progress SET target = 999999999") != 0) {
+        check(0, "a changed copy of a checkpoint");
+        return;
+    }
+    check(bmn_ckpt_read(path, &got, st, &err) != 0 && err.usage && strstr(err.msg, "digest"),
+          "a checkpoint whose target was changed is refused by a reader (its digest)");
+    free(st->loops);
+    st->loops = NULL;
+    expect_refused(path, "a checkpoint whose target was changed, resumed");
+    if (changed_copy(path, sizeof path, "trigger.ckpt",
+                     "CREATE TRIGGER t AFTER INSERT ON bmn_progress BEGIN "
+                     "UPDATE meta SET value = 'x' WHERE key = 'created_by'; END") != 0)
+        return;
+    expect_refused(path, "a checkpoint with a trigger added");
+    check(strstr(last_refusal.msg, "schema") != NULL, "the message says its schema is not lockstep's");
     free_state(st);
 }
 
@@ -371,6 +420,7 @@ int main(int argc, char **argv)
     test_byte_flips(step);
     test_second_writer();
     test_refusals();
+    test_target_and_schema();
     free_state(whole);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -14,8 +14,10 @@
  * Nothing read back is trusted: every record and loop is re-dealt from
  * (seed, deal) and replayed, and must give its stored result; the
  * histogram must add up to the games finished; and a digest over the
- * whole state, kept with the progress, catches a changed count, a lost
- * row or a changed time that a replay cannot see. `lockstep bmn report`
+ * whole state, kept with the progress, catches a changed count, target,
+ * a lost row or a changed time that a replay cannot see. The schema must
+ * be exactly this one (store.c checks it before anything is written, so a
+ * trigger added to the file never runs). `lockstep bmn report`
  * is in bmn_ckpt_report.c. */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -25,8 +27,11 @@
 #include "bmn_search.h"
 #include "store.h"
 
+/* Version 2: the digest covers the target (--deals of the last run) too.
+ * A version 1 file (lockstep before that) is refused with a message that
+ * says so (store.c), as its target could have been changed unseen. */
 static const ls_store_kind bmn_kind = {
-    "bmn-search", "BMN search checkpoint", 1,
+    "bmn-search", "BMN search checkpoint", 2,
     "CREATE TABLE bmn_search(id INTEGER PRIMARY KEY CHECK (id = 1), seed INTEGER NOT NULL, first INTEGER NOT NULL,"
     " top INTEGER NOT NULL, cap INTEGER NOT NULL);"
     "CREATE TABLE bmn_progress(id INTEGER PRIMARY KEY CHECK (id = 1), done INTEGER NOT NULL,"
@@ -90,9 +95,12 @@ static uint64_t loop_hash(const bmn_loop_rec *l)
     return mix(mix(h, l->r.loop_cards), l->r.loop_tricks);
 }
 
-static uint64_t state_digest(const bmn_params *p, const bmn_state *st, uint64_t rows_sum)
+/* Everything stored that defines or describes the search: its parameters,
+ * the target of its last run, the counts, the time, the histogram and
+ * (rows_sum) every record and loop. */
+static uint64_t state_digest(const bmn_params *p, uint64_t target, const bmn_state *st, uint64_t rows_sum)
 {
-    uint64_t h = mix(mix(mix(mix(3, p->seed), p->first), p->top), p->cap);
+    uint64_t h = mix(mix(mix(mix(mix(3, p->seed), p->first), p->top), p->cap), target);
     uint64_t secs;
     memcpy(&secs, &st->seconds, sizeof secs);
     h = mix(mix(mix(mix(h, st->done), st->total_cards), st->finished), secs);
@@ -277,9 +285,9 @@ static int read_state(bmn_ckpt *c, const bmn_params *p, bmn_state *st, uint64_t 
     if (games != st->finished || st->finished + st->n_loops != st->done)
         return damaged(&c->store, err, "the histogram (%" PRIu64 " games) does not add up to the deals played",
                        games);
-    if (state_digest(p, st, c->rows_sum) != digest)
-        return damaged(&c->store, err, "its digest does not match its contents (a count, time or row was changed "
-                       "or lost)");
+    if (state_digest(p, *target, st, c->rows_sum) != digest)
+        return damaged(&c->store, err, "its digest does not match its contents (a count, target, time or row was "
+                       "changed or lost)");
     return 0;
 }
 
@@ -313,7 +321,7 @@ static int write_progress(bmn_ckpt *c, const bmn_params *p, const bmn_state *st,
     sqlite3_bind_int64(q, 3, to_db(st->finished));
     sqlite3_bind_double(q, 4, st->seconds);
     sqlite3_bind_int64(q, 5, to_db(p->deals));
-    sqlite3_bind_int64(q, 6, to_db(state_digest(p, st, rows_sum)));
+    sqlite3_bind_int64(q, 6, to_db(state_digest(p, p->deals, st, rows_sum)));
     int rc = ls_store_step(s, q, SQLITE_DONE, err);
     sqlite3_finalize(q);
     return rc;

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""`--out` onto what is not a plain new file, through the commands that
+write files (life: src/workloads/life/life_io.c; ray: src/image.c), as
+src/output.h describes:
+  - stdout (a link to /proc/self/fd/1, which is what /dev/stdout is): the
+    grid reaches stdout, the link stays;
+  - a FIFO with a reader: the reader gets the whole grid;
+  - a link to a null device, a link to a full device: written through,
+    the nodes stay devices; the full one fails with a message, exit 1;
+  - a link to a file: the file is replaced, the link stays;
+  - a dangling link: refused, exit 2, nothing created;
+  - a name of 250 bytes: written, no temporary file left.
+Device nodes are made in a scratch directory when this runs as root, so a
+broken writer could only replace those.
+
+usage: output_targets.py LOCKSTEP
+"""
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+
+from harness import expect, finish
+
+LS = os.path.abspath(sys.argv[1])
+tmp = tempfile.mkdtemp()
+
+
+def run(*args, **kw):
+    p = subprocess.run([LS, *args, '--quiet'], capture_output=True, timeout=120, **kw)
+    return p.returncode, p.stdout.decode(errors='replace'), p.stderr.decode(errors='replace')
+
+
+def life(out, *extra):
+    return run('life', '--dims', '2', '--size', '8', '--steps', '1', '--out', out, *extra)
+
+
+def device(name, minor):
+    path = os.path.join(tmp, name)
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+        os.close(os.open(path, os.O_WRONLY))
+        return path
+    except OSError:
+        if os.path.exists(path):
+            os.unlink(path)
+        return '/dev/' + name
+
+
+def is_char(path):
+    return stat.S_ISCHR(os.stat(path).st_mode)
+
+
+def link(name, to):
+    path = os.path.join(tmp, name)
+    os.symlink(to, path)
+    return path
+
+
+# stdout
+rc, out, err = life(link('stdout', '/proc/self/fd/1'), '--format', 'rle')
+expect(rc == 0 and 'x = 8, y = 8' in out and 'population' in out,
+       'life --out /dev/stdout: the grid and the report reach stdout', err)
+expect(os.path.islink(os.path.join(tmp, 'stdout')), 'the link to stdout stays a link')
+
+# a FIFO with a reader
+fifo = os.path.join(tmp, 'grid.fifo')
+os.mkfifo(fifo)
+got = []
+reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
+reader.start()
+rc, _, err = life(fifo, '--format', 'rle')
+reader.join(timeout=20)
+expect(rc == 0 and got and got[0].startswith(b'#C') and got[0].rstrip().endswith(b'!'),
+       "life --out FIFO: the reader gets the whole grid", err)
+expect(stat.S_ISFIFO(os.stat(fifo).st_mode), 'the FIFO stays a FIFO')
+
+# links to devices (ray takes its format from the extension)
+null = device('null', 3)
+rc, _, err = run('ray', '--size', '4x4', '--spp', '1', '--out', link('null.png', null))
+expect(rc == 0 and is_char(null) and os.path.islink(os.path.join(tmp, 'null.png')),
+       'ray --out a link to a null device: written through; link and device stay', err)
+full = device('full', 7)
+rc, _, err = run('ray', '--size', '4x4', '--spp', '1', '--out', link('full.png', full))
+expect(rc == 1 and 'No space' in err and len(err.strip().splitlines()) == 1 and is_char(full),
+       'ray --out a link to a full device: one line, exit 1, the device stays a device', 'rc=%s %s' % (rc, err))
+
+# a link to a file
+real = os.path.join(tmp, 'real.rle')
+with open(real, 'w') as f:
+    f.write('old\n')
+to_real = link('to-real.rle', 'real.rle')
+rc, _, err = life(to_real)
+expect(rc == 0 and open(real).read().startswith('#C') and os.readlink(to_real) == 'real.rle',
+       'life --out a link to a file: the file is replaced, the link stays', err)
+
+# a dangling link
+dangling = link('dangling.rle', 'missing.rle')
+rc, out, err = life(dangling)
+expect(rc == 2 and 'does not exist' in err and not os.path.exists(os.path.join(tmp, 'missing.rle')),
+       'life --out a dangling link: refused, exit 2, nothing created', 'rc=%s %s' % (rc, err))
+
+# a long name
+long = os.path.join(tmp, 'g' * 246 + '.rle')
+rc, _, err = life(long)
+expect(rc == 0 and open(long).read().startswith('#C') and not [n for n in os.listdir(tmp) if '.tmp-' in n],
+       'life --out a name of 250 bytes: written, no temporary file left', err)
+
+shutil.rmtree(tmp, ignore_errors=True)
+finish()
