@@ -3,7 +3,7 @@
  * src/kernels/graveler_kernels.h.
  *
  * A range of battles is a run of streams (64 battles each). The grid fills
- * the device (groups resident per compute unit, times the units), each
+ * the device several times over (GRV_MIN_GROUPS_PER_UNIT_GPU), each
  * work-item plays at most GRV_GPU_MAX_STREAMS streams per launch so its
  * 16-bit counters cannot wrap, and launches follow each other on one queue
  * without waiting; each group adds its histogram to its own 64-bit row of
@@ -19,6 +19,16 @@
  * and small groups balance better. */
 #define GRV_GROUP_GPU 96u
 #define GRV_GROUP_CPU 16u
+
+/* At least this many groups per compute unit on a GPU, whatever fits at
+ * once: one wave of exactly the resident groups leaves SMs idle while the
+ * last items finish, and waves of groups that start as others end balance
+ * that tail. On the H200 (docs/perf/2026-11-23-h200-graveler-waves.log,
+ * 1e9 battles) CUDA's exact occupancy, 5 groups per SM, took 4.327 ms; 16
+ * per SM 4.076; 32 per SM 4.033 (NVIDIA's OpenCL, which launched 16 by its
+ * own estimate, 4.053 -> 4.014). It was the whole of the 6% by which the
+ * same kernel ran faster through OpenCL. */
+#define GRV_MIN_GROUPS_PER_UNIT_GPU 32u
 
 typedef struct grv_shape {
     const char *kernel;
@@ -63,6 +73,8 @@ int grv_gpu_range(ls_session *s, const grv_params *p, uint64_t lo, uint64_t hi, 
     if (gpu->kernel(ctx, "graveler", sh.kernel, &k, err) != 0 ||
         gpu->groups_per_unit(ctx, k, sh.group, sh.local_bytes, &per_unit, err) != 0)
         return -1;
+    if (info.is_gpu && per_unit < GRV_MIN_GROUPS_PER_UNIT_GPU)
+        per_unit = GRV_MIN_GROUPS_PER_UNIT_GPU;
     const uint64_t groups = (uint64_t)per_unit * info.compute_units;
     const uint64_t per_launch = groups * sh.group * GRV_GPU_MAX_STREAMS;
     const uint64_t s_first = lo / GRV_BATTLES_PER_STREAM;
