@@ -205,22 +205,28 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         return 1;
     }
     int rc = parse_params(w, params, 1, argc, argv, first, extra, 3, usage, w->summary, &err);
+    /* Every rank must compute the same problem: a wrapper that gave one
+     * rank another --seed would mix two searches into one answer. Every
+     * rank takes part whatever its own parse gave (a rank that alone
+     * refused its arguments, or alone printed --help, would leave the
+     * others waiting for it). */
+    if (ls_cluster_size() > 1) {
+        char refused[sizeof err.msg + 32];
+        snprintf(refused, sizeof refused, "arguments refused (%s)", rc == 1 ? "--help" : err.msg);
+        char *text = rc == 0 ? problem_text(w, params) : NULL;
+        ls_error differ = {{0}, 0};
+        int arc = ls_cluster_agree(rc != 0 ? refused : text ? text : "(out of memory)", &differ);
+        free(text);
+        if (arc != 0) {
+            /* Every rank says it: they did not read the same command line. */
+            fprintf(stderr, "lockstep (rank %d on %s): %s\n", ls_cluster_rank(), ls_cluster_host(), differ.msg);
+            free(params);
+            return differ.usage ? 2 : 1;
+        }
+    }
     if (rc != 0) {
         free(params);
         return rc == 1 ? 0 : ls_report(&err);
-    }
-    /* Every rank must compute the same problem: a wrapper that gave one
-     * rank another --seed would mix two searches into one answer. */
-    if (ls_cluster_size() > 1) {
-        char *text = problem_text(w, params);
-        rc = text ? ls_cluster_agree(text, &err) : ls_fail(&err, "out of memory");
-        free(text);
-        if (rc != 0) {
-            /* Every rank says it: they did not read the same command line. */
-            fprintf(stderr, "lockstep (rank %d on %s): %s\n", ls_cluster_rank(), ls_cluster_host(), err.msg);
-            free(params);
-            return err.usage ? 2 : 1;
-        }
     }
     /* Every rank opens its devices; all go on only when all could. */
     ls_session s;

@@ -181,7 +181,7 @@ with tempfile.TemporaryDirectory() as tmp:
                     % (program, ' '.join(rank1_args), LS))
         os.chmod(wrap, 0o755)
         return subprocess.run(['mpirun', '--oversubscribe', '-np', '2', wrap, *args], capture_output=True,
-                              text=True, env=ENV, timeout=300)
+                              text=True, env=ENV, timeout=120)
     r = wrapped(['--seed', '99'], 'graveler', '--battles', '1e8', '--backend', 'openmp', '--json', '--quiet')
     expect(r.returncode != 0 and r.stdout == '' and "'--seed 99' where rank 0 has '--seed 1'" in r.stderr,
            'graveler with --seed 99 on rank 1 only: refused, naming --seed, no result', r.stdout[:200] + r.stderr[-500:])
@@ -191,10 +191,16 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(r.returncode != 0 and r.stdout == '' and "'--seed 8' where rank 0 has '--seed 7'" in r.stderr
            and not os.path.exists(ck), 'bmn search with --seed 8 on rank 1: refused, no checkpoint written',
            r.stdout[:200] + r.stderr[-500:])
-    for opt, val in (('--top', '3'), ('--cap', '5000'), ('--deals', '3e6')):
+    for opt, val in (('--top', '3'), ('--cap', '50000'), ('--deals', '3e6')):
         r = wrapped([opt, val], 'bmn', 'search', '--deals', '2e6', '--backend', 'openmp', '--json', '--quiet')
-        expect(r.returncode != 0 and r.stdout == '' and ("'%s " % opt) in r.stderr,
+        expect(r.returncode != 0 and r.stdout == '' and opt in r.stderr and 'MPI rank 1 was started with' in r.stderr,
                'bmn search with %s %s on rank 1 only: refused, naming it' % (opt, val), r.stderr[-400:])
+    # A rank that alone refuses its arguments (or alone prints --help) is
+    # named too; the others do not wait for it.
+    for extra in (['--cap', '5000'], ['--help']):
+        r = wrapped(extra, 'bmn', 'search', '--deals', '2e6', '--backend', 'openmp', '--json', '--quiet')
+        expect(r.returncode != 0 and 'MPI rank 1 was started with' in r.stderr and 'arguments refused' in r.stderr,
+               'rank 1 alone given %s: refused on every rank, no hang' % ' '.join(extra), r.stderr[-400:])
     # Another program on rank 1 (the same bytes and one more): refused.
     other = os.path.join(tmp, 'lockstep-other')
     shutil.copyfile(LS, other)
