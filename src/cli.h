@@ -32,6 +32,7 @@ typedef struct ls_common {
     const char *backend; /* NULL: default spec */
     int json;
     int quiet;
+    uint64_t progress_every; /* seconds; 0: the default (progress.h) */
 } ls_common;
 
 #define LS_OPT_BACKEND(c)                                                                        \
@@ -40,6 +41,10 @@ typedef struct ls_common {
      "bmn search over several devices; default $LOCKSTEP_BACKEND or auto"}
 #define LS_OPT_JSON(c) {"json", LS_OPT_FLAG, &(c)->json, 0, 0, NULL, "print the result as one JSON object"}
 #define LS_OPT_QUIET(c) {"quiet", LS_OPT_FLAG, &(c)->quiet, 0, 0, NULL, "no progress display"}
+#define LS_OPT_PROGRESS_EVERY(c)                                                                  \
+    {"progress-every", LS_OPT_COUNT, &(c)->progress_every, 1, 86400, "SECONDS",                   \
+     "a progress line every SECONDS on stderr (default: one line redrawn on a terminal, else a line " \
+     "every 60 s)"}
 
 /* Parses argv[first..argc) against opts (n entries). Positional arguments
  * are stored in pos[0..*npos) up to max_pos. Returns 0 on success, 1 when

@@ -4,11 +4,8 @@
 
 #include "cluster.h"
 #include "output.h"
+#include "version.h"
 #include "workload.h"
-
-#ifndef LS_VERSION
-#define LS_VERSION "unknown"
-#endif
 
 static void usage(FILE *out)
 {
@@ -42,7 +39,8 @@ static int dispatch(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("lockstep %s\n", LS_VERSION);
+        printf("lockstep %s%s%s%s\n", ls_version, ls_commit[0] ? " (commit " : "", ls_commit,
+               ls_commit[0] ? ")" : "");
         return 0;
     }
     if (ls_cluster_size() > 1 && !(ls_workload_find(cmd) && ls_workload_find(cmd)->scales))
