@@ -609,18 +609,28 @@ static int check_status(const check_outcome *o, int n)
 int ls_cmd_check(int argc, char **argv)
 {
     ls_error err = {{0}, 0};
+    ls_common c = {0};
+    const char *list = NULL;
+    ls_opt extra[] = {
+        {"backends", LS_OPT_STRING, &list, 0, 0, "LIST",
+         "comma-separated backends or devices; NAME:all or a+b is one run spread over a group; default all"},
+        LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c)};
+    const int nextra = (int)(sizeof extra / sizeof extra[0]);
     if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
-        printf("usage: lockstep check WORKLOAD|all [workload options] [--backends LIST] [--json] [--quiet]\n\n"
-               "Runs WORKLOAD with the same inputs on every available backend and device (or those\n"
-               "in LIST, e.g. openmp,opencl:1) and compares the full results; `all` runs every\n"
-               "workload at a small size. Exits 1 with the fields that differ when any two disagree,\n"
-               "77 (skipped) when fewer than two devices could be compared, 0 when all agree.\n"
-               "A group in LIST (cuda:all, openmp+opencl:0) is one run of graveler or bmn spread over\n"
-               "its devices, compared like a device (cuda:0,cuda:all: two GPUs against one).\n"
-               "Workloads:");
+        char names[256] = "";
         for (int i = 0; ls_workloads[i]; i++)
-            printf(" %s", ls_workloads[i]->name);
-        printf("\n`lockstep check WORKLOAD --help` lists the workload's options.\n");
+            snprintf(names + strlen(names), sizeof names - strlen(names), " %s", ls_workloads[i]->name);
+        char text[1200];
+        snprintf(text, sizeof text,
+                 "Runs WORKLOAD with the same inputs on every available backend and device (or those\n"
+                 "in LIST, e.g. openmp,opencl:1) and compares the full results; `all` runs every\n"
+                 "workload at a small size. Exits 1 with the fields that differ when any two disagree,\n"
+                 "77 (skipped) when fewer than two devices could be compared, 0 when all agree.\n"
+                 "A group in LIST (cuda:all, openmp+opencl:0) is one run of graveler or bmn spread over\n"
+                 "its devices, compared like a device (cuda:0,cuda:all: two GPUs against one).\n"
+                 "Workloads:%s\n`lockstep check WORKLOAD --help` lists the workload's options.",
+                 names);
+        ls_opts_help(stdout, "lockstep check WORKLOAD|all [workload options] [options]", text, extra, nextra);
         return argc < 3 ? 2 : 0;
     }
     int all = strcmp(argv[2], "all") == 0;
@@ -629,13 +639,6 @@ int ls_cmd_check(int argc, char **argv)
         ls_fail_usage(&err, "check: unknown workload '%s' (see lockstep check --help)", argv[2]);
         return ls_report(&err);
     }
-    ls_common c = {0};
-    const char *list = NULL;
-    ls_opt extra[] = {
-        {"backends", LS_OPT_STRING, &list, 0, 0, "LIST",
-         "comma-separated backends or devices; NAME:all or a+b is one run spread over a group; default all"},
-        LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c)};
-    const int nextra = (int)(sizeof extra / sizeof extra[0]);
     const char *summary = "Runs the workload on every available backend and compares the results.";
     int rc = 0;
     void *params = NULL;
