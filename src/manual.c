@@ -65,7 +65,7 @@ static char *capture_help(const ls_command *c, const char *w1, const char *w2, l
         return NULL;
     }
     ls_help_set_style(style);
-    c->run(c, argc, argv);
+    int rc = c->run(c, argc, argv);
     ls_help_set_style(LS_HELP_TEXT);
     int flushed = fflush(stdout) == 0;
     int restored = dup2(saved, STDOUT_FILENO) >= 0;
@@ -77,8 +77,10 @@ static char *capture_help(const ls_command *c, const char *w1, const char *w2, l
         text = NULL;
     }
     fclose(tmp);
-    if (!text) {
-        ls_fail(err, "cannot capture the help of %s%s%s", c->name, w1 ? " " : "", w1 ? w1 : "");
+    if (!text || rc != 0) {
+        free(text);
+        ls_fail(err, "cannot capture the help of %s%s%s%s", c->name, w1 ? " " : "", w1 ? w1 : "",
+                rc != 0 ? ": --help failed" : "");
         return NULL;
     }
     text[size] = 0;
