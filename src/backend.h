@@ -28,6 +28,11 @@ typedef struct ls_device_info {
     int compute_units;  /* threads, compute units or multiprocessors */
     uint64_t memory_bytes;
     int is_gpu;
+    /* What a porting report names; "" (or 0) where the backend has none. */
+    char vendor[96];        /* "NVIDIA Corporation", "AuthenticAMD" */
+    char driver[96];        /* the driver's version: CL_DRIVER_VERSION, CUDA's, the OpenMP runtime's */
+    char c_version[64];     /* OpenCL devices: "OpenCL C 1.2 ..." (CL_DEVICE_OPENCL_C_VERSION) */
+    int clock_mhz;          /* the highest clock, MHz */
 } ls_device_info;
 
 /* Progress and interruption for long runs: the host drivers call report
@@ -40,6 +45,10 @@ typedef struct ls_progress {
     /* Optional: a line of detail shown with the next report (each
      * device's rate when several share a run). */
     void (*detail)(void *user, const char *text);
+    /* Optional: the workload's own detail, shown with the next report
+     * until replaced (Graveler's maximum so far, a search's best game so
+     * far); a driver calls it when it has something new. */
+    void (*progress_detail)(void *user, const char *text);
 } ls_progress;
 
 typedef struct ls_backend {

@@ -170,23 +170,114 @@ int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
     return 0;
 }
 
+static ls_help_style help_style = LS_HELP_TEXT;
+
+void ls_help_set_style(ls_help_style style)
+{
+    help_style = style;
+}
+
+/* Whether the '-' at p (in text that starts at start) belongs to an
+ * option or a command line ("--json", "-Dmpi"): a minus sign in roff, so
+ * that what is copied from the page works; other dashes are hyphens. */
+static int option_dash(const char *start, const char *p)
+{
+    char before = p > start ? p[-1] : ' ';
+    return p[1] == '-' || before == '-' || ((before == ' ' || before == '(' || before == '[' || before == '`' ||
+                                             before == '\n') && p[1] >= 'A' && p[1] <= 'z');
+}
+
+void ls_roff_text(FILE *out, const char *text, int dashes)
+{
+    int line_start = 1;
+    for (const char *p = text; *p; p++) {
+        if (line_start && *p == '\n') {
+            fputs(".PP\n", out); /* a blank line: a new paragraph */
+            continue;
+        }
+        if (line_start && (*p == '.' || *p == '\''))
+            fputs("\\&", out);
+        if (*p == '\\')
+            fputs("\\e", out);
+        else if (*p == '-' && (dashes || option_dash(text, p)))
+            fputs("\\-", out);
+        else
+            fputc(*p, out);
+        line_start = *p == '\n';
+    }
+}
+
+/* An option's range, " (1 to 1e15)", for counts; "" otherwise. */
+static void opt_range(const ls_opt *o, char *out, size_t len)
+{
+    out[0] = 0;
+    if (o->kind == LS_OPT_COUNT) {
+        char lo[32], hi[32];
+        ls_format_count(o->min, lo, sizeof lo);
+        ls_format_count(o->max, hi, sizeof hi);
+        snprintf(out, len, " (%s to %s)", lo, hi);
+    }
+}
+
+/* The man page's form of a command's help: the usage lines as they are,
+ * the summary as paragraphs, each option as a tagged paragraph. */
+static void opts_help_roff(FILE *out, const char *usage, const char *summary, const ls_opt *opts, int n)
+{
+    fputs(".PP\n.nf\n", out);
+    /* One usage line each, without the indent that lines them up in --help. */
+    for (const char *line = usage; *line;) {
+        line += strspn(line, " ");
+        size_t len = strcspn(line, "\n");
+        char buf[256];
+        snprintf(buf, sizeof buf, "%.*s", (int)len, line);
+        ls_roff_text(out, buf, 1);
+        fputc('\n', out);
+        line += len;
+        line += *line == '\n';
+    }
+    fputs(".fi\n.PP\n", out);
+    ls_roff_text(out, summary, 0);
+    fputc('\n', out);
+    for (int i = 0; i <= n; i++) {
+        const ls_opt *o = i < n ? &opts[i] : NULL;
+        char range[80];
+        fputs(".TP\n\\fB\\-\\-", out);
+        ls_roff_text(out, o ? o->name : "help", 1);
+        fputs("\\fR", out);
+        if (o && o->arg) {
+            fputs(" \\fI", out);
+            ls_roff_text(out, o->arg, 1);
+            fputs("\\fR", out);
+        }
+        fputc('\n', out);
+        if (o)
+            opt_range(o, range, sizeof range);
+        ls_roff_text(out, o ? o->help : "show this help", 0);
+        fprintf(out, "%s\n", o ? range : "");
+    }
+}
+
 void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_opt *opts, int n)
 {
+    if (help_style == LS_HELP_ROFF) {
+        opts_help_roff(out, usage, summary, opts, n);
+        return;
+    }
+    if (help_style == LS_HELP_OPTIONS) {
+        for (int i = 0; i < n; i++)
+            fprintf(out, "--%s%s%s\n", opts[i].name, opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+        fputs("--help\n", out);
+        return;
+    }
     fprintf(out, "usage: %s\n\n%s\n", usage, summary);
     if (n)
         fprintf(out, "\noptions:\n");
     for (int i = 0; i < n; i++) {
-        char left[64];
+        char left[64], range[80];
         snprintf(left, sizeof left, "--%s%s%s", opts[i].name, opts[i].arg ? " " : "",
                  opts[i].arg ? opts[i].arg : "");
-        fprintf(out, "  %-24s %s", left, opts[i].help);
-        if (opts[i].kind == LS_OPT_COUNT) {
-            char lo[32], hi[32];
-            ls_format_count(opts[i].min, lo, sizeof lo);
-            ls_format_count(opts[i].max, hi, sizeof hi);
-            fprintf(out, " (%s to %s)", lo, hi);
-        }
-        fputc('\n', out);
+        opt_range(&opts[i], range, sizeof range);
+        fprintf(out, "  %-24s %s%s\n", left, opts[i].help, range);
     }
     fprintf(out, "  %-24s %s\n", "--help", "show this help");
 }

@@ -32,6 +32,7 @@ typedef struct ls_common {
     const char *backend; /* NULL: default spec */
     int json;
     int quiet;
+    uint64_t progress_every; /* seconds; 0: the default (progress.h) */
 } ls_common;
 
 #define LS_OPT_BACKEND(c)                                                                        \
@@ -40,6 +41,10 @@ typedef struct ls_common {
      "bmn search over several devices; default $LOCKSTEP_BACKEND or auto"}
 #define LS_OPT_JSON(c) {"json", LS_OPT_FLAG, &(c)->json, 0, 0, NULL, "print the result as one JSON object"}
 #define LS_OPT_QUIET(c) {"quiet", LS_OPT_FLAG, &(c)->quiet, 0, 0, NULL, "no progress display"}
+#define LS_OPT_PROGRESS_EVERY(c)                                                                  \
+    {"progress-every", LS_OPT_COUNT, &(c)->progress_every, 1, 86400, "SECONDS",                   \
+     "a progress line every SECONDS on stderr (default: one line redrawn on a terminal, else a line " \
+     "every 60 s)"}
 
 /* Parses argv[first..argc) against opts (n entries). Positional arguments
  * are stored in pos[0..*npos) up to max_pos. Returns 0 on success, 1 when
@@ -47,8 +52,22 @@ typedef struct ls_common {
 int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
                   const char **pos, int *npos, int max_pos, ls_error *err);
 
-/* Prints "usage: <usage>\n\n<summary>\n\noptions:" and the table. */
+/* Prints "usage: <usage>\n\n<summary>\n\noptions:" and the table, in the
+ * style ls_help_set_style chose. */
 void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_opt *opts, int n);
+
+/* How ls_opts_help prints: for people (the default), as roff for the man
+ * page, or as one "--name [ARG]" a line for shell completion. `lockstep
+ * --man` and `lockstep --completion` (src/manual.c) capture every
+ * command's --help in these styles, so neither can drift from the tables. */
+typedef enum { LS_HELP_TEXT, LS_HELP_ROFF, LS_HELP_OPTIONS } ls_help_style;
+void ls_help_set_style(ls_help_style style);
+
+/* Writes text as roff input: backslashes escaped, a line that would start
+ * with '.' or '\'' (a request) protected, a blank line as a paragraph
+ * break; the dashes of options ("--json", "-Dmpi") as \- (a minus, so
+ * that an option copied from the page works), and with `dashes` every '-'. */
+void ls_roff_text(FILE *out, const char *text, int dashes);
 
 /* Parses one count the way LS_OPT_COUNT does; 0 or -1 with err set. */
 int ls_parse_count(const char *flag, const char *text, uint64_t min, uint64_t max, uint64_t *out,

@@ -5,16 +5,25 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "devlist.h"
 #include "output.h"
 #include "progress.h"
 #include "split.h"
+#include "version.h"
 #include "workload.h"
 
-#ifndef LS_VERSION
-#define LS_VERSION "unknown"
-#endif
-
 /* ---- shared pieces ----------------------------------------------------- */
+
+/* The option table of w bound to params: its parameters, and with `run`
+ * the run command's own options (output files, checkpoints) after them.
+ * opts holds LS_MAX_OPTS * 2; returns how many. */
+static int bound_options(const ls_workload *w, void *params, int run, ls_opt *opts)
+{
+    int n = w->params_options(params, opts, LS_MAX_OPTS);
+    if (run && w->run_options)
+        n += w->run_options(params, opts + n, LS_MAX_OPTS - n);
+    return n;
+}
 
 /* Parameters of w with their option table, plus the run command's own
  * options when `run` is set, plus `extra` options of the command itself,
@@ -25,9 +34,9 @@ static int parse_params(const ls_workload *w, void *params, int run, int argc, c
 {
     ls_opt opts[LS_MAX_OPTS * 2];
     w->params_default(params);
-    int n = w->params_options(params, opts, LS_MAX_OPTS);
-    if (run && w->run_options)
-        n += w->run_options(params, opts + n, LS_MAX_OPTS - n);
+    int n = bound_options(w, params, run, opts); /* at most LS_MAX_OPTS: room for as many extra */
+    if (nextra > LS_MAX_OPTS)
+        return ls_fail(err, "internal: %d command options, room for %d", nextra, LS_MAX_OPTS);
     memcpy(opts + n, extra, (size_t)nextra * sizeof *extra);
     n += nextra;
     const char *pos[8];
@@ -42,6 +51,37 @@ static int parse_params(const ls_workload *w, void *params, int run, int argc, c
     if (npos && w->params_positional(params, npos, pos, err) != 0)
         return -1;
     return w->params_validate(params, err);
+}
+
+/* The inputs of a document, `"params":{...}`: every option of the table as
+ * parsed, by name (a flag is true or false, a string not given is null),
+ * so that a JSON document says what produced it. */
+static void options_json(FILE *out, const ls_opt *opts, int n)
+{
+    fputs("\"params\":{", out);
+    for (int i = 0; i < n; i++) {
+        const ls_opt *o = &opts[i];
+        fprintf(out, "%s\"%s\":", i ? "," : "", o->name);
+        if (o->kind == LS_OPT_FLAG)
+            fputs(*(const int *)o->target ? "true" : "false", out);
+        else if (o->kind == LS_OPT_STRING && *(const char *const *)o->target)
+            ls_json_string(out, *(const char *const *)o->target);
+        else if (o->kind == LS_OPT_STRING)
+            fputs("null", out);
+        else
+            fprintf(out, "%" PRIu64, *(const uint64_t *)o->target);
+    }
+    fputc('}', out);
+}
+
+/* The parameters of w as `"params":{...}` (with the run command's own
+ * options when `run` is set). The table binds to params without writing
+ * to them. */
+static void params_json(FILE *out, const ls_workload *w, const void *params, int run)
+{
+    ls_opt opts[LS_MAX_OPTS * 2];
+    int n = bound_options(w, (void *)params, run, opts);
+    options_json(out, opts, n);
 }
 
 /* FNV-1a over this program's own file: ranks of one job must run the same
@@ -68,14 +108,12 @@ static uint64_t program_hash(void)
 static char *problem_text(const ls_workload *w, void *params)
 {
     ls_opt opts[LS_MAX_OPTS * 2];
-    int n = w->params_options(params, opts, LS_MAX_OPTS);
-    if (w->run_options)
-        n += w->run_options(params, opts + n, LS_MAX_OPTS - n);
+    int n = bound_options(w, params, 1, opts);
     ls_buffer b;
     ls_error err;
     if (ls_buffer_open(&b, &err) != 0)
         return NULL;
-    fprintf(b.f, "lockstep %s, program %016" PRIx64 "\n%s\n", LS_VERSION, program_hash(), w->name);
+    fprintf(b.f, "lockstep %s, program %016" PRIx64 "\n%s\n", ls_version, program_hash(), w->name);
     for (int i = 0; i < n; i++) {
         const ls_opt *o = &opts[i];
         if (o->kind == LS_OPT_FLAG)
@@ -134,17 +172,22 @@ static void print_devices_json(const ls_session *s, FILE *out)
     fputc(']', out);
 }
 
-/* The run's JSON document: what ran where, then the result's members. */
+/* The run's JSON document: which lockstep, the inputs, what ran where,
+ * then the result's members. "device" is always a spec (opencl:0, or the
+ * list a spread run was given) and "device_name" the device's own name. */
 static void print_run_json(const ls_workload *w, const void *params, const ls_session *s, const ls_run *run,
                            FILE *out)
 {
+    fputc('{', out);
+    ls_json_provenance(out);
+    fprintf(out, ",\"workload\":\"%s\",", w->name);
+    params_json(out, w, params, 1);
+    fprintf(out, ",\"device\":");
+    ls_json_string(out, s->label);
     if (spread(s)) {
-        fprintf(out, "{\"workload\":\"%s\",\"backend\":", w->name);
-        ls_json_string(out, s->label);
         print_devices_json(s, out);
     } else {
-        fprintf(out, "{\"workload\":\"%s\",\"backend\":\"%s\",\"device_index\":%d,\"device\":", w->name,
-                s->backend->name, s->index);
+        fprintf(out, ",\"backend\":\"%s\",\"device_index\":%d,\"device_name\":", s->backend->name, s->index);
         ls_json_string(out, s->info.name);
         if (s->split)
             fprintf(out, ",\"wall_seconds\":%.6f", s->split->wall_seconds);
@@ -193,7 +236,7 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
 {
     ls_common c = {0};
     ls_error err = {{0}, 0};
-    ls_opt extra[] = {LS_OPT_BACKEND(&c), LS_OPT_JSON(&c), LS_OPT_QUIET(&c)};
+    ls_opt extra[] = {LS_OPT_BACKEND(&c), LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c)};
     char usage_buf[128];
     if (!usage) {
         snprintf(usage_buf, sizeof usage_buf, "lockstep %s [options]", w->name);
@@ -204,7 +247,8 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         fprintf(stderr, "lockstep: out of memory\n");
         return 1;
     }
-    int rc = parse_params(w, params, 1, argc, argv, first, extra, 3, usage, w->summary, &err);
+    int rc = parse_params(w, params, 1, argc, argv, first, extra, (int)(sizeof extra / sizeof extra[0]), usage,
+                          w->summary, &err);
     /* Every rank must compute the same problem: a wrapper that gave one
      * rank another --seed would mix two searches into one answer. Every
      * rank takes part whatever its own parse gave (a rank that alone
@@ -249,7 +293,7 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     char label[300];
     snprintf(label, sizeof label, "%s on %s", w->name, ls_cluster_size() > 1 ? "every rank" : s.label);
     ls_progress_bar bar;
-    ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet);
+    ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet, c.progress_every);
     ls_progress_catch_sigint();
     ls_run run;
     rc = w->run(&s, params, &run, &prog, &err);
@@ -280,117 +324,6 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         ls_cluster_abort(1);
     }
     return rc == 0 ? 0 : ls_report(&err);
-}
-
-/* ---- device enumeration used by check and conformance ------------------- */
-
-/* One entry of the list: a device, or a group of devices that one run
- * spreads over (`group` holds its spec, e.g. "openmp+opencl:0"). */
-typedef struct dev_ref {
-    const ls_backend *backend;
-    int index;
-    char group[128];
-} dev_ref;
-
-/* The devices named by a comma-separated list of specs (a bare backend
- * name means all its devices; NAME:all, or specs joined by '+', one run
- * over a group of them), or every device when list is NULL. A backend
- * that cannot run here is reported in `skipped`; a device index the
- * backend does not have is the user's error. Groups are taken only when
- * `groups` is set. */
-static int collect_devices(const char *list, int groups, dev_ref *out, int max, char *skipped, size_t skipped_len,
-                           ls_error *err)
-{
-    int n = 0;
-    skipped[0] = 0;
-    char buf[512];
-    if (list && strlen(list) >= sizeof buf)
-        return ls_fail_usage(err, "--backends: a list of at most %zu characters", sizeof buf - 1);
-    if (list && ls_spec_list_check("--backends", list, ",+", err) != 0)
-        return -1;
-    snprintf(buf, sizeof buf, "%s", list ? list : "");
-    const char *names[LS_MAX_DEVICES * 3];
-    const int max_names = (int)(sizeof names / sizeof names[0]);
-    int nnames = 0;
-    if (list) {
-        for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-            if (nnames == max_names)
-                return ls_fail_usage(err, "--backends: at most %d entries", max_names);
-            names[nnames++] = tok;
-        }
-        if (nnames == 0)
-            return ls_fail_usage(err, "--backends: expected a comma-separated list like openmp,opencl");
-    } else {
-        for (int i = 0; ls_backends[i]; i++)
-            names[nnames++] = ls_backends[i]->name;
-    }
-    for (int i = 0; i < nnames; i++) {
-        const ls_backend *b;
-        int index;
-        if (strchr(names[i], '+') || strstr(names[i], ":all")) {
-            if (!groups)
-                return ls_fail_usage(err, "--backend: conformance runs on one device at a time, not on '%s'",
-                                     names[i]);
-            if (n == max)
-                return ls_fail_usage(err, "--backends: at most %d devices and groups", max);
-            if (ls_spec_syntax_check("--backends", names[i], err) != 0)
-                return -1;
-            for (int j = 0; j < n; j++)
-                if (strcmp(out[j].group, names[i]) == 0)
-                    return ls_fail_usage(err, "--backends: %s is named twice in '%s'", names[i], list);
-            out[n] = (dev_ref){NULL, -1, ""};
-            snprintf(out[n++].group, sizeof out->group, "%s", names[i]);
-            continue;
-        }
-        if (ls_backend_spec_parse(names[i], &b, &index, err) != 0)
-            return -1;
-        if (!b)
-            return ls_fail_usage(err, "--backends: name backends explicitly (auto is not a list)");
-        ls_device_info devs[LS_MAX_DEVICES];
-        ls_error why = {{0}, 0};
-        int nd = b->list_devices(devs, LS_MAX_DEVICES, &why);
-        if (nd <= 0) {
-            size_t used = strlen(skipped);
-            snprintf(skipped + used, skipped_len - used, "%s%s: %s", used ? "; " : "", names[i], why.msg);
-            continue;
-        }
-        if (index >= nd)
-            return ls_fail_usage(err, "--backends: %s has %d device%s (index 0 to %d), not %s", b->name, nd,
-                                 nd == 1 ? "" : "s", nd - 1, names[i]);
-        /* A device compared with itself proves nothing: refused, as in
-         * --backend (a bare name is every device of its backend). */
-        for (int d = index < 0 ? 0 : index; d < (index < 0 ? nd : index + 1); d++) {
-            for (int j = 0; j < n; j++)
-                if (out[j].backend == b && out[j].index == d)
-                    return ls_fail_usage(err, "--backends: %s:%d is named twice in '%s'", b->name, d, list);
-            if (n == max)
-                return ls_fail_usage(err, "--backends: at most %d devices and groups", max);
-            out[n++] = (dev_ref){b, d, ""};
-        }
-    }
-    /* Run the CPU first: it is the reference the others are compared with. */
-    for (int i = 1; i < n; i++)
-        if (out[i].backend && strcmp(out[i].backend->name, "openmp") == 0) {
-            dev_ref t = out[i];
-            memmove(out + 1, out, (size_t)i * sizeof *out);
-            out[0] = t;
-        }
-    return n;
-}
-
-static void ref_label(const dev_ref *d, char *out, size_t len)
-{
-    if (d->group[0])
-        snprintf(out, len, "%s", d->group);
-    else
-        snprintf(out, len, "%s:%d", d->backend->name, d->index);
-}
-
-static int open_ref(dev_ref d, ls_session *s, ls_error *err)
-{
-    char spec[160];
-    ref_label(&d, spec, sizeof spec);
-    return ls_session_open(spec, s, err);
 }
 
 /* ---- comparing two results, field by field ----------------------------- */
@@ -441,9 +374,12 @@ static int json_member(const char *members, const char *key, const char **val, s
     return 0;
 }
 
-/* Prints which members of two results differ: for arrays, the first
- * element that does. Returns how many members differ. */
-static int diff_members(const char *a, const char *an, const char *b, const char *bn, FILE *out)
+/* Compares two results member by member: for each member of a that
+ * differs in b (or is missing there), prints to `text` what differs (for
+ * arrays, the first element that does) and adds its name to `names` as
+ * JSON strings separated by commas; either may be NULL. Returns how many
+ * members differ. */
+static int diff_members(const char *a, const char *an, const char *b, const char *bn, FILE *text, FILE *names)
 {
     int differ = 0;
     for (const char *p = a; *p == '"';) {
@@ -456,15 +392,21 @@ static int diff_members(const char *a, const char *an, const char *b, const char
         size_t la = (size_t)(ea - va), lb = 0;
         int found = json_member(b, key, &vb, &lb);
         if (!found || la != lb || memcmp(va, vb, la) != 0) {
+            if (names) {
+                fputs(differ ? "," : "", names);
+                ls_json_string(names, key);
+            }
             differ++;
-            if (!found)
-                fprintf(out, "  field %s: missing on %s\n", key, bn);
+            if (!text)
+                ;
+            else if (!found)
+                fprintf(text, "  field %s: missing on %s\n", key, bn);
             else if (*va == '[' && *vb == '[') {
                 const char *x = va + 1, *y = vb + 1;
                 for (int i = 0;; i++) {
                     const char *xe = json_value_end(x), *ye = json_value_end(y);
                     if ((size_t)(xe - x) != (size_t)(ye - y) || memcmp(x, y, (size_t)(xe - x)) != 0) {
-                        fprintf(out, "  field %s differs first at element %d: %s %.*s, %s %.*s\n", key, i, an,
+                        fprintf(text, "  field %s differs first at element %d: %s %.*s, %s %.*s\n", key, i, an,
                                 (int)(xe - x > 120 ? 120 : xe - x), x, bn, (int)(ye - y > 120 ? 120 : ye - y), y);
                         break;
                     }
@@ -474,7 +416,7 @@ static int diff_members(const char *a, const char *an, const char *b, const char
                     y = ye + 1;
                 }
             } else {
-                fprintf(out, "  field %s: %s %.*s, %s %.*s\n", key, an, (int)(la > 120 ? 120 : la), va, bn,
+                fprintf(text, "  field %s: %s %.*s, %s %.*s\n", key, an, (int)(la > 120 ? 120 : la), va, bn,
                         (int)(lb > 120 ? 120 : lb), vb);
             }
         }
@@ -498,15 +440,23 @@ typedef struct check_outcome {
     int compared, failures, agree, interrupted;
 } check_outcome;
 
+/* One run of a check: where it ran, and either its digest and the result
+ * fields that differ from the reference run's ("differs":[] when none),
+ * or why it could not run. */
 static void check_row_json(FILE *out, const check_row *r, const check_row *ref)
 {
-    fprintf(out, "{\"device\":\"%s\",\"name\":", r->label);
+    fprintf(out, "{\"device\":");
+    ls_json_string(out, r->label);
+    fprintf(out, ",\"device_name\":");
     ls_json_string(out, r->name);
     if (r->ok) {
         fprintf(out, ",\"digest\":\"%s\",\"summary\":", r->run.digest);
         ls_json_string(out, r->run.summary);
-        fprintf(out, ",\"seconds\":%.6f,\"matches_reference\":%s}", r->run.seconds,
-                strcmp(r->run.digest, ref->run.digest) == 0 ? "true" : "false");
+        fprintf(out, ",\"seconds\":%.6f,\"reference\":%s,\"matches_reference\":%s,\"differs\":[", r->run.seconds,
+                r == ref ? "true" : "false", strcmp(r->run.digest, ref->run.digest) == 0 ? "true" : "false");
+        if (r != ref)
+            diff_members(ref->json, ref->label, r->json, r->label, NULL, out);
+        fputs("]}", out);
     } else {
         fprintf(out, ",\"error\":");
         ls_json_string(out, r->error);
@@ -514,10 +464,14 @@ static void check_row_json(FILE *out, const check_row *r, const check_row *ref)
     }
 }
 
-static void check_print_json(FILE *out, const ls_workload *w, const check_row *rows, int n, int ref,
-                             const check_outcome *o)
+/* The members of one workload's check (the caller adds the braces): the
+ * workload, its inputs, the verdict and every run. */
+static void check_print_json(FILE *out, const ls_workload *w, const void *params, const check_row *rows, int n,
+                             int ref, const check_outcome *o)
 {
-    fprintf(out, "{\"workload\":\"%s\",\"compared\":%d,\"agree\":%s,\"runs\":[", w->name, o->compared,
+    fprintf(out, "\"workload\":\"%s\",", w->name);
+    params_json(out, w, params, 0);
+    fprintf(out, ",\"compared\":%d,\"agree\":%s,\"runs\":[", o->compared,
             o->agree && !o->failures && o->compared >= 2 ? "true" : "false");
     int first = 1;
     for (int i = 0; i < n; i++)
@@ -526,7 +480,7 @@ static void check_print_json(FILE *out, const ls_workload *w, const check_row *r
             check_row_json(out, &rows[i], &rows[ref < 0 ? i : ref]);
             first = 0;
         }
-    fprintf(out, "]"); /* the caller closes the object */
+    fprintf(out, "]");
 }
 
 static void check_print_table(const ls_workload *w, const void *params, const check_row *rows, int n, int ref,
@@ -548,22 +502,22 @@ static void check_print_table(const ls_workload *w, const void *params, const ch
     for (int i = 0; i < n; i++)
         if (rows[i].ok && i != ref && strcmp(rows[i].run.digest, rows[ref].run.digest) != 0) {
             printf("%s differs from %s:\n", rows[i].label, rows[ref].label);
-            diff_members(rows[ref].json, rows[ref].label, rows[i].json, rows[i].label, stdout);
+            diff_members(rows[ref].json, rows[ref].label, rows[i].json, rows[i].label, stdout, NULL);
             if (w->diff)
                 w->diff(params, &rows[ref].run, rows[ref].label, &rows[i].run, rows[i].label, stdout);
         }
 }
 
 /* Runs w on one device into row; the row records why when it cannot. */
-static void check_one(const ls_workload *w, const void *params, dev_ref d, check_row *row, const ls_common *c)
+static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, check_row *row, const ls_common *c)
 {
     ls_session s;
     ls_error e = {{0}, 0};
     if (d.group[0] && !w->scales)
         return; /* a group: for the workloads that spread over one */
     row->ran = 1;
-    ref_label(&d, row->label, sizeof row->label);
-    if (open_ref(d, &s, &e) != 0) {
+    ls_dev_label(&d, row->label, sizeof row->label);
+    if (ls_dev_open(d, &s, &e) != 0) {
         snprintf(row->error, sizeof row->error, "%s", e.msg);
         return;
     }
@@ -574,7 +528,7 @@ static void check_one(const ls_workload *w, const void *params, dev_ref d, check
     char label[320];
     snprintf(label, sizeof label, "check %s on %s", w->name, row->label);
     ls_progress_bar bar;
-    ls_progress prog = ls_progress_start(&bar, label, w->unit, c->quiet);
+    ls_progress prog = ls_progress_start(&bar, label, w->unit, c->quiet, c->progress_every);
     if (w->run(&s, params, &row->run, &prog, &e) != 0) {
         snprintf(row->error, sizeof row->error, "%s", e.msg);
     } else if (row->run.interrupted) {
@@ -594,7 +548,7 @@ static void check_one(const ls_workload *w, const void *params, dev_ref d, check
 
 /* Runs w with params on every device in devs and compares each digest with
  * the first device's. */
-static check_outcome check_workload(const ls_workload *w, const void *params, const dev_ref *devs, int ndev,
+static check_outcome check_workload(const ls_workload *w, const void *params, const ls_dev_ref *devs, int ndev,
                                     const char *skipped, const ls_common *c, FILE *json_out)
 {
     check_outcome o = {0, 0, 1, 0};
@@ -621,7 +575,7 @@ static check_outcome check_workload(const ls_workload *w, const void *params, co
     }
     o.interrupted = ls_progress_interrupted();
     if (json_out) {
-        check_print_json(json_out, w, rows, ndev, ref, &o);
+        check_print_json(json_out, w, params, rows, ndev, ref, &o);
     } else {
         printf("== check %s\n", w->name);
         check_print_table(w, params, rows, ndev, ref, skipped);
@@ -661,18 +615,28 @@ static int check_status(const check_outcome *o, int n)
 int ls_cmd_check(int argc, char **argv)
 {
     ls_error err = {{0}, 0};
+    ls_common c = {0};
+    const char *list = NULL;
+    ls_opt extra[] = {
+        {"backends", LS_OPT_STRING, &list, 0, 0, "LIST",
+         "comma-separated backends or devices; NAME:all or a+b is one run spread over a group; default all"},
+        LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c)};
+    const int nextra = (int)(sizeof extra / sizeof extra[0]);
     if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
-        printf("usage: lockstep check WORKLOAD|all [workload options] [--backends LIST] [--json] [--quiet]\n\n"
-               "Runs WORKLOAD with the same inputs on every available backend and device (or those\n"
-               "in LIST, e.g. openmp,opencl:1) and compares the full results; `all` runs every\n"
-               "workload at a small size. Exits 1 with the fields that differ when any two disagree,\n"
-               "77 (skipped) when fewer than two devices could be compared, 0 when all agree.\n"
-               "A group in LIST (cuda:all, openmp+opencl:0) is one run of graveler or bmn spread over\n"
-               "its devices, compared like a device (cuda:0,cuda:all: two GPUs against one).\n"
-               "Workloads:");
+        char names[256] = "";
         for (int i = 0; ls_workloads[i]; i++)
-            printf(" %s", ls_workloads[i]->name);
-        printf("\n`lockstep check WORKLOAD --help` lists the workload's options.\n");
+            snprintf(names + strlen(names), sizeof names - strlen(names), " %s", ls_workloads[i]->name);
+        char text[1200];
+        snprintf(text, sizeof text,
+                 "Runs WORKLOAD with the same inputs on every available backend and device (or those\n"
+                 "in LIST, e.g. openmp,opencl:1) and compares the full results; `all` runs every\n"
+                 "workload at a small size. Exits 1 with the fields that differ when any two disagree,\n"
+                 "77 (skipped) when fewer than two devices could be compared, 0 when all agree.\n"
+                 "A group in LIST (cuda:all, openmp+opencl:0) is one run of graveler or bmn spread over\n"
+                 "its devices, compared like a device (cuda:0,cuda:all: two GPUs against one).\n"
+                 "Workloads:%s\n`lockstep check WORKLOAD --help` lists the workload's options.",
+                 names);
+        ls_opts_help(stdout, "lockstep check WORKLOAD|all [workload options] [options]", text, extra, nextra);
         return argc < 3 ? 2 : 0;
     }
     int all = strcmp(argv[2], "all") == 0;
@@ -681,13 +645,6 @@ int ls_cmd_check(int argc, char **argv)
         ls_fail_usage(&err, "check: unknown workload '%s' (see lockstep check --help)", argv[2]);
         return ls_report(&err);
     }
-    ls_common c = {0};
-    const char *list = NULL;
-    ls_opt extra[] = {
-        {"backends", LS_OPT_STRING, &list, 0, 0, "LIST",
-         "comma-separated backends or devices; NAME:all or a+b is one run spread over a group; default all"},
-        LS_OPT_JSON(&c), LS_OPT_QUIET(&c)};
-    const int nextra = (int)(sizeof extra / sizeof extra[0]);
     const char *summary = "Runs the workload on every available backend and compares the results.";
     int rc = 0;
     void *params = NULL;
@@ -709,9 +666,9 @@ int ls_cmd_check(int argc, char **argv)
         free(params);
         return rc == 1 ? 0 : ls_report(&err);
     }
-    dev_ref devs[LS_MAX_DEVICES * 3];
+    ls_dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
-    int ndev = collect_devices(list, 1, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    int ndev = ls_collect_devices(list, 1, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
     if (ndev <= 0) {
         free(params);
         if (ndev == 0)
@@ -729,9 +686,19 @@ int ls_cmd_check(int argc, char **argv)
             return ls_report(&err);
         json_out = json.f;
     }
+    if (json_out) {
+        fputc('{', json_out);
+        ls_json_provenance(json_out);
+        fprintf(json_out, ",\"backends\":");
+        if (list)
+            ls_json_string(json_out, list);
+        else
+            fputs("null", json_out);
+        fputc(',', json_out);
+    }
     if (all) {
         if (json_out)
-            fprintf(json_out, "{\"checks\":[");
+            fprintf(json_out, "\"checks\":[");
         for (int i = 0; ls_workloads[i] && nw < 16 && !ls_progress_interrupted(); i++) {
             const ls_workload *wi = ls_workloads[i];
             void *p = calloc(1, wi->params_size);
@@ -743,8 +710,8 @@ int ls_cmd_check(int argc, char **argv)
                 free(p);
                 return ls_report(&err);
             }
-            if (json_out && nw)
-                fputc(',', json_out);
+            if (json_out)
+                fputs(nw ? ",{" : "{", json_out);
             outcomes[nw++] = check_workload(wi, p, devs, ndev, skipped, &c, json_out);
             if (json_out)
                 fputc('}', json_out);
@@ -768,120 +735,6 @@ int ls_cmd_check(int argc, char **argv)
     return status;
 }
 
-/* ---- lockstep conformance ----------------------------------------------- */
-
-/* The rule every backend must keep for floats (src/kernels/dialect.h), as
- * a conformance case of its own: it belongs to no workload. */
-extern const ls_case ls_exact_float_case;
-
-typedef struct case_tally {
-    int pass, fail, json;
-} case_tally;
-
-static void report_case(case_tally *t, const char *label, const char *name, int r, const char *detail)
-{
-    r == 1 ? t->pass++ : t->fail++;
-    if (t->json) {
-        printf("%s{\"device\":\"%s\",\"case\":", t->pass + t->fail > 1 ? "," : "", label);
-        ls_json_string(stdout, name);
-        printf(",\"pass\":%s,\"detail\":", r == 1 ? "true" : "false");
-        ls_json_string(stdout, detail);
-        printf("}");
-    } else {
-        printf("%-10s %-44s %-6s %s\n", label, name, r == 1 ? "pass" : "FAIL", detail);
-    }
-    fflush(stdout);
-}
-
-static void run_case(case_tally *t, ls_session *s, int opened, const char *label, const ls_case *k,
-                     const ls_error *open_err)
-{
-    char detail[640] = "";
-    ls_error e = *open_err;
-    int r = opened ? k->run(s, k->arg, detail, sizeof detail, &e) : -1;
-    if (r < 0)
-        snprintf(detail, sizeof detail, "error: %s", e.msg);
-    report_case(t, label, k->name, r, detail);
-}
-
-int ls_cmd_conformance(int argc, char **argv)
-{
-    ls_error err = {{0}, 0};
-    ls_common c = {0};
-    const char *only = NULL;
-    int skip_unavailable = 0;
-    ls_opt opts[] = {
-        LS_OPT_BACKEND(&c),
-        {"workload", LS_OPT_STRING, &only, 0, 0, "NAME", "only this workload's cases (or 'float': the float rule)"},
-        {"skip-unavailable", LS_OPT_FLAG, &skip_unavailable, 0, 0, NULL,
-         "exit 77 (test harnesses' 'skipped') when the backend is not available here"},
-        LS_OPT_JSON(&c),
-    };
-    int n = (int)(sizeof opts / sizeof opts[0]);
-    int rc = ls_opts_parse(argc, argv, 2, opts, n, NULL, NULL, 0, &err);
-    if (rc == 1) {
-        ls_opts_help(stdout, "lockstep conformance [options]",
-                     "Runs every workload's fixed cases on the chosen backend (default: every device of\n"
-                     "every backend) and compares each answer with a golden value computed by an\n"
-                     "independent reference implementation, after a check of the exact floating-point\n"
-                     "rule. A pass means this device computes these workloads exactly as the reference.",
-                     opts, n);
-        return 0;
-    }
-    if (rc != 0)
-        return ls_report(&err);
-    int float_only = only && strcmp(only, "float") == 0;
-    if (only && !float_only && !ls_workload_find(only)) {
-        ls_fail_usage(&err, "--workload: unknown workload '%s'", only);
-        return ls_report(&err);
-    }
-    dev_ref devs[LS_MAX_DEVICES * 3];
-    char skipped[1024];
-    int ndev = collect_devices(c.backend, 0, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
-    if (ndev < 0)
-        return ls_report(&err);
-    if (ndev == 0) {
-        fprintf(stderr, "lockstep: conformance: not available here: %s\n", skipped);
-        return skip_unavailable ? 77 : 1;
-    }
-    case_tally t = {0, 0, c.json};
-    ls_progress_catch_sigint(); /* a signal stops between cases; the tally is printed */
-    if (c.json)
-        printf("{\"cases\":[");
-    else
-        printf("%-10s %-44s %-6s %s\n", "device", "case", "result", "detail");
-    for (int d = 0; d < ndev && !ls_progress_interrupted(); d++) {
-        ls_session s;
-        ls_error e = {{0}, 0};
-        char label[160];
-        ref_label(&devs[d], label, sizeof label);
-        int opened = open_ref(devs[d], &s, &e) == 0;
-        if (!only || float_only)
-            run_case(&t, &s, opened, label, &ls_exact_float_case, &e);
-        for (int wi = 0; ls_workloads[wi] && !float_only; wi++) {
-            const ls_workload *w = ls_workloads[wi];
-            if (only && strcmp(only, w->name) != 0)
-                continue;
-            for (int k = 0; k < w->ncases && !ls_progress_interrupted(); k++)
-                run_case(&t, &s, opened, label, &w->cases[k], &e);
-        }
-        if (opened)
-            ls_session_close(&s);
-    }
-    int stopped = ls_progress_interrupted();
-    if (c.json) {
-        printf("],\"passed\":%d,\"failed\":%d,\"interrupted\":%s,\"not_available\":", t.pass, t.fail,
-               stopped ? "true" : "false");
-        ls_json_string(stdout, skipped);
-        printf("}\n");
-    } else {
-        if (skipped[0])
-            printf("not available: %s\n", skipped);
-        printf("conformance: %d passed, %d failed%s\n", t.pass, t.fail, stopped ? " (interrupted: not every case ran)" : "");
-    }
-    return t.fail ? 1 : stopped ? ls_exit_interrupted() : 0;
-}
-
 /* ---- lockstep bench ------------------------------------------------------ */
 
 static int cmp_double(const void *a, const void *b)
@@ -890,20 +743,214 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* What the timed runs of one workload on one device gave. */
+typedef struct bench_result {
+    uint64_t items, timed; /* items of one run; runs timed */
+    double median, min, max;
+    char digest[17], summary[200];
+    int stopped; /* a signal came before every run was timed */
+} bench_result;
+
+/* Runs w `warmup` times untimed, then `repeat` times timed, on s; every
+ * run's digest must be the first's. A signal stops the run in hand (its
+ * time is not counted) and the runs timed so far are the result. 0, or
+ * -1 with err set. */
+static int bench_runs(const ls_workload *w, const void *params, ls_session *s, uint64_t warmup, uint64_t repeat,
+                      bench_result *out, ls_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double *times = calloc((size_t)repeat, sizeof *times);
+    if (!times)
+        return ls_fail(err, "out of memory for %" PRIu64 " timings", repeat);
+    ls_progress_bar bar;
+    ls_progress prog = ls_progress_start(&bar, w->name, w->unit, 1, 0);
+    int failed = 0;
+    for (uint64_t i = 0; i < warmup + repeat && !failed && !ls_progress_interrupted(); i++) {
+        ls_run run;
+        if (w->run(s, params, &run, &prog, err) != 0) {
+            failed = 1;
+            break;
+        }
+        if (run.interrupted) {
+            w->run_free(&run);
+            break;
+        }
+        if (ls_run_seal(w, params, s, &run, err) != 0) {
+            failed = 1;
+        } else if (i == 0) {
+            memcpy(out->digest, run.digest, sizeof out->digest);
+            memcpy(out->summary, run.summary, sizeof out->summary);
+        } else if (strcmp(out->digest, run.digest) != 0) {
+            ls_fail(err, "bench: run %llu gave digest %s, run 1 gave %s: the device is not deterministic",
+                    (unsigned long long)i + 1, run.digest, out->digest);
+            failed = 1;
+        }
+        if (i >= warmup && !failed)
+            times[out->timed++] = run.seconds;
+        out->items = run.items;
+        w->run_free(&run);
+    }
+    ls_progress_finish(&bar);
+    out->stopped = !failed && out->timed < repeat;
+    if (!failed && out->timed) {
+        uint64_t n = out->timed;
+        qsort(times, n, sizeof *times, cmp_double);
+        out->median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+        out->min = times[0];
+        out->max = times[n - 1];
+    }
+    free(times);
+    return failed ? -1 : 0;
+}
+
+/* One bench result as a JSON object: the workload and its inputs, where it
+ * ran, and the timings. */
+static void bench_json(FILE *out, const ls_workload *w, const void *params, const char *device,
+                       const char *device_name, const bench_result *r)
+{
+    fprintf(out, "\"workload\":\"%s\",", w->name);
+    params_json(out, w, params, 0);
+    fprintf(out, ",\"device\":");
+    ls_json_string(out, device);
+    fprintf(out, ",\"device_name\":");
+    ls_json_string(out, device_name);
+    fprintf(out,
+            ",\"items\":%" PRIu64 ",\"repeat\":%" PRIu64 ",\"median_s\":%.6g,\"min_s\":%.6g,\"max_s\":%.6g,"
+            "\"items_per_s\":%.6g,\"digest\":\"%s\",\"interrupted\":%s",
+            r->items, r->timed, r->median, r->min, r->max, r->median > 0 ? (double)r->items / r->median : 0.0,
+            r->digest, r->stopped ? "true" : "false");
+}
+
+static const char bench_summary[] =
+    "Times WORKLOAD: W untimed warm-up runs, then R timed runs; reports the median, the\n"
+    "fastest and the slowest (device time: events on GPUs). Every run's digest must match.\n"
+    "`bench all` times every workload at the small sizes of `check all` on every device\n"
+    "(or those in --backends LIST) and prints one table. `lockstep bench WORKLOAD --help`\n"
+    "lists the workload's options.";
+
+/* The table row of one workload on one device: a result or why none. */
+static void bench_row(const ls_workload *w, const char *device, const char *name, const bench_result *r,
+                      const char *error)
+{
+    if (error) {
+        printf("%-9s %-12s %-32.32s error: %s\n", w->name, device, name, error);
+        return;
+    }
+    char items[32];
+    ls_format_count(r->items, items, sizeof items);
+    printf("%-9s %-12s %-32.32s %9s %-12s %10.6f %10.4g %s\n", w->name, device, name, items, w->unit, r->median,
+           r->median > 0 ? (double)r->items / r->median : 0.0, r->digest);
+}
+
+/* lockstep bench all: every workload at its quick size on every device. */
+static int bench_all(int argc, char **argv)
+{
+    ls_error err = {{0}, 0};
+    ls_common c = {0};
+    const char *list = NULL;
+    uint64_t repeat = 5, warmup = 1;
+    ls_opt opts[] = {
+        {"backends", LS_OPT_STRING, &list, 0, 0, "LIST", "comma-separated backends or devices; default all"},
+        {"repeat", LS_OPT_COUNT, &repeat, 1, 1000, "R", "timed runs"},
+        {"warmup", LS_OPT_COUNT, &warmup, 0, 100, "W", "untimed runs first"},
+        LS_OPT_JSON(&c),
+    };
+    const int n = (int)(sizeof opts / sizeof opts[0]);
+    int rc = ls_opts_parse(argc, argv, 3, opts, n, NULL, NULL, 0, &err);
+    if (rc == 1) {
+        ls_opts_help(stdout, "lockstep bench all [options]", bench_summary, opts, n);
+        return 0;
+    }
+    if (rc != 0)
+        return ls_report(&err);
+    ls_dev_ref devs[LS_MAX_DEVICES * 3];
+    char skipped[1024];
+    int ndev = ls_collect_devices(list, 1, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    if (ndev <= 0) {
+        if (ndev == 0)
+            ls_fail(&err, "bench: no backend available (%s)", skipped);
+        return ls_report(&err);
+    }
+    ls_buffer json;
+    if (c.json) {
+        if (ls_buffer_open(&json, &err) != 0)
+            return ls_report(&err);
+        fputc('{', json.f);
+        ls_json_provenance(json.f);
+        fprintf(json.f, ",\"backends\":");
+        if (list)
+            ls_json_string(json.f, list);
+        else
+            fputs("null", json.f);
+        fprintf(json.f, ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",\"benches\":[", repeat, warmup);
+    } else {
+        printf("%-9s %-12s %-32s %9s %-12s %10s %10s %s\n", "workload", "device", "name", "items", "", "median s",
+               "items/s", "digest");
+    }
+    ls_progress_catch_sigint();
+    int failures = 0, rows = 0;
+    for (int wi = 0; ls_workloads[wi] && !ls_progress_interrupted(); wi++) {
+        const ls_workload *w = ls_workloads[wi];
+        void *params = calloc(1, w->params_size);
+        if (!params)
+            return fprintf(stderr, "lockstep: out of memory\n"), 1;
+        w->params_default(params);
+        w->params_quick(params);
+        if (w->params_validate(params, &err) != 0) {
+            free(params);
+            return ls_report(&err);
+        }
+        for (int d = 0; d < ndev && !ls_progress_interrupted(); d++) {
+            if (devs[d].group[0] && !w->scales)
+                continue; /* a group: for the workloads that spread over one */
+            char label[160];
+            ls_dev_label(&devs[d], label, sizeof label);
+            ls_session s;
+            ls_error e = {{0}, 0};
+            bench_result r;
+            int opened = ls_dev_open(devs[d], &s, &e) == 0;
+            int ok = opened && bench_runs(w, params, &s, warmup, repeat, &r, &e) == 0;
+            const char *name = opened ? (s.ndevices > 1 ? s.label : s.info.name) : "";
+            int timed = ok && r.timed > 0;
+            failures += !ok;
+            if (c.json && (timed || !ok)) {
+                fprintf(json.f, "%s{", rows++ ? "," : "");
+                if (timed) {
+                    bench_json(json.f, w, params, label, name, &r);
+                } else {
+                    fprintf(json.f, "\"workload\":\"%s\",\"device\":", w->name);
+                    ls_json_string(json.f, label);
+                    fprintf(json.f, ",\"error\":");
+                    ls_json_string(json.f, e.msg);
+                }
+                fputc('}', json.f);
+            } else if (!c.json && (timed || !ok)) {
+                bench_row(w, label, name, &r, ok ? NULL : e.msg);
+            }
+            if (opened)
+                ls_session_close(&s);
+        }
+        free(params);
+    }
+    int stopped = ls_progress_interrupted();
+    if (c.json) {
+        fprintf(json.f, "],\"not_available\":");
+        ls_json_string(json.f, skipped);
+        fprintf(json.f, ",\"failed\":%d,\"interrupted\":%s}\n", failures, stopped ? "true" : "false");
+        if (ls_buffer_emit(&json, stdout, "standard output", &err) != 0)
+            return ls_report(&err);
+    } else {
+        if (skipped[0])
+            printf("not available: %s\n", skipped);
+        if (stopped)
+            printf("interrupted: not every workload ran on every device\n");
+    }
+    return failures ? 1 : stopped ? ls_exit_interrupted() : 0;
+}
+
 int ls_cmd_bench(int argc, char **argv)
 {
     ls_error err = {{0}, 0};
-    if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
-        printf("usage: lockstep bench WORKLOAD [workload options] [--backend B] [--repeat R] [--warmup W] [--json]\n\n"
-               "Times WORKLOAD: W untimed warm-up runs, then R timed runs; reports the median, the\n"
-               "fastest and the slowest (device time: events on GPUs). Every run's digest must match.\n");
-        return argc < 3 ? 2 : 0;
-    }
-    const ls_workload *w = ls_workload_find(argv[2]);
-    if (!w) {
-        ls_fail_usage(&err, "bench: unknown workload '%s'", argv[2]);
-        return ls_report(&err);
-    }
     ls_common c = {0};
     uint64_t repeat = 5, warmup = 1;
     ls_opt extra[] = {
@@ -912,155 +959,210 @@ int ls_cmd_bench(int argc, char **argv)
         {"warmup", LS_OPT_COUNT, &warmup, 0, 100, "W", "untimed runs first"},
         LS_OPT_JSON(&c),
     };
+    const int nextra = (int)(sizeof extra / sizeof extra[0]);
+    if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
+        ls_opts_help(stdout, "lockstep bench WORKLOAD|all [workload options] [options]", bench_summary, extra,
+                     nextra);
+        return argc < 3 ? 2 : 0;
+    }
+    if (strcmp(argv[2], "all") == 0)
+        return bench_all(argc, argv);
+    const ls_workload *w = ls_workload_find(argv[2]);
+    if (!w) {
+        ls_fail_usage(&err, "bench: unknown workload '%s' (see lockstep bench --help)", argv[2]);
+        return ls_report(&err);
+    }
     char usage[128];
     snprintf(usage, sizeof usage, "lockstep bench %s [options]", w->name);
     void *params = calloc(1, w->params_size);
-    double *times = calloc((size_t)1000, sizeof *times);
-    if (!params || !times)
+    if (!params)
         return fprintf(stderr, "lockstep: out of memory\n"), 1;
-    int rc = parse_params(w, params, 0, argc, argv, 3, extra, 4, usage, "Times a workload.", &err);
+    int rc = parse_params(w, params, 0, argc, argv, 3, extra, nextra, usage, "Times a workload.", &err);
     if (rc != 0) {
         free(params);
-        free(times);
         return rc == 1 ? 0 : ls_report(&err);
     }
     ls_session s;
     if (ls_session_open(c.backend, &s, &err) != 0 || check_spread(w, &s, &err) != 0) {
         ls_session_close(&s);
         free(params);
-        free(times);
         return ls_report(&err);
     }
-    char digest[17] = "", summary[200] = "";
-    uint64_t items = 0, timed = 0;
-    int failed = 0;
-    /* A signal stops the run in hand (its time is not counted) and the
-     * runs timed so far are reported. */
-    ls_progress_bar bar;
-    ls_progress prog = ls_progress_start(&bar, w->name, w->unit, 1);
     ls_progress_catch_sigint();
-    for (uint64_t i = 0; i < warmup + repeat && !failed && !ls_progress_interrupted(); i++) {
-        ls_run run;
-        if (w->run(&s, params, &run, &prog, &err) != 0) {
-            failed = 1;
-            break;
+    bench_result r;
+    int failed = bench_runs(w, params, &s, warmup, repeat, &r, &err) != 0;
+    if (r.stopped)
+        fprintf(stderr, "lockstep: bench interrupted after %" PRIu64 " of %" PRIu64 " timed runs%s\n", r.timed, repeat,
+                r.timed ? "; the figures below are of those" : "; nothing was timed");
+    if (!failed && r.timed && c.json) {
+        ls_buffer b;
+        rc = ls_buffer_open(&b, &err);
+        if (rc == 0) {
+            fputc('{', b.f);
+            ls_json_provenance(b.f);
+            fputc(',', b.f);
+            bench_json(b.f, w, params, s.label, s.info.name, &r);
+            fputs("}\n", b.f);
+            rc = ls_buffer_emit(&b, stdout, "standard output", &err);
         }
-        if (run.interrupted) {
-            w->run_free(&run);
-            break;
-        }
-        if (ls_run_seal(w, params, &s, &run, &err) != 0) {
-            failed = 1;
-        } else if (i == 0) {
-            memcpy(digest, run.digest, sizeof digest);
-            memcpy(summary, run.summary, sizeof summary);
-        } else if (strcmp(digest, run.digest) != 0) {
-            ls_fail(&err, "bench: run %llu gave digest %s, run 1 gave %s: the device is not deterministic",
-                    (unsigned long long)i + 1, run.digest, digest);
-            failed = 1;
-        }
-        if (i >= warmup && !failed)
-            times[timed++] = run.seconds;
-        items = run.items;
-        w->run_free(&run);
-    }
-    ls_progress_finish(&bar);
-    int stopped = !failed && timed < repeat;
-    if (stopped)
-        fprintf(stderr, "lockstep: bench interrupted after %" PRIu64 " of %" PRIu64 " timed runs%s\n", timed, repeat,
-                timed ? "; the figures below are of those" : "; nothing was timed");
-    if (!failed && timed) {
-        repeat = timed;
-        qsort(times, repeat, sizeof *times, cmp_double);
-        double median = repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
-        const char *label = s.label;
-        if (c.json) {
-            printf("{\"workload\":\"%s\",\"device\":\"%s\",\"name\":", w->name, label);
-            ls_json_string(stdout, s.info.name);
-            printf(",\"items\":%" PRIu64 ",\"repeat\":%" PRIu64 ",\"median_s\":%.6g,\"min_s\":%.6g,\"max_s\":%.6g,"
-                   "\"items_per_s\":%.6g,\"digest\":\"%s\",\"interrupted\":%s}\n",
-                   items, repeat, median, times[0], times[repeat - 1], (double)items / median, digest,
-                   stopped ? "true" : "false");
-        } else {
-            printf("%s on %s (%s): %" PRIu64 " %s, %s\n", w->name, label, s.info.name, items, w->unit, summary);
-            printf("median %.6f s  min %.6f s  max %.6f s  (%" PRIu64 " runs after %" PRIu64 " warm-up)\n", median,
-                   times[0], times[repeat - 1], repeat, warmup);
-            printf("rate %.4g %s/s (median), digest %s\n", (double)items / median, w->unit, digest);
-        }
+        failed = rc != 0;
+    } else if (!failed && r.timed) {
+        printf("%s on %s (%s): %" PRIu64 " %s, %s\n", w->name, s.label, s.info.name, r.items, w->unit, r.summary);
+        printf("median %.6f s  min %.6f s  max %.6f s  (%" PRIu64 " runs after %" PRIu64 " warm-up)\n", r.median,
+               r.min, r.max, r.timed, warmup);
+        printf("rate %.4g %s/s (median), digest %s\n", (double)r.items / r.median, w->unit, r.digest);
     }
     ls_session_close(&s);
     free(params);
-    free(times);
-    return failed ? ls_report(&err) : stopped ? ls_exit_interrupted() : 0;
+    return failed ? ls_report(&err) : r.stopped ? ls_exit_interrupted() : 0;
 }
 
 /* ---- lockstep devices ---------------------------------------------------- */
 
+/* A string member that is null when the backend did not say. */
+static void json_string_member(FILE *out, const char *key, const char *value)
+{
+    fprintf(out, ",\"%s\":", key);
+    if (value[0])
+        ls_json_string(out, value);
+    else
+        fputs("null", out);
+}
+
+/* One device of `lockstep devices --json`. */
+static void device_json(FILE *out, const ls_backend *b, int index, const ls_device_info *d)
+{
+    fprintf(out, "{\"device\":\"%s:%d\",\"index\":%d,\"device_name\":", b->name, index, index);
+    ls_json_string(out, d->name);
+    fprintf(out, ",\"platform\":");
+    ls_json_string(out, d->platform);
+    json_string_member(out, "vendor", d->vendor);
+    json_string_member(out, "driver_version", d->driver);
+    json_string_member(out, "opencl_c_version", d->c_version);
+    fprintf(out, ",\"clock_mhz\":");
+    if (d->clock_mhz > 0)
+        fprintf(out, "%d", d->clock_mhz);
+    else
+        fputs("null", out);
+    fprintf(out, ",\"compute_units\":%d,\"memory_bytes\":%" PRIu64 ",\"gpu\":%s}", d->compute_units,
+            d->memory_bytes, d->is_gpu ? "true" : "false");
+}
+
+/* One device of the table: what runs it, then what a porting report names. */
+static void device_text(FILE *out, const ls_backend *b, int index, const ls_device_info *d)
+{
+    fprintf(out, "%-8s %s:%d  %s [%s], %d compute units, %.1f GiB%s\n", index ? "" : b->name, b->name, index,
+            d->name, d->platform, d->compute_units, (double)d->memory_bytes / (1024.0 * 1024.0 * 1024.0),
+            d->is_gpu ? ", GPU" : "");
+    fprintf(out, "%-8s %*s  vendor %s, driver %s", "", (int)strlen(b->name) + 2, "", d->vendor[0] ? d->vendor : "-",
+            d->driver[0] ? d->driver : "-");
+    if (d->c_version[0])
+        fprintf(out, ", %s", d->c_version);
+    if (d->clock_mhz > 0)
+        fprintf(out, ", %d MHz", d->clock_mhz);
+    fputc('\n', out);
+}
+
+/* --specs: what --backend accepts here, one a line (shell completion). */
+static void print_specs(FILE *out)
+{
+    fprintf(out, "auto\n");
+    for (int i = 0; ls_backends[i]; i++) {
+        const ls_backend *b = ls_backends[i];
+        ls_device_info devs[LS_MAX_DEVICES];
+        ls_error why = {{0}, 0};
+        int n = b->list_devices(devs, LS_MAX_DEVICES, &why);
+        if (n <= 0)
+            continue;
+        fprintf(out, "%s\n", b->name);
+        for (int d = 0; d < n; d++)
+            fprintf(out, "%s:%d\n", b->name, d);
+        fprintf(out, "%s:all\n", b->name);
+    }
+}
+
 int ls_cmd_devices(int argc, char **argv)
 {
     ls_error err = {{0}, 0};
-    int json = 0;
-    ls_opt opts[] = {{"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print one JSON object"}};
-    int rc = ls_opts_parse(argc, argv, 2, opts, 1, NULL, NULL, 0, &err);
+    int json = 0, specs = 0;
+    ls_opt opts[] = {
+        {"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print one JSON object"},
+        {"specs", LS_OPT_FLAG, &specs, 0, 0, NULL,
+         "print only the specs --backend accepts here (auto, NAME, NAME:INDEX, NAME:all), one a line"},
+    };
+    const int nopts = (int)(sizeof opts / sizeof opts[0]);
+    int rc = ls_opts_parse(argc, argv, 2, opts, nopts, NULL, NULL, 0, &err);
     if (rc == 1) {
-        ls_opts_help(stdout, "lockstep devices [--json]",
-                     "Lists every compiled backend and its devices, or why it cannot run here.", opts, 1);
+        ls_opts_help(stdout, "lockstep devices [--json | --specs]",
+                     "Lists every compiled backend and its devices (name, platform, vendor, driver\n"
+                     "version, OpenCL C version, clock, compute units, memory), or why a backend cannot\n"
+                     "run here.",
+                     opts, nopts);
         return 0;
     }
+    if (rc == 0 && json && specs)
+        rc = ls_fail_usage(&err, "--json and --specs: choose one");
     if (rc != 0)
         return ls_report(&err);
     /* A default that does not parse ($LOCKSTEP_BACKEND=garbage) is the
      * user's error, said as such. */
     if (ls_default_backend_check(&err) != 0)
         return ls_report(&err);
-    if (json)
-        printf("{\"default\":\"%s\",\"backends\":[", ls_default_backend_spec());
-    else
-        printf("default backend: %s\n", ls_default_backend_spec());
+    ls_buffer b;
+    if (ls_buffer_open(&b, &err) != 0)
+        return ls_report(&err);
+    FILE *out = b.f;
+    if (specs) {
+        print_specs(out);
+        return ls_buffer_emit(&b, stdout, "standard output", &err) == 0 ? 0 : ls_report(&err);
+    }
+    if (json) {
+        fputc('{', out);
+        ls_json_provenance(out);
+        fprintf(out, ",\"default\":");
+        ls_json_string(out, ls_default_backend_spec());
+        fprintf(out, ",\"backends\":[");
+    } else {
+        fprintf(out, "default backend: %s\n", ls_default_backend_spec());
+    }
     for (int i = 0; ls_backends[i]; i++) {
-        const ls_backend *b = ls_backends[i];
+        const ls_backend *be = ls_backends[i];
         ls_device_info devs[LS_MAX_DEVICES];
         ls_error why = {{0}, 0};
-        int n = b->list_devices(devs, LS_MAX_DEVICES, &why);
+        int n = be->list_devices(devs, LS_MAX_DEVICES, &why);
         if (json) {
-            printf("%s{\"backend\":\"%s\",\"available\":%s,", i ? "," : "", b->name, n > 0 ? "true" : "false");
+            fprintf(out, "%s{\"backend\":\"%s\",\"available\":%s,", i ? "," : "", be->name, n > 0 ? "true" : "false");
             if (n <= 0) {
-                printf("\"why\":");
-                ls_json_string(stdout, why.msg);
-                printf(",");
+                fprintf(out, "\"why\":");
+                ls_json_string(out, why.msg);
+                fprintf(out, ",");
             }
-            printf("\"devices\":[");
+            fprintf(out, "\"devices\":[");
             for (int d = 0; d < n; d++) {
-                printf("%s{\"index\":%d,\"name\":", d ? "," : "", d);
-                ls_json_string(stdout, devs[d].name);
-                printf(",\"platform\":");
-                ls_json_string(stdout, devs[d].platform);
-                printf(",\"compute_units\":%d,\"memory_bytes\":%" PRIu64 ",\"gpu\":%s}", devs[d].compute_units,
-                       devs[d].memory_bytes, devs[d].is_gpu ? "true" : "false");
+                fputs(d ? "," : "", out);
+                device_json(out, be, d, &devs[d]);
             }
-            printf("]}");
+            fprintf(out, "]}");
             continue;
         }
         if (n <= 0) {
-            printf("%-8s unavailable: %s\n", b->name, why.msg[0] ? why.msg : "no devices");
+            fprintf(out, "%-8s unavailable: %s\n", be->name, why.msg[0] ? why.msg : "no devices");
             continue;
         }
         for (int d = 0; d < n; d++)
-            printf("%-8s %s:%d  %s [%s], %d compute units, %.1f GiB%s\n", d ? "" : b->name, b->name, d,
-                   devs[d].name, devs[d].platform, devs[d].compute_units,
-                   (double)devs[d].memory_bytes / (1024.0 * 1024.0 * 1024.0), devs[d].is_gpu ? ", GPU" : "");
+            device_text(out, be, d, &devs[d]);
     }
     char mpi[256];
     ls_cluster_library(mpi, sizeof mpi);
     if (json) {
-        printf("],\"mpi\":");
+        fprintf(out, "],\"mpi\":");
         if (mpi[0])
-            ls_json_string(stdout, mpi);
+            ls_json_string(out, mpi);
         else
-            printf("null");
-        printf("}\n");
+            fprintf(out, "null");
+        fprintf(out, "}\n");
     } else {
-        printf("mpi      %s\n", mpi[0] ? mpi : "not built in (graveler and bmn search run in one process)");
+        fprintf(out, "mpi      %s\n", mpi[0] ? mpi : "not built in (graveler and bmn search run in one process)");
     }
-    return 0;
+    return ls_buffer_emit(&b, stdout, "standard output", &err) == 0 ? 0 : ls_report(&err);
 }

@@ -3,61 +3,129 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "manual.h"
 #include "output.h"
+#include "version.h"
 #include "workload.h"
 
-#ifndef LS_VERSION
-#define LS_VERSION "unknown"
-#endif
-
-static void usage(FILE *out)
+/* The commands: `lockstep --help`, the dispatch, the man page and the
+ * completion all read this one table (the workloads' entries are added at
+ * start-up, after devices). */
+static int run_devices(const ls_command *c, int argc, char **argv)
 {
-    fprintf(out,
-            "usage: lockstep COMMAND [options]\n\n"
-            "Runs the same algorithms on OpenMP, OpenCL and CUDA and checks that they agree.\n\n"
-            "commands:\n"
-            "  devices                  list backends and devices (and why any are unavailable)\n");
-    for (int i = 0; ls_workloads[i]; i++)
-        fprintf(out, "  %-24s %s\n", ls_workloads[i]->name, ls_workloads[i]->summary);
-    fprintf(out,
-            "  check WORKLOAD|all       run on every backend and compare the results\n"
-            "  conformance              golden-answer cases: does this device compute correctly?\n"
-            "  bench WORKLOAD           time a workload (median of repeated runs)\n"
-            "  version                  print the version\n\n"
-            "Every command takes --help. --backend NAME[:INDEX] picks the device (default\n"
-            "$LOCKSTEP_BACKEND, else auto: a CUDA GPU, else an OpenCL GPU, else OpenMP);\n"
-            "graveler and bmn search also take NAME:all or a list (cuda:0,openmp) and run\n"
-            "across MPI ranks under mpirun, with the same result as one device.\n");
+    (void)c;
+    return ls_cmd_devices(argc, argv);
+}
+
+static int run_check(const ls_command *c, int argc, char **argv)
+{
+    (void)c;
+    return ls_cmd_check(argc, argv);
+}
+
+static int run_conformance(const ls_command *c, int argc, char **argv)
+{
+    (void)c;
+    return ls_cmd_conformance(argc, argv);
+}
+
+static int run_bench(const ls_command *c, int argc, char **argv)
+{
+    (void)c;
+    return ls_cmd_bench(argc, argv);
+}
+
+static int run_version(const ls_command *c, int argc, char **argv)
+{
+    (void)c;
+    (void)argc;
+    (void)argv;
+    printf("lockstep %s%s%s%s\n", ls_version, ls_commit[0] ? " (commit " : "", ls_commit, ls_commit[0] ? ")" : "");
+    return 0;
+}
+
+static int run_workload(const ls_command *c, int argc, char **argv)
+{
+    const ls_workload *w = c->workload;
+    return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv, 2, w->usage);
+}
+
+#define MAX_COMMANDS 32
+
+static const ls_command generic_before[] = {
+    {"devices", "", "list backends and devices (and why any are unavailable)", run_devices, NULL, 0, 1},
+};
+static const ls_command generic_after[] = {
+    {"check", "WORKLOAD|all", "run on every backend and compare the results", run_check, NULL, 1, 1},
+    {"conformance", "", "golden-answer cases: does this device compute correctly?", run_conformance, NULL, 0, 1},
+    {"bench", "WORKLOAD|all", "time a workload (median of repeated runs); all: every workload on every device",
+     run_bench, NULL, 1, 1},
+    {"version", "", "print the version (and the commit it was built from)", run_version, NULL, 0, 0},
+};
+
+/* Fills cmds: devices, each workload, then the generic commands. */
+static int command_table(ls_command *cmds)
+{
+    int n = 0;
+    for (size_t i = 0; i < sizeof generic_before / sizeof generic_before[0]; i++)
+        cmds[n++] = generic_before[i];
+    for (int i = 0; ls_workloads[i] && n < MAX_COMMANDS - 8; i++)
+        cmds[n++] = (ls_command){ls_workloads[i]->name, "", ls_workloads[i]->summary, run_workload, ls_workloads[i],
+                                 0, 1};
+    for (size_t i = 0; i < sizeof generic_after / sizeof generic_after[0]; i++)
+        cmds[n++] = generic_after[i];
+    return n;
+}
+
+static void usage(FILE *out, const ls_command *cmds, int n)
+{
+    fprintf(out, "usage: lockstep COMMAND [options]\n\n%s\n\ncommands:\n", ls_manual_intro);
+    for (int i = 0; i < n; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s%s%s", cmds[i].name, cmds[i].args[0] ? " " : "", cmds[i].args);
+        fprintf(out, "  %-24s %s\n", left, cmds[i].summary);
+    }
+    fprintf(out, "\nman lockstep has every command's options.\n");
+}
+
+/* `lockstep --man` and `lockstep --completion`, run by meson at build
+ * time: not for people, so not in --help. */
+static int generate(int (*gen)(FILE *, const ls_command *, int, ls_error *), const ls_command *cmds, int n)
+{
+    ls_error err = {{0}, 0};
+    ls_buffer b;
+    if (ls_buffer_open(&b, &err) != 0 || gen(b.f, cmds, n, &err) != 0 ||
+        ls_buffer_emit(&b, stdout, "standard output", &err) != 0) {
+        fprintf(stderr, "lockstep: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
 }
 
 static int dispatch(int argc, char **argv)
 {
+    ls_command cmds[MAX_COMMANDS];
+    int n = command_table(cmds);
     if (argc < 2) {
-        usage(stderr);
+        usage(stderr, cmds, n);
         return 2;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        usage(stdout);
+        usage(stdout, cmds, n);
         return 0;
     }
-    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("lockstep %s\n", LS_VERSION);
-        return 0;
-    }
+    if (strcmp(cmd, "--version") == 0)
+        cmd = "version";
+    if (strcmp(cmd, "--man") == 0)
+        return generate(ls_manual_roff, cmds, n);
+    if (strcmp(cmd, "--completion") == 0)
+        return generate(ls_manual_bash, cmds, n);
     if (ls_cluster_size() > 1 && !(ls_workload_find(cmd) && ls_workload_find(cmd)->scales))
         return ls_cluster_refuse(cmd);
-    if (strcmp(cmd, "devices") == 0)
-        return ls_cmd_devices(argc, argv);
-    if (strcmp(cmd, "check") == 0)
-        return ls_cmd_check(argc, argv);
-    if (strcmp(cmd, "conformance") == 0)
-        return ls_cmd_conformance(argc, argv);
-    if (strcmp(cmd, "bench") == 0)
-        return ls_cmd_bench(argc, argv);
-    const ls_workload *w = ls_workload_find(cmd);
-    if (w)
-        return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv, 2, w->usage);
+    for (int i = 0; i < n; i++)
+        if (strcmp(cmd, cmds[i].name) == 0)
+            return cmds[i].run(&cmds[i], argc, argv);
     fprintf(stderr, "lockstep: unknown command '%s' (see lockstep --help)\n", cmd);
     return 2;
 }

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "progress.h"
 
+#include "cli.h"
 #include "cluster.h"
 
 #include <signal.h>
@@ -52,18 +53,34 @@ int ls_exit_interrupted(void)
     return 128 + (interrupted ? (int)interrupted : SIGINT);
 }
 
+/* "1.2e+08" -> "1.2e8": rates as the counts of the command line. */
+static void format_rate(double rate, char *out, size_t len)
+{
+    snprintf(out, len, "%.3g", rate);
+    char *e = strchr(out, 'e');
+    if (e && e[1] == '+')
+        memmove(e + 1, e + 2, strlen(e + 2) + 1);
+    if (e && e[1] == '0')
+        memmove(e + 1, e + 2, strlen(e + 2) + 1);
+}
+
 static int report(void *user, uint64_t done, uint64_t total)
 {
     ls_progress_bar *bar = user;
     double now = ls_now();
-    double every = bar->lines ? LS_PROGRESS_LINE_SECONDS : 0.25;
-    if (bar->enabled && now - bar->start >= 2.0 && now - bar->last_draw >= every) {
+    int due = bar->lines ? now - bar->last_draw >= bar->every
+                         : now - bar->start >= 2.0 && now - bar->last_draw >= 0.25;
+    if (bar->enabled && due) {
         double elapsed = now - bar->start;
         double frac = total ? (double)done / (double)total : 0.0;
         double eta = frac > 0 ? elapsed * (1.0 - frac) / frac : 0.0;
-        fprintf(stderr, "%s%s: %5.1f%% of %llu %s, %.0f s elapsed, ~%.0f s left%s%s%s", bar->lines ? "" : "\r",
-                bar->label, 100.0 * frac, (unsigned long long)total, bar->unit, elapsed, eta,
-                bar->detail[0] ? " (" : "", bar->detail, bar->detail[0] ? ")" : "");
+        char rate[32], of[32];
+        format_rate(elapsed > 0 ? (double)done / elapsed : 0.0, rate, sizeof rate);
+        ls_format_count(total, of, sizeof of);
+        fprintf(stderr, "%s%s: %5.1f%% of %s %s, %.0f s elapsed, ~%.0f s left, %s %s/s%s%s%s%s%s",
+                bar->lines ? "" : "\r", bar->label, 100.0 * frac, of, bar->unit, elapsed, eta,
+                rate, bar->unit, bar->note[0] ? "; " : "", bar->note, bar->detail[0] ? " (" : "", bar->detail,
+                bar->detail[0] ? ")" : "");
         fputs(bar->lines ? "\n" : "  ", stderr);
         fflush(stderr);
         bar->shown = !bar->lines;
@@ -78,15 +95,28 @@ static void detail(void *user, const char *text)
     snprintf(bar->detail, sizeof bar->detail, "%s", text);
 }
 
-ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const char *unit, int quiet)
+static void note(void *user, const char *text)
+{
+    ls_progress_bar *bar = user;
+    snprintf(bar->note, sizeof bar->note, "%s", text);
+}
+
+ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const char *unit, int quiet,
+                              uint64_t every_seconds)
 {
     memset(bar, 0, sizeof *bar);
     bar->label = label;
     bar->unit = unit;
-    bar->lines = ls_cluster_size() > 1;
-    bar->enabled = !quiet && (isatty(STDERR_FILENO) || (bar->lines && ls_cluster_rank() == 0));
+    int mpi = ls_cluster_size() > 1, terminal = isatty(STDERR_FILENO);
+    /* Under MPI rank 0 alone speaks for the job. */
+    bar->enabled = !quiet && (!mpi || ls_cluster_rank() == 0);
+    bar->lines = every_seconds > 0 || mpi || !terminal;
+    bar->every = every_seconds > 0 ? (double)every_seconds
+                 : mpi             ? LS_PROGRESS_MPI_LINE_SECONDS
+                                   : LS_PROGRESS_LINE_SECONDS;
     bar->start = ls_now();
-    ls_progress p = {report, bar, detail};
+    bar->last_draw = bar->start; /* the first whole line after `every` */
+    ls_progress p = {report, bar, detail, note};
     return p;
 }
 

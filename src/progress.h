@@ -1,13 +1,18 @@
-/* progress.h - a one-line progress display on stderr for long runs.
+/* progress.h - progress of long runs on stderr.
  *
- * Shown only when stderr is a terminal, --quiet is not given, and the run
- * has already taken about 2 s (short runs stay silent). Rank 0 of an MPI
- * job (whose stderr mpirun collects) prints a whole line every 10 s
- * instead. Also carries the
+ * On a terminal: one line redrawn in place, once the run has taken about
+ * 2 s (short runs stay silent). Without one (a batch job, a log file):
+ * a whole line every 60 s, and under MPI from rank 0 (whose stderr mpirun
+ * collects) every 10 s. --progress-every SECONDS asks for whole lines at
+ * that interval, terminal or not; --quiet turns it all off. A line says
+ * how far, how fast and how long is left, with the workload's own detail
+ * where it gives one (ls_progress.progress_detail). Also carries the
  * stop flag: once SIGINT, SIGTERM or SIGHUP arrives (after
  * ls_progress_catch_sigint), the report callback asks the backend to stop. */
 #ifndef LOCKSTEP_PROGRESS_H
 #define LOCKSTEP_PROGRESS_H
+
+#include <stdint.h>
 
 #include "backend.h"
 
@@ -15,16 +20,22 @@ typedef struct ls_progress_bar {
     const char *label; /* e.g. "graveler on cuda:0" */
     const char *unit;  /* e.g. "battles" */
     int enabled;
-    int lines; /* whole lines every LS_PROGRESS_LINE_SECONDS (no terminal: an MPI job's rank 0) */
+    int lines;         /* whole lines every `every` seconds, instead of one line redrawn */
+    double every;      /* seconds between whole lines */
     int shown;
     double start, last_draw;
     char detail[512]; /* each device's rate, when several share the run */
+    char note[256];   /* the workload's own detail */
 } ls_progress_bar;
 
-#define LS_PROGRESS_LINE_SECONDS 10.0
+#define LS_PROGRESS_LINE_SECONDS 60.0     /* no terminal */
+#define LS_PROGRESS_MPI_LINE_SECONDS 10.0 /* rank 0 of an MPI job */
 
-/* Prepares bar and returns the ls_progress to pass to a backend. */
-ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const char *unit, int quiet);
+/* Prepares bar and returns the ls_progress to pass to a backend.
+ * every_seconds: --progress-every (whole lines at that interval), or 0 for
+ * the default of the place stderr goes to. */
+ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const char *unit, int quiet,
+                              uint64_t every_seconds);
 /* Clears the line if anything was drawn. */
 void ls_progress_finish(ls_progress_bar *bar);
 

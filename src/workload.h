@@ -128,5 +128,9 @@ void ls_print_backend(FILE *out, const ls_session *s, const char *unit);
 
 /* Writes s as a JSON string literal. */
 void ls_json_string(FILE *out, const char *s);
+/* Writes the member that every JSON document starts with, which lockstep
+ * produced it: "lockstep":{"version":"0.1.0","commit":"..."} (commit null
+ * when not built from a git checkout). */
+void ls_json_provenance(FILE *out);
 
 #endif

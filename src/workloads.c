@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "version.h"
 #include "workload.h"
 
 /* Every workload meson built: LS_WORKLOADS is X(graveler) X(bmn) ... */
@@ -45,6 +46,18 @@ void ls_json_string(FILE *out, const char *s)
         s += n ? n : 1;
     }
     fputc('"', out);
+}
+
+void ls_json_provenance(FILE *out)
+{
+    fprintf(out, "\"lockstep\":{\"version\":");
+    ls_json_string(out, ls_version);
+    fprintf(out, ",\"commit\":");
+    if (ls_commit[0])
+        ls_json_string(out, ls_commit);
+    else
+        fputs("null", out);
+    fputc('}', out);
 }
 
 char *ls_result_json(const ls_workload *w, const void *params, const ls_run *run)

@@ -22,8 +22,8 @@ import time
 from harness import expect, finish
 
 LS = os.path.abspath(sys.argv[1])
-META = {'workload', 'backend', 'device_index', 'device', 'interrupted', 'seconds', 'digest', 'wall_seconds',
-        'ranks', 'devices'}
+META = {'lockstep', 'params', 'workload', 'backend', 'device_index', 'device', 'device_name', 'interrupted', 'seconds',
+        'digest', 'wall_seconds', 'ranks', 'devices'}
 def run(*args, timeout=600):
     return subprocess.run([LS, *args], capture_output=True, text=True, timeout=timeout)
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tools/deps.sh - installs the Debian 12 packages lockstep needs that are
-# missing (nothing when all are there). Uses sudo when not root.
+# tools/deps.sh [--tests] [--print] - installs the Debian 12 packages lockstep needs
+# that are missing (nothing when all are there, and then no root is needed).
+# Uses sudo when not root.
 #   build:   gcc, meson, ninja, pkg-config, python3, SQLite (checkpoints)
 #   OpenCL:  the ICD loader and headers, and PoCL so that OpenCL runs on
 #            the CPU when no GPU driver is present
@@ -8,14 +9,29 @@
 #            only where a wrap was fetched: tools/build.sh never downloads)
 #   MPI:     Open MPI (graveler and bmn search across the ranks of a job;
 #            the tests run mpirun with 1, 2 and 3 ranks on this machine)
-#   tests:   Random123 (known-answer tests of the generator); clang and its
-#            runtime libraries for the libFuzzer harnesses (tools/fuzz.sh);
-#            Oclgrind, a third OpenCL implementation that checks every
-#            memory access and data race of the kernels (tests/oclgrind.py)
+# With --tests (tools/test.sh), what only the test suite needs as well:
+#   Random123 (known-answer tests of the generator); clang and its runtime
+#   libraries for the libFuzzer harnesses (tools/fuzz.sh); Oclgrind, a third
+#   OpenCL implementation that checks every memory access and data race of
+#   the kernels (tests/oclgrind.py); groff, to render the man page
+#   (tests/install.py)
 # CUDA is not a Debian package here: install NVIDIA's toolkit for nvcc; the
 # build finds it on PATH or in /usr/local/cuda.
 set -eu
-pkgs="gcc libc6-dev meson ninja-build pkg-config python3 libsqlite3-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libpng-dev openmpi-bin libopenmpi-dev librandom123-dev clang libclang-rt-dev oclgrind"
+pkgs="gcc libc6-dev meson ninja-build pkg-config python3 libsqlite3-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libpng-dev openmpi-bin libopenmpi-dev"
+test_pkgs="librandom123-dev clang libclang-rt-dev oclgrind groff-base"
+print=0
+for arg in "$@"; do
+  case "$arg" in
+    --tests) pkgs="$pkgs $test_pkgs" ;;
+    --print) print=1 ;;  # the packages, one a line; nothing is installed
+    *) echo "usage: tools/deps.sh [--tests] [--print]" >&2; exit 2 ;;
+  esac
+done
+if [ "$print" = 1 ]; then
+  printf '%s\n' $pkgs
+  exit 0
+fi
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

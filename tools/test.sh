@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tools/test.sh - the whole test suite on a fresh Debian 12 machine:
-# install what is missing, build with every backend that compiles here,
+# install what is missing (tools/deps.sh --tests: the build's packages and
+# the test suite's), build with every backend that compiles here,
 # run every meson test suite (among them 'oclgrind': every OpenCL kernel
 # under Oclgrind's memory and data-race checks, where any report fails the
 # run), then rebuild with AddressSanitizer and
@@ -10,7 +11,7 @@
 # neither).
 set -u
 cd "$(dirname "$0")/.."
-bash tools/deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+bash tools/deps.sh --tests || { echo "0 passed, 1 failed"; exit 1; }
 passed=0 failed=0 skipped=0
 
 # Adds up one meson test run's summary.

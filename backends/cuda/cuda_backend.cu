@@ -93,6 +93,13 @@ static int cuda_list_devices(ls_device_info *out, int max, ls_error *why)
         out[i].compute_units = prop.multiProcessorCount;
         out[i].memory_bytes = prop.totalGlobalMem;
         out[i].is_gpu = 1;
+        /* For porting reports. The clock is an attribute: CUDA 13 dropped
+         * cudaDeviceProp::clockRate. */
+        int khz = 0;
+        snprintf(out[i].vendor, sizeof out[i].vendor, "NVIDIA");
+        snprintf(out[i].driver, sizeof out[i].driver, "CUDA %d.%d", driver / 1000, (driver % 1000) / 10);
+        if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, i) == cudaSuccess)
+            out[i].clock_mhz = khz / 1000;
     }
     return n;
 }

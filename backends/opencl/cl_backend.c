@@ -133,6 +133,13 @@ static void describe(cl_dev_ref r, ls_device_info *info)
     info->compute_units = (int)cu;
     info->memory_bytes = mem;
     info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    /* For porting reports; a query a driver does not answer leaves "". */
+    cl_uint mhz = 0;
+    clGetDeviceInfo(r.device, CL_DEVICE_VENDOR, sizeof info->vendor - 1, info->vendor, NULL);
+    clGetDeviceInfo(r.device, CL_DRIVER_VERSION, sizeof info->driver - 1, info->driver, NULL);
+    clGetDeviceInfo(r.device, CL_DEVICE_OPENCL_C_VERSION, sizeof info->c_version - 1, info->c_version, NULL);
+    clGetDeviceInfo(r.device, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, NULL);
+    info->clock_mhz = (int)mhz;
 }
 
 static int cl_list_devices(ls_device_info *out, int max, ls_error *why)

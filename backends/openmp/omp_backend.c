@@ -23,29 +23,55 @@ static uint64_t host_memory_bytes(void)
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 }
 
-/* The CPU's model name from /proc/cpuinfo, or a plain description. */
-static void cpu_name(char *out, size_t len)
+/* The value of the first /proc/cpuinfo line that starts with `key`, or
+ * nothing (out untouched) when there is none. */
+static void cpuinfo_value(const char *key, char *out, size_t len)
 {
-    snprintf(out, len, "host CPU");
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (!f)
         return;
     char line[512];
+    size_t klen = strlen(key);
     while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) == 0) {
-            char *colon = strchr(line, ':');
-            if (colon) {
-                colon++;
-                while (*colon == ' ' || *colon == '\t')
-                    colon++;
-                colon[strcspn(colon, "\n")] = 0;
-                snprintf(out, len, "%s", colon);
-            }
-            break;
-        }
+        char *colon = strchr(line, ':');
+        if (strncmp(line, key, klen) != 0 || !colon)
+            continue;
+        colon++;
+        while (*colon == ' ' || *colon == '\t')
+            colon++;
+        colon[strcspn(colon, "\n")] = 0;
+        snprintf(out, len, "%s", colon);
+        break;
     }
     fclose(f);
 }
+
+/* The CPU's highest clock: cpufreq's maximum where the kernel has it, else
+ * the clock /proc/cpuinfo reports now (a virtual machine's). 0: unknown. */
+static int cpu_clock_mhz(void)
+{
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "r");
+    long khz = 0;
+    if (f) {
+        if (fscanf(f, "%ld", &khz) != 1)
+            khz = 0;
+        fclose(f);
+    }
+    if (khz > 0)
+        return (int)(khz / 1000);
+    char mhz[64] = "";
+    cpuinfo_value("cpu MHz", mhz, sizeof mhz);
+    return (int)(atof(mhz) + 0.5);
+}
+
+/* The OpenMP runtime comes with the compiler that built lockstep. */
+#if defined(__clang__)
+#define OMP_RUNTIME "libomp (clang " __clang_version__ ")"
+#elif defined(__GNUC__)
+#define OMP_RUNTIME "libgomp (GCC " __VERSION__ ")"
+#else
+#define OMP_RUNTIME ""
+#endif
 
 static int omp_list_devices(ls_device_info *out, int max, ls_error *why)
 {
@@ -53,7 +79,11 @@ static int omp_list_devices(ls_device_info *out, int max, ls_error *why)
     if (max < 1)
         return 0;
     memset(out, 0, sizeof *out);
-    cpu_name(out->name, sizeof out->name);
+    snprintf(out->name, sizeof out->name, "host CPU");
+    cpuinfo_value("model name", out->name, sizeof out->name);
+    cpuinfo_value("vendor_id", out->vendor, sizeof out->vendor);
+    snprintf(out->driver, sizeof out->driver, "%s", OMP_RUNTIME);
+    out->clock_mhz = cpu_clock_mhz();
     snprintf(out->platform, sizeof out->platform, "OpenMP %d", _OPENMP);
     out->compute_units = omp_get_max_threads();
     out->memory_bytes = host_memory_bytes();

@@ -104,6 +104,7 @@ static void grv_run_free(ls_run *run)
 typedef struct grv_job {
     const grv_params *p;
     uint64_t *hist;
+    const ls_progress *progress; /* for the maximum so far; may be NULL */
 } grv_job;
 
 /* One chunk on device d: its histogram, as turns + 1 counts. */
@@ -140,6 +141,12 @@ static int grv_fold(void *job, uint64_t lo, uint64_t n, const void *bytes, size_
         ls_bytes_get(&r, &v, sizeof v);
         j->hist[b] += v;
     }
+    /* What a long hunt is for, on its progress line. */
+    if (j->progress && j->progress->progress_detail) {
+        char text[48];
+        snprintf(text, sizeof text, "max so far %u", grv_max(j->hist, j->p->turns));
+        j->progress->progress_detail(j->progress->user, text);
+    }
     return 0;
 }
 
@@ -166,7 +173,7 @@ static int grv_play(ls_session *s, const grv_params *p, ls_run *out, const ls_pr
     }
     *d = (grv_data){p->seed, p->first, 0, p->turns, hist};
     out->data = d;
-    grv_job job = {p, hist};
+    grv_job job = {p, hist, progress};
     if (ls_split_run(s, &grv_split, &job, p->first, p->first, p->first + p->battles, progress, err) != 0) {
         grv_run_free(out);
         return -1;

@@ -1,0 +1,429 @@
+/* manual.c - the man page and the bash completion, generated from the
+ * command table (main.c) and from each command's --help, captured in the
+ * styles of cli.h; see manual.h. */
+#include "manual.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "version.h"
+
+const char ls_manual_intro[] =
+    "Runs the same algorithms on OpenMP, OpenCL and CUDA and checks that they agree, bit for bit.\n"
+    "Every command takes --help. --backend NAME[:INDEX] picks the device (default\n"
+    "$LOCKSTEP_BACKEND, else auto: a CUDA GPU, else an OpenCL GPU, else OpenMP);\n"
+    "graveler and bmn search also take NAME:all or a list (cuda:0,openmp) and run\n"
+    "across MPI ranks under mpirun, with the same result as one device.";
+
+/* The exit codes every command keeps (the README's table). */
+static const char *const exit_codes[][2] = {
+    {"0", "finished; the result was printed and every output file written"},
+    {"1", "the run failed: a device, I/O or internal error, a disagreement in check, a failed conformance case, a "
+          "lost MPI rank"},
+    {"2", "bad input, refused before any computation: an option, an input file, an output path that cannot be "
+          "written, MPI ranks started with different arguments"},
+    {"77", "check: fewer than two devices could be compared; conformance --skip-unavailable: the backend cannot run "
+           "here (test harnesses' \"skipped\")"},
+    {"128+N", "stopped by signal N before it finished (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP): the report says what "
+              "was done, and no output file is written or changed"},
+};
+
+static const char *const environment[][2] = {
+    {"LOCKSTEP_BACKEND", "the device spec used when --backend is not given (default auto)"},
+    {"LOCKSTEP_RANK_TIMEOUT", "seconds after which rank 0 of an MPI job presumes a rank that holds a chunk lost "
+                              "(default 60)"},
+    {"OMP_NUM_THREADS", "the threads of the openmp backend"},
+    {"LOCKSTEP_DEBUG_FAULT", "BACKEND:FIELD, for the tests: every run on BACKEND reports a wrong FIELD (or, with "
+                             "FIELD conformance, fails every conformance case), to show that check and conformance "
+                             "can fail"},
+};
+
+/* ---- capturing a command's --help ---------------------------------------- */
+
+/* Runs `lockstep NAME WORDS... --help` with ls_opts_help in `style`, with
+ * stdout caught in a temporary file, and returns what it printed (an
+ * allocated string), or NULL with err set. */
+static char *capture_help(const ls_command *c, const char *w1, const char *w2, ls_help_style style, ls_error *err)
+{
+    char *argv[6] = {"lockstep", (char *)c->name};
+    int argc = 2;
+    if (w1)
+        argv[argc++] = (char *)w1;
+    if (w2)
+        argv[argc++] = (char *)w2;
+    argv[argc++] = "--help";
+    argv[argc] = NULL;
+    FILE *tmp = tmpfile();
+    int saved = tmp ? dup(STDOUT_FILENO) : -1;
+    if (saved < 0 || fflush(stdout) != 0 || dup2(fileno(tmp), STDOUT_FILENO) < 0) {
+        if (tmp)
+            fclose(tmp);
+        if (saved >= 0)
+            close(saved);
+        ls_fail(err, "cannot capture the help of %s: no temporary file", c->name);
+        return NULL;
+    }
+    ls_help_set_style(style);
+    int rc = c->run(c, argc, argv);
+    ls_help_set_style(LS_HELP_TEXT);
+    int flushed = fflush(stdout) == 0;
+    int restored = dup2(saved, STDOUT_FILENO) >= 0;
+    close(saved);
+    long size = flushed && restored && fseek(tmp, 0, SEEK_END) == 0 ? ftell(tmp) : -1;
+    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    if (text && (fseek(tmp, 0, SEEK_SET) != 0 || fread(text, 1, (size_t)size, tmp) != (size_t)size)) {
+        free(text);
+        text = NULL;
+    }
+    fclose(tmp);
+    if (!text || rc != 0) {
+        free(text);
+        ls_fail(err, "cannot capture the help of %s%s%s%s", c->name, w1 ? " " : "", w1 ? w1 : "",
+                rc != 0 ? ": --help failed" : "");
+        return NULL;
+    }
+    text[size] = 0;
+    return text;
+}
+
+#define MAX_SUBS 8
+
+/* The subcommands of a workload with its own command (bmn play, search,
+ * report): the words after "lockstep NAME " in the usage lines its --help
+ * prints. Returns how many (into subs, each allocated). */
+static int find_subcommands(const ls_command *c, char subs[MAX_SUBS][32], ls_error *err)
+{
+    char *text = capture_help(c, NULL, NULL, LS_HELP_TEXT, err);
+    if (!text)
+        return -1;
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "lockstep %s ", c->name);
+    int n = 0;
+    for (char *p = strstr(text, prefix); p && n < MAX_SUBS; p = strstr(p + 1, prefix)) {
+        const char *word = p + strlen(prefix);
+        size_t len = 0;
+        while (word[len] >= 'a' && word[len] <= 'z' && len < 31)
+            len++;
+        if (len == 0)
+            continue;
+        int seen = 0;
+        for (int i = 0; i < n; i++)
+            seen |= strlen(subs[i]) == len && strncmp(subs[i], word, len) == 0;
+        if (!seen)
+            snprintf(subs[n++], sizeof subs[0], "%.*s", (int)len, word);
+    }
+    free(text);
+    return n;
+}
+
+/* ---- the man page --------------------------------------------------------- */
+
+/* One command's section: its --help as roff under the command line. */
+static int roff_section(FILE *out, const ls_command *c, const char *w1, ls_error *err)
+{
+    char *roff = capture_help(c, w1, NULL, LS_HELP_ROFF, err);
+    if (!roff)
+        return -1;
+    fputs(".SS \"", out);
+    ls_roff_text(out, "lockstep ", 0);
+    ls_roff_text(out, c->name, 1);
+    if (w1) {
+        fputc(' ', out);
+        ls_roff_text(out, w1, 1);
+    }
+    fputs("\"\n", out);
+    fputs(roff, out);
+    free(roff);
+    return 0;
+}
+
+static void roff_tagged(FILE *out, const char *tag, const char *text)
+{
+    fputs(".TP\n.B ", out);
+    ls_roff_text(out, tag, 1);
+    fputc('\n', out);
+    ls_roff_text(out, text, 0);
+    fputc('\n', out);
+}
+
+int ls_manual_roff(FILE *out, const ls_command *cmds, int n, ls_error *err)
+{
+    fprintf(out, ".\\\" The man page of lockstep %s, generated by `lockstep --man` from the option tables of --help.\n",
+            ls_version);
+    fprintf(out, ".TH LOCKSTEP 1 \"\" \"lockstep %s\" \"User Commands\"\n.nh\n", ls_version);
+    fputs(".SH NAME\nlockstep \\- the same algorithms on OpenMP, OpenCL and CUDA, checked to agree bit for bit\n", out);
+    fputs(".SH SYNOPSIS\n.B lockstep\n.I COMMAND\n.RI [ options ]\n", out);
+    fputs(".SH DESCRIPTION\n", out);
+    ls_roff_text(out, ls_manual_intro, 0);
+    fputs("\n.SH COMMANDS\n", out);
+    for (int i = 0; i < n; i++) {
+        char tag[96];
+        snprintf(tag, sizeof tag, "%s%s%s", cmds[i].name, cmds[i].args[0] ? " " : "", cmds[i].args);
+        roff_tagged(out, tag, cmds[i].summary);
+    }
+    fputs(".SH OPTIONS\nThe options of each command, as its --help lists them.\n", out);
+    for (int i = 0; i < n; i++) {
+        const ls_command *c = &cmds[i];
+        if (!c->has_help)
+            continue;
+        if (c->workload && c->workload->command) {
+            char subs[MAX_SUBS][32];
+            int nsubs = find_subcommands(c, subs, err);
+            if (nsubs < 0)
+                return -1;
+            if (nsubs == 0)
+                return ls_fail(err, "lockstep %s --help names no subcommand", c->name);
+            for (int k = 0; k < nsubs; k++)
+                if (roff_section(out, c, subs[k], err) != 0)
+                    return -1;
+        } else if (roff_section(out, c, NULL, err) != 0) {
+            return -1;
+        }
+    }
+    fputs(".SH \"EXIT STATUS\"\n", out);
+    for (size_t i = 0; i < sizeof exit_codes / sizeof exit_codes[0]; i++)
+        roff_tagged(out, exit_codes[i][0], exit_codes[i][1]);
+    fputs(".SH ENVIRONMENT\n", out);
+    for (size_t i = 0; i < sizeof environment / sizeof environment[0]; i++)
+        roff_tagged(out, environment[i][0], environment[i][1]);
+    fputs(".SH \"SEE ALSO\"\n.BR clinfo (1),\n.BR mpirun (1),\n.BR oclgrind (1);\n"
+          "the README and docs/ of the source tree.\n",
+          out);
+    return ferror(out) ? ls_fail(err, "cannot write the man page") : 0;
+}
+
+/* ---- bash completion ------------------------------------------------------- */
+
+/* What a value placeholder asks for, for completion: device specs, files,
+ * directories, workloads, or anything (no completion). */
+static const char *value_kind(const char *option, const char *arg)
+{
+    if (strcmp(arg, "SPEC") == 0 || strcmp(arg, "LIST") == 0)
+        return "spec";
+    if (strcmp(arg, "DIR") == 0)
+        return "dir";
+    if (strcmp(arg, "FILE") == 0 || strcmp(arg, "PATH") == 0 || strcmp(arg, "IN") == 0 || strcmp(arg, "OUT") == 0)
+        return "file";
+    if (strcmp(option, "--workload") == 0)
+        return "workload";
+    return "text";
+}
+
+/* The options of one command path, as captured: "--name ARG" lines. */
+typedef struct path_options {
+    char path[64]; /* "graveler", "bmn search", "check ray" */
+    char *lines;
+} path_options;
+
+#define MAX_PATHS 64
+
+static int add_path(path_options *paths, int *n, const ls_command *c, const char *w1, ls_error *err)
+{
+    if (*n == MAX_PATHS)
+        return ls_fail(err, "more than %d command paths to complete", MAX_PATHS);
+    char *lines = capture_help(c, w1, NULL, LS_HELP_OPTIONS, err);
+    if (!lines)
+        return -1;
+    snprintf(paths[*n].path, sizeof paths[*n].path, "%s%s%s", c->name, w1 ? " " : "", w1 ? w1 : "");
+    paths[(*n)++].lines = lines;
+    return 0;
+}
+
+/* Every command path and its options. Returns how many, or -1. */
+static int collect_paths(const ls_command *cmds, int n, path_options *paths, char subs_words[][256], ls_error *err)
+{
+    int np = 0;
+    for (int i = 0; i < n; i++) {
+        const ls_command *c = &cmds[i];
+        subs_words[i][0] = 0;
+        if (!c->has_help)
+            continue;
+        if (c->takes_workload) {
+            for (int w = 0; ls_workloads[w]; w++)
+                if (add_path(paths, &np, c, ls_workloads[w]->name, err) != 0)
+                    return -1;
+            if (add_path(paths, &np, c, "all", err) != 0)
+                return -1;
+        } else if (c->workload && c->workload->command) {
+            char subs[MAX_SUBS][32];
+            int nsubs = find_subcommands(c, subs, err);
+            if (nsubs < 0)
+                return -1;
+            for (int k = 0; k < nsubs; k++) {
+                snprintf(subs_words[i] + strlen(subs_words[i]), 256 - strlen(subs_words[i]), "%s%s", k ? " " : "",
+                         subs[k]);
+                if (add_path(paths, &np, c, subs[k], err) != 0)
+                    return -1;
+            }
+        } else if (add_path(paths, &np, c, NULL, err) != 0) {
+            return -1;
+        }
+    }
+    return np;
+}
+
+/* The case branches of _lockstep_options: each path's option names. */
+static void bash_options(FILE *out, const path_options *paths, int np)
+{
+    fputs("_lockstep_options() {\n    case \"$1\" in\n", out);
+    for (int i = 0; i < np; i++) {
+        fprintf(out, "    \"%s\") echo \"", paths[i].path);
+        int first = 1;
+        for (const char *p = paths[i].lines; *p;) {
+            size_t len = strcspn(p, " \n");
+            fprintf(out, "%s%.*s", first ? "" : " ", (int)len, p);
+            first = 0;
+            p += strcspn(p, "\n");
+            p += *p == '\n';
+        }
+        fputs("\" ;;\n", out);
+    }
+    fputs("    esac\n}\n\n", out);
+}
+
+/* The case branches of _lockstep_value: what each option's value is, by
+ * its placeholder (the first command that has the option decides). */
+static void bash_values(FILE *out, const path_options *paths, int np)
+{
+    fputs("_lockstep_value() {\n    case \"$1\" in\n", out);
+    char seen[4096] = " ";
+    for (int i = 0; i < np; i++) {
+        for (const char *p = paths[i].lines; *p;) {
+            char option[64] = "", arg[32] = "";
+            size_t len = strcspn(p, "\n");
+            if (sscanf(p, "%63s %31s", option, arg) == 2 && arg[0] != '-') {
+                char key[80];
+                snprintf(key, sizeof key, " %s ", option);
+                if (!strstr(seen, key) && strlen(seen) + strlen(option) + 2 < sizeof seen) {
+                    strcat(seen, option);
+                    strcat(seen, " ");
+                    if (strchr(arg, '|')) { /* exact|fast: the choices themselves */
+                        fprintf(out, "    %s) echo \"choice ", option);
+                        for (const char *q = arg; *q; q++)
+                            fputc(*q == '|' ? ' ' : *q, out);
+                        fputs("\" ;;\n", out);
+                    } else {
+                        fprintf(out, "    %s) echo %s ;;\n", option, value_kind(option, arg));
+                    }
+                }
+            }
+            p += len;
+            p += *p == '\n';
+        }
+    }
+    fputs("    esac\n}\n\n", out);
+}
+
+/* The completion function: what the words typed so far ask for. It splits
+ * the line itself, so that ':' and '=' (word breaks to bash) stay inside
+ * a word, and hands bash back only the part after its last break. */
+static const char bash_main[] =
+    "# Sets COMPREPLY to the candidates (after $1) that start with $1, less the part\n"
+    "# of $1 that bash keeps because it lies before a ':' word break.\n"
+    "_lockstep_reply() {\n"
+    "    local word=$1 keep=\"\" c\n"
+    "    shift\n"
+    "    [[ $COMP_WORDBREAKS == *:* && $word == *:* ]] && keep=${word%\"${word##*:}\"}\n"
+    "    COMPREPLY=()\n"
+    "    for c in \"$@\"; do\n"
+    "        [[ $c == \"$word\"* ]] && COMPREPLY+=(\"${c#\"$keep\"}\")\n"
+    "    done\n"
+    "}\n"
+    "\n"
+    "_lockstep() {\n"
+    "    local line=${COMP_LINE:0:COMP_POINT}\n"
+    "    local -a words\n"
+    "    read -ra words <<<\"$line\"\n"
+    "    [[ -z $line || $line == *[[:space:]] ]] && words+=(\"\")\n"
+    "    local n=${#words[@]}\n"
+    "    local cur=${words[n-1]} prev=\"\" ls=${words[0]:-lockstep}\n"
+    "    (( n > 1 )) && prev=${words[n-2]}\n"
+    "    COMPREPLY=()\n"
+    "    # The value of an option: --opt VALUE or --opt=VALUE.\n"
+    "    local opt=\"\" val=$cur head=\"\"\n"
+    "    if [[ $cur == --*=* ]]; then\n"
+    "        opt=${cur%%=*} val=${cur#*=}\n"
+    "        [[ $COMP_WORDBREAKS == *=* ]] || head=\"$opt=\"\n"
+    "    elif [[ $prev == --* ]]; then\n"
+    "        opt=$prev\n"
+    "    fi\n"
+    "    local kind=\"\"\n"
+    "    [[ -n $opt ]] && kind=$(_lockstep_value \"$opt\")\n"
+    "    if [[ -n $kind ]]; then\n"
+    "        local list=${val%\"${val##*[,+]}\"} s\n"
+    "        local -a specs\n"
+    "        case $kind in\n"
+    "        spec)\n"
+    "            # a list (--backends openmp,opencl:0) completes its last item\n"
+    "            for s in $(\"$ls\" devices --specs 2>/dev/null); do specs+=(\"$head$list$s\"); done\n"
+    "            _lockstep_reply \"$head$val\" \"${specs[@]}\" ;;\n"
+    "        workload) _lockstep_reply \"$head$val\" $(for s in $_lockstep_workloads float; do echo \"$head$s\"; done) ;;\n"
+    "        choice*) _lockstep_reply \"$head$val\" $(for s in ${kind#choice }; do echo \"$head$s\"; done) ;;\n"
+    "        file) COMPREPLY=($(compgen -f -- \"$val\")) ;;\n"
+    "        dir) COMPREPLY=($(compgen -d -- \"$val\")) ;;\n"
+    "        esac\n"
+    "        return 0\n"
+    "    fi\n"
+    "    if (( n == 2 )); then\n"
+    "        _lockstep_reply \"$cur\" $_lockstep_commands\n"
+    "        return 0\n"
+    "    fi\n"
+    "    local path=${words[1]} subs\n"
+    "    subs=$(_lockstep_subcommands \"${words[1]}\")\n"
+    "    if [[ -n $subs ]]; then\n"
+    "        if (( n == 3 )); then\n"
+    "            _lockstep_reply \"$cur\" $subs\n"
+    "            return 0\n"
+    "        fi\n"
+    "        path=\"${words[1]} ${words[2]}\"\n"
+    "    fi\n"
+    "    if [[ $cur == -* ]]; then\n"
+    "        _lockstep_reply \"$cur\" $(_lockstep_options \"$path\")\n"
+    "    else\n"
+    "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+    "    fi\n"
+    "    return 0\n"
+    "}\n"
+    "\n"
+    "complete -F _lockstep lockstep\n";
+
+int ls_manual_bash(FILE *out, const ls_command *cmds, int n, ls_error *err)
+{
+    path_options paths[MAX_PATHS];
+    char(*subs)[256] = calloc((size_t)n, sizeof *subs);
+    if (!subs)
+        return ls_fail(err, "out of memory");
+    int np = collect_paths(cmds, n, paths, subs, err);
+    if (np < 0) {
+        free(subs);
+        return -1;
+    }
+    fprintf(out, "# bash completion for lockstep %s: commands, options, workloads and device specs.\n"
+                 "# Generated by `lockstep --completion` from the option tables of --help; the\n"
+                 "# device specs come from `lockstep devices --specs` when they are asked for.\n\n",
+            ls_version);
+    fputs("_lockstep_commands=\"", out);
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%s%s", i ? " " : "", cmds[i].name);
+    fputs(" help\"\n_lockstep_workloads=\"", out);
+    for (int w = 0; ls_workloads[w]; w++)
+        fprintf(out, "%s%s", w ? " " : "", ls_workloads[w]->name);
+    fputs("\"\n\n", out);
+    /* The word after the command: a workload (check, bench) or a subcommand (bmn). */
+    fputs("_lockstep_subcommands() {\n    case \"$1\" in\n", out);
+    for (int i = 0; i < n; i++) {
+        if (cmds[i].takes_workload)
+            fprintf(out, "    %s) echo \"$_lockstep_workloads all\" ;;\n", cmds[i].name);
+        else if (subs[i][0])
+            fprintf(out, "    %s) echo \"%s\" ;;\n", cmds[i].name, subs[i]);
+    }
+    fputs("    esac\n}\n\n", out);
+    bash_options(out, paths, np);
+    bash_values(out, paths, np);
+    fputs(bash_main, out);
+    for (int i = 0; i < np; i++)
+        free(paths[i].lines);
+    free(subs);
+    return ferror(out) ? ls_fail(err, "cannot write the completion script") : 0;
+}
