@@ -234,6 +234,21 @@ lines, rc = progress_lines(wait=3)
 expect(rc == 130 and not lines, 'without a terminal the default is a line a minute: none in 3 s', str(lines))
 lines, rc = progress_lines('--progress-every', '1', '--quiet', wait=3)
 expect(rc == 130 and not lines, '--quiet wins over --progress-every', str(lines))
+# BMN: the progress line carries the best game so far (what a hunt is for).
+proc = subprocess.Popen([LS, 'bmn', 'search', '--deals', '1e12', '--backend', 'openmp', '--progress-every', '1'],
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+time.sleep(3.5)
+proc.send_signal(signal.SIGINT)
+out, err = proc.communicate(timeout=120)
+blines = [l for l in err.decode().splitlines() if '% of' in l]
+expect(proc.returncode == 130 and blines and re.search(r'deals/s; best so far \d+ cards \(deal \d+\)$', blines[-1]),
+       'bmn search without a terminal: progress lines with the best game so far', str(blines[-2:]))
+# bmn play and bmn report print JSON of their own: they carry the version too.
+check_provenance(doc(run('bmn', 'play', '--json', 'A-/K-'), 'bmn play --json'), 'bmn play --json')
+with tempfile.TemporaryDirectory() as tmp:
+    ck = os.path.join(tmp, 'r.ckpt')
+    run('bmn', 'search', '--deals', '2000', '--backend', 'openmp', '--checkpoint', ck, '--quiet')
+    check_provenance(doc(run('bmn', 'report', ck, '--json'), 'bmn report --json'), 'bmn report --json')
 p = run('graveler', '--progress-every', '0')
 expect(p.returncode == 2 and '--progress-every' in p.stderr, '--progress-every 0 is refused', p.stderr)
 

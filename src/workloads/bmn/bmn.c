@@ -301,7 +301,9 @@ static int bmn_play_cmd(int argc, char **argv)
         return ls_report(&err);
     }
     if (json) {
-        printf("{\"hands\":");
+        putchar('{');
+        ls_json_provenance(stdout);
+        printf(",\"hands\":");
         ls_json_string(stdout, pos[0]);
         printf(",\"outcome\":\"%s\",\"cards\":%" PRIu64 ",\"tricks\":%" PRIu64,
                r.outcome == BMN_LOOP ? "loop" : r.outcome == BMN_A_WINS ? "A" : "B", r.cards, r.tricks);

@@ -14,7 +14,9 @@ static void render_report(const bmn_params *p, const bmn_state *st, int json, FI
 {
     double rate = st->seconds > 0 ? (double)st->done / st->seconds : 0;
     if (json) {
-        fputs("{\"checkpoint\":", out);
+        fputc('{', out);
+        ls_json_provenance(out);
+        fputs(",\"checkpoint\":", out);
         ls_json_string(out, p->checkpoint);
         fprintf(out, ",\"target_deals\":%" PRIu64 ",\"interrupted\":%s,\"seconds\":%.6f,\"workload\":\"bmn\",",
                 p->deals, st->interrupted ? "true" : "false", st->seconds);

@@ -10,6 +10,7 @@
  * on Ctrl-C, SIGTERM or SIGHUP. Results do not depend on the chunking or
  * on who played what: ties in the top K go to the lower deal index. */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ typedef struct bmn_job {
     const bmn_deal_in *given; /* deal p->first + j is given[j]; NULL: random deals */
     bmn_state *st;
     bmn_ckpt *ckpt;
+    const ls_progress *progress; /* for the best game on the progress line */
 } bmn_job;
 
 /* A capped deal replayed exactly on the host: a loop or a long game. */
@@ -166,6 +168,13 @@ static int bmn_fold(void *job, uint64_t lo, uint64_t n, const void *bytes, size_
     }
     st->done += n;
     st->seconds += secs;
+    /* What a week-long hunt is for, on its progress line. */
+    if (j->progress && j->progress->progress_detail && st->n_cards) {
+        char text[80];
+        snprintf(text, sizeof text, "best so far %" PRIu32 " cards (deal %" PRIu64 ")", st->top_cards[0].cards,
+                 st->top_cards[0].deal);
+        j->progress->progress_detail(j->progress->user, text);
+    }
     return 0;
 }
 
@@ -208,7 +217,7 @@ int bmn_search_run(ls_session *s, const bmn_params *p, bmn_state *st, const ls_p
 {
     memset(st, 0, sizeof *st);
     st->k = (uint32_t)p->top;
-    bmn_job job = {p, given, st, NULL};
+    bmn_job job = {p, given, st, NULL, prog};
     if (p->checkpoint && ls_cluster_rank() == 0 && bmn_ckpt_open(&job.ckpt, p->checkpoint, p, st, err) != 0)
         return -1;
     int rc = ls_split_run(s, &bmn_split, &job, p->first, p->first + st->done, p->first + p->deals, prog, err);
