@@ -7,6 +7,7 @@
  *                 [--density P --seed S | --in FILE] [--out FILE] ...
  *   lockstep life IN OUT N      as the PKU contest's `answer IN OUT N` */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,18 +22,22 @@
 #include "workload.h"
 
 typedef struct life_opts {
-    uint64_t dims; /* 0 until given: then the input file's, else 3 */
+    uint64_t dims; /* 0 until given: then the input file's, the rule's (a 2D name), else 3 */
     const char *size, *rule_text, *density_text, *in, *out, *format_text, *at_text;
     uint64_t steps, seed, every, scale;
     /* Derived by validation. */
-    uint32_t nx, ny, nz;
+    uint32_t size_ext[3]; /* --size's extents (size_sides of them; 0: no --size) */
+    int size_sides;
+    uint32_t nx, ny, nz; /* the grid without an input file */
     double density;
     life_format format;
     life_format out_format; /* of --out: its name's, --format, or the input's */
     int has_at;
     life_at at;
-    int has_rule; /* --rule given: rule is it */
+    int has_rule; /* --rule given (or a conformance case's rule): rule is it */
     life_rule rule;
+    life_topology grid; /* --rule's grid suffix (given = 0: none) */
+    int bounded;        /* without an input file: a bounded plane (the suffix's :P) */
 } life_opts;
 
 typedef struct life_data {
@@ -47,6 +52,7 @@ typedef struct life_data {
      * shape as reported (the grid itself stays as computed). */
     uint64_t population, digest;
     uint32_t dims, extent[3];
+    int bounded;
 } life_data;
 
 #define LIFE_DEFAULT_STEPS 100
@@ -172,22 +178,87 @@ static int parse_at(life_opts *o, ls_error *err)
     return 0;
 }
 
-/* Extents from --size and --dims: "256" is a square or a cube. */
+/* --size's extents; "300x200" says 2D and "300x200x100" 3D, which must
+ * agree with --dims. The grid's extents are settled once the dimension is
+ * (settle_extents). */
 static int resolve_size(life_opts *o, ls_error *err)
 {
-    uint32_t ext[3] = {256, 256, 256};
+    if (!o->size)
+        return 0;
     int n = 1;
-    if (o->size && parse_size(o->size, ext, &n, err))
+    if (parse_size(o->size, o->size_ext, &n, err))
         return -1;
-    if (n == 1)
-        ext[1] = ext[2] = ext[0];
     if (n > 1 && o->dims && (uint64_t)n != o->dims)
         return ls_fail_usage(err, "--size '%s' has %d extents but --dims is %" PRIu64, o->size, n, o->dims);
     if (n > 1)
         o->dims = (uint64_t)n;
+    o->size_sides = n;
+    return 0;
+}
+
+/* --rule, parsed for the dimension known so far (--dims, --size's
+ * extents; 0: not yet). A rule that implies a dimension (a 2D name, S/B
+ * order, a grid suffix of two or three sides) sets it when nothing else
+ * has and no input file, whose grid says it, is given. */
+static int parse_rule_option(life_opts *o, ls_error *err)
+{
+    if (!o->rule_text)
+        return 0;
+    life_rule_spec spec;
+    if (life_rule_parse_spec(o->rule_text, (unsigned)o->dims, &spec, err))
+        return -1;
+    if (!o->dims && !o->in && spec.dims)
+        o->dims = spec.dims;
+    o->has_rule = 1;
+    o->rule = spec.rule; /* parsed again once the dimension is known (pick_rule) */
+    o->grid = spec.grid;
+    return 0;
+}
+
+/* `sides` extents (1: a square or cube) as the three of a grid of `dims`. */
+static void expand_extents(const uint32_t *given, int sides, unsigned dims, uint32_t ext[3])
+{
+    for (int i = 0; i < 3; i++)
+        ext[i] = given[sides == 1 ? 0 : i];
+    if (dims == 2)
+        ext[2] = 1;
+}
+
+/* The extents the command line gives a grid of `dims` dimensions: --size,
+ * or --rule's grid suffix, which must agree when both are given. 1 with
+ * ext set, 0 when neither is given, -1 with err set. */
+static int asked_extents(const life_opts *o, unsigned dims, uint32_t ext[3], ls_error *err)
+{
+    uint32_t by_suffix[3];
+    if (o->grid.given)
+        expand_extents(o->grid.size, (int)o->grid.sides, dims, by_suffix);
+    if (o->size_sides) {
+        expand_extents(o->size_ext, o->size_sides, dims, ext);
+        if (o->grid.given && memcmp(ext, by_suffix, sizeof by_suffix) != 0)
+            return ls_fail_usage(err, "--size %s and the grid of --rule %s disagree: give the size once", o->size,
+                                 o->rule_text);
+        return 1;
+    }
+    if (!o->grid.given)
+        return 0;
+    memcpy(ext, by_suffix, sizeof by_suffix);
+    return 1;
+}
+
+/* The grid without an input file: --size or --rule's suffix, else 256 a
+ * side; a torus unless the suffix says :P. */
+static int settle_extents(life_opts *o, ls_error *err)
+{
+    uint32_t ext[3] = {256, 256, 256}, dflt = 256;
+    int asked = asked_extents(o, (unsigned)o->dims, ext, err);
+    if (asked < 0)
+        return -1;
+    if (!asked)
+        expand_extents(&dflt, 1, (unsigned)o->dims, ext);
     o->nx = ext[0];
     o->ny = ext[1];
-    o->nz = o->dims == 2 ? 1 : ext[2];
+    o->nz = ext[2];
+    o->bounded = o->grid.given && o->grid.bounded;
     return 0;
 }
 
@@ -242,7 +313,7 @@ static int life_params_validate(void *pp, ls_error *err)
     o->format = LIFE_FORMAT_AUTO;
     if (o->format_text && life_format_parse(o->format_text, &o->format, err))
         return -1;
-    if (parse_at(o, err) || check_at(o, err) || resolve_size(o, err))
+    if (parse_at(o, err) || check_at(o, err) || resolve_size(o, err) || parse_rule_option(o, err))
         return -1;
     if (!o->dims && !o->in)
         o->dims = 3;
@@ -250,7 +321,8 @@ static int life_params_validate(void *pp, ls_error *err)
         return -1;
     if (o->rule_text && o->dims && life_rule_parse(o->rule_text, (unsigned)o->dims, &o->rule, err))
         return -1;
-    o->has_rule = o->rule_text != NULL;
+    if (!o->in && settle_extents(o, err))
+        return -1;
     if (check_out(o, err))
         return -1;
     /* Without an input file the grid's shape is known now; with one, once
@@ -269,6 +341,7 @@ static int pick_rule(const life_opts *o, unsigned dims, const life_meta *meta, c
 {
     if (o->rule_text) /* parsed again: with an input file the dimension is known only now */
         return life_rule_parse(o->rule_text, dims, out, err);
+    /* (a conformance case's rule) */
     if (o->has_rule) {
         *out = o->rule;
         return 0;
@@ -293,26 +366,128 @@ static int pick_rule(const life_opts *o, unsigned dims, const life_meta *meta, c
     return 0;
 }
 
-/* A grid for a pattern: --size, or the pattern's box (at least 4). */
+/* Notes on the grid chosen go to stderr once per process: `check` runs
+ * the same start on every device. */
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void note(const char *fmt, ...)
+{
+    static int said;
+    if (said)
+        return;
+    said = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("lockstep: life: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* 1 when a live cell lies on the outermost rows or columns of plane z. */
+static int touches_edges(const life_grid *g, uint32_t z)
+{
+    for (uint32_t y = 0; y < g->ny; y++) {
+        if (y == 0 || y + 1 == g->ny) {
+            for (uint32_t x = 0; x < g->nx; x++)
+                if (life_get(g, x, y, z))
+                    return 1;
+        } else if (life_get(g, 0, y, z) || life_get(g, g->nx - 1, y, z)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* "300x200" or "300x200x100". */
+static void extents_text(unsigned dims, const uint32_t *ext, char *out, size_t len)
+{
+    if (dims == 3)
+        snprintf(out, len, "%ux%ux%u", ext[0], ext[1], ext[2]);
+    else
+        snprintf(out, len, "%ux%u", ext[0], ext[1]);
+}
+
+static void grid_text(const life_grid *g, char *out, size_t len)
+{
+    uint32_t ext[3] = {g->nx, g->ny, g->nz};
+    extents_text(g->dims, ext, out, len);
+}
+
+/* The grid's suffix in a pattern file's rule ("B3/S23:T64,64"), alone:
+ * it counts even when --rule replaces the rule. */
+static int pattern_suffix(const life_opts *o, const life_pattern *p, life_topology *t, ls_error *err)
+{
+    if (life_topology_parse(p->rule, t, err) == 0)
+        return 0;
+    char why[sizeof err->msg]; /* err->msg is rewritten below: copied first */
+    snprintf(why, sizeof why, "%s", err->msg);
+    return ls_fail_usage(err, "%s: %s", o->in, why);
+}
+
+/* A grid for a pattern. Its sides: --size or --rule's suffix, else the
+ * file's suffix, else the pattern's box (at least 4, said on stderr: the
+ * box leaves the pattern no room). A bounded plane when the command
+ * line's suffix, else the file's, says :P. */
 static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_grid *g, ls_error *err)
 {
     unsigned dims = o->dims == 3 ? 3 : 2;
-    uint32_t nx = p->width < LIFE_MIN_SIZE ? LIFE_MIN_SIZE : p->width;
-    uint32_t ny = p->height < LIFE_MIN_SIZE ? LIFE_MIN_SIZE : p->height;
-    uint32_t nz = dims == 3 ? LIFE_MIN_SIZE : 1;
-    if (o->size) {
-        nx = o->nx;
-        ny = o->ny;
-        nz = dims == 3 ? o->nz : 1;
-    }
-    if (life_grid_init(g, dims, nx, ny, nz, err))
+    uint32_t ext[3];
+    life_topology file;
+    int asked = asked_extents(o, dims, ext, err);
+    if (asked < 0 || pattern_suffix(o, p, &file, err))
         return -1;
+    if (file.given && dims == 3 && !o->grid.given && file.sides >= 2)
+        return ls_fail_usage(err, "%s: its grid suffix (%s) is 2D and this grid is 3D; give the grid with --size or "
+                                  "a suffix of three sides on --rule",
+                             o->in, strchr(p->rule, ':'));
+    int from_box = !asked && !file.given;
+    if (!asked && file.given)
+        expand_extents(file.size, (int)file.sides, dims, ext);
+    if (from_box) {
+        ext[0] = p->width < LIFE_MIN_SIZE ? LIFE_MIN_SIZE : p->width;
+        ext[1] = p->height < LIFE_MIN_SIZE ? LIFE_MIN_SIZE : p->height;
+        ext[2] = dims == 3 ? LIFE_MIN_SIZE : 1;
+    }
+    if (life_grid_init(g, dims, ext[0], ext[1], ext[2], err))
+        return -1;
+    g->bounded = o->grid.given ? o->grid.bounded : file.given && file.bounded;
     if (life_place(g, p, o->has_at ? &o->at : NULL, err)) {
         life_grid_free(g);
         char why[sizeof err->msg]; /* err->msg is rewritten below: copied first */
         snprintf(why, sizeof why, "%s", err->msg);
         return ls_fail_usage(err, "%s: %s", o->in, why);
     }
+    char shape[64];
+    grid_text(g, shape, sizeof shape);
+    if (from_box && touches_edges(g, g->nz / 2))
+        note("grid %s: the pattern's box, and its cells touch the edges, where the torus wraps them around (give "
+             "--size for more room)",
+             shape);
+    else if (from_box)
+        note("grid %s: the pattern's box (give --size for more room)", shape);
+    else if (asked && file.given && !o->grid.given)
+        note("grid %s from --size, not the file's %s", shape, strchr(p->rule, ':'));
+    return 0;
+}
+
+/* A whole grid from a file (PKU, native) keeps its shape: --size or
+ * --rule's suffix must agree with it. Its topology: --rule's suffix, else
+ * the file's (a native header's; PKU grids are tori). */
+static int check_grid_shape(const life_opts *o, life_grid *g, ls_error *err)
+{
+    uint32_t ext[3];
+    int asked = asked_extents(o, g->dims, ext, err);
+    if (asked < 0)
+        return -1;
+    if (asked && (ext[0] != g->nx || ext[1] != g->ny || ext[2] != g->nz)) {
+        char have[64], want[64];
+        grid_text(g, have, sizeof have);
+        extents_text(g->dims, ext, want, sizeof want);
+        return ls_fail_usage(err, "%s holds a %s grid; %s says %s", o->in, have,
+                             o->size ? "--size" : "the grid of --rule", want);
+    }
+    if (o->grid.given)
+        g->bounded = o->grid.bounded;
     return 0;
 }
 
@@ -330,6 +505,8 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
         life_pattern_free(&p);
         return ls_fail_usage(err, "%s holds a %uD grid but --dims is %" PRIu64, o->in, d->grid.dims, o->dims);
     }
+    if (!p.cells && check_grid_shape(o, &d->grid, err))
+        return -1;
     d->generation0 = meta.generation;
     int rc = pick_rule(o, d->grid.dims, &meta, p.cells ? p.rule : NULL, &d->rule, err);
     life_pattern_free(&p);
@@ -352,6 +529,7 @@ static int make_start(const life_opts *o, life_data *d, ls_error *err)
     } else {
         if (life_grid_init(&d->grid, (unsigned)o->dims, o->nx, o->ny, o->nz, err))
             return -1;
+        d->grid.bounded = o->bounded;
         life_grid_fill_random(&d->grid, o->seed, o->density);
         life_meta none = {0};
         if (pick_rule(o, (unsigned)o->dims, &none, NULL, &d->rule, err))
@@ -368,6 +546,7 @@ static void summarise(life_data *d)
     d->extent[0] = d->grid.nx;
     d->extent[1] = d->grid.ny;
     d->extent[2] = d->grid.nz;
+    d->bounded = d->grid.bounded;
 }
 
 static void life_run_free(ls_run *run)
@@ -497,9 +676,10 @@ static void life_result_json(const void *pp, const ls_run *run, FILE *out)
     char rule[LIFE_RULE_TEXT];
     life_rule_format(d->rule, rule, sizeof rule);
     fprintf(out,
-            "\"dims\":%u,\"size\":[%u,%u,%u],\"rule\":\"%s\",\"generations\":%" PRIu64 ",\"population\":%" PRIu64
-            ",\"grid_digest\":\"%016" PRIx64 "\"",
-            d->dims, d->extent[0], d->extent[1], d->extent[2], rule, d->steps, d->population, d->digest);
+            "\"dims\":%u,\"size\":[%u,%u,%u],\"topology\":\"%s\",\"rule\":\"%s\",\"generations\":%" PRIu64
+            ",\"population\":%" PRIu64 ",\"grid_digest\":\"%016" PRIx64 "\"",
+            d->dims, d->extent[0], d->extent[1], d->extent[2], d->bounded ? "plane" : "torus", rule, d->steps,
+            d->population, d->digest);
     if (d->every) {
         fprintf(out, ",\"every\":%" PRIu64 ",\"populations\":[", d->every);
         for (size_t i = 0; i < d->nseries; i++)
@@ -518,7 +698,8 @@ static void life_print(const void *pp, const ls_session *s, const ls_run *run, F
     fprintf(out, "life:        %uD %ux%u", d->grid.dims, d->grid.nx, d->grid.ny);
     if (d->grid.dims == 3)
         fprintf(out, "x%u", d->grid.nz);
-    fprintf(out, " torus, rule %s, %" PRIu64 " generations%s\n", rule, d->steps, run->interrupted ? " (interrupted)" : "");
+    fprintf(out, " %s, rule %s, %" PRIu64 " generations%s\n", d->grid.bounded ? "bounded plane" : "torus", rule,
+            d->steps, run->interrupted ? " (interrupted)" : "");
     fprintf(out, "backend:     %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
     fprintf(out, "population:  %" PRIu64 "\n", d->population);
     fprintf(out, "grid digest: %016" PRIx64 "\n", d->digest);
@@ -554,6 +735,8 @@ static int life_fault(ls_run *run, const char *field)
         d->dims ^= 1u; /* 2 <-> 3 */
     else if (strcmp(field, "size") == 0)
         d->extent[0]++;
+    else if (strcmp(field, "topology") == 0)
+        d->bounded = !d->bounded;
     else if (strcmp(field, "rule") == 0)
         d->rule.survive ^= 1u;
     else if (strcmp(field, "every") == 0 && d->every)
@@ -603,7 +786,7 @@ _Static_assert(sizeof life_cases / sizeof life_cases[0] == LIFE_GOLDEN_COUNT, "o
 
 const ls_workload ls_workload_life = {
     .name = "life",
-    .summary = "2D and 3D Life-like rules on a torus, one bit per cell, bit-sliced",
+    .summary = "2D and 3D Life-like rules on a torus or a bounded plane, one bit per cell, bit-sliced",
     .unit = "cell_updates",
     .usage = "lockstep life [options]\n       lockstep life IN OUT N   (the PKU contest's answer IN OUT N)",
     .params_size = sizeof(life_opts),

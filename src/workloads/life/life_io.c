@@ -563,7 +563,12 @@ int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
  * its files are refused by name (docs/life.md). */
 static const uint8_t native_magic[8] = {'l', 's', 'l', 'i', 'f', 'e', '2', '\n'};
 static const uint8_t native_magic_v1[8] = {'l', 's', 'l', 'i', 'f', 'e', '1', '\n'};
-#define NATIVE_HEADER 40 /* magic, dims, nx, ny, nz, birth, survive, generation */
+#define NATIVE_HEADER 40 /* magic, shape, nx, ny, nz, birth, survive, generation */
+/* The shape word: the dimension (2 or 3) in its low byte, and this bit
+ * for a bounded plane (clear: a torus, as every file before planes). A
+ * lockstep that knows no planes refuses such a file as "no valid grid"
+ * rather than run it on a torus. */
+#define NATIVE_PLANE 0x100u
 
 /* The checksum: FNV-1a 64 of every byte before it. */
 #define FNV_OFFSET 0xcbf29ce484222325ull
@@ -645,7 +650,7 @@ int life_write_native(FILE *f, const life_grid *g, const life_meta *meta, ls_err
 {
     uint8_t head[NATIVE_HEADER];
     memcpy(head, native_magic, 8);
-    store_le(head + 8, g->dims, 4);
+    store_le(head + 8, g->dims | (g->bounded ? NATIVE_PLANE : 0u), 4);
     store_le(head + 12, g->nx, 4);
     store_le(head + 16, g->ny, 4);
     store_le(head + 20, g->nz, 4);
@@ -672,7 +677,7 @@ int life_write_native(FILE *f, const life_grid *g, const life_meta *meta, ls_err
 /* Checks a native header against the file's length and fills meta and
  * the grid's shape (dims, ext); the grid is made by the caller. */
 static int native_header(FILE *f, const char *name, const uint8_t *head, life_meta *meta, unsigned *dims,
-                         uint64_t ext[3], int *seekable, ls_error *err)
+                         int *bounded, uint64_t ext[3], int *seekable, ls_error *err)
 {
     if (memcmp(head, native_magic_v1, 8) == 0)
         return ls_fail_usage(err, "%s: a grid in lockstep's first native format (lslife1), whose checksum does not "
@@ -680,7 +685,9 @@ static int native_header(FILE *f, const char *name, const uint8_t *head, life_me
                              name);
     if (memcmp(head, native_magic, 8) != 0)
         return ls_fail_usage(err, "%s: not a lockstep Life grid (the file does not start with 'lslife2')", name);
-    *dims = (unsigned)load_le(head + 8, 4);
+    uint32_t shape = (uint32_t)load_le(head + 8, 4);
+    *dims = shape & ~NATIVE_PLANE;
+    *bounded = (shape & NATIVE_PLANE) != 0;
     uint64_t nx = ext[0] = load_le(head + 12, 4), ny = ext[1] = load_le(head + 16, 4), nz = ext[2] = load_le(head + 20, 4);
     if (life_grid_check_size(*dims, nx, ny, nz, err))
         return ls_fail_usage(err, "%s: the header describes no valid grid (%u dimensions, %llux%llux%llu)", name,
@@ -730,18 +737,19 @@ int life_read_native(FILE *f, const char *name, life_grid *g, life_meta *meta, l
     uint8_t head[NATIVE_HEADER];
     unsigned dims = 0;
     uint64_t ext[3] = {0, 0, 0};
-    int seekable = 0;
+    int seekable = 0, bounded = 0;
     row_sink sink;
     memset(g, 0, sizeof *g);
     if (fread(head, 1, sizeof head, f) != sizeof head)
         return ls_fail_usage(err, "%s: too short for a lockstep Life grid header (%d bytes)", name, NATIVE_HEADER);
-    if (native_header(f, name, head, meta, &dims, ext, &seekable, err) ||
+    if (native_header(f, name, head, meta, &dims, &bounded, ext, &seekable, err) ||
         sink_open(&sink, g, dims, ext[0], ext[1], ext[2], !seekable, err))
         return -1;
     if (native_cells(f, name, head, &sink, err) || sink_close(&sink, err)) {
         sink_abort(&sink);
         return -1;
     }
+    g->bounded = bounded;
     return 0;
 }
 
