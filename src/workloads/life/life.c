@@ -766,6 +766,7 @@ static int life_case(ls_session *s, const void *arg, char *detail, size_t len, l
     o.steps = g->steps;
     o.has_rule = 1;
     o.rule = (life_rule){g->birth, g->survive};
+    o.bounded = g->bounded;
     ls_run run;
     if (life_run(s, &o, &run, NULL, err) != 0)
         return -1;
@@ -781,7 +782,8 @@ static int life_case(ls_session *s, const void *arg, char *detail, size_t len, l
 }
 
 #define LIFE_CASE(i) {life_golden_cases[i].name, life_case, &life_golden_cases[i]}
-static const ls_case life_cases[] = {LIFE_CASE(0), LIFE_CASE(1), LIFE_CASE(2), LIFE_CASE(3), LIFE_CASE(4), LIFE_CASE(5)};
+static const ls_case life_cases[] = {LIFE_CASE(0), LIFE_CASE(1), LIFE_CASE(2), LIFE_CASE(3), LIFE_CASE(4),
+                                     LIFE_CASE(5), LIFE_CASE(6), LIFE_CASE(7), LIFE_CASE(8), LIFE_CASE(9)};
 _Static_assert(sizeof life_cases / sizeof life_cases[0] == LIFE_GOLDEN_COUNT, "one conformance case per golden entry");
 
 const ls_workload ls_workload_life = {
