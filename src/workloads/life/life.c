@@ -53,6 +53,7 @@ typedef struct life_data {
     uint64_t population, digest;
     uint32_t dims, extent[3];
     int bounded;
+    char note[200]; /* on the grid chosen, for stderr (say_note) */
 } life_data;
 
 #define LIFE_DEFAULT_STEPS 100
@@ -366,21 +367,26 @@ static int pick_rule(const life_opts *o, unsigned dims, const life_meta *meta, c
     return 0;
 }
 
-/* Notes on the grid chosen go to stderr once per process: `check` runs
- * the same start on every device. */
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void note(const char *fmt, ...)
+/* A note on the grid chosen, kept for life_run to say once the start is
+ * accepted whole (a refused rule is the one line a refusal prints). */
+static void note(life_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(life_data *d, const char *fmt, ...)
 {
-    static int said;
-    if (said)
-        return;
-    said = 1;
     va_list ap;
     va_start(ap, fmt);
-    fputs("lockstep: life: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(d->note, sizeof d->note, fmt, ap);
     va_end(ap);
+}
+
+/* Says the note on stderr, once per process: `check` runs the same start
+ * on every device. */
+static void say_note(const life_data *d)
+{
+    static int said;
+    if (said || !d->note[0])
+        return;
+    said = 1;
+    fprintf(stderr, "lockstep: life: %s\n", d->note);
 }
 
 /* 1 when a live cell lies on the outermost rows or columns of plane z. */
@@ -428,8 +434,9 @@ static int pattern_suffix(const life_opts *o, const life_pattern *p, life_topolo
  * file's suffix, else the pattern's box (at least 4, said on stderr: the
  * box leaves the pattern no room). A bounded plane when the command
  * line's suffix, else the file's, says :P. */
-static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_grid *g, ls_error *err)
+static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_data *d, ls_error *err)
 {
+    life_grid *g = &d->grid;
     unsigned dims = o->dims == 3 ? 3 : 2;
     uint32_t ext[3];
     life_topology file;
@@ -460,13 +467,13 @@ static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_grid
     char shape[64];
     grid_text(g, shape, sizeof shape);
     if (from_box && touches_edges(g, g->nz / 2))
-        note("grid %s: the pattern's box, and its cells touch the edges, where the torus wraps them around (give "
+        note(d, "grid %s: the pattern's box, and its cells touch the edges, where the torus wraps them around (give "
              "--size for more room)",
              shape);
     else if (from_box)
-        note("grid %s: the pattern's box (give --size for more room)", shape);
+        note(d, "grid %s: the pattern's box (give --size for more room)", shape);
     else if (asked && file.given && !o->grid.given)
-        note("grid %s from --size, not the file's %s", shape, strchr(p->rule, ':'));
+        note(d, "grid %s from --size, not the file's %s", shape, strchr(p->rule, ':'));
     return 0;
 }
 
@@ -497,7 +504,7 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
     life_meta meta;
     if (life_read_file(o->in, o->format, (uint32_t)o->scale, &d->grid, &p, &meta, err))
         return -1;
-    if (!d->grid.words && grid_for_pattern(o, &p, &d->grid, err)) {
+    if (!d->grid.words && grid_for_pattern(o, &p, d, err)) {
         life_pattern_free(&p);
         return -1;
     }
@@ -649,6 +656,7 @@ static int life_run(ls_session *s, const void *pp, ls_run *out, const ls_progres
         life_run_free(out);
         return -1;
     }
+    say_note(d);
     life_device dev = {s, NULL, NULL};
     int rc = s->backend->gpu ? life_gpu_start(s, &d->grid, &dev.gpu, err)
                              : life_cpu_start(&d->grid, 0, NULL, &dev.cpu, err);
