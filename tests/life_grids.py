@@ -183,7 +183,7 @@ with tempfile.TemporaryDirectory() as d:
     # RLE output keeps the suffix, and reading it back keeps the grid.
     rle = os.path.join(d, "plane.rle")
     r = run_json(["--rule", "B3/S23:P40,30", "--steps", "5", "--backend", "openmp", "--out", rle], "RLE of a plane")
-    header = [l for l in open(rle).read().splitlines() if l.startswith("x")]
+    header = [l for l in open(rle).read().splitlines() if l.startswith("x")] if os.path.exists(rle) else []
     expect(header == ["x = 40, y = 30, rule = B3/S23:P40,30"], "RLE output: the header holds Golly's suffix",
            str(header))
     back = run_json(["--in", rle, "--steps", "0", "--backend", "openmp"], "RLE of a plane read back")
@@ -192,10 +192,12 @@ with tempfile.TemporaryDirectory() as d:
     torus_rle = os.path.join(d, "torus.rle")
     run_json(["--dims", "2", "--size", "20x10", "--steps", "1", "--backend", "openmp", "--out", torus_rle],
              "RLE of a torus")
-    expect("rule = B3/S23:T20,10" in open(torus_rle).read(), "RLE output of a torus says :T20,10")
+    expect(os.path.exists(torus_rle) and "rule = B3/S23:T20,10" in open(torus_rle).read(),
+           "RLE output of a torus says :T20,10")
     # --size replaces the file's sides (said on stderr), keeping its topology.
     code, out, err = life(["--in", rle, "--size", "50", "--steps", "0", "--json"])
-    expect(code == 0 and json.loads(out)["topology"] == "plane" and json.loads(out)["size"][:2] == [50, 50] and
+    r = json.loads(out) if code == 0 else {}
+    expect(r.get("topology") == "plane" and r.get("size", [])[:2] == [50, 50] and
            "grid 50x50 from --size, not the file's :P40,30" in err,
            "--size over a file's suffix: that size, the file's plane, said on stderr", err)
 
