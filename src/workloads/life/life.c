@@ -14,6 +14,7 @@
 #include "chunks.h"
 #include "life_golden.h"
 #include "progress.h"
+#include "life_anim.h"
 #include "life_cpu.h"
 #include "life_gpu.h"
 #include "life_io.h"
@@ -23,7 +24,7 @@
 
 typedef struct life_opts {
     uint64_t dims; /* 0 until given: then the input file's, the rule's (a 2D name), else 3 */
-    const char *size, *rule_text, *density_text, *in, *out, *format_text, *at_text;
+    const char *size, *rule_text, *density_text, *in, *out, *format_text, *at_text, *frames;
     uint64_t steps, seed, every, scale;
     /* Derived by validation. */
     uint32_t size_ext[3]; /* --size's extents (size_sides of them; 0: no --size) */
@@ -44,6 +45,7 @@ typedef struct life_data {
     life_grid grid;
     life_rule rule;
     uint64_t steps, generation0; /* generations run; the input's generation */
+    life_anim *anim;             /* --out run.gif, --frames DIR: a frame every sample */
     uint64_t *series;            /* population every `every` generations, from 0 */
     size_t nseries;
     uint64_t every;
@@ -106,8 +108,14 @@ static int life_params_options(void *pp, ls_opt *out, int max)
 static int life_run_options(void *pp, ls_opt *out, int max)
 {
     life_opts *o = pp;
-    ls_opt opts[] = {{"out", LS_OPT_STRING, &o->out, 0, 0, "FILE", "write the last generation to FILE (whole or not at all)"}};
-    int n = max < 1 ? max : 1;
+    ls_opt opts[] = {
+        {"out", LS_OPT_STRING, &o->out, 0, 0, "FILE",
+         "write the last generation to FILE (whole or not at all); FILE.gif: an animation of every --every sample"},
+        {"frames", LS_OPT_STRING, &o->frames, 0, 0, "DIR",
+         "a numbered PNG of every --every sample in DIR (new or empty; whole set or none)"},
+    };
+    int n = (int)(sizeof opts / sizeof opts[0]);
+    n = n < max ? n : max;
     memcpy(out, opts, (size_t)n * sizeof *out);
     return n;
 }
@@ -292,18 +300,41 @@ static int check_out(life_opts *o, ls_error *err)
     if (life_format_resolve(o->out, o->format, &o->out_format, err) &&
         (!o->in || life_format_resolve(o->in, o->format, &o->out_format, &ignored)))
         return -1; /* err holds what the output's name lacks */
+    if (o->out_format == LIFE_FORMAT_GIF && !o->every)
+        return ls_fail_usage(err, "--out %s: an animated GIF has a frame every K generations: give --every K", o->out);
+    if (o->out_format == LIFE_FORMAT_GIF && life_gif_available(err))
+        return -1;
     return ls_output_check(o->out, err);
 }
 
+/* --frames DIR: with --every, and a directory the frames can go to. */
+static int check_frames(const life_opts *o, ls_error *err)
+{
+    if (!o->frames)
+        return 0;
+    if (!o->every)
+        return ls_fail_usage(err, "--frames %s: a frame is taken every K generations: give --every K", o->frames);
+    return life_frames_check(o->frames, err);
+}
+
 /* Whether --out's format holds a grid of this shape (PKU a cube; RLE,
- * cells and PNG 2D), named as the output's fault. */
+ * cells, PNG and GIF 2D), and --frames' PNGs, named as the output's
+ * fault. */
 static int check_out_shape(const life_opts *o, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err)
 {
-    if (!o->out || life_format_check_shape(o->out_format, dims, nx, ny, nz, (uint32_t)o->scale, err) == 0)
+    const char *option = NULL, *name = NULL;
+    if (o->out && life_format_check_shape(o->out_format, dims, nx, ny, nz, (uint32_t)o->scale, err) != 0) {
+        option = "--out";
+        name = o->out;
+    } else if (o->frames && life_format_check_shape(LIFE_FORMAT_PNG, dims, nx, ny, nz, (uint32_t)o->scale, err) != 0) {
+        option = "--frames";
+        name = o->frames;
+    }
+    if (!option)
         return 0;
     char why[sizeof err->msg];
     snprintf(why, sizeof why, "%s", err->msg);
-    return ls_fail_usage(err, "--out %s: %s", o->out, why);
+    return ls_fail_usage(err, "%s %s: %s", option, name, why);
 }
 
 static int life_params_validate(void *pp, ls_error *err)
@@ -324,7 +355,7 @@ static int life_params_validate(void *pp, ls_error *err)
         return -1;
     if (!o->in && settle_extents(o, err))
         return -1;
-    if (check_out(o, err))
+    if (check_out(o, err) || check_frames(o, err))
         return -1;
     /* Without an input file the grid's shape is known now; with one, once
      * it is read (make_start). */
@@ -560,6 +591,7 @@ static void life_run_free(ls_run *run)
 {
     life_data *d = run->data;
     if (d) {
+        life_anim_abort(d->anim); /* a run that did not finish: no frames, no GIF */
         life_grid_free(&d->grid);
         free(d->series);
     }
@@ -586,12 +618,13 @@ static int device_steps(life_device *dev, life_data *d, uint64_t n, double *secs
     return 0;
 }
 
+/* A sample of --every: the population, and the frame of each animation. */
 static int record_population(life_device *dev, life_data *d, ls_error *err)
 {
     if (dev->gpu && life_gpu_fetch(dev->gpu, &d->grid, err))
         return -1;
     d->series[d->nseries++] = life_grid_population(&d->grid);
-    return 0;
+    return d->anim ? life_anim_add(d->anim, &d->grid, d->generation0 + d->steps, err) : 0;
 }
 
 /* The next chunk's generations: what the chunker asks for, but never past
@@ -640,6 +673,33 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     return dev->gpu ? life_gpu_fetch(dev->gpu, &d->grid, err) : 0;
 }
 
+/* What a written picture says beyond its cells: the generation reached,
+ * the rule, the scale, and the seed of a random grid or the file read. */
+static life_meta picture_meta(const life_opts *o, const life_data *d)
+{
+    life_meta meta = {0};
+    meta.generation = d->generation0 + d->steps;
+    meta.rule = d->rule;
+    meta.has_rule = 1;
+    meta.scale = (uint32_t)o->scale;
+    meta.has_seed = !o->in;
+    meta.seed = o->seed;
+    meta.source = o->in;
+    return meta;
+}
+
+/* --out run.gif and --frames DIR: started before the first generation,
+ * a frame at every sample (record_population), in place once the run has
+ * finished (life_write_outputs), removed when it has not (life_run_free). */
+static int start_animation(const life_opts *o, life_data *d, size_t frames, ls_error *err)
+{
+    int gif = o->out && o->out_format == LIFE_FORMAT_GIF;
+    if (!gif && !o->frames)
+        return 0;
+    life_anim_opts a = {gif ? o->out : NULL, o->frames, frames, picture_meta(o, d)};
+    return life_anim_open(&a, &d->grid, &d->anim, err);
+}
+
 static int life_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
 {
     const life_opts *o = pp;
@@ -657,6 +717,10 @@ static int life_run(ls_session *s, const void *pp, ls_run *out, const ls_progres
         return -1;
     }
     say_note(d);
+    if (start_animation(o, d, points, err)) {
+        life_run_free(out);
+        return -1;
+    }
     life_device dev = {s, NULL, NULL};
     int rc = s->backend->gpu ? life_gpu_start(s, &d->grid, &dev.gpu, err)
                              : life_cpu_start(&d->grid, 0, NULL, &dev.cpu, err);
@@ -722,10 +786,16 @@ static void life_print(const void *pp, const ls_session *s, const ls_run *run, F
 static int life_write_outputs(const void *pp, const ls_run *run, ls_error *err)
 {
     const life_opts *o = pp;
-    const life_data *d = run->data;
-    if (!o->out)
+    life_data *d = run->data;
+    if (d->anim) {
+        life_anim *anim = d->anim;
+        d->anim = NULL; /* freed by the commit, whatever it returns */
+        if (life_anim_commit(anim, err))
+            return -1;
+    }
+    if (!o->out || o->out_format == LIFE_FORMAT_GIF)
         return 0;
-    life_meta meta = {d->generation0 + d->steps, d->rule, 1, (uint32_t)o->scale};
+    life_meta meta = picture_meta(o, d);
     return life_write_file(o->out, o->out_format, &d->grid, &meta, err);
 }
 

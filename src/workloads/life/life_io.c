@@ -23,6 +23,7 @@ static const struct {
     {"rle", LIFE_FORMAT_RLE, {".rle", NULL}},
     {"cells", LIFE_FORMAT_CELLS, {".cells", NULL}},
     {"png", LIFE_FORMAT_PNG, {".png", NULL}},
+    {"gif", LIFE_FORMAT_GIF, {".gif", NULL}},
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -33,7 +34,7 @@ int life_format_parse(const char *name, life_format *out, ls_error *err)
             *out = formats[i].format;
             return 0;
         }
-    return ls_fail_usage(err, "unknown format '%s': expected pku, native, rle, cells or png", name);
+    return ls_fail_usage(err, "unknown format '%s': expected pku, native, rle, cells, png or gif (written only)", name);
 }
 
 const char *life_format_name(life_format f)
@@ -70,7 +71,7 @@ int life_format_resolve(const char *path, life_format given, life_format *out, l
             }
     return ls_fail_usage(err,
                          "%s: cannot tell the format from the name (.data .bin .pku, .lsgrid, .rle, .cells, "
-                         ".png); name it with --format",
+                         ".png, .gif); name it with --format",
                          path);
 }
 
@@ -80,13 +81,17 @@ int life_format_check_shape(life_format f, unsigned dims, uint32_t nx, uint32_t 
     if (f == LIFE_FORMAT_PKU && (dims != 3 || nx != ny || nx != nz))
         return dims == 3 ? ls_fail_usage(err, "a PKU file holds a cube; this grid is %ux%ux%u", nx, ny, nz)
                          : ls_fail_usage(err, "a PKU file holds a 3D cube; this grid is 2D (%ux%u)", nx, ny);
+    if (f == LIFE_FORMAT_GIF && dims != 2)
+        return ls_fail_usage(err, "a GIF animates 2D grids; this grid is 3D");
     if ((f == LIFE_FORMAT_RLE || f == LIFE_FORMAT_CELLS || f == LIFE_FORMAT_PNG) && dims != 2)
         return ls_fail_usage(err, "the %s format holds 2D patterns; this grid is 3D (use the pku or native format)",
                              life_format_name(f));
     uint64_t px = (uint64_t)(scale ? scale : 1);
-    if (f == LIFE_FORMAT_PNG && ((uint64_t)nx * px > LIFE_PNG_MAX_SIDE || (uint64_t)ny * px > LIFE_PNG_MAX_SIDE))
-        return ls_fail_usage(err, "a %ux%u grid at scale %llu is too large for a PNG (at most %u pixels a side)", nx,
-                             ny, (unsigned long long)px, LIFE_PNG_MAX_SIDE);
+    uint64_t max_side = f == LIFE_FORMAT_GIF ? LIFE_GIF_MAX_SIDE : LIFE_PNG_MAX_SIDE;
+    if ((f == LIFE_FORMAT_PNG || f == LIFE_FORMAT_GIF) && ((uint64_t)nx * px > max_side || (uint64_t)ny * px > max_side))
+        return ls_fail_usage(err, "a %ux%u grid at scale %llu is too large for a %s (at most %llu pixels a side)", nx,
+                             ny, (unsigned long long)px, f == LIFE_FORMAT_GIF ? "GIF" : "PNG",
+                             (unsigned long long)max_side);
     return 0;
 }
 
@@ -806,6 +811,10 @@ int life_read_file(const char *path, life_format fmt, uint32_t png_scale, life_g
     memset(meta, 0, sizeof *meta);
     if (life_format_resolve(path, fmt, &fmt, err))
         return -1;
+    if (fmt == LIFE_FORMAT_GIF)
+        return ls_fail_usage(err, "%s: GIF is written only (an animation of a run, with --every); read patterns from "
+                                  "rle, cells or png",
+                             path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return ls_fail_usage(err, "cannot open %s: %s", path, strerror(errno));
@@ -860,5 +869,9 @@ int life_write_file(const char *path, life_format fmt, const life_grid *g, const
 {
     if (life_format_resolve(path, fmt, &fmt, err))
         return -1;
+    if (!writer_for(fmt))
+        return ls_fail_usage(err, "%s: the %s format is no grid file (an animation is written by the run, with "
+                                  "--every)",
+                             path, life_format_name(fmt));
     return write_atomically(path, writer_for(fmt), g, meta, err);
 }
