@@ -165,6 +165,7 @@ static void test_rule_names_and_grids(void)
     expect_bad_spec("B3/S23:P64,64,64", 2, "has 3 sides (3D) and the grid is 2D");
     expect_bad_spec("Life:P64,64,64", 0, "three sides");
     expect_bad_spec("93/3", 2, "above 8");
+    expect_bad_spec("B6/S5,12:P112,14", 0, "above 8"); /* a 2D suffix: 2D counts (found by fuzz_life.c) */
     /* Grids lockstep does not run, and malformed suffixes. */
     expect_bad_spec("B3/S23:K64,64", 2, "Klein bottle");
     expect_bad_spec("B3/S23:S64", 2, "sphere");

@@ -288,7 +288,9 @@ int life_rule_parse_spec(const char *text, unsigned dims, life_rule_spec *out, l
     size_t blen = colon ? (size_t)(colon - text) : len;
     memcpy(body, text, blen);
     body[blen] = '\0';
-    unsigned max = dims == 2 ? LIFE_MAX_COUNT_2D : LIFE_MAX_COUNT_3D;
+    /* Counts up to the grid's neighbours: the dimension given, else the
+     * one the suffix implies, else (not known yet) 26. */
+    unsigned max = (dims ? dims : suffix_dims(&out->grid)) == 2 ? LIFE_MAX_COUNT_2D : LIFE_MAX_COUNT_3D;
     const char *named = strchr(body, '/') ? NULL : find_named_rule(body);
     const char *why_2d = NULL;
     if (named) {
