@@ -258,7 +258,7 @@ static int asked_extents(const life_opts *o, unsigned dims, uint32_t ext[3], ls_
  * side; a torus unless the suffix says :P. */
 static int settle_extents(life_opts *o, ls_error *err)
 {
-    uint32_t ext[3] = {256, 256, 256}, dflt = 256;
+    uint32_t ext[3], dflt = 256;
     int asked = asked_extents(o, (unsigned)o->dims, ext, err);
     if (asked < 0)
         return -1;
@@ -351,6 +351,7 @@ static int life_params_validate(void *pp, ls_error *err)
         o->dims = 3;
     if (parse_density(o, err))
         return -1;
+    /* Again, for a dimension settled only now (the default 3D). */
     if (o->rule_text && o->dims && life_rule_parse(o->rule_text, (unsigned)o->dims, &o->rule, err))
         return -1;
     if (!o->in && settle_extents(o, err))
@@ -474,10 +475,10 @@ static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_data
     int asked = asked_extents(o, dims, ext, err);
     if (asked < 0 || pattern_suffix(o, p, &file, err))
         return -1;
-    if (file.given && dims == 3 && !o->grid.given && file.sides >= 2)
-        return ls_fail_usage(err, "%s: its grid suffix (%s) is 2D and this grid is 3D; give the grid with --size or "
-                                  "a suffix of three sides on --rule",
-                             o->in, strchr(p->rule, ':'));
+    if (file.given && !o->grid.given && file.sides >= 2 && file.sides != dims)
+        return ls_fail_usage(err, "%s: its grid suffix (%s) is %uD and this grid is %uD; give the grid with --size or "
+                                  "a suffix on --rule",
+                             o->in, strchr(p->rule, ':'), file.sides, dims);
     int from_box = !asked && !file.given;
     if (!asked && file.given)
         expand_extents(file.size, (int)file.sides, dims, ext);
@@ -781,8 +782,10 @@ static void life_print(const void *pp, const ls_session *s, const ls_run *run, F
         fprintf(out, "  generation %" PRIu64 ": %" PRIu64 "\n", i * d->every, d->series[i]);
 }
 
-/* The output format (chosen and checked by validation): --format, else
- * OUT's extension, else the input's. */
+/* The outputs of a finished run: the animations put in place (their
+ * frames were written as the run sampled), and --out's last generation in
+ * its format (chosen and checked by validation: --format, else OUT's
+ * extension, else the input's). */
 static int life_write_outputs(const void *pp, const ls_run *run, ls_error *err)
 {
     const life_opts *o = pp;

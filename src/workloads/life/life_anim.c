@@ -228,9 +228,11 @@ int life_frames_check(const char *dir, ls_error *err)
         return -1;
     struct stat st;
     int rc = 0;
-    if (stat(path, &st) == 0) {
+    if (lstat(path, &st) == 0) {
         int empty = S_ISDIR(st.st_mode) ? dir_is_empty(path) : -1;
-        if (!S_ISDIR(st.st_mode))
+        if (S_ISLNK(st.st_mode)) /* the frames' directory would replace the link, not fill what it names */
+            rc = ls_fail_usage(err, "--frames %s: a symbolic link; name the directory itself", dir);
+        else if (!S_ISDIR(st.st_mode))
             rc = ls_fail_usage(err, "--frames %s: not a directory", dir);
         else if (empty < 0)
             rc = ls_fail_usage(err, "--frames %s: cannot read it: %s", dir, strerror(errno));
