@@ -44,7 +44,10 @@
  * generation kernel is zero beyond the edges too. In the torus kernels
  * `bounded` is a constant 0 and every one of these masks folds away. The
  * plane kernels take any rule and any row length: they are not the hot
- * path, and three more kernels keep the program's size down. */
+ * path, and three more kernels keep the program's size down. (nvcc 13.0 for
+ * sm_80, sm_90 and sm_100 makes the torus kernels' machine code byte for
+ * byte what it was before planes; a mask written as an expression rather than under
+ * `if (bounded)` changed two of them.) */
 #include "dialect.h"
 #include "life.h"
 
@@ -275,8 +278,10 @@ LS_DEVICE void life_2d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, l
         yr = yr + 1u == ny ? 0u : yr + 1u;
     }
     life_row2 x0 = xs[2], x1 = xs[3], x2, y0, y1, y2;
-    life_2dt_sum(life_2dt_next(r, x, &xs[0], &xs[1], &xs[2]) & life_2dt_keep(bounded, y - 1u, ny), 0u, buf, lane,
-                 x, aligned, bounded, &y0);
+    ls_u32 mid0 = life_2dt_next(r, x, &xs[0], &xs[1], &xs[2]);
+    if (bounded)
+        mid0 &= life_2dt_keep(bounded, y - 1u, ny);
+    life_2dt_sum(mid0, 0u, buf, lane, x, aligned, bounded, &y0);
     life_2dt_sum(life_2dt_next(r, x, &xs[1], &xs[2], &xs[3]), 0u, buf, lane, x, aligned, bounded, &y1);
     /* The words of the row to sum next (row y + 2) are read one step ahead. */
     const LS_GLOBAL ls_u32 *row = life_row_at(src, yr, rb);
@@ -296,8 +301,10 @@ LS_DEVICE void life_2d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, l
         nw = row[j] & nkeep;                                                                        \
         ne = (edge ? row[ej] : 0u) & nkeep;                                                         \
         life_2dt_sum(cw, ce, buf, lane, x, aligned, bounded, &xc);                                  \
-        life_2dt_sum(life_2dt_next(r, x, &xa, &xb, &xc) & life_2dt_keep(bounded, y + s + 1u, ny), 0u, buf, \
-                     lane, x, aligned, bounded, &yc);                                               \
+        ls_u32 mid = life_2dt_next(r, x, &xa, &xb, &xc);                                          \
+        if (bounded) /* as a statement: nvcc then compiles the torus kernels as before */          \
+            mid &= life_2dt_keep(bounded, y + s + 1u, ny);                                          \
+        life_2dt_sum(mid, 0u, buf, lane, x, aligned, bounded, &yc);                                 \
         ls_u32 out = life_2dt_next(r, x, &ya, &yb, &yc);                                            \
         if (mine && y + s < yend)                                                                   \
             ((LS_GLOBAL ls_u32 *)life_row_at(dst, y + s, rb))[j] = out;                             \
