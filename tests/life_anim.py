@@ -331,6 +331,8 @@ with tempfile.TemporaryDirectory() as d:
     refused(["--dims", "2", "--every", "1", "--frames", os.path.join(d, "no", "such")], "--frames in a missing "
             "directory", "cannot make a directory")
     refused(["--dims", "2", "--frames", os.path.join(d, "f2")], "--frames without --every", "give --every K")
+    refused(["--dims", "2", "--every", "1", "--frames", os.path.join(empty, ".")], "--frames DIR/.",
+            "by its own name")
     refused(["--dims", "3", "--every", "1", "--frames", os.path.join(d, "f3")], "--frames of a 3D grid",
             "this grid is 3D")
     if HAVE_GIF:

@@ -169,20 +169,31 @@ int life_gif_available(ls_error *err)
 /* ---- the directory of frames ------------------------------------------ */
 
 /* DIR without trailing slashes, and the directory it is in ("." when it
- * names none). Both allocated; -1 with err set for "/" or "". */
+ * names none). Both allocated; -1 with err set for a DIR that cannot be
+ * renamed into place: "", "/", ".", "..". */
 static int split_dir(const char *dir, char **path, char **parent, ls_error *err)
 {
     size_t n = strlen(dir);
     while (n > 1 && dir[n - 1] == '/')
         n--;
-    if (n == 0 || (n == 1 && dir[0] == '/'))
-        return ls_fail_usage(err, "--frames '%s': name a directory to make or to fill, not the root", dir);
+    size_t base = n;
+    while (base > 0 && dir[base - 1] != '/')
+        base--;
+    const char *name = dir + base;
+    size_t name_len = n - base;
+    if (name_len == 0 || (name_len == 1 && name[0] == '.') || (name_len == 2 && memcmp(name, "..", 2) == 0))
+        return ls_fail_usage(err, "--frames '%s': name the directory by its own name (not /, . or ..)", dir);
     *path = strndup(dir, n);
-    const char *slash = *path ? strrchr(*path, '/') : NULL;
-    *parent = !*path ? NULL : slash == *path ? strdup("/") : slash ? strndup(*path, (size_t)(slash - *path)) : strdup(".");
-    if (!*path || !*parent) {
+    if (!*path)
+        return ls_fail(err, "out of memory");
+    if (base == 0)
+        *parent = strdup(".");
+    else if (base == 1)
+        *parent = strdup("/");
+    else
+        *parent = strndup(dir, base - 1);
+    if (!*parent) {
         free(*path);
-        free(*parent);
         return ls_fail(err, "out of memory");
     }
     return 0;
