@@ -216,6 +216,9 @@ with tempfile.TemporaryDirectory() as d:
     grid = os.path.join(d, "g.lsgrid")
     write_native(grid, 2, (8, 8, 1), {(1, 1, 0)}, {3}, {2, 3})
     refused(["--in", grid, "--rule", "B3/S23:P9,9"], "a suffix other than a native grid's size", "holds a 8x8 grid")
+    cube = os.path.join(d, "cube8.lsgrid")
+    write_native(cube, 3, (8, 8, 8), {(1, 1, 1)}, {6}, {5, 6, 7})
+    refused(["--in", cube, "--rule", "B6/S567:P8,8"], "a 2D suffix on a 3D native grid", "has 2 sides and the grid is 3D")
 
 # ---- the grid chosen for a pattern -------------------------------------------
 

@@ -239,6 +239,9 @@ static void expand_extents(const uint32_t *given, int sides, unsigned dims, uint
 static int asked_extents(const life_opts *o, unsigned dims, uint32_t ext[3], ls_error *err)
 {
     uint32_t by_suffix[3];
+    if (o->grid.given && o->grid.sides > 1 && o->grid.sides != dims)
+        return ls_fail_usage(err, "--rule %s: its grid suffix has %u sides and the grid is %uD", o->rule_text,
+                             o->grid.sides, dims);
     if (o->grid.given)
         expand_extents(o->grid.size, (int)o->grid.sides, dims, by_suffix);
     if (o->size_sides) {
