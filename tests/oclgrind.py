@@ -44,7 +44,7 @@ if not OCLGRIND:
 # many for local memory) shared histogram; BMN's deal and play; Life in 2D
 # and 3D, with the default rule (a kernel with it built in) and another,
 # rows of whole words (aligned) and not, and in 2D an odd step count (one
-# launch of two generations, one of one).
+# launch of two generations, one of one); on tori and bounded planes.
 CHECKS = [
     ['graveler', '--battles', '1000'],
     ['graveler', '--battles', '50', '--turns', '4096'],
@@ -57,6 +57,11 @@ CHECKS = [
     ['life', '--dims', '3', '--size', '9x5x4', '--steps', '2'],
     ['life', '--dims', '3', '--size', '32x4x4', '--steps', '2', '--rule', 'B5/S45'],
     ['life', '--dims', '3', '--size', '9x5x4', '--steps', '2', '--rule', 'B5/S45'],
+    # Bounded planes (Golly's :P grids): the 2D kernels of one and two
+    # generations (an odd step count) and the 3D one, with a B0 rule, whose
+    # births along the edges show a wrap that leaked through.
+    ['life', '--steps', '3', '--rule', 'B03/S23:P37,5'],
+    ['life', '--steps', '2', '--rule', 'B0,6/S5-7:P9,5,4'],
 ]
 RAY = ['--size', '16x16', '--spp', '2', '--quiet']
 

@@ -12,6 +12,7 @@ void ref_init(ref_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz)
     g->nx = nx;
     g->ny = ny;
     g->nz = nz;
+    g->bounded = 0;
     g->cells = calloc((size_t)nx * ny * nz, 1);
     if (!g->cells) {
         fprintf(stderr, "ref_life: out of memory for %ux%ux%u cells\n", nx, ny, nz);
@@ -36,7 +37,15 @@ static uint32_t wrap(uint32_t v, int d, uint32_t n)
     return (uint32_t)(((int64_t)v + d + n) % n);
 }
 
-/* Live neighbours of (x, y, z), the cell itself not counted. */
+/* Whether v + d lies in 0 .. n-1. */
+static int inside(uint32_t v, int d, uint32_t n)
+{
+    int64_t w = (int64_t)v + d;
+    return w >= 0 && w < (int64_t)n;
+}
+
+/* Live neighbours of (x, y, z), the cell itself not counted. On a bounded
+ * plane a neighbour beyond an edge does not exist: it counts as dead. */
 static unsigned neighbours(const ref_grid *g, uint32_t x, uint32_t y, uint32_t z)
 {
     unsigned n = 0;
@@ -45,6 +54,8 @@ static unsigned neighbours(const ref_grid *g, uint32_t x, uint32_t y, uint32_t z
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++) {
                 if (dx == 0 && dy == 0 && dz == 0)
+                    continue;
+                if (g->bounded && !(inside(x, dx, g->nx) && inside(y, dy, g->ny) && inside(z, dz, g->nz)))
                     continue;
                 n += g->cells[at(g, wrap(x, dx, g->nx), wrap(y, dy, g->ny), wrap(z, dz, g->nz))];
             }

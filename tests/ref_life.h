@@ -1,5 +1,6 @@
 /* ref_life.h - an obviously correct Life, for tests only: a byte per
- * cell, every neighbour counted one by one, indices wrapped with %. */
+ * cell, every neighbour counted one by one, indices wrapped with % on a
+ * torus, skipped beyond the edges on a bounded plane. */
 #ifndef LOCKSTEP_REF_LIFE_H
 #define LOCKSTEP_REF_LIFE_H
 
@@ -11,9 +12,11 @@ typedef struct ref_grid {
     unsigned dims;
     uint32_t nx, ny, nz;
     uint8_t *cells; /* cell (x, y, z) at (z * ny + y) * nx + x, 0 or 1 */
+    int bounded;    /* 0: a torus; 1: a bounded plane, nothing beyond the edges */
 } ref_grid;
 
-/* Exits the test with a message when out of memory. */
+/* A torus; set bounded after for a plane. Exits the test with a message
+ * when out of memory. */
 void ref_init(ref_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz);
 void ref_free(ref_grid *g);
 

@@ -1,6 +1,8 @@
 /* ref_life_golden.c - recomputes every conformance case of Life
  * (src/workloads/life/life_golden.h) with the byte-per-cell reference and
- * fails when the table disagrees; `--print` writes the table's entries. */
+ * fails when the table disagrees; `--print` writes the table's entries
+ * with the reference's answers, to paste over the table (a new case is
+ * added with answers 0 and the table printed again). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +25,7 @@ int main(int argc, char **argv)
         life_grid_fill_random(&g, c->seed, c->density);
         ref_grid r;
         ref_init(&r, c->dims, c->nx, c->ny, c->nz);
+        r.bounded = c->bounded;
         ref_from_grid(&r, &g);
         ref_run(&r, c->birth, c->survive, c->steps);
         memset(g.words, 0, g.nwords * sizeof *g.words);
@@ -32,7 +35,10 @@ int main(int argc, char **argv)
                     life_set(&g, x, y, z, r.cells[((size_t)z * c->ny + y) * c->nx + x]);
         uint64_t pop = ref_population(&r), digest = life_grid_digest(&g);
         if (print)
-            printf("    %s: %" PRIu64 ", 0x%016" PRIx64 "\n", c->name, pop, digest);
+            printf("    {\"%s\", %u, %u, %u, %u, 0x%x, 0x%x, %" PRIu64 ", %" PRIu64 ", %g, %d, %" PRIu64
+                   ", 0x%016" PRIx64 "ull},\n",
+                   c->name, c->dims, c->nx, c->ny, c->nz, c->birth, c->survive, c->steps, c->seed, c->density,
+                   c->bounded, pop, digest);
         else if (pop != c->population || digest != c->digest) {
             printf("FAIL %s: reference %" PRIu64 " %016" PRIx64 ", table %" PRIu64 " %016" PRIx64 "\n", c->name, pop,
                    digest, c->population, c->digest);

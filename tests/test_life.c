@@ -92,6 +92,106 @@ static void test_rules(void)
     }
 }
 
+/* Names, S/B order and grid suffixes (life_rule_parse_spec). */
+static void expect_spec(const char *text, unsigned dims, uint32_t birth, uint32_t survive, unsigned implied,
+                        const char *grid)
+{
+    life_rule_spec spec;
+    ls_error err = {"", 0};
+    char what[300], suffix[LIFE_TOPOLOGY_TEXT] = "";
+    int ok = life_rule_parse_spec(text, dims, &spec, &err) == 0;
+    if (ok && spec.grid.given) /* the suffix as given: its letter and each of its sides */
+        snprintf(suffix, sizeof suffix, ":%c", spec.grid.bounded ? 'P' : 'T');
+    for (unsigned i = 0; ok && spec.grid.given && i < spec.grid.sides; i++)
+        snprintf(suffix + strlen(suffix), sizeof suffix - strlen(suffix), "%s%u", i ? "," : "", spec.grid.size[i]);
+    snprintf(what, sizeof what, "rule '%s' (dims %u): B%x/S%x, %uD, grid '%s' (got %s B%x/S%x %uD '%s')", text, dims,
+             birth, survive, implied, grid, ok ? "ok" : err.msg, ok ? spec.rule.birth : 0,
+             ok ? spec.rule.survive : 0, ok ? spec.dims : 0, suffix);
+    check(ok && spec.rule.birth == birth && spec.rule.survive == survive && spec.dims == implied &&
+              strcmp(suffix, grid) == 0,
+          what);
+}
+
+/* Refused, in one line that holds `says`. */
+static void expect_bad_spec(const char *text, unsigned dims, const char *says)
+{
+    life_rule_spec spec;
+    ls_error err = {"", 0};
+    char what[400];
+    int rc = life_rule_parse_spec(text, dims, &spec, &err);
+    snprintf(what, sizeof what, "rule '%s' (dims %u) is refused saying '%s' (got: %s)", text, dims, says,
+             rc ? err.msg : "accepted");
+    check(rc == -1 && err.usage == 1 && strstr(err.msg, says) && !strchr(err.msg, '\n'), what);
+}
+
+#define B(n) (1u << (n))
+
+static void test_rule_names_and_grids(void)
+{
+    /* Names people type, in any case and spacing. */
+    expect_spec("Life", 0, B(3), B(2) | B(3), 2, "");
+    expect_spec("life", 2, B(3), B(2) | B(3), 2, "");
+    expect_spec("HighLife", 2, B(3) | B(6), B(2) | B(3), 2, "");
+    expect_spec("Seeds", 2, B(2), 0, 2, "");
+    expect_spec("Day & Night", 2, B(3) | B(6) | B(7) | B(8), B(3) | B(4) | B(6) | B(7) | B(8), 2, "");
+    expect_spec("DayAndNight", 2, B(3) | B(6) | B(7) | B(8), B(3) | B(4) | B(6) | B(7) | B(8), 2, "");
+    expect_spec("day and night", 0, B(3) | B(6) | B(7) | B(8), B(3) | B(4) | B(6) | B(7) | B(8), 2, "");
+    expect_spec("Life without death", 2, B(3), 0x1ff, 2, "");
+    expect_spec("2x2", 2, B(3) | B(6), B(1) | B(2) | B(5), 2, "");
+    expect_spec("Diamoeba", 2, B(3) | B(5) | B(6) | B(7) | B(8), B(5) | B(6) | B(7) | B(8), 2, "");
+    expect_spec("Morley", 2, B(3) | B(6) | B(8), B(2) | B(4) | B(5), 2, "");
+    expect_spec("Replicator", 2, B(1) | B(3) | B(5) | B(7), B(1) | B(3) | B(5) | B(7), 2, "");
+    /* S/B order, as Golly and MCell write it. */
+    expect_spec("23/3", 0, B(3), B(2) | B(3), 2, "");
+    expect_spec("23/36", 2, B(3) | B(6), B(2) | B(3), 2, "");
+    expect_spec("/2", 2, B(2), 0, 2, "");
+    /* Plain B/S counts the neighbours of whatever grid it is given. */
+    expect_spec("B3/S23", 0, B(3), B(2) | B(3), 0, "");
+    expect_spec("B3/S23", 3, B(3), B(2) | B(3), 0, "");
+    expect_spec("B6/S567", 3, B(6), B(5) | B(6) | B(7), 0, "");
+    /* Golly's grid suffixes; three sides for 3D, one for a square or cube. */
+    expect_spec("B3/S23:T2048,2048", 0, B(3), B(2) | B(3), 2, ":T2048,2048");
+    expect_spec("B3/S23:P64,32", 2, B(3), B(2) | B(3), 2, ":P64,32");
+    expect_spec("b3/s23:p64,32", 2, B(3), B(2) | B(3), 2, ":P64,32");
+    expect_spec("B6/S567:P64,32,16", 3, B(6), B(5) | B(6) | B(7), 3, ":P64,32,16");
+    expect_spec("B6/S567:T40", 3, B(6), B(5) | B(6) | B(7), 0, ":T40");
+    expect_spec("Life:P100,80", 2, B(3), B(2) | B(3), 2, ":P100,80");
+    expect_spec("23/3:T10,12", 2, B(3), B(2) | B(3), 2, ":T10,12");
+    /* 2D rules are refused on a 3D grid; suffixes that disagree with it too. */
+    expect_bad_spec("Life", 3, "is a 2D rule by name");
+    expect_bad_spec("HighLife", 3, "a 3D grid counts 26");
+    expect_bad_spec("23/3", 3, "S/B order");
+    expect_bad_spec("B3/S23:P64,64", 3, "has 2 sides (2D) and the grid is 3D");
+    expect_bad_spec("B3/S23:P64,64,64", 2, "has 3 sides (3D) and the grid is 2D");
+    expect_bad_spec("Life:P64,64,64", 0, "three sides");
+    expect_bad_spec("93/3", 2, "above 8");
+    expect_bad_spec("B6/S5,12:P112,14", 0, "above 8"); /* a 2D suffix: 2D counts (found by fuzz_life.c) */
+    /* Grids lockstep does not run, and malformed suffixes. */
+    expect_bad_spec("B3/S23:K64,64", 2, "Klein bottle");
+    expect_bad_spec("B3/S23:S64", 2, "sphere");
+    expect_bad_spec("B3/S23:C64,64", 2, "cross-surface");
+    expect_bad_spec("B3/S23:T0,64", 2, "unbounded");
+    expect_bad_spec("B3/S23:T3,64", 2, "4 to 1048576");
+    expect_bad_spec("B3/S23:T64,64+1", 2, "without Golly's shifts");
+    expect_bad_spec("B3/S23:T64,", 2, "expected the grid's sides");
+    expect_bad_spec("B3/S23:T", 2, "expected the grid's sides");
+    expect_bad_spec("B3/S23:Q8,8", 2, "expected a grid suffix");
+    expect_bad_spec("B3/S23:T4,4,4,4", 0, "expected the grid's sides");
+    expect_bad_spec("Lief", 2, "a rule name");
+    expect_bad_spec("", 2, "a rule name");
+    expect_bad_spec(":T8,8", 2, "a rule name");
+    /* life_rule_parse drops a checked suffix. */
+    life_rule r;
+    ls_error err;
+    check(life_rule_parse("Life:T64,64", 2, &r, &err) == 0 && r.birth == B(3), "life_rule_parse takes a suffix");
+    check(life_rule_parse("Life:X64,64", 2, &r, &err) == -1, "life_rule_parse checks the suffix");
+    char text[LIFE_TOPOLOGY_TEXT];
+    life_topology_format(1, 2, 64, 32, 1, text, sizeof text);
+    check(strcmp(text, ":P64,32") == 0, "a 2D plane's suffix is written :P64,32");
+    life_topology_format(0, 3, 64, 32, 16, text, sizeof text);
+    check(strcmp(text, ":T64,32,16") == 0, "a 3D torus's suffix is written :T64,32,16");
+}
+
 /* ---- known answers ------------------------------------------------------ */
 
 /* A 2D grid of nx x ny with the RLE pattern centred (or at `at`). */
@@ -205,6 +305,7 @@ static void test_gosper_gun(void)
 int main(void)
 {
     test_rules();
+    test_rule_names_and_grids();
     test_r_pentomino();
     test_glider_and_blinker();
     test_gosper_gun();

@@ -26,10 +26,10 @@ static uint64_t next_random(void)
 
 static const char *const variant_names[] = {"generic", "avx2", "avx512"};
 
-/* One grid, one rule, one step count: every variant and thread count
- * against the reference. */
-static void compare(unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, life_rule rule, uint64_t steps,
-                    double density, uint64_t seed)
+/* One grid (a torus, or a bounded plane), one rule, one step count: every
+ * variant and thread count against the reference. */
+static void compare_on(int bounded, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, life_rule rule,
+                       uint64_t steps, double density, uint64_t seed)
 {
     ls_error err;
     life_grid start;
@@ -41,6 +41,7 @@ static void compare(unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, life_r
     life_grid_fill_random(&start, seed, density);
     ref_grid ref;
     ref_init(&ref, dims, nx, ny, nz);
+    ref.bounded = bounded;
     ref_from_grid(&ref, &start);
     ref_run(&ref, rule.birth, rule.survive, steps);
     char rule_text[LIFE_RULE_TEXT];
@@ -53,20 +54,28 @@ static void compare(unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, life_r
                 continue;
             }
             memcpy(g.words, start.words, start.nwords * sizeof *start.words);
+            g.bounded = bounded;
             if (life_cpu_run_variant(&g, rule, steps, threads, variant_names[v], &err)) {
                 life_grid_free(&g);
                 continue; /* this copy does not run on this CPU */
             }
             char why[200] = "", what[400];
             int same = ref_equals_grid(&ref, &g, why, sizeof why);
-            snprintf(what, sizeof what, "%uD %ux%ux%u %s %" PRIu64 " steps density %.2f %s %d threads: %s", dims,
-                     nx, ny, nz, rule_text, steps, density, variant_names[v], threads, why);
+            snprintf(what, sizeof what, "%uD %ux%ux%u %s %s %" PRIu64 " steps density %.2f %s %d threads: %s", dims,
+                     nx, ny, nz, bounded ? "plane" : "torus", rule_text, steps, density, variant_names[v], threads,
+                     why);
             check(same, what);
             check(life_grid_population(&g) == ref_population(&ref), what);
             life_grid_free(&g);
         }
     ref_free(&ref);
     life_grid_free(&start);
+}
+
+static void compare(unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, life_rule rule, uint64_t steps,
+                    double density, uint64_t seed)
+{
+    compare_on(0, dims, nx, ny, nz, rule, steps, density, seed);
 }
 
 static life_rule random_rule(unsigned dims)
@@ -107,6 +116,29 @@ static void test_3d(void)
         compare(3, nx, ny, nz, b0, 3, 0.3, 120 + i);
         compare(3, nx, ny, nz, random_rule(3), 1 + (uint32_t)(next_random() % 4), 0.5, 130 + i);
         compare(3, nx, ny, nz, random_rule(3), 1 + (uint32_t)(next_random() % 4), 0.1, 140 + i);
+    }
+}
+
+/* Bounded planes (Golly's ":P" grids): the edges are dead, not wrapped.
+ * B0 rules show it most: on a torus an empty grid is born whole, on a
+ * plane the cells along the edges see fewer neighbours than the rest. */
+static void test_bounded(void)
+{
+    static const uint32_t sizes2[][2] = {{4, 4}, {5, 7}, {31, 33}, {32, 32}, {33, 4}, {64, 5}, {65, 65}, {97, 6}};
+    static const uint32_t sizes3[][3] = {{4, 4, 4}, {5, 6, 7}, {33, 9, 5}, {32, 8, 8}, {64, 4, 9}, {40, 6, 33}};
+    life_rule b0 = {1u | (1u << 3), (1u << 2) | (1u << 8)};
+    life_rule b0_3d = {1u | (1u << 6), (1u << 5) | (1u << 26)};
+    for (size_t i = 0; i < sizeof sizes2 / sizeof sizes2[0]; i++) {
+        uint32_t nx = sizes2[i][0], ny = sizes2[i][1];
+        compare_on(1, 2, nx, ny, 1, life_rule_default(2), 7, 0.5, 201 + i);
+        compare_on(1, 2, nx, ny, 1, b0, 6, 0.3, 211 + i);
+        compare_on(1, 2, nx, ny, 1, random_rule(2), 1 + (uint32_t)(next_random() % 6), 0.4, 221 + i);
+    }
+    for (size_t i = 0; i < sizeof sizes3 / sizeof sizes3[0]; i++) {
+        uint32_t nx = sizes3[i][0], ny = sizes3[i][1], nz = sizes3[i][2];
+        compare_on(1, 3, nx, ny, nz, life_rule_default(3), 5, 0.5, 301 + i);
+        compare_on(1, 3, nx, ny, nz, b0_3d, 3, 0.3, 311 + i);
+        compare_on(1, 3, nx, ny, nz, random_rule(3), 1 + (uint32_t)(next_random() % 4), 0.4, 321 + i);
     }
 }
 
@@ -152,6 +184,7 @@ int main(void)
     printf("CPU loop here: %s\n", life_cpu_variant());
     test_2d();
     test_3d();
+    test_bounded();
     test_fill_and_digest();
     return check_finish();
 }

@@ -6,7 +6,8 @@
 #   OpenCL:  the ICD loader and headers, and PoCL so that OpenCL runs on
 #            the CPU when no GPU driver is present
 #   images:  libpng (PNG of the raytracer and of 2D Life grids; meson falls back to subprojects/libpng.wrap
-#            only where a wrap was fetched: tools/build.sh never downloads)
+#            only where a wrap was fetched: tools/build.sh never downloads); giflib (animated GIFs of Life
+#            runs; optional to meson: without it .gif output is refused)
 #   MPI:     Open MPI (graveler and bmn search across the ranks of a job;
 #            the tests run mpirun with 1, 2 and 3 ranks on this machine)
 # With --tests (tools/test.sh), what only the test suite needs as well:
@@ -18,7 +19,7 @@
 # CUDA is not a Debian package here: install NVIDIA's toolkit for nvcc; the
 # build finds it on PATH or in /usr/local/cuda.
 set -eu
-pkgs="gcc libc6-dev meson ninja-build pkg-config python3 libsqlite3-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libpng-dev openmpi-bin libopenmpi-dev"
+pkgs="gcc libc6-dev meson ninja-build pkg-config python3 libsqlite3-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libpng-dev libgif-dev openmpi-bin libopenmpi-dev"
 test_pkgs="librandom123-dev clang libclang-rt-dev oclgrind groff-base"
 print=0
 for arg in "$@"; do

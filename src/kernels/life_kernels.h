@@ -33,7 +33,21 @@
  *
  * Rules: the *_b3s23 / *_b6s567 kernels have the default rule as a
  * constant, which the compiler folds from the multiplexer tree of
- * life_rule_2d/3d down to a few operations; the others take any rule. */
+ * life_rule_2d/3d down to a few operations; the others take any rule.
+ *
+ * Bounded planes (Golly's ":P" grids, the *_plane kernels): the same walks
+ * with `bounded` a constant 1, where nothing wraps. The words of the rows
+ * and planes beyond the edges are read as zeros (the reads stay wrapped,
+ * inside the grid, and their values are masked), the x seam takes zeros
+ * for the west word of the first word and the east word of the last
+ * (life_xwrap's wkeep, ekeep), and the middle generation of the two-
+ * generation kernel is zero beyond the edges too. In the torus kernels
+ * `bounded` is a constant 0 and every one of these masks folds away. The
+ * plane kernels take any rule and any row length: they are not the hot
+ * path, and three more kernels keep the program's size down. (nvcc 13.0 for
+ * sm_80, sm_90 and sm_100 makes the torus kernels' machine code byte for
+ * byte what it was before planes; a mask written as an expression rather than under
+ * `if (bounded)` changed two of them.) */
 #include "dialect.h"
 #include "life.h"
 
@@ -43,6 +57,7 @@ typedef struct life_xwrap {
     ls_u32 wsh;       /* j == 0 in an unaligned row: 32 - last_bits, else 0 */
     ls_u32 esh, emask; /* last word of an unaligned row: last_bits, ~0; else 0, 0 */
     ls_u32 keep;      /* the cells of the output word (padding masked) */
+    ls_u32 wkeep, ekeep; /* bounded planes: 0 where the west (east) word is beyond the row's edge, else ~0 */
 } life_xwrap;
 
 LS_DEVICE life_xwrap life_xwrap_make(ls_u32 j, ls_u32 row_words, ls_u32 last_bits)
@@ -56,6 +71,8 @@ LS_DEVICE life_xwrap life_xwrap_make(ls_u32 j, ls_u32 row_words, ls_u32 last_bit
     x.esh = last && partial ? last_bits : 0u;
     x.emask = last && partial ? 0xffffffffu : 0u;
     x.keep = last ? life_valid_mask(last_bits) : 0xffffffffu;
+    x.wkeep = first ? 0u : 0xffffffffu;
+    x.ekeep = last ? 0u : 0xffffffffu;
     return x;
 }
 
@@ -82,11 +99,29 @@ LS_DEVICE life_raw life_raw_load(const LS_GLOBAL ls_u32 *row, life_xwrap x)
     return v;
 }
 
-/* West + centre + east of word x.j (s0 + 2 s1), and the word. */
-LS_DEVICE void life_raw_sum(life_raw v, life_xwrap x, int aligned, ls_u32 *s0, ls_u32 *s1, ls_u32 *self)
+/* On a bounded plane, the words of a row beyond an edge (`outside`): dead.
+ * Nothing on a torus. */
+LS_DEVICE life_raw life_raw_clip(life_raw v, int bounded, int outside)
+{
+    if (bounded && outside) {
+        v.wm = 0u;
+        v.w = 0u;
+        v.wp = 0u;
+    }
+    return v;
+}
+
+/* West + centre + east of word x.j (s0 + 2 s1), and the word. On a
+ * bounded plane the words beyond the row's ends are dead. */
+LS_DEVICE void life_raw_sum(life_raw v, life_xwrap x, int aligned, int bounded, ls_u32 *s0, ls_u32 *s1,
+                            ls_u32 *self)
 {
     ls_u32 w = v.w, wm = v.wm, wp = v.wp;
     ls_u32 west, east;
+    if (bounded) {
+        wm &= x.wkeep;
+        wp &= x.ekeep;
+    }
     if (aligned) {
         west = life_west(w, wm);
         east = life_east(w, wp);
@@ -100,10 +135,10 @@ LS_DEVICE void life_raw_sum(life_raw v, life_xwrap x, int aligned, ls_u32 *s0, l
     *self = w;
 }
 
-LS_DEVICE void life_row_sum_x(const LS_GLOBAL ls_u32 *row, life_xwrap x, int aligned, ls_u32 *s0, ls_u32 *s1,
-                              ls_u32 *self)
+LS_DEVICE void life_row_sum_x(const LS_GLOBAL ls_u32 *row, life_xwrap x, int aligned, int bounded, int outside,
+                              ls_u32 *s0, ls_u32 *s1, ls_u32 *self)
 {
-    life_raw_sum(life_raw_load(row, x), x, aligned, s0, s1, self);
+    life_raw_sum(life_raw_clip(life_raw_load(row, x), bounded, outside), x, aligned, bounded, s0, s1, self);
 }
 
 /* ---- 2D ---------------------------------------------------------------- */
@@ -125,9 +160,10 @@ LS_DEVICE void life_2d_emit(LS_GLOBAL ls_u32 *dst, ls_u32 y, ls_u32 row_bytes, l
         ((LS_GLOBAL ls_u32 *)life_row_at(dst, y, row_bytes))[x.j] = next;
 }
 
-/* Work-item = (word j, segment of `seg` rows); rows wrap around ny. */
+/* Work-item = (word j, segment of `seg` rows); rows wrap around ny (on a
+ * bounded plane the reads too, but rows -1 and ny are then dead). */
 LS_DEVICE void life_2d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
-                       ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int aligned)
+                       ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int aligned, int bounded)
 {
     ls_u64 t = ls_gid();
     if (t >= items)
@@ -139,20 +175,22 @@ LS_DEVICE void life_2d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     life_xwrap x = life_xwrap_make(j, row_words, last_bits);
     life_row2 a, b, c;
     ls_u32 yn = y + 1u == ny ? 0u : y + 1u; /* the next row to read */
-    life_row_sum_x(life_row_at(src, y == 0u ? ny - 1u : y - 1u, rb), x, aligned, &a.s0, &a.s1, &a.self);
-    life_row_sum_x(life_row_at(src, y, rb), x, aligned, &b.s0, &b.s1, &b.self);
+    life_row_sum_x(life_row_at(src, y == 0u ? ny - 1u : y - 1u, rb), x, aligned, bounded, y == 0u, &a.s0, &a.s1,
+                   &a.self);
+    life_row_sum_x(life_row_at(src, y, rb), x, aligned, bounded, 0, &b.s0, &b.s1, &b.self);
     for (;;) {
-        /* The three rows' reads first, all in flight together. */
+        /* The three rows' reads first, all in flight together. They are
+         * rows y + 1 .. y + 3, wrapped. */
         ls_u32 y1 = yn + 1u == ny ? 0u : yn + 1u, y2 = y1 + 1u == ny ? 0u : y1 + 1u;
-        life_raw vc = life_raw_load(life_row_at(src, yn, rb), x);
-        life_raw va = life_raw_load(life_row_at(src, y1, rb), x);
-        life_raw vb = life_raw_load(life_row_at(src, y2, rb), x);
+        life_raw vc = life_raw_clip(life_raw_load(life_row_at(src, yn, rb), x), bounded, y + 1u >= ny);
+        life_raw va = life_raw_clip(life_raw_load(life_row_at(src, y1, rb), x), bounded, y + 2u >= ny);
+        life_raw vb = life_raw_clip(life_raw_load(life_row_at(src, y2, rb), x), bounded, y + 3u >= ny);
         yn = y2 + 1u == ny ? 0u : y2 + 1u;
-        life_raw_sum(vc, x, aligned, &c.s0, &c.s1, &c.self);
+        life_raw_sum(vc, x, aligned, bounded, &c.s0, &c.s1, &c.self);
         life_2d_emit(dst, y, rb, r, x, &a, &b, &c, 1);
-        life_raw_sum(va, x, aligned, &a.s0, &a.s1, &a.self);
+        life_raw_sum(va, x, aligned, bounded, &a.s0, &a.s1, &a.self);
         life_2d_emit(dst, y + 1u, rb, r, x, &b, &c, &a, y + 1u < yend);
-        life_raw_sum(vb, x, aligned, &b.s0, &b.s1, &b.self);
+        life_raw_sum(vb, x, aligned, bounded, &b.s0, &b.s1, &b.self);
         life_2d_emit(dst, y + 2u, rb, r, x, &c, &a, &b, y + 2u < yend);
         y += 3u;
         if (y >= yend)
@@ -177,7 +215,7 @@ LS_DEVICE void life_2d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
 /* The x sum (s0 + 2 s1) and centre word of a row of 32 words a run, own
  * word w, lane 0's west or lane 31's east word e. */
 LS_DEVICE void life_2dt_sum(ls_u32 w, ls_u32 e, LS_LOCAL ls_u32 *buf, ls_u32 lane, life_xwrap x, int aligned,
-                            life_row2 *out)
+                            int bounded, life_row2 *out)
 {
     ls_u32 up[1], dn[1], v[1];
     v[0] = w;
@@ -186,7 +224,14 @@ LS_DEVICE void life_2dt_sum(ls_u32 w, ls_u32 e, LS_LOCAL ls_u32 *buf, ls_u32 lan
     raw.wm = lane == 0u ? e : up[0];
     raw.w = w;
     raw.wp = lane == 31u ? e : dn[0];
-    life_raw_sum(raw, x, aligned, &out->s0, &out->s1, &out->self);
+    life_raw_sum(raw, x, aligned, bounded, &out->s0, &out->s1, &out->self);
+}
+
+/* All ones, or on a bounded plane zero for a row `y` beyond its edges
+ * (y >= ny: rows below row 0 have wrapped to huge numbers). */
+LS_DEVICE ls_u32 life_2dt_keep(int bounded, ls_u32 y, ls_u32 ny)
+{
+    return bounded && y >= ny ? 0u : 0xffffffffu;
 }
 
 /* The next state of b's word, from the x sums of the rows a, b, c. */
@@ -205,7 +250,7 @@ LS_DEVICE ls_u32 life_2dt_next(life_rule r, life_xwrap x, const life_row2 *a, co
  * work-item takes seg steps (ls_exchange needs them all), skipping the
  * stores past the segment's end. */
 LS_DEVICE void life_2d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
-                           ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int aligned,
+                           ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int aligned, int bounded,
                            LS_LOCAL ls_u32 *buf)
 {
     ls_u32 t = (ls_u32)(ls_gid() % items);
@@ -220,20 +265,28 @@ LS_DEVICE void life_2d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, l
     int edge = lane == 0u || lane == 31u;
     ls_u32 ej = lane == 0u ? x.jm : x.jp;
     /* Rows y - 2 .. y + 1 start it: the x sums of y and y + 1, and those
-     * of the middle generation's rows y - 1 and y. */
+     * of the middle generation's rows y - 1 and y. On a bounded plane
+     * (rows beyond the edges dead) `keep` masks a row's words, or the
+     * middle generation of a row, by whether row y - 2 + i is inside:
+     * y - 2 + i wraps to a huge number below row 0. */
     ls_u32 yr = (y + ny - 2u) % ny; /* the next row to read */
     life_row2 xs[4];
     for (ls_u32 i = 0; i < 4u; i++) {
         const LS_GLOBAL ls_u32 *row = life_row_at(src, yr, rb);
-        life_2dt_sum(row[j], edge ? row[ej] : 0u, buf, lane, x, aligned, &xs[i]);
+        ls_u32 keep = life_2dt_keep(bounded, y - 2u + i, ny);
+        life_2dt_sum(row[j] & keep, (edge ? row[ej] : 0u) & keep, buf, lane, x, aligned, bounded, &xs[i]);
         yr = yr + 1u == ny ? 0u : yr + 1u;
     }
     life_row2 x0 = xs[2], x1 = xs[3], x2, y0, y1, y2;
-    life_2dt_sum(life_2dt_next(r, x, &xs[0], &xs[1], &xs[2]), 0u, buf, lane, x, aligned, &y0);
-    life_2dt_sum(life_2dt_next(r, x, &xs[1], &xs[2], &xs[3]), 0u, buf, lane, x, aligned, &y1);
-    /* The words of the row to sum next are read one step ahead. */
+    ls_u32 mid0 = life_2dt_next(r, x, &xs[0], &xs[1], &xs[2]);
+    if (bounded)
+        mid0 &= life_2dt_keep(bounded, y - 1u, ny);
+    life_2dt_sum(mid0, 0u, buf, lane, x, aligned, bounded, &y0);
+    life_2dt_sum(life_2dt_next(r, x, &xs[1], &xs[2], &xs[3]), 0u, buf, lane, x, aligned, bounded, &y1);
+    /* The words of the row to sum next (row y + 2) are read one step ahead. */
     const LS_GLOBAL ls_u32 *row = life_row_at(src, yr, rb);
-    ls_u32 nw = row[j], ne = edge ? row[ej] : 0u;
+    ls_u32 nkeep = life_2dt_keep(bounded, y + 2u, ny);
+    ls_u32 nw = row[j] & nkeep, ne = (edge ? row[ej] : 0u) & nkeep;
     for (ls_u32 i = 0; i < (seg + 2u) / 3u; i++) {
 /* Row y of the output from: xa, xb the x sums of rows y, y + 1; ya, yb
  * those of the middle generation's rows y - 1, y; row y + 2's words in
@@ -244,10 +297,14 @@ LS_DEVICE void life_2d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, l
         ls_u32 cw = nw, ce = ne;                                                                    \
         yr = yr + 1u == ny ? 0u : yr + 1u;                                                          \
         row = life_row_at(src, yr, rb);                                                             \
-        nw = row[j];                                                                                \
-        ne = edge ? row[ej] : 0u;                                                                   \
-        life_2dt_sum(cw, ce, buf, lane, x, aligned, &xc);                                           \
-        life_2dt_sum(life_2dt_next(r, x, &xa, &xb, &xc), 0u, buf, lane, x, aligned, &yc);           \
+        nkeep = life_2dt_keep(bounded, y + s + 3u, ny);                                             \
+        nw = row[j] & nkeep;                                                                        \
+        ne = (edge ? row[ej] : 0u) & nkeep;                                                         \
+        life_2dt_sum(cw, ce, buf, lane, x, aligned, bounded, &xc);                                  \
+        ls_u32 mid = life_2dt_next(r, x, &xa, &xb, &xc);                                          \
+        if (bounded) /* as a statement: nvcc then compiles the torus kernels as before */          \
+            mid &= life_2dt_keep(bounded, y + s + 1u, ny);                                          \
+        life_2dt_sum(mid, 0u, buf, lane, x, aligned, bounded, &yc);                                 \
         ls_u32 out = life_2dt_next(r, x, &ya, &yb, &yc);                                            \
         if (mine && y + s < yend)                                                                   \
             ((LS_GLOBAL ls_u32 *)life_row_at(dst, y + s, rb))[j] = out;                             \
@@ -274,22 +331,24 @@ typedef struct life_raw3 {
     life_raw row[LIFE_GPU_3D_ROWS + 2u];
 } life_raw3;
 
-/* Reads them from the plane at `plane`; ys[k] is row y0 - 1 + k (wrapped). */
-LS_DEVICE void life_3d_load(const LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 row_bytes, life_xwrap x,
-                            life_raw3 *v)
+/* Reads them from the plane at `plane`; ys[k] is row y0 - 1 + k (wrapped).
+ * On a bounded plane, a row beyond the y edges (yout[k]) or a plane
+ * beyond the z edges (zout) reads as dead. */
+LS_DEVICE void life_3d_load(const LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, const int *yout, int zout,
+                            ls_u32 row_bytes, life_xwrap x, int bounded, life_raw3 *v)
 {
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++)
-        v->row[k] = life_raw_load(life_row_at(plane, ys[k], row_bytes), x);
+        v->row[k] = life_raw_clip(life_raw_load(life_row_at(plane, ys[k], row_bytes), x), bounded, zout || yout[k]);
 }
 
 /* The window entry of a plane from its words. */
-LS_DEVICE void life_3d_sums(const life_raw3 *v, life_xwrap x, int aligned, life_plane3 *p)
+LS_DEVICE void life_3d_sums(const life_raw3 *v, life_xwrap x, int aligned, int bounded, life_plane3 *p)
 {
     ls_u32 s0[LIFE_GPU_3D_ROWS + 2u], s1[LIFE_GPU_3D_ROWS + 2u], c[LIFE_GPU_3D_ROWS + 2u];
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++)
-        life_raw_sum(v->row[k], x, aligned, &s0[k], &s1[k], &c[k]);
+        life_raw_sum(v->row[k], x, aligned, bounded, &s0[k], &s1[k], &c[k]);
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS; k++) {
         life_plane_sum(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p->s[k][0], &p->s[k][1],
@@ -316,7 +375,7 @@ LS_DEVICE void life_3d_emit(LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 ro
  * multiple of LIFE_GPU_3D_ROWS (two work-items then write the same words, with
  * the same values). */
 LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz,
-                       ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int aligned)
+                       ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int aligned, int bounded)
 {
     ls_u64 t = ls_gid();
     if (t >= items)
@@ -328,31 +387,35 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
         y0 = ny - LIFE_GPU_3D_ROWS;
     ls_u32 zend = z + seg < nz ? z + seg : nz;
     ls_u32 ys[LIFE_GPU_3D_ROWS + 2u], rb = row_words * 4u;
+    int yout[LIFE_GPU_3D_ROWS + 2u]; /* row y0 - 1 + k is beyond an edge */
 #pragma unroll
-    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++)
+    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++) {
         ys[k] = (y0 + k + ny - 1u) % ny;
+        yout[k] = y0 + k == 0u || y0 + k > ny;
+    }
     ls_u64 plane_words = (ls_u64)row_words * ny;
     life_xwrap x = life_xwrap_make(j, row_words, last_bits);
     life_plane3 a, b, c;
     life_raw3 va, vb, vc;
     ls_u32 zn = z + 1u == nz ? 0u : z + 1u; /* the next plane to read */
-    life_3d_load(src + (z == 0u ? nz - 1u : z - 1u) * plane_words, ys, rb, x, &va);
-    life_3d_load(src + z * plane_words, ys, rb, x, &vb);
-    life_3d_sums(&va, x, aligned, &a);
-    life_3d_sums(&vb, x, aligned, &b);
+    life_3d_load(src + (z == 0u ? nz - 1u : z - 1u) * plane_words, ys, yout, z == 0u, rb, x, bounded, &va);
+    life_3d_load(src + z * plane_words, ys, yout, 0, rb, x, bounded, &vb);
+    life_3d_sums(&va, x, aligned, bounded, &a);
+    life_3d_sums(&vb, x, aligned, bounded, &b);
     for (;;) {
-        /* The three planes' reads first, all in flight together. */
+        /* The three planes' reads first, all in flight together. They are
+         * planes z + 1 .. z + 3, wrapped. */
         ls_u32 z1 = zn + 1u == nz ? 0u : zn + 1u, z2 = z1 + 1u == nz ? 0u : z1 + 1u;
-        life_3d_load(src + zn * plane_words, ys, rb, x, &vc);
-        life_3d_load(src + z1 * plane_words, ys, rb, x, &va);
-        life_3d_load(src + z2 * plane_words, ys, rb, x, &vb);
+        life_3d_load(src + zn * plane_words, ys, yout, z + 1u >= nz, rb, x, bounded, &vc);
+        life_3d_load(src + z1 * plane_words, ys, yout, z + 2u >= nz, rb, x, bounded, &va);
+        life_3d_load(src + z2 * plane_words, ys, yout, z + 3u >= nz, rb, x, bounded, &vb);
         zn = z2 + 1u == nz ? 0u : z2 + 1u;
-        life_3d_sums(&vc, x, aligned, &c);
+        life_3d_sums(&vc, x, aligned, bounded, &c);
         life_3d_emit(dst + z * plane_words, ys, rb, r, x, &a, &b, &c);
-        life_3d_sums(&va, x, aligned, &a);
+        life_3d_sums(&va, x, aligned, bounded, &a);
         if (z + 1u < zend)
             life_3d_emit(dst + (z + 1u) * plane_words, ys, rb, r, x, &b, &c, &a);
-        life_3d_sums(&vb, x, aligned, &b);
+        life_3d_sums(&vb, x, aligned, bounded, &b);
         if (z + 2u < zend)
             life_3d_emit(dst + (z + 2u) * plane_words, ys, rb, r, x, &c, &a, &b);
         z += 3u;
@@ -366,17 +429,17 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
 /* `items` work-items: row_words * ceil(ny / seg) in 2D, row_words *
  * ceil(ny / LIFE_GPU_3D_ROWS) * ceil(nz / seg) in 3D (the driver keeps it below
  * 2^32). birth and survive are ignored by the kernels with a fixed rule. */
-#define LIFE_KERNEL_2D(name, aligned, birth_c, survive_c)                                                        \
+#define LIFE_KERNEL_2D(name, aligned, bounded, birth_c, survive_c)                                                \
     LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny,           \
                         ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive)                \
     {                                                                                                             \
         life_rule r;                                                                                              \
         r.birth = birth_c;                                                                                        \
         r.survive = survive_c;                                                                                    \
-        life_2d(src, dst, row_words, ny, last_bits, seg, items, r, aligned);                                      \
+        life_2d(src, dst, row_words, ny, last_bits, seg, items, r, aligned, bounded);                             \
     }
 /* As LIFE_KERNEL_2D, two generations: src to dst, through registers. */
-#define LIFE_KERNEL_2D_TWO(name, aligned, birth_c, survive_c)                                                    \
+#define LIFE_KERNEL_2D_TWO(name, aligned, bounded, birth_c, survive_c)                                            \
     LS_KERNEL LS_MAX_GROUP(256) void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst,   \
                                           ls_u32 row_words, ls_u32 ny, ls_u32 last_bits, ls_u32 seg, ls_u32 items, \
                                           ls_u32 birth, ls_u32 survive)                                            \
@@ -385,31 +448,35 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
         life_rule r;                                                                                              \
         r.birth = birth_c;                                                                                        \
         r.survive = survive_c;                                                                                    \
-        life_2d_two(src, dst, row_words, ny, last_bits, seg, items, r, aligned, buf);                            \
+        life_2d_two(src, dst, row_words, ny, last_bits, seg, items, r, aligned, bounded, buf);                    \
     }
-#define LIFE_KERNEL_3D(name, aligned, birth_c, survive_c)                                                        \
+#define LIFE_KERNEL_3D(name, aligned, bounded, birth_c, survive_c)                                                \
     LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz, \
                         ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive)                \
     {                                                                                                             \
         life_rule r;                                                                                              \
         r.birth = birth_c;                                                                                        \
         r.survive = survive_c;                                                                                    \
-        life_3d(src, dst, row_words, ny, nz, last_bits, seg, items, r, aligned);                                  \
+        life_3d(src, dst, row_words, ny, nz, last_bits, seg, items, r, aligned, bounded);                         \
     }
 
-LIFE_KERNEL_2D(life_step_2d, 0, birth, survive)
-LIFE_KERNEL_2D(life_step_2d_aligned, 1, birth, survive)
-LIFE_KERNEL_2D(life_step_2d_b3s23, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
-LIFE_KERNEL_2D(life_step_2d_b3s23_aligned, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
-LIFE_KERNEL_2D_TWO(life_two_2d, 0, birth, survive)
-LIFE_KERNEL_2D_TWO(life_two_2d_aligned, 1, birth, survive)
-LIFE_KERNEL_2D_TWO(life_two_2d_b3s23, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
-LIFE_KERNEL_2D_TWO(life_two_2d_b3s23_aligned, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
-LIFE_KERNEL_3D(life_step_3d, 0, birth, survive)
-LIFE_KERNEL_3D(life_step_3d_aligned, 1, birth, survive)
-LIFE_KERNEL_3D(life_step_3d_b6s567, 0, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
-LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, ((void)birth, LIFE_B6S567_BIRTH),
+LIFE_KERNEL_2D(life_step_2d, 0, 0, birth, survive)
+LIFE_KERNEL_2D(life_step_2d_aligned, 1, 0, birth, survive)
+LIFE_KERNEL_2D(life_step_2d_b3s23, 0, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
+LIFE_KERNEL_2D(life_step_2d_b3s23_aligned, 1, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
+LIFE_KERNEL_2D_TWO(life_two_2d, 0, 0, birth, survive)
+LIFE_KERNEL_2D_TWO(life_two_2d_aligned, 1, 0, birth, survive)
+LIFE_KERNEL_2D_TWO(life_two_2d_b3s23, 0, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
+LIFE_KERNEL_2D_TWO(life_two_2d_b3s23_aligned, 1, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
+LIFE_KERNEL_3D(life_step_3d, 0, 0, birth, survive)
+LIFE_KERNEL_3D(life_step_3d_aligned, 1, 0, birth, survive)
+LIFE_KERNEL_3D(life_step_3d_b6s567, 0, 0, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
+LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, 0, ((void)birth, LIFE_B6S567_BIRTH),
                ((void)survive, LIFE_B6S567_SURVIVE))
+/* Bounded planes: any rule, any row length. */
+LIFE_KERNEL_2D(life_step_2d_plane, 0, 1, birth, survive)
+LIFE_KERNEL_2D_TWO(life_two_2d_plane, 0, 1, birth, survive)
+LIFE_KERNEL_3D(life_step_3d_plane, 0, 1, birth, survive)
 
 #define LS_PROGRAM_KERNELS(X)                                                                                     \
     X(life_step_2d)                                                                                               \
@@ -423,4 +490,7 @@ LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, ((void)birth, LIFE_B6S567_BIRTH),
     X(life_step_3d)                                                                                               \
     X(life_step_3d_aligned)                                                                                       \
     X(life_step_3d_b6s567)                                                                                        \
-    X(life_step_3d_b6s567_aligned)
+    X(life_step_3d_b6s567_aligned)                                                                                \
+    X(life_step_2d_plane)                                                                                         \
+    X(life_two_2d_plane)                                                                                          \
+    X(life_step_3d_plane)

@@ -1,5 +1,5 @@
 /* fuzz_life.c - libFuzzer harness for Life's file readers and its rule
- * notation: the first byte picks the reader (its low 7 bits modulo 6:
+ * notation (B/S, S/B order, names, grid suffixes): the first byte picks the reader (its low 7 bits modulo 6:
  * PKU, native, RLE, plaintext, rule, PNG) and whether the file is read as
  * a pipe (its high bit: a stream that cannot seek, so the readers' paths
  * for input of unknown length run), the rest is the file. Any input must
@@ -58,6 +58,15 @@ static void read_pattern(int which, FILE *f)
     life_pattern_free(&p);
 }
 
+/* The sides of a suffix as a grid of dims has them (one side: all). */
+static uint32_t side(const life_topology *t, unsigned i)
+{
+    return t->sides == 1 ? t->size[0] : t->size[i];
+}
+
+/* A rule (names, S/B order, B/S) with or without Golly's grid suffix: for
+ * an unknown dimension (0), 2D and 3D. What is accepted prints as B/S
+ * text and a suffix that read back as the same rule and grid. */
 static void parse_rule(const unsigned char *data, size_t size)
 {
     char *text = malloc(size + 1);
@@ -65,17 +74,29 @@ static void parse_rule(const unsigned char *data, size_t size)
         return;
     memcpy(text, data, size);
     text[size] = 0;
-    for (unsigned dims = 2; dims <= 3; dims++) {
-        life_rule r, back;
+    for (unsigned dims = 0; dims <= 3; dims++) {
+        if (dims == 1)
+            continue;
+        life_rule_spec spec, back;
         ls_error err = {{0}, 0};
-        if (life_rule_parse(text, dims, &r, &err) != 0) {
+        if (life_rule_parse_spec(text, dims, &spec, &err) != 0) {
             refused(&err);
             continue;
         }
-        char printed[256];
-        life_rule_format(r, printed, sizeof printed);
-        if (life_rule_parse(printed, dims, &back, &err) != 0 || back.birth != r.birth || back.survive != r.survive)
-            abort(); /* a printed rule reads back as the same rule */
+        unsigned grid_dims = dims ? dims : spec.dims ? spec.dims : 3;
+        char printed[256], suffix[LIFE_TOPOLOGY_TEXT] = "";
+        life_rule_format(spec.rule, printed, sizeof printed);
+        if (spec.grid.given)
+            life_topology_format(spec.grid.bounded, grid_dims, side(&spec.grid, 0), side(&spec.grid, 1),
+                                 side(&spec.grid, 2), suffix, sizeof suffix);
+        strcat(printed, suffix);
+        if (life_rule_parse_spec(printed, grid_dims, &back, &err) != 0 || back.rule.birth != spec.rule.birth ||
+            back.rule.survive != spec.rule.survive || back.grid.given != spec.grid.given ||
+            back.grid.bounded != spec.grid.bounded)
+            abort(); /* a printed rule reads back as the same rule and grid */
+        for (unsigned i = 0; spec.grid.given && i < grid_dims; i++)
+            if (side(&back.grid, i) != side(&spec.grid, i))
+                abort();
     }
     free(text);
 }

@@ -7,12 +7,14 @@
  *                 [--density P --seed S | --in FILE] [--out FILE] ...
  *   lockstep life IN OUT N      as the PKU contest's `answer IN OUT N` */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "chunks.h"
 #include "life_golden.h"
 #include "progress.h"
+#include "life_anim.h"
 #include "life_cpu.h"
 #include "life_gpu.h"
 #include "life_io.h"
@@ -21,24 +23,29 @@
 #include "workload.h"
 
 typedef struct life_opts {
-    uint64_t dims; /* 0 until given: then the input file's, else 3 */
-    const char *size, *rule_text, *density_text, *in, *out, *format_text, *at_text;
+    uint64_t dims; /* 0 until given: then the input file's, the rule's (a 2D name), else 3 */
+    const char *size, *rule_text, *density_text, *in, *out, *format_text, *at_text, *frames;
     uint64_t steps, seed, every, scale;
     /* Derived by validation. */
-    uint32_t nx, ny, nz;
+    uint32_t size_ext[3]; /* --size's extents (size_sides of them; 0: no --size) */
+    int size_sides;
+    uint32_t nx, ny, nz; /* the grid without an input file */
     double density;
     life_format format;
     life_format out_format; /* of --out: its name's, --format, or the input's */
     int has_at;
     life_at at;
-    int has_rule; /* --rule given: rule is it */
+    int has_rule; /* --rule given (or a conformance case's rule): rule is it */
     life_rule rule;
+    life_topology grid; /* --rule's grid suffix (given = 0: none) */
+    int bounded;        /* without an input file: a bounded plane (the suffix's :P) */
 } life_opts;
 
 typedef struct life_data {
     life_grid grid;
     life_rule rule;
     uint64_t steps, generation0; /* generations run; the input's generation */
+    life_anim *anim;             /* --out run.gif, --frames DIR: a frame every sample */
     uint64_t *series;            /* population every `every` generations, from 0 */
     size_t nseries;
     uint64_t every;
@@ -47,6 +54,8 @@ typedef struct life_data {
      * shape as reported (the grid itself stays as computed). */
     uint64_t population, digest;
     uint32_t dims, extent[3];
+    int bounded;
+    char note[200]; /* on the grid chosen, for stderr (say_note) */
 } life_data;
 
 #define LIFE_DEFAULT_STEPS 100
@@ -99,8 +108,14 @@ static int life_params_options(void *pp, ls_opt *out, int max)
 static int life_run_options(void *pp, ls_opt *out, int max)
 {
     life_opts *o = pp;
-    ls_opt opts[] = {{"out", LS_OPT_STRING, &o->out, 0, 0, "FILE", "write the last generation to FILE (whole or not at all)"}};
-    int n = max < 1 ? max : 1;
+    ls_opt opts[] = {
+        {"out", LS_OPT_STRING, &o->out, 0, 0, "FILE",
+         "write the last generation to FILE (whole or not at all); FILE.gif: an animation of every --every sample"},
+        {"frames", LS_OPT_STRING, &o->frames, 0, 0, "DIR",
+         "a numbered PNG of every --every sample in DIR (new or empty; whole set or none)"},
+    };
+    int n = (int)(sizeof opts / sizeof opts[0]);
+    n = n < max ? n : max;
     memcpy(out, opts, (size_t)n * sizeof *out);
     return n;
 }
@@ -172,22 +187,90 @@ static int parse_at(life_opts *o, ls_error *err)
     return 0;
 }
 
-/* Extents from --size and --dims: "256" is a square or a cube. */
+/* --size's extents; "300x200" says 2D and "300x200x100" 3D, which must
+ * agree with --dims. The grid's extents are settled once the dimension is
+ * (settle_extents). */
 static int resolve_size(life_opts *o, ls_error *err)
 {
-    uint32_t ext[3] = {256, 256, 256};
+    if (!o->size)
+        return 0;
     int n = 1;
-    if (o->size && parse_size(o->size, ext, &n, err))
+    if (parse_size(o->size, o->size_ext, &n, err))
         return -1;
-    if (n == 1)
-        ext[1] = ext[2] = ext[0];
     if (n > 1 && o->dims && (uint64_t)n != o->dims)
         return ls_fail_usage(err, "--size '%s' has %d extents but --dims is %" PRIu64, o->size, n, o->dims);
     if (n > 1)
         o->dims = (uint64_t)n;
+    o->size_sides = n;
+    return 0;
+}
+
+/* --rule, parsed for the dimension known so far (--dims, --size's
+ * extents; 0: not yet). A rule that implies a dimension (a 2D name, S/B
+ * order, a grid suffix of two or three sides) sets it when nothing else
+ * has and no input file, whose grid says it, is given. */
+static int parse_rule_option(life_opts *o, ls_error *err)
+{
+    if (!o->rule_text)
+        return 0;
+    life_rule_spec spec;
+    if (life_rule_parse_spec(o->rule_text, (unsigned)o->dims, &spec, err))
+        return -1;
+    if (!o->dims && !o->in && spec.dims)
+        o->dims = spec.dims;
+    o->has_rule = 1;
+    o->rule = spec.rule; /* parsed again once the dimension is known (pick_rule) */
+    o->grid = spec.grid;
+    return 0;
+}
+
+/* `sides` extents (1: a square or cube) as the three of a grid of `dims`. */
+static void expand_extents(const uint32_t *given, int sides, unsigned dims, uint32_t ext[3])
+{
+    for (int i = 0; i < 3; i++)
+        ext[i] = given[sides == 1 ? 0 : i];
+    if (dims == 2)
+        ext[2] = 1;
+}
+
+/* The extents the command line gives a grid of `dims` dimensions: --size,
+ * or --rule's grid suffix, which must agree when both are given. 1 with
+ * ext set, 0 when neither is given, -1 with err set. */
+static int asked_extents(const life_opts *o, unsigned dims, uint32_t ext[3], ls_error *err)
+{
+    uint32_t by_suffix[3];
+    if (o->grid.given && o->grid.sides > 1 && o->grid.sides != dims)
+        return ls_fail_usage(err, "--rule %s: its grid suffix has %u sides and the grid is %uD", o->rule_text,
+                             o->grid.sides, dims);
+    if (o->grid.given)
+        expand_extents(o->grid.size, (int)o->grid.sides, dims, by_suffix);
+    if (o->size_sides) {
+        expand_extents(o->size_ext, o->size_sides, dims, ext);
+        if (o->grid.given && memcmp(ext, by_suffix, sizeof by_suffix) != 0)
+            return ls_fail_usage(err, "--size %s and the grid of --rule %s disagree: give the size once", o->size,
+                                 o->rule_text);
+        return 1;
+    }
+    if (!o->grid.given)
+        return 0;
+    memcpy(ext, by_suffix, sizeof by_suffix);
+    return 1;
+}
+
+/* The grid without an input file: --size or --rule's suffix, else 256 a
+ * side; a torus unless the suffix says :P. */
+static int settle_extents(life_opts *o, ls_error *err)
+{
+    uint32_t ext[3], dflt = 256;
+    int asked = asked_extents(o, (unsigned)o->dims, ext, err);
+    if (asked < 0)
+        return -1;
+    if (!asked)
+        expand_extents(&dflt, 1, (unsigned)o->dims, ext);
     o->nx = ext[0];
     o->ny = ext[1];
-    o->nz = o->dims == 2 ? 1 : ext[2];
+    o->nz = ext[2];
+    o->bounded = o->grid.given && o->grid.bounded;
     return 0;
 }
 
@@ -220,18 +303,41 @@ static int check_out(life_opts *o, ls_error *err)
     if (life_format_resolve(o->out, o->format, &o->out_format, err) &&
         (!o->in || life_format_resolve(o->in, o->format, &o->out_format, &ignored)))
         return -1; /* err holds what the output's name lacks */
+    if (o->out_format == LIFE_FORMAT_GIF && !o->every)
+        return ls_fail_usage(err, "--out %s: an animated GIF has a frame every K generations: give --every K", o->out);
+    if (o->out_format == LIFE_FORMAT_GIF && life_gif_available(err))
+        return -1;
     return ls_output_check(o->out, err);
 }
 
+/* --frames DIR: with --every, and a directory the frames can go to. */
+static int check_frames(const life_opts *o, ls_error *err)
+{
+    if (!o->frames)
+        return 0;
+    if (!o->every)
+        return ls_fail_usage(err, "--frames %s: a frame is taken every K generations: give --every K", o->frames);
+    return life_frames_check(o->frames, err);
+}
+
 /* Whether --out's format holds a grid of this shape (PKU a cube; RLE,
- * cells and PNG 2D), named as the output's fault. */
+ * cells, PNG and GIF 2D), and --frames' PNGs, named as the output's
+ * fault. */
 static int check_out_shape(const life_opts *o, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err)
 {
-    if (!o->out || life_format_check_shape(o->out_format, dims, nx, ny, nz, (uint32_t)o->scale, err) == 0)
+    const char *option = NULL, *name = NULL;
+    if (o->out && life_format_check_shape(o->out_format, dims, nx, ny, nz, (uint32_t)o->scale, err) != 0) {
+        option = "--out";
+        name = o->out;
+    } else if (o->frames && life_format_check_shape(LIFE_FORMAT_PNG, dims, nx, ny, nz, (uint32_t)o->scale, err) != 0) {
+        option = "--frames";
+        name = o->frames;
+    }
+    if (!option)
         return 0;
     char why[sizeof err->msg];
     snprintf(why, sizeof why, "%s", err->msg);
-    return ls_fail_usage(err, "--out %s: %s", o->out, why);
+    return ls_fail_usage(err, "%s %s: %s", option, name, why);
 }
 
 static int life_params_validate(void *pp, ls_error *err)
@@ -242,16 +348,18 @@ static int life_params_validate(void *pp, ls_error *err)
     o->format = LIFE_FORMAT_AUTO;
     if (o->format_text && life_format_parse(o->format_text, &o->format, err))
         return -1;
-    if (parse_at(o, err) || check_at(o, err) || resolve_size(o, err))
+    if (parse_at(o, err) || check_at(o, err) || resolve_size(o, err) || parse_rule_option(o, err))
         return -1;
     if (!o->dims && !o->in)
         o->dims = 3;
     if (parse_density(o, err))
         return -1;
+    /* Again, for a dimension settled only now (the default 3D). */
     if (o->rule_text && o->dims && life_rule_parse(o->rule_text, (unsigned)o->dims, &o->rule, err))
         return -1;
-    o->has_rule = o->rule_text != NULL;
-    if (check_out(o, err))
+    if (!o->in && settle_extents(o, err))
+        return -1;
+    if (check_out(o, err) || check_frames(o, err))
         return -1;
     /* Without an input file the grid's shape is known now; with one, once
      * it is read (make_start). */
@@ -269,6 +377,7 @@ static int pick_rule(const life_opts *o, unsigned dims, const life_meta *meta, c
 {
     if (o->rule_text) /* parsed again: with an input file the dimension is known only now */
         return life_rule_parse(o->rule_text, dims, out, err);
+    /* (a conformance case's rule) */
     if (o->has_rule) {
         *out = o->rule;
         return 0;
@@ -293,26 +402,134 @@ static int pick_rule(const life_opts *o, unsigned dims, const life_meta *meta, c
     return 0;
 }
 
-/* A grid for a pattern: --size, or the pattern's box (at least 4). */
-static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_grid *g, ls_error *err)
+/* A note on the grid chosen, kept for life_run to say once the start is
+ * accepted whole (a refused rule is the one line a refusal prints). */
+static void note(life_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(life_data *d, const char *fmt, ...)
 {
-    unsigned dims = o->dims == 3 ? 3 : 2;
-    uint32_t nx = p->width < LIFE_MIN_SIZE ? LIFE_MIN_SIZE : p->width;
-    uint32_t ny = p->height < LIFE_MIN_SIZE ? LIFE_MIN_SIZE : p->height;
-    uint32_t nz = dims == 3 ? LIFE_MIN_SIZE : 1;
-    if (o->size) {
-        nx = o->nx;
-        ny = o->ny;
-        nz = dims == 3 ? o->nz : 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->note, sizeof d->note, fmt, ap);
+    va_end(ap);
+}
+
+/* Says the note on stderr, once per process: `check` runs the same start
+ * on every device. */
+static void say_note(const life_data *d)
+{
+    static int said;
+    if (said || !d->note[0])
+        return;
+    said = 1;
+    fprintf(stderr, "lockstep: life: %s\n", d->note);
+}
+
+/* 1 when a live cell lies on the outermost rows or columns of plane z. */
+static int touches_edges(const life_grid *g, uint32_t z)
+{
+    for (uint32_t y = 0; y < g->ny; y++) {
+        if (y == 0 || y + 1 == g->ny) {
+            for (uint32_t x = 0; x < g->nx; x++)
+                if (life_get(g, x, y, z))
+                    return 1;
+        } else if (life_get(g, 0, y, z) || life_get(g, g->nx - 1, y, z)) {
+            return 1;
+        }
     }
-    if (life_grid_init(g, dims, nx, ny, nz, err))
+    return 0;
+}
+
+/* "300x200" or "300x200x100". */
+static void extents_text(unsigned dims, const uint32_t *ext, char *out, size_t len)
+{
+    if (dims == 3)
+        snprintf(out, len, "%ux%ux%u", ext[0], ext[1], ext[2]);
+    else
+        snprintf(out, len, "%ux%u", ext[0], ext[1]);
+}
+
+static void grid_text(const life_grid *g, char *out, size_t len)
+{
+    uint32_t ext[3] = {g->nx, g->ny, g->nz};
+    extents_text(g->dims, ext, out, len);
+}
+
+/* The grid's suffix in a pattern file's rule ("B3/S23:T64,64"), alone:
+ * it counts even when --rule replaces the rule. */
+static int pattern_suffix(const life_opts *o, const life_pattern *p, life_topology *t, ls_error *err)
+{
+    if (life_topology_parse(p->rule, t, err) == 0)
+        return 0;
+    char why[sizeof err->msg]; /* err->msg is rewritten below: copied first */
+    snprintf(why, sizeof why, "%s", err->msg);
+    return ls_fail_usage(err, "%s: %s", o->in, why);
+}
+
+/* A grid for a pattern. Its sides: --size or --rule's suffix, else the
+ * file's suffix, else the pattern's box (at least 4, said on stderr: the
+ * box leaves the pattern no room). A bounded plane when the command
+ * line's suffix, else the file's, says :P. */
+static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_data *d, ls_error *err)
+{
+    life_grid *g = &d->grid;
+    unsigned dims = o->dims == 3 ? 3 : 2;
+    uint32_t ext[3];
+    life_topology file;
+    int asked = asked_extents(o, dims, ext, err);
+    if (asked < 0 || pattern_suffix(o, p, &file, err))
         return -1;
+    if (file.given && !o->grid.given && file.sides >= 2 && file.sides != dims)
+        return ls_fail_usage(err, "%s: its grid suffix (%s) is %uD and this grid is %uD; give the grid with --size or "
+                                  "a suffix on --rule",
+                             o->in, strchr(p->rule, ':'), file.sides, dims);
+    int from_box = !asked && !file.given;
+    if (!asked && file.given)
+        expand_extents(file.size, (int)file.sides, dims, ext);
+    if (from_box) {
+        ext[0] = p->width < LIFE_MIN_SIZE ? LIFE_MIN_SIZE : p->width;
+        ext[1] = p->height < LIFE_MIN_SIZE ? LIFE_MIN_SIZE : p->height;
+        ext[2] = dims == 3 ? LIFE_MIN_SIZE : 1;
+    }
+    if (life_grid_init(g, dims, ext[0], ext[1], ext[2], err))
+        return -1;
+    g->bounded = o->grid.given ? o->grid.bounded : file.given && file.bounded;
     if (life_place(g, p, o->has_at ? &o->at : NULL, err)) {
         life_grid_free(g);
         char why[sizeof err->msg]; /* err->msg is rewritten below: copied first */
         snprintf(why, sizeof why, "%s", err->msg);
         return ls_fail_usage(err, "%s: %s", o->in, why);
     }
+    char shape[64];
+    grid_text(g, shape, sizeof shape);
+    if (from_box && touches_edges(g, g->nz / 2))
+        note(d, "grid %s: the pattern's box, and its cells touch the edges, where the torus wraps them around (give "
+             "--size for more room)",
+             shape);
+    else if (from_box)
+        note(d, "grid %s: the pattern's box (give --size for more room)", shape);
+    else if (asked && file.given && !o->grid.given)
+        note(d, "grid %s from --size, not the file's %s", shape, strchr(p->rule, ':'));
+    return 0;
+}
+
+/* A whole grid from a file (PKU, native) keeps its shape: --size or
+ * --rule's suffix must agree with it. Its topology: --rule's suffix, else
+ * the file's (a native header's; PKU grids are tori). */
+static int check_grid_shape(const life_opts *o, life_grid *g, ls_error *err)
+{
+    uint32_t ext[3];
+    int asked = asked_extents(o, g->dims, ext, err);
+    if (asked < 0)
+        return -1;
+    if (asked && (ext[0] != g->nx || ext[1] != g->ny || ext[2] != g->nz)) {
+        char have[64], want[64];
+        grid_text(g, have, sizeof have);
+        extents_text(g->dims, ext, want, sizeof want);
+        return ls_fail_usage(err, "%s holds a %s grid; %s says %s", o->in, have,
+                             o->size ? "--size" : "the grid of --rule", want);
+    }
+    if (o->grid.given)
+        g->bounded = o->grid.bounded;
     return 0;
 }
 
@@ -322,7 +539,7 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
     life_meta meta;
     if (life_read_file(o->in, o->format, (uint32_t)o->scale, &d->grid, &p, &meta, err))
         return -1;
-    if (!d->grid.words && grid_for_pattern(o, &p, &d->grid, err)) {
+    if (!d->grid.words && grid_for_pattern(o, &p, d, err)) {
         life_pattern_free(&p);
         return -1;
     }
@@ -330,6 +547,8 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
         life_pattern_free(&p);
         return ls_fail_usage(err, "%s holds a %uD grid but --dims is %" PRIu64, o->in, d->grid.dims, o->dims);
     }
+    if (!p.cells && check_grid_shape(o, &d->grid, err))
+        return -1;
     d->generation0 = meta.generation;
     int rc = pick_rule(o, d->grid.dims, &meta, p.cells ? p.rule : NULL, &d->rule, err);
     life_pattern_free(&p);
@@ -352,6 +571,7 @@ static int make_start(const life_opts *o, life_data *d, ls_error *err)
     } else {
         if (life_grid_init(&d->grid, (unsigned)o->dims, o->nx, o->ny, o->nz, err))
             return -1;
+        d->grid.bounded = o->bounded;
         life_grid_fill_random(&d->grid, o->seed, o->density);
         life_meta none = {0};
         if (pick_rule(o, (unsigned)o->dims, &none, NULL, &d->rule, err))
@@ -368,12 +588,14 @@ static void summarise(life_data *d)
     d->extent[0] = d->grid.nx;
     d->extent[1] = d->grid.ny;
     d->extent[2] = d->grid.nz;
+    d->bounded = d->grid.bounded;
 }
 
 static void life_run_free(ls_run *run)
 {
     life_data *d = run->data;
     if (d) {
+        life_anim_abort(d->anim); /* a run that did not finish: no frames, no GIF */
         life_grid_free(&d->grid);
         free(d->series);
     }
@@ -400,12 +622,13 @@ static int device_steps(life_device *dev, life_data *d, uint64_t n, double *secs
     return 0;
 }
 
+/* A sample of --every: the population, and the frame of each animation. */
 static int record_population(life_device *dev, life_data *d, ls_error *err)
 {
     if (dev->gpu && life_gpu_fetch(dev->gpu, &d->grid, err))
         return -1;
     d->series[d->nseries++] = life_grid_population(&d->grid);
-    return 0;
+    return d->anim ? life_anim_add(d->anim, &d->grid, d->generation0 + d->steps, err) : 0;
 }
 
 /* The next chunk's generations: what the chunker asks for, but never past
@@ -454,6 +677,33 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     return dev->gpu ? life_gpu_fetch(dev->gpu, &d->grid, err) : 0;
 }
 
+/* What a written picture says beyond its cells: the generation reached,
+ * the rule, the scale, and the seed of a random grid or the file read. */
+static life_meta picture_meta(const life_opts *o, const life_data *d)
+{
+    life_meta meta = {0};
+    meta.generation = d->generation0 + d->steps;
+    meta.rule = d->rule;
+    meta.has_rule = 1;
+    meta.scale = (uint32_t)o->scale;
+    meta.has_seed = !o->in;
+    meta.seed = o->seed;
+    meta.source = o->in;
+    return meta;
+}
+
+/* --out run.gif and --frames DIR: started before the first generation,
+ * a frame at every sample (record_population), in place once the run has
+ * finished (life_write_outputs), removed when it has not (life_run_free). */
+static int start_animation(const life_opts *o, life_data *d, size_t frames, ls_error *err)
+{
+    int gif = o->out && o->out_format == LIFE_FORMAT_GIF;
+    if (!gif && !o->frames)
+        return 0;
+    life_anim_opts a = {gif ? o->out : NULL, o->frames, frames, picture_meta(o, d)};
+    return life_anim_open(&a, &d->grid, &d->anim, err);
+}
+
 static int life_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
 {
     const life_opts *o = pp;
@@ -467,6 +717,11 @@ static int life_run(ls_session *s, const void *pp, ls_run *out, const ls_progres
     if (make_start(o, d, err) || (points && !(d->series = calloc(points, sizeof *d->series)))) {
         if (!err->msg[0])
             ls_fail(err, "out of memory for %zu populations", points);
+        life_run_free(out);
+        return -1;
+    }
+    say_note(d);
+    if (start_animation(o, d, points, err)) {
         life_run_free(out);
         return -1;
     }
@@ -497,9 +752,10 @@ static void life_result_json(const void *pp, const ls_run *run, FILE *out)
     char rule[LIFE_RULE_TEXT];
     life_rule_format(d->rule, rule, sizeof rule);
     fprintf(out,
-            "\"dims\":%u,\"size\":[%u,%u,%u],\"rule\":\"%s\",\"generations\":%" PRIu64 ",\"population\":%" PRIu64
-            ",\"grid_digest\":\"%016" PRIx64 "\"",
-            d->dims, d->extent[0], d->extent[1], d->extent[2], rule, d->steps, d->population, d->digest);
+            "\"dims\":%u,\"size\":[%u,%u,%u],\"topology\":\"%s\",\"rule\":\"%s\",\"generations\":%" PRIu64
+            ",\"population\":%" PRIu64 ",\"grid_digest\":\"%016" PRIx64 "\"",
+            d->dims, d->extent[0], d->extent[1], d->extent[2], d->bounded ? "plane" : "torus", rule, d->steps,
+            d->population, d->digest);
     if (d->every) {
         fprintf(out, ",\"every\":%" PRIu64 ",\"populations\":[", d->every);
         for (size_t i = 0; i < d->nseries; i++)
@@ -518,7 +774,8 @@ static void life_print(const void *pp, const ls_session *s, const ls_run *run, F
     fprintf(out, "life:        %uD %ux%u", d->grid.dims, d->grid.nx, d->grid.ny);
     if (d->grid.dims == 3)
         fprintf(out, "x%u", d->grid.nz);
-    fprintf(out, " torus, rule %s, %" PRIu64 " generations%s\n", rule, d->steps, run->interrupted ? " (interrupted)" : "");
+    fprintf(out, " %s, rule %s, %" PRIu64 " generations%s\n", d->grid.bounded ? "bounded plane" : "torus", rule,
+            d->steps, run->interrupted ? " (interrupted)" : "");
     fprintf(out, "backend:     %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
     fprintf(out, "population:  %" PRIu64 "\n", d->population);
     fprintf(out, "grid digest: %016" PRIx64 "\n", d->digest);
@@ -528,15 +785,23 @@ static void life_print(const void *pp, const ls_session *s, const ls_run *run, F
         fprintf(out, "  generation %" PRIu64 ": %" PRIu64 "\n", i * d->every, d->series[i]);
 }
 
-/* The output format (chosen and checked by validation): --format, else
- * OUT's extension, else the input's. */
+/* The outputs of a finished run: the animations put in place (their
+ * frames were written as the run sampled), and --out's last generation in
+ * its format (chosen and checked by validation: --format, else OUT's
+ * extension, else the input's). */
 static int life_write_outputs(const void *pp, const ls_run *run, ls_error *err)
 {
     const life_opts *o = pp;
-    const life_data *d = run->data;
-    if (!o->out)
+    life_data *d = run->data;
+    if (d->anim) {
+        life_anim *anim = d->anim;
+        d->anim = NULL; /* freed by the commit, whatever it returns */
+        if (life_anim_commit(anim, err))
+            return -1;
+    }
+    if (!o->out || o->out_format == LIFE_FORMAT_GIF)
         return 0;
-    life_meta meta = {d->generation0 + d->steps, d->rule, 1, (uint32_t)o->scale};
+    life_meta meta = picture_meta(o, d);
     return life_write_file(o->out, o->out_format, &d->grid, &meta, err);
 }
 
@@ -554,6 +819,8 @@ static int life_fault(ls_run *run, const char *field)
         d->dims ^= 1u; /* 2 <-> 3 */
     else if (strcmp(field, "size") == 0)
         d->extent[0]++;
+    else if (strcmp(field, "topology") == 0)
+        d->bounded = !d->bounded;
     else if (strcmp(field, "rule") == 0)
         d->rule.survive ^= 1u;
     else if (strcmp(field, "every") == 0 && d->every)
@@ -583,6 +850,7 @@ static int life_case(ls_session *s, const void *arg, char *detail, size_t len, l
     o.steps = g->steps;
     o.has_rule = 1;
     o.rule = (life_rule){g->birth, g->survive};
+    o.bounded = g->bounded;
     ls_run run;
     if (life_run(s, &o, &run, NULL, err) != 0)
         return -1;
@@ -598,12 +866,13 @@ static int life_case(ls_session *s, const void *arg, char *detail, size_t len, l
 }
 
 #define LIFE_CASE(i) {life_golden_cases[i].name, life_case, &life_golden_cases[i]}
-static const ls_case life_cases[] = {LIFE_CASE(0), LIFE_CASE(1), LIFE_CASE(2), LIFE_CASE(3), LIFE_CASE(4), LIFE_CASE(5)};
+static const ls_case life_cases[] = {LIFE_CASE(0), LIFE_CASE(1), LIFE_CASE(2), LIFE_CASE(3), LIFE_CASE(4),
+                                     LIFE_CASE(5), LIFE_CASE(6), LIFE_CASE(7), LIFE_CASE(8), LIFE_CASE(9)};
 _Static_assert(sizeof life_cases / sizeof life_cases[0] == LIFE_GOLDEN_COUNT, "one conformance case per golden entry");
 
 const ls_workload ls_workload_life = {
     .name = "life",
-    .summary = "2D and 3D Life-like rules on a torus, one bit per cell, bit-sliced",
+    .summary = "2D and 3D Life-like rules on a torus or a bounded plane, one bit per cell, bit-sliced",
     .unit = "cell_updates",
     .usage = "lockstep life [options]\n       lockstep life IN OUT N   (the PKU contest's answer IN OUT N)",
     .params_size = sizeof(life_opts),

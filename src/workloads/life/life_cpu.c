@@ -102,6 +102,7 @@ int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu *
     job->nz = g->nz;
     job->row_words = g->row_words;
     job->last_bits = g->last_bits;
+    job->bounded = g->bounded;
     job->threads = threads > 0 ? threads : omp_get_max_threads();
     job->strip = strip_rows(g);
     job->slab = g->dims == 3 && g->nz > LIFE_CPU_SLAB ? LIFE_CPU_SLAB : g->nz;

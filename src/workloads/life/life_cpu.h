@@ -14,7 +14,8 @@
 #include "life.h"
 #include "life_grid.h"
 
-/* Advances g by exactly `steps` generations of rule r on the torus, on
+/* Advances g by exactly `steps` generations of rule r on its torus or
+ * bounded plane (g->bounded), on
  * `threads` threads (0: OpenMP's default). 0, or -1 with err set (out of
  * memory for the second grid or the per-thread buffers). */
 int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_error *err);
@@ -31,7 +32,7 @@ typedef struct life_cpu life_cpu;
 /* For grids of g's extents: 0, or -1 with err set. */
 int life_cpu_start(const life_grid *g, int threads, const char *variant, life_cpu **out, ls_error *err);
 /* Exactly `steps` generations of g (the grid given to start, or one of its
- * extents); g->words may change to the other buffer, which c then owns
+ * extents and topology); g->words may change to the other buffer, which c then owns
  * the old one of. */
 void life_cpu_steps(life_cpu *c, life_grid *g, life_rule r, uint64_t steps);
 void life_cpu_stop(life_cpu *c);
@@ -44,6 +45,7 @@ const char *life_cpu_variant(void);
 typedef struct life_cpu_job {
     unsigned dims;
     uint32_t nx, ny, nz, row_words, last_bits;
+    int bounded; /* a bounded plane: nothing wraps, the cells beyond the edges are dead */
     life_rule rule;
     uint64_t steps;
     uint32_t *cur;      /* the grid now */

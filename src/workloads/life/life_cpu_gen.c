@@ -16,8 +16,14 @@
  * rule. All loops go word by word, 32 cells at a time (16 words per
  * AVX-512 instruction); the scratch stays in L2.
  *
+ * A bounded plane (job->bounded) is the same loop with nothing wrapping:
+ * the seam words take dead cells for the row's far end, and the row sums
+ * (plane sums) of the rows (planes) beyond the edges are zeros. That costs
+ * the torus a test per row seam and per strip, nothing per word.
+ *
  * Every word's next state depends only on the current grid, so strips are
  * independent and the result does not depend on the thread count. */
+#include <string.h>
 #include <omp.h>
 #include <stddef.h>
 
@@ -32,11 +38,13 @@
 
 #define LIFE_INLINE static inline __attribute__((always_inline))
 
-/* Row sums of word 0 and word W-1 of one row, where the torus wraps. */
-static void seam_words(const uint32_t *row, uint32_t W, uint32_t last_bits, uint32_t *s0, uint32_t *s1)
+/* Row sums of word 0 and word W-1 of one row, where the torus wraps; a
+ * bounded plane (wraps = 0) has dead cells beyond both ends instead. */
+static void seam_words(const uint32_t *row, uint32_t W, uint32_t last_bits, uint32_t wraps, uint32_t *s0,
+                       uint32_t *s1)
 {
-    uint32_t first_cell = row[0] & 1u;
-    uint32_t last_cell = row[W - 1] >> (last_bits - 1u) & 1u;
+    uint32_t first_cell = row[0] & wraps;
+    uint32_t last_cell = row[W - 1] >> (last_bits - 1u) & wraps;
     uint32_t w = row[0];
     uint32_t east = W > 1 ? life_east(w, row[1]) : life_east_last(w, first_cell, last_bits);
     life_row_sum(life_west_first(w, last_cell), w, east, &s0[0], &s1[0]);
@@ -47,8 +55,9 @@ static void seam_words(const uint32_t *row, uint32_t W, uint32_t last_bits, uint
     }
 }
 
-/* Row sums of `nrows` rows stored one after another at src. */
-static void row_sums(const uint32_t *restrict src, size_t nrows, uint32_t W, uint32_t last_bits,
+/* Row sums of `nrows` rows stored one after another at src (wraps: 1 on
+ * a torus, 0 on a bounded plane). */
+static void row_sums(const uint32_t *restrict src, size_t nrows, uint32_t W, uint32_t last_bits, uint32_t wraps,
                      uint32_t *restrict s0, uint32_t *restrict s1)
 {
     size_t n = nrows * W;
@@ -56,21 +65,34 @@ static void row_sums(const uint32_t *restrict src, size_t nrows, uint32_t W, uin
     for (size_t i = 1; i + 1 < n; i++)
         life_row_sum(life_west(src[i], src[i - 1]), src[i], life_east(src[i], src[i + 1]), &s0[i], &s1[i]);
     for (size_t r = 0; r < nrows; r++)
-        seam_words(src + r * W, W, last_bits, s0 + r * W, s1 + r * W);
+        seam_words(src + r * W, W, last_bits, wraps, s0 + r * W, s1 + r * W);
 }
 
-/* Row sums of rows y0-1 .. y0+rows of plane z (torus in y) into the two
- * planes s (scratch rows 0 .. rows+1). */
+/* Row sums of the row `y` of plane (the row beyond an edge: y wrapped
+ * on a torus, dead on a bounded plane) into s0, s1. */
+static void halo_row_sums(const life_cpu_job *job, const uint32_t *plane, int64_t y, uint32_t *s0, uint32_t *s1)
+{
+    uint32_t W = job->row_words, ny = job->ny, wraps = !job->bounded;
+    if (y >= 0 && y < (int64_t)ny) {
+        row_sums(plane + (size_t)y * W, 1, W, job->last_bits, wraps, s0, s1);
+    } else if (wraps) {
+        row_sums(plane + (size_t)((y + ny) % ny) * W, 1, W, job->last_bits, wraps, s0, s1);
+    } else {
+        memset(s0, 0, W * sizeof *s0);
+        memset(s1, 0, W * sizeof *s1);
+    }
+}
+
+/* Row sums of rows y0-1 .. y0+rows of plane z into the two planes s
+ * (scratch rows 0 .. rows+1). */
 static void strip_row_sums(const life_cpu_job *job, const uint32_t *grid, uint32_t z, uint32_t y0, uint32_t rows,
                            uint32_t *s0, uint32_t *s1)
 {
     uint32_t W = job->row_words, ny = job->ny;
     const uint32_t *plane = grid + (size_t)z * ny * W;
-    uint32_t above = (y0 + ny - 1u) % ny, below = (y0 + rows) % ny;
-    row_sums(plane + (size_t)above * W, 1, W, job->last_bits, s0, s1);
-    row_sums(plane + (size_t)y0 * W, rows, W, job->last_bits, s0 + W, s1 + W);
-    row_sums(plane + (size_t)below * W, 1, W, job->last_bits, s0 + (size_t)(rows + 1) * W,
-             s1 + (size_t)(rows + 1) * W);
+    halo_row_sums(job, plane, (int64_t)y0 - 1, s0, s1);
+    row_sums(plane + (size_t)y0 * W, rows, W, job->last_bits, !job->bounded, s0 + W, s1 + W);
+    halo_row_sums(job, plane, (int64_t)y0 + rows, s0 + (size_t)(rows + 1) * W, s1 + (size_t)(rows + 1) * W);
 }
 
 /* Clears the padding bits of the last word of each of `rows` rows. */
@@ -109,12 +131,22 @@ LIFE_INLINE void update_3d(life_rule rule, size_t n, const uint32_t *restrict se
 }
 
 /* The 3x3 sums (four planes p[0..3]) of rows y0 .. y0+rows-1 of plane z,
- * through the row sums s0, s1 (rows+2 rows each). */
-static void plane_sums(const life_cpu_job *job, const uint32_t *grid, uint32_t z, uint32_t y0, uint32_t rows,
+ * through the row sums s0, s1 (rows+2 rows each). Plane z may be one
+ * beyond an edge (-1 or nz): wrapped on a torus, all zeros (dead) on a
+ * bounded plane. */
+static void plane_sums(const life_cpu_job *job, const uint32_t *grid, int64_t z, uint32_t y0, uint32_t rows,
                        uint32_t *restrict s0, uint32_t *restrict s1, uint32_t *const *p)
 {
     size_t W = job->row_words, n = (size_t)rows * W;
-    strip_row_sums(job, grid, z, y0, rows, s0, s1);
+    if (z < 0 || z >= (int64_t)job->nz) {
+        if (job->bounded) {
+            for (int b = 0; b < 4; b++)
+                memset(p[b], 0, n * sizeof *p[b]);
+            return;
+        }
+        z = (z + job->nz) % job->nz;
+    }
+    strip_row_sums(job, grid, (uint32_t)z, y0, rows, s0, s1);
     uint32_t *restrict p0 = p[0], *restrict p1 = p[1], *restrict p2 = p[2], *restrict p3 = p[3];
     for (size_t i = 0; i < n; i++)
         life_plane_sum(s0[i], s1[i], s0[i + W], s1[i + W], s0[i + 2 * W], s1[i + 2 * W], &p0[i], &p1[i], &p2[i],
@@ -176,18 +208,17 @@ static void slab_3d(const life_cpu_job *job, update_3d_fn update, const uint32_t
                     uint32_t rows, uint32_t z0, uint32_t z1, uint32_t *scratch)
 {
     size_t W = job->row_words, n = (size_t)rows * W, span = (size_t)(rows + 2) * W;
-    uint32_t nz = job->nz;
     uint32_t *s0 = scratch, *s1 = scratch + span;
     uint32_t *slot[3][4];
     for (int k = 0; k < 3; k++)
         for (int b = 0; b < 4; b++)
             slot[k][b] = scratch + 2 * span + (size_t)(4 * k + b) * n;
     /* Plane z0 - 1 + i lives in slot i % 3. */
-    plane_sums(job, cur, (z0 + nz - 1u) % nz, y0, rows, s0, s1, slot[0]);
+    plane_sums(job, cur, (int64_t)z0 - 1, y0, rows, s0, s1, slot[0]);
     plane_sums(job, cur, z0, y0, rows, s0, s1, slot[1]);
     for (uint32_t z = z0; z < z1; z++) {
         uint32_t i = z - z0;
-        plane_sums(job, cur, (z + 1u) % nz, y0, rows, s0, s1, slot[(i + 2) % 3]);
+        plane_sums(job, cur, (int64_t)z + 1, y0, rows, s0, s1, slot[(i + 2) % 3]);
         size_t at = ((size_t)z * job->ny + y0) * W;
         update(job->rule, n, cur + at, (const uint32_t *const *)slot[i % 3],
                (const uint32_t *const *)slot[(i + 1) % 3], (const uint32_t *const *)slot[(i + 2) % 3], next + at);

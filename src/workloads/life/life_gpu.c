@@ -19,6 +19,7 @@ struct life_gpu_state {
     ls_session *s;
     ls_buf *cur, *next;
     unsigned dims;
+    int bounded; /* a bounded plane: the *_plane kernels */
     uint32_t row_words, ny, nz, last_bits;
     uint64_t nwords;
 };
@@ -36,7 +37,7 @@ int life_gpu_start(ls_session *s, const life_grid *g, life_gpu_state **out, ls_e
     life_gpu_state *st = calloc(1, sizeof *st);
     if (!st)
         return ls_fail(err, "out of memory");
-    *st = (life_gpu_state){s, NULL, NULL, g->dims, g->row_words, g->ny, g->nz, g->last_bits, g->nwords};
+    *st = (life_gpu_state){s, NULL, NULL, g->dims, g->bounded, g->row_words, g->ny, g->nz, g->last_bits, g->nwords};
     if (gpu->alloc(s->ctx, (size_t)bytes, "the Life grid", &st->cur, err) != 0 ||
         gpu->alloc(s->ctx, (size_t)bytes, "the next Life generation", &st->next, err) != 0 ||
         gpu->write(s->ctx, 0, st->cur, 0, g->words, (size_t)bytes, err) != 0) {
@@ -99,9 +100,12 @@ static int launch_step(life_gpu_state *st, ls_kernel *k, int two, uint32_t group
 }
 
 /* The kernel for this grid and rule: the default rule of the dimension
- * as a constant, and the cheaper x seam when rows end on a word boundary. */
+ * as a constant, and the cheaper x seam when rows end on a word boundary;
+ * on a bounded plane the one kernel for any rule and row. */
 static const char *kernel_name(const life_gpu_state *st, life_rule r)
 {
+    if (st->bounded)
+        return st->dims == 3 ? "life_step_3d_plane" : "life_step_2d_plane";
     static const char *const names[2][2][2] = {
         {{"life_step_2d", "life_step_2d_aligned"}, {"life_step_2d_b3s23", "life_step_2d_b3s23_aligned"}},
         {{"life_step_3d", "life_step_3d_aligned"}, {"life_step_3d_b6s567", "life_step_3d_b6s567_aligned"}},
@@ -120,6 +124,8 @@ static const char *two_kernel_name(const life_gpu_state *st, life_rule r, uint32
                                             {"life_two_2d_b3s23", "life_two_2d_b3s23_aligned"}};
     if (st->dims != 2 || group % 32 != 0 || group > 256)
         return NULL;
+    if (st->bounded)
+        return "life_two_2d_plane";
     return names[r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE][st->last_bits == 32];
 }
 

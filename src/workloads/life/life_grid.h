@@ -28,6 +28,10 @@ typedef struct life_grid {
     uint32_t last_bits; /* cells in a row's last word, 1..32 */
     size_t nwords;      /* row_words * ny * nz */
     uint32_t *words;    /* the cells, 64-byte aligned */
+    /* 0: a torus (every edge wraps around to the opposite one); 1: a
+     * bounded plane, Golly's ":P" grid: the cells beyond every edge are
+     * dead and stay dead. life_grid_init makes a torus. */
+    int bounded;
 } life_grid;
 
 /* Checks extents (each at least LIFE_MIN_SIZE, at most LIFE_MAX_SIZE) for

@@ -23,6 +23,7 @@ static const struct {
     {"rle", LIFE_FORMAT_RLE, {".rle", NULL}},
     {"cells", LIFE_FORMAT_CELLS, {".cells", NULL}},
     {"png", LIFE_FORMAT_PNG, {".png", NULL}},
+    {"gif", LIFE_FORMAT_GIF, {".gif", NULL}},
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -33,7 +34,7 @@ int life_format_parse(const char *name, life_format *out, ls_error *err)
             *out = formats[i].format;
             return 0;
         }
-    return ls_fail_usage(err, "unknown format '%s': expected pku, native, rle, cells or png", name);
+    return ls_fail_usage(err, "unknown format '%s': expected pku, native, rle, cells, png or gif (written only)", name);
 }
 
 const char *life_format_name(life_format f)
@@ -70,7 +71,7 @@ int life_format_resolve(const char *path, life_format given, life_format *out, l
             }
     return ls_fail_usage(err,
                          "%s: cannot tell the format from the name (.data .bin .pku, .lsgrid, .rle, .cells, "
-                         ".png); name it with --format",
+                         ".png, .gif); name it with --format",
                          path);
 }
 
@@ -80,13 +81,17 @@ int life_format_check_shape(life_format f, unsigned dims, uint32_t nx, uint32_t 
     if (f == LIFE_FORMAT_PKU && (dims != 3 || nx != ny || nx != nz))
         return dims == 3 ? ls_fail_usage(err, "a PKU file holds a cube; this grid is %ux%ux%u", nx, ny, nz)
                          : ls_fail_usage(err, "a PKU file holds a 3D cube; this grid is 2D (%ux%u)", nx, ny);
+    if (f == LIFE_FORMAT_GIF && dims != 2)
+        return ls_fail_usage(err, "a GIF animates 2D grids; this grid is 3D");
     if ((f == LIFE_FORMAT_RLE || f == LIFE_FORMAT_CELLS || f == LIFE_FORMAT_PNG) && dims != 2)
         return ls_fail_usage(err, "the %s format holds 2D patterns; this grid is 3D (use the pku or native format)",
                              life_format_name(f));
     uint64_t px = (uint64_t)(scale ? scale : 1);
-    if (f == LIFE_FORMAT_PNG && ((uint64_t)nx * px > LIFE_PNG_MAX_SIDE || (uint64_t)ny * px > LIFE_PNG_MAX_SIDE))
-        return ls_fail_usage(err, "a %ux%u grid at scale %llu is too large for a PNG (at most %u pixels a side)", nx,
-                             ny, (unsigned long long)px, LIFE_PNG_MAX_SIDE);
+    uint64_t max_side = f == LIFE_FORMAT_GIF ? LIFE_GIF_MAX_SIDE : LIFE_PNG_MAX_SIDE;
+    if ((f == LIFE_FORMAT_PNG || f == LIFE_FORMAT_GIF) && ((uint64_t)nx * px > max_side || (uint64_t)ny * px > max_side))
+        return ls_fail_usage(err, "a %ux%u grid at scale %llu is too large for a %s (at most %llu pixels a side)", nx,
+                             ny, (unsigned long long)px, f == LIFE_FORMAT_GIF ? "GIF" : "PNG",
+                             (unsigned long long)max_side);
     return 0;
 }
 
@@ -563,7 +568,12 @@ int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
  * its files are refused by name (docs/life.md). */
 static const uint8_t native_magic[8] = {'l', 's', 'l', 'i', 'f', 'e', '2', '\n'};
 static const uint8_t native_magic_v1[8] = {'l', 's', 'l', 'i', 'f', 'e', '1', '\n'};
-#define NATIVE_HEADER 40 /* magic, dims, nx, ny, nz, birth, survive, generation */
+#define NATIVE_HEADER 40 /* magic, shape, nx, ny, nz, birth, survive, generation */
+/* The shape word: the dimension (2 or 3) in its low byte, and this bit
+ * for a bounded plane (clear: a torus, as every file before planes). A
+ * lockstep that knows no planes refuses such a file as "no valid grid"
+ * rather than run it on a torus. */
+#define NATIVE_PLANE 0x100u
 
 /* The checksum: FNV-1a 64 of every byte before it. */
 #define FNV_OFFSET 0xcbf29ce484222325ull
@@ -645,7 +655,7 @@ int life_write_native(FILE *f, const life_grid *g, const life_meta *meta, ls_err
 {
     uint8_t head[NATIVE_HEADER];
     memcpy(head, native_magic, 8);
-    store_le(head + 8, g->dims, 4);
+    store_le(head + 8, g->dims | (g->bounded ? NATIVE_PLANE : 0u), 4);
     store_le(head + 12, g->nx, 4);
     store_le(head + 16, g->ny, 4);
     store_le(head + 20, g->nz, 4);
@@ -672,7 +682,7 @@ int life_write_native(FILE *f, const life_grid *g, const life_meta *meta, ls_err
 /* Checks a native header against the file's length and fills meta and
  * the grid's shape (dims, ext); the grid is made by the caller. */
 static int native_header(FILE *f, const char *name, const uint8_t *head, life_meta *meta, unsigned *dims,
-                         uint64_t ext[3], int *seekable, ls_error *err)
+                         int *bounded, uint64_t ext[3], int *seekable, ls_error *err)
 {
     if (memcmp(head, native_magic_v1, 8) == 0)
         return ls_fail_usage(err, "%s: a grid in lockstep's first native format (lslife1), whose checksum does not "
@@ -680,7 +690,9 @@ static int native_header(FILE *f, const char *name, const uint8_t *head, life_me
                              name);
     if (memcmp(head, native_magic, 8) != 0)
         return ls_fail_usage(err, "%s: not a lockstep Life grid (the file does not start with 'lslife2')", name);
-    *dims = (unsigned)load_le(head + 8, 4);
+    uint32_t shape = (uint32_t)load_le(head + 8, 4);
+    *dims = shape & ~NATIVE_PLANE;
+    *bounded = (shape & NATIVE_PLANE) != 0;
     uint64_t nx = ext[0] = load_le(head + 12, 4), ny = ext[1] = load_le(head + 16, 4), nz = ext[2] = load_le(head + 20, 4);
     if (life_grid_check_size(*dims, nx, ny, nz, err))
         return ls_fail_usage(err, "%s: the header describes no valid grid (%u dimensions, %llux%llux%llu)", name,
@@ -730,18 +742,19 @@ int life_read_native(FILE *f, const char *name, life_grid *g, life_meta *meta, l
     uint8_t head[NATIVE_HEADER];
     unsigned dims = 0;
     uint64_t ext[3] = {0, 0, 0};
-    int seekable = 0;
+    int seekable = 0, bounded = 0;
     row_sink sink;
     memset(g, 0, sizeof *g);
     if (fread(head, 1, sizeof head, f) != sizeof head)
         return ls_fail_usage(err, "%s: too short for a lockstep Life grid header (%d bytes)", name, NATIVE_HEADER);
-    if (native_header(f, name, head, meta, &dims, ext, &seekable, err) ||
+    if (native_header(f, name, head, meta, &dims, &bounded, ext, &seekable, err) ||
         sink_open(&sink, g, dims, ext[0], ext[1], ext[2], !seekable, err))
         return -1;
     if (native_cells(f, name, head, &sink, err) || sink_close(&sink, err)) {
         sink_abort(&sink);
         return -1;
     }
+    g->bounded = bounded;
     return 0;
 }
 
@@ -798,6 +811,10 @@ int life_read_file(const char *path, life_format fmt, uint32_t png_scale, life_g
     memset(meta, 0, sizeof *meta);
     if (life_format_resolve(path, fmt, &fmt, err))
         return -1;
+    if (fmt == LIFE_FORMAT_GIF)
+        return ls_fail_usage(err, "%s: GIF is written only (an animation of a run, with --every); read patterns from "
+                                  "rle, cells or png",
+                             path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return ls_fail_usage(err, "cannot open %s: %s", path, strerror(errno));
@@ -852,5 +869,9 @@ int life_write_file(const char *path, life_format fmt, const life_grid *g, const
 {
     if (life_format_resolve(path, fmt, &fmt, err))
         return -1;
+    if (!writer_for(fmt))
+        return ls_fail_usage(err, "%s: the %s format is no grid file (an animation is written by the run, with "
+                                  "--every)",
+                             path, life_format_name(fmt));
     return write_atomically(path, writer_for(fmt), g, meta, err);
 }

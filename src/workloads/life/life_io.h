@@ -37,9 +37,11 @@ typedef enum life_format {
     LIFE_FORMAT_RLE,
     LIFE_FORMAT_CELLS,
     LIFE_FORMAT_PNG,
+    LIFE_FORMAT_GIF, /* written only: an animation of a run (life_anim.h) */
 } life_format;
 
-/* "pku", "native", "rle", "cells", "png": 0, or -1 with err->usage set. */
+/* "pku", "native", "rle", "cells", "png", "gif": 0, or -1 with err->usage
+ * set. */
 int life_format_parse(const char *name, life_format *out, ls_error *err);
 /* The format of `path` by its extension (.data .bin .pku, .lsgrid, .rle,
  * .cells, .png) when `given` is AUTO, else `given`: 0 or -1. */
@@ -48,12 +50,14 @@ const char *life_format_name(life_format f);
 /* 1 for formats that hold a whole grid (pku, native), 0 for patterns. */
 int life_format_is_grid(life_format f);
 
-/* PNG's limit on a picture's side, in pixels (2^31 - 1). */
+/* PNG's limit on a picture's side, in pixels (2^31 - 1); GIF's (2^16 - 1). */
 #define LIFE_PNG_MAX_SIDE 0x7fffffffu
+#define LIFE_GIF_MAX_SIDE 0xffffu
 
 /* Whether format f can hold a grid of this shape (PKU: a 3D cube; RLE,
- * cells and PNG: 2D; PNG: at most LIFE_PNG_MAX_SIDE pixels a side at
- * `scale`; native: any): 0, or -1 with err->usage set. The writers refuse
+ * cells, PNG and GIF: 2D; PNG: at most LIFE_PNG_MAX_SIDE pixels a side at
+ * `scale`, GIF LIFE_GIF_MAX_SIDE; native: any): 0, or -1 with err->usage
+ * set. The writers refuse
  * what this refuses, so a run checks its output with it before computing. */
 int life_format_check_shape(life_format f, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, uint32_t scale,
                             ls_error *err);
@@ -83,6 +87,11 @@ typedef struct life_meta {
     life_rule rule;       /* the rule (native files, RLE headers) */
     int has_rule;         /* a native file's rule is set */
     uint32_t scale;       /* PNG pixels per cell along each side (>= 1) */
+    /* Where the run started, for a PNG's text chunks: a random fill's
+     * seed (has_seed), or the file it was read from (source, or NULL). */
+    int has_seed;
+    uint64_t seed;
+    const char *source;
 } life_meta;
 
 /* ---- whole grids ------------------------------------------------------ */
@@ -100,6 +109,8 @@ int life_write_rle(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
 int life_read_cells(FILE *f, const char *name, life_pattern *p, ls_error *err);
 int life_write_cells(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err);
 int life_read_png(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err);
+/* PNG: with text chunks (tEXt) Software, Rule (with the grid's suffix,
+ * "B3/S23:T64,64"), Generation, and Seed or Source (life_meta). */
 int life_write_png(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err);
 
 /* Copies p into g (2D, or the middle plane z = nz / 2 of a 3D grid) with

@@ -38,6 +38,43 @@ static void png_row(const life_grid *g, uint32_t y, uint32_t scale, uint32_t wid
             row[px / 8] &= (png_byte) ~(0x80u >> (px % 8));
 }
 
+/* The text chunks (tEXt) of a written PNG: what the picture shows. Keys
+ * are PNG's "Software" and lockstep's own; values are Latin-1 text (a
+ * file name outside it is written as its bytes). */
+typedef struct png_text_chunks {
+    char rule[LIFE_RULE_TEXT + LIFE_TOPOLOGY_TEXT], generation[24], seed[24];
+    png_text chunks[4];
+    int count;
+} png_text_chunks;
+
+static void add_text(png_text_chunks *t, const char *key, const char *value)
+{
+    png_text *c = &t->chunks[t->count++];
+    memset(c, 0, sizeof *c);
+    c->compression = PNG_TEXT_COMPRESSION_NONE;
+    c->key = (png_charp)key;
+    c->text = (png_charp)value;
+    c->text_length = strlen(value);
+}
+
+static void make_text_chunks(const life_grid *g, const life_meta *meta, png_text_chunks *t)
+{
+    t->count = 0;
+    life_rule_format(meta->rule, t->rule, sizeof t->rule);
+    size_t used = strlen(t->rule);
+    life_topology_format(g->bounded, g->dims, g->nx, g->ny, g->nz, t->rule + used, sizeof t->rule - used);
+    snprintf(t->generation, sizeof t->generation, "%llu", (unsigned long long)meta->generation);
+    add_text(t, "Software", "lockstep life");
+    add_text(t, "Rule", t->rule);
+    add_text(t, "Generation", t->generation);
+    if (meta->has_seed) {
+        snprintf(t->seed, sizeof t->seed, "%llu", (unsigned long long)meta->seed);
+        add_text(t, "Seed", t->seed);
+    } else if (meta->source) {
+        add_text(t, "Source", meta->source);
+    }
+}
+
 int life_write_png(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
 {
     uint32_t scale = meta->scale ? meta->scale : 1;
@@ -62,6 +99,9 @@ int life_write_png(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
     png_init_io(png, f);
     png_set_IHDR(png, info, width, height, 1, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
+    png_text_chunks text;
+    make_text_chunks(g, meta, &text);
+    png_set_text(png, info, text.chunks, text.count);
     png_write_info(png, info);
     for (uint32_t y = 0; y < g->ny; y++) {
         png_row(g, y, scale, width, row);

@@ -1,16 +1,27 @@
-/* life_rule.c - B/S rule notation.
+/* life_rule.c - rule notation.
  *
- * A rule is two sets of neighbour counts, each introduced by its letter,
- * in either order, separated by '/': "B3/S23", "s23/b3". A set is either a
+ * B/S: two sets of neighbour counts, each introduced by its letter, in
+ * either order, separated by '/': "B3/S23", "s23/b3". A set is either a
  * run of single digits ("S23" = {2, 3}) or, as soon as it holds a ',' or
  * a '-', a comma-separated list of counts and ranges ("S5-7",
  * "B13,14/S10-12"), which is how counts of 10 and more are written. An
- * empty set is allowed ("B/S" is the rule in which everything dies). */
+ * empty set is allowed ("B/S" is the rule in which everything dies).
+ *
+ * S/B order: "23/3", survival digits then birth digits without letters,
+ * as Golly and MCell write 2D rules. Names: the table below, matched
+ * without regard to case, spaces, '-' and '_', '&' read as "and".
+ *
+ * Any of them may end in Golly's grid suffix: ":T" (torus) or ":P"
+ * (bounded plane) and the sides, ":T64,64". */
 #include "life_rule.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "life_grid.h"
 
 unsigned life_max_count(unsigned dims)
 {
@@ -86,13 +97,18 @@ static int parse_set(const char *rule, char letter, const char *text, size_t len
     return 0;
 }
 
-int life_rule_parse(const char *text, unsigned dims, life_rule *out, ls_error *err)
+/* The longest rule text read (names, sets and a suffix are far shorter). */
+#define RULE_TEXT_MAX 200
+
+/* B/S notation in body (the rule text before any suffix); messages name
+ * the whole text. */
+static int parse_bs(const char *text, const char *body, unsigned max, life_rule *out, ls_error *err)
 {
-    const char *slash = strchr(text, '/');
+    const char *slash = strchr(body, '/');
     if (!slash || strchr(slash + 1, '/'))
         return ls_fail_usage(err, "rule '%s': expected the form B3/S23 (birth counts / survival counts)", text);
-    const char *part[2] = {text, slash + 1};
-    size_t plen[2] = {(size_t)(slash - text), strlen(slash + 1)};
+    const char *part[2] = {body, slash + 1};
+    size_t plen[2] = {(size_t)(slash - body), strlen(slash + 1)};
     ls_u32 birth = 0, survive = 0;
     int seen_b = 0, seen_s = 0;
     for (int i = 0; i < 2; i++) {
@@ -100,13 +116,227 @@ int life_rule_parse(const char *text, unsigned dims, life_rule *out, ls_error *e
         if ((letter != 'B' && letter != 'S') || (letter == 'B' ? seen_b : seen_s))
             return ls_fail_usage(err, "rule '%s': expected one B part and one S part, as in B3/S23", text);
         *(letter == 'B' ? &seen_b : &seen_s) = 1;
-        if (parse_set(text, letter, part[i] + 1, plen[i] - 1, life_max_count(dims), letter == 'B' ? &birth : &survive,
-                      err))
+        if (parse_set(text, letter, part[i] + 1, plen[i] - 1, max, letter == 'B' ? &birth : &survive, err))
             return -1;
     }
     out->birth = birth;
     out->survive = survive;
     return 0;
+}
+
+/* 1 when body is S/B order: digits (or nothing), '/', digits (or nothing). */
+static int is_sb_order(const char *body)
+{
+    const char *slash = strchr(body, '/');
+    if (!slash || strchr(slash + 1, '/'))
+        return 0;
+    for (const char *p = body; *p; p++)
+        if (p != slash && !isdigit((unsigned char)*p))
+            return 0;
+    return 1;
+}
+
+/* "23/3": survival digits, birth digits; 2D counts (0..8). */
+static int parse_sb(const char *text, const char *body, life_rule *out, ls_error *err)
+{
+    const char *slash = strchr(body, '/');
+    ls_u32 birth = 0, survive = 0;
+    if (parse_set(text, 'S', body, (size_t)(slash - body), LIFE_MAX_COUNT_2D, &survive, err) ||
+        parse_set(text, 'B', slash + 1, strlen(slash + 1), LIFE_MAX_COUNT_2D, &birth, err))
+        return -1;
+    out->birth = birth;
+    out->survive = survive;
+    return 0;
+}
+
+/* Rules people call by name (Golly's and LifeWiki's names), all 2D. The
+ * key is the name as rule_key makes it; docs/life.md lists the table. */
+static const struct {
+    const char *key, *rule;
+} named_rules[] = {
+    {"life", "B3/S23"},
+    {"conway", "B3/S23"},
+    {"highlife", "B36/S23"},
+    {"seeds", "B2/S"},
+    {"dayandnight", "B3678/S34678"},
+    {"lifewithoutdeath", "B3/S012345678"},
+    {"2x2", "B36/S125"},
+    {"diamoeba", "B35678/S5678"},
+    {"morley", "B368/S245"},
+    {"move", "B368/S245"},
+    {"replicator", "B1357/S1357"},
+    {"maze", "B3/S12345"},
+    {"mazectric", "B3/S1234"},
+    {"anneal", "B4678/S35678"},
+    {"amoeba", "B357/S1358"},
+    {"assimilation", "B345/S4567"},
+    {"coagulations", "B378/S235678"},
+    {"gnarl", "B1/S1"},
+    {"longlife", "B345/S5"},
+    {"serviettes", "B234/S"},
+    {"stains", "B3678/S235678"},
+    {"walledcities", "B45678/S2345"},
+    {"34life", "B34/S34"},
+    {"drylife", "B37/S23"},
+    {"pedestrianlife", "B38/S23"},
+    {"livefreeordie", "B2/S0"},
+};
+
+/* The lookup key of a name: lower case, without spaces, '-' and '_', '&'
+ * spelt "and". 0, or -1 when it does not fit in len. */
+static int rule_key(const char *name, char *key, size_t len)
+{
+    size_t n = 0;
+    for (const char *p = name; *p; p++) {
+        const char *add = *p == '&' ? "and" : NULL;
+        char one[2] = {(char)tolower((unsigned char)*p), 0};
+        if (*p == ' ' || *p == '-' || *p == '_' || *p == '\t')
+            continue;
+        for (const char *q = add ? add : one; *q; q++) {
+            if (n + 1 >= len)
+                return -1;
+            key[n++] = *q;
+        }
+    }
+    key[n] = 0;
+    return 0;
+}
+
+static const char *find_named_rule(const char *name)
+{
+    char key[64];
+    if (rule_key(name, key, sizeof key) != 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof named_rules / sizeof named_rules[0]; i++)
+        if (strcmp(key, named_rules[i].key) == 0)
+            return named_rules[i].rule;
+    return NULL;
+}
+
+/* The suffix after ':' (at `suffix`): a letter and 1 to 3 sides. */
+static int parse_suffix(const char *text, const char *suffix, life_topology *out, ls_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char kind = (char)toupper((unsigned char)suffix[0]);
+    static const char *const others[] = {"K a Klein bottle", "C a cross-surface", "S a sphere"};
+    for (int i = 0; i < 3; i++)
+        if (kind == others[i][0])
+            return ls_fail_usage(err, "rule '%s': the grid ':%c' (%s) is one lockstep does not run; it runs :T "
+                                      "(a torus) and :P (a bounded plane)",
+                                 text, kind, others[i] + 2);
+    if (kind != 'T' && kind != 'P')
+        return ls_fail_usage(err, "rule '%s': expected a grid suffix like :T64,64 (a torus) or :P64,64 (a bounded "
+                                  "plane) after ':'",
+                             text);
+    out->given = 1;
+    out->bounded = kind == 'P';
+    const char *p = suffix + 1;
+    for (;;) {
+        if (out->sides == 3 || !isdigit((unsigned char)*p))
+            return ls_fail_usage(err, "rule '%s': expected the grid's sides after ':%c', as in :%c64,64 (2D) or "
+                                      ":%c64,64,64 (3D)",
+                                 text, kind, kind, kind);
+        char *end;
+        errno = 0;
+        unsigned long long side = strtoull(p, &end, 10);
+        if (side == 0)
+            return ls_fail_usage(err, "rule '%s': a side of 0 is Golly's unbounded one; lockstep's grids are "
+                                      "finite (each side %u to %u cells)",
+                                 text, LIFE_MIN_SIZE, LIFE_MAX_SIZE);
+        if (errno || side < LIFE_MIN_SIZE || side > LIFE_MAX_SIZE)
+            return ls_fail_usage(err, "rule '%s': each side of the grid must be %u to %u cells", text, LIFE_MIN_SIZE,
+                                 LIFE_MAX_SIZE);
+        out->size[out->sides++] = (uint32_t)side;
+        p = end;
+        if (*p == '\0')
+            return 0;
+        if (*p != ',')
+            return ls_fail_usage(err, "rule '%s': unexpected '%c' in the grid suffix (lockstep runs :T and :P grids "
+                                      "of 1 to 3 sides, without Golly's shifts)",
+                                 text, *p);
+        p++;
+    }
+}
+
+int life_topology_parse(const char *text, life_topology *out, ls_error *err)
+{
+    const char *colon = strchr(text, ':');
+    if (!colon) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    return parse_suffix(text, colon + 1, out, err);
+}
+
+/* The dimension the grid suffix implies: 2 or 3 sides say it, 1 does not. */
+static unsigned suffix_dims(const life_topology *t)
+{
+    return t->given && t->sides >= 2 ? t->sides : 0;
+}
+
+int life_rule_parse_spec(const char *text, unsigned dims, life_rule_spec *out, ls_error *err)
+{
+    char body[RULE_TEXT_MAX + 1];
+    size_t len = strlen(text);
+    if (len > RULE_TEXT_MAX)
+        return ls_fail_usage(err, "rule '%.40s...': too long for a rule (at most %d characters)", text,
+                             RULE_TEXT_MAX);
+    memset(out, 0, sizeof *out);
+    if (life_topology_parse(text, &out->grid, err))
+        return -1;
+    const char *colon = strchr(text, ':');
+    size_t blen = colon ? (size_t)(colon - text) : len;
+    memcpy(body, text, blen);
+    body[blen] = '\0';
+    /* Counts up to the grid's neighbours: the dimension given, else the
+     * one the suffix implies, else (not known yet) 26. */
+    unsigned max = (dims ? dims : suffix_dims(&out->grid)) == 2 ? LIFE_MAX_COUNT_2D : LIFE_MAX_COUNT_3D;
+    const char *named = strchr(body, '/') ? NULL : find_named_rule(body);
+    const char *why_2d = NULL;
+    if (named) {
+        why_2d = "a 2D rule by name";
+        if (parse_bs(text, named, LIFE_MAX_COUNT_2D, &out->rule, err))
+            return -1;
+    } else if (is_sb_order(body)) {
+        why_2d = "in S/B order, the 2D notation of Golly and MCell";
+        if (parse_sb(text, body, &out->rule, err))
+            return -1;
+    } else if (!strchr(body, '/')) {
+        return ls_fail_usage(err, "rule '%s': expected B/S notation (B3/S23), S/B order (23/3) or a rule name "
+                                  "(Life, HighLife, Seeds, Day & Night, ...: docs/life.md)",
+                             text);
+    } else if (parse_bs(text, body, max, &out->rule, err)) {
+        return -1;
+    }
+    out->dims = why_2d ? 2 : suffix_dims(&out->grid);
+    if (why_2d && suffix_dims(&out->grid) == 3)
+        return ls_fail_usage(err, "rule '%s': the rule is %s but its grid suffix has three sides (3D)", text, why_2d);
+    if (dims && out->dims && out->dims != dims) {
+        if (why_2d)
+            return ls_fail_usage(err, "rule '%s' is %s (8 neighbours); a 3D grid counts 26: give a 3D rule in B/S "
+                                      "notation, such as B6/S567",
+                                 text, why_2d);
+        return ls_fail_usage(err, "rule '%s': its grid suffix has %u sides (%uD) and the grid is %uD", text,
+                             out->grid.sides, out->dims, dims);
+    }
+    return 0;
+}
+
+int life_rule_parse(const char *text, unsigned dims, life_rule *out, ls_error *err)
+{
+    life_rule_spec spec;
+    if (life_rule_parse_spec(text, dims, &spec, err))
+        return -1;
+    *out = spec.rule;
+    return 0;
+}
+
+void life_topology_format(int bounded, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, char *out, size_t len)
+{
+    if (dims == 3)
+        snprintf(out, len, ":%c%u,%u,%u", bounded ? 'P' : 'T', nx, ny, nz);
+    else
+        snprintf(out, len, ":%c%u,%u", bounded ? 'P' : 'T', nx, ny);
 }
 
 /* Appends the counts of mask to out (at *pos, within len). */

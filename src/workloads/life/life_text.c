@@ -189,6 +189,21 @@ static int rle_header_item(rle_reader *r, const char *item, size_t len, uint64_t
     return 0;
 }
 
+/* Golly's grid suffix has commas of its own ("rule = B3/S23:T64,64"): a
+ * piece without '=' after the rule is the rest of the rule. */
+static int rle_rule_piece(rle_reader *r, const char *piece, size_t len, char *rule, ls_error *err)
+{
+    size_t have = strlen(rule);
+    while (len && isspace((unsigned char)piece[len - 1]))
+        len--;
+    if (have + 1 + len >= LIFE_RULE_TEXT)
+        return ls_fail_usage(err, "%s:%u: the rule is too long", r->name, r->line);
+    rule[have] = ',';
+    memcpy(rule + have + 1, piece, len);
+    rule[have + 1 + len] = '\0';
+    return 0;
+}
+
 static int rle_header(rle_reader *r, life_pattern *p, ls_error *err)
 {
     rle_skip_comments(r);
@@ -199,11 +214,20 @@ static int rle_header(rle_reader *r, life_pattern *p, ls_error *err)
     const char *item = r->p, *end = r->p + len;
     if (len == 0 || *item != 'x')
         return ls_fail_usage(err, "%s:%u: expected the header 'x = W, y = H' before the cells", r->name, r->line);
+    int after_rule = 0; /* the last item was the rule */
     while (item < end) {
         const char *comma = memchr(item, ',', (size_t)(end - item));
         const char *stop = comma ? comma : end;
-        if (rle_header_item(r, item, (size_t)(stop - item), &w, &h, p->rule, &seen, err))
-            return -1;
+        size_t len = (size_t)(stop - item);
+        if (after_rule && !memchr(item, '=', len)) {
+            if (rle_rule_piece(r, item, len, p->rule, err))
+                return -1;
+        } else {
+            unsigned before = seen;
+            if (rle_header_item(r, item, len, &w, &h, p->rule, &seen, err))
+                return -1;
+            after_rule = (seen & ~before) == 1u << RLE_KEY_RULE;
+        }
         item = comma ? comma + 1 : end;
     }
     for (int key = RLE_KEY_X; key <= RLE_KEY_Y; key++)
@@ -333,11 +357,14 @@ int life_write_rle(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
 {
     if (life_format_check_shape(LIFE_FORMAT_RLE, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
         return -1;
-    char rule[LIFE_RULE_TEXT];
+    char rule[LIFE_RULE_TEXT], grid[LIFE_TOPOLOGY_TEXT];
     life_rule_format(meta->rule, rule, sizeof rule);
+    /* The grid's suffix, as Golly writes it: Golly then runs the pattern
+     * on the same torus or bounded plane, not on its unbounded one. */
+    life_topology_format(g->bounded, 2, g->nx, g->ny, 1, grid, sizeof grid);
     errno = 0;
     rle_writer w = {f, 0, 0};
-    w.failed = fprintf(f, "#C written by lockstep life\nx = %u, y = %u, rule = %s\n", g->nx, g->ny, rule) < 0;
+    w.failed = fprintf(f, "#C written by lockstep life\nx = %u, y = %u, rule = %s%s\n", g->nx, g->ny, rule, grid) < 0;
     uint64_t rows_ended = 0; /* '$' owed before the next live cell */
     for (uint32_t y = 0; y < g->ny && !w.failed; y++) {
         if (!row_is_empty(g, y)) {

@@ -1,0 +1,475 @@
+/* life_anim.c - the frames of a Life run: an animated GIF (giflib, when
+ * built with it: LS_HAVE_GIF) and a directory of numbered PNGs. See
+ * life_anim.h for what appears when. */
+#include "life_anim.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "output.h"
+
+#ifdef LS_HAVE_GIF
+#include <gif_lib.h>
+#endif
+
+/* ---- the GIF -------------------------------------------------------------- */
+
+#ifdef LS_HAVE_GIF
+/* An animated GIF being written: two colours (0 white, dead; 1 black,
+ * alive), each frame a whole picture shown LIFE_GIF_DELAY_CS, looping. */
+typedef struct gif_out {
+    ls_atomic_file file;
+    GifFileType *gif;
+    GifPixelType *row; /* one row of pixels */
+    uint32_t width, height, scale;
+} gif_out;
+
+/* giflib's output: the atomic file's stream. */
+static int gif_write(GifFileType *gif, const GifByteType *bytes, int len)
+{
+    FILE *f = gif->UserData;
+    return (int)fwrite(bytes, 1, (size_t)len, f);
+}
+
+/* What giflib said, or the write error that made it say it. */
+static int gif_fail(const gif_out *g, int code, ls_error *err)
+{
+    if (ferror(g->file.f))
+        return ls_fail(err, "cannot write %s: %s", g->file.path, errno ? strerror(errno) : "write error");
+    return ls_fail(err, "cannot write %s: %s", g->file.path, GifErrorString(code));
+}
+
+/* Netscape's application extension: loop forever. */
+static int gif_loop_forever(GifFileType *gif)
+{
+    static const GifByteType app[11] = {'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0'};
+    static const GifByteType loop[3] = {1, 0, 0}; /* sub-block 1: the loop count, 0 = forever */
+    if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
+        EGifPutExtensionBlock(gif, sizeof app, app) == GIF_ERROR ||
+        EGifPutExtensionBlock(gif, sizeof loop, loop) == GIF_ERROR || EGifPutExtensionTrailer(gif) == GIF_ERROR)
+        return GIF_ERROR;
+    return GIF_OK;
+}
+
+/* The header: screen, colours, looping, and a comment saying what runs. */
+static int gif_start(gif_out *g, const char *comment, ls_error *err)
+{
+    static const GifColorType colours[2] = {{255, 255, 255}, {0, 0, 0}};
+    int code = 0;
+    g->gif = EGifOpen(g->file.f, gif_write, &code);
+    if (!g->gif)
+        return ls_fail(err, "cannot write %s: %s", g->file.path, GifErrorString(code));
+    ColorMapObject *map = GifMakeMapObject(2, colours);
+    if (!map)
+        return ls_fail(err, "out of memory for a GIF colour map");
+    EGifSetGifVersion(g->gif, true);
+    int rc = EGifPutScreenDesc(g->gif, (int)g->width, (int)g->height, 1, 0, map);
+    GifFreeMapObject(map); /* the screen keeps its own copy */
+    if (rc == GIF_ERROR || gif_loop_forever(g->gif) == GIF_ERROR || EGifPutComment(g->gif, comment) == GIF_ERROR)
+        return gif_fail(g, g->gif->Error, err);
+    return 0;
+}
+
+static int gif_frame(gif_out *g, const life_grid *grid, ls_error *err)
+{
+    GraphicsControlBlock gcb = {.DisposalMode = DISPOSE_DO_NOT, .UserInputFlag = false,
+                                .DelayTime = LIFE_GIF_DELAY_CS, .TransparentColor = NO_TRANSPARENT_COLOR};
+    GifByteType ext[4];
+    size_t n = EGifGCBToExtension(&gcb, ext);
+    if (EGifPutExtension(g->gif, GRAPHICS_EXT_FUNC_CODE, (int)n, ext) == GIF_ERROR ||
+        EGifPutImageDesc(g->gif, 0, 0, (int)g->width, (int)g->height, false, NULL) == GIF_ERROR)
+        return gif_fail(g, g->gif->Error, err);
+    for (uint32_t y = 0; y < grid->ny; y++) {
+        for (uint32_t px = 0; px < g->width; px++)
+            g->row[px] = (GifPixelType)life_get(grid, px / g->scale, y, 0);
+        for (uint32_t k = 0; k < g->scale; k++)
+            if (EGifPutLine(g->gif, g->row, (int)g->width) == GIF_ERROR)
+                return gif_fail(g, g->gif->Error, err);
+    }
+    return 0;
+}
+
+/* Closes giflib's side (the trailer); 0, or -1 with err set. */
+static int gif_close(gif_out *g, ls_error *err)
+{
+    int code = 0;
+    GifFileType *gif = g->gif;
+    g->gif = NULL;
+    if (gif && EGifCloseFile(gif, &code) == GIF_ERROR)
+        return err ? gif_fail(g, code, err) : -1;
+    return 0;
+}
+
+static void gif_free(gif_out *g)
+{
+    if (!g)
+        return;
+    gif_close(g, NULL);
+    ls_atomic_abort(&g->file); /* nothing left to remove after a commit */
+    free(g->row);
+    free(g);
+}
+
+static int gif_open(const char *path, const life_grid *grid, uint32_t scale, const char *comment, gif_out **out,
+                    ls_error *err)
+{
+    gif_out *g = calloc(1, sizeof *g);
+    if (!g)
+        return ls_fail(err, "out of memory");
+    g->scale = scale;
+    g->width = grid->nx * scale; /* at most 65535: checked before the run */
+    g->height = grid->ny * scale;
+    g->row = malloc(g->width);
+    if (!g->row) {
+        free(g);
+        return ls_fail(err, "out of memory for a GIF row of %u pixels", grid->nx * scale);
+    }
+    if (ls_atomic_open(&g->file, path, err) != 0) {
+        free(g->row);
+        free(g);
+        return -1;
+    }
+    if (gif_start(g, comment, err) != 0) {
+        gif_free(g);
+        return -1;
+    }
+    *out = g;
+    return 0;
+}
+
+static int gif_commit(gif_out *g, ls_error *err)
+{
+    int rc = gif_close(g, err);
+    if (rc == 0)
+        rc = ls_atomic_commit(&g->file, err); /* in place, or removed when it fails */
+    gif_free(g);
+    return rc;
+}
+#else
+typedef struct gif_out gif_out;
+#endif
+
+int life_gif_available(ls_error *err)
+{
+#ifdef LS_HAVE_GIF
+    (void)err;
+    return 0;
+#else
+    return ls_fail_usage(err, "this lockstep was built without giflib, so it writes no GIF (Debian: apt-get install "
+                              "libgif-dev, then build again); --frames DIR writes the frames as PNGs");
+#endif
+}
+
+/* ---- the directory of frames ------------------------------------------ */
+
+/* DIR without trailing slashes, and the directory it is in ("." when it
+ * names none). Both allocated; -1 with err set for a DIR that cannot be
+ * renamed into place: "", "/", ".", "..". */
+static int split_dir(const char *dir, char **path, char **parent, ls_error *err)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    size_t base = n;
+    while (base > 0 && dir[base - 1] != '/')
+        base--;
+    const char *name = dir + base;
+    size_t name_len = n - base;
+    if (name_len == 0 || (name_len == 1 && name[0] == '.') || (name_len == 2 && memcmp(name, "..", 2) == 0))
+        return ls_fail_usage(err, "--frames '%s': name the directory by its own name (not /, . or ..)", dir);
+    *path = strndup(dir, n);
+    if (!*path)
+        return ls_fail(err, "out of memory");
+    if (base == 0)
+        *parent = strdup(".");
+    else if (base == 1)
+        *parent = strdup("/");
+    else
+        *parent = strndup(dir, base - 1);
+    if (!*parent) {
+        free(*path);
+        return ls_fail(err, "out of memory");
+    }
+    return 0;
+}
+
+/* 1 when the directory holds nothing, 0 when it holds something, -1 with
+ * errno set when it cannot be read. */
+static int dir_is_empty(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    int empty = 1;
+    for (struct dirent *e; empty && (e = readdir(d));)
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    closedir(d);
+    return empty;
+}
+
+/* A new temporary directory in parent, for the frames of path (allocated),
+ * or NULL with errno set. */
+static char *make_temp_dir(const char *parent, const char *path)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t len = strlen(parent) + strlen(base) + 32;
+    char *tmp = malloc(len);
+    if (!tmp)
+        return NULL;
+    snprintf(tmp, len, "%s/.%s.frames-XXXXXX", parent, base);
+    if (!mkdtemp(tmp)) {
+        int e = errno;
+        free(tmp);
+        errno = e;
+        return NULL;
+    }
+    return tmp;
+}
+
+int life_frames_check(const char *dir, ls_error *err)
+{
+    char *path, *parent;
+    if (split_dir(dir, &path, &parent, err))
+        return -1;
+    struct stat st;
+    int rc = 0;
+    if (lstat(path, &st) == 0) {
+        int empty = S_ISDIR(st.st_mode) ? dir_is_empty(path) : -1;
+        if (S_ISLNK(st.st_mode)) /* the frames' directory would replace the link, not fill what it names */
+            rc = ls_fail_usage(err, "--frames %s: a symbolic link; name the directory itself", dir);
+        else if (!S_ISDIR(st.st_mode))
+            rc = ls_fail_usage(err, "--frames %s: not a directory", dir);
+        else if (empty < 0)
+            rc = ls_fail_usage(err, "--frames %s: cannot read it: %s", dir, strerror(errno));
+        else if (!empty)
+            rc = ls_fail_usage(err, "--frames %s: not empty; frames go to a new or empty directory, so that a set is "
+                                    "never mixed with an older one",
+                               dir);
+    } else if (errno != ENOENT) {
+        rc = ls_fail_usage(err, "--frames %s: %s", dir, strerror(errno));
+    }
+    if (rc == 0) {
+        /* The frames' temporary directory must be possible beside it. */
+        char *probe = make_temp_dir(parent, path);
+        if (!probe)
+            rc = errno == ENOMEM ? ls_fail(err, "out of memory")
+                                 : ls_fail_usage(err, "--frames %s: cannot make a directory in %s: %s", dir, parent,
+                                                 strerror(errno));
+        else if (rmdir(probe) != 0)
+            rc = ls_fail(err, "cannot remove %s: %s", probe, strerror(errno));
+        free(probe);
+    }
+    free(path);
+    free(parent);
+    return rc;
+}
+
+typedef struct frames_out {
+    char *path, *parent, *tmp; /* DIR, its directory, the temporary one */
+    int digits;                /* of the frame numbers */
+    uint64_t written;          /* frames in tmp */
+    life_meta meta;
+} frames_out;
+
+/* The name of frame i: DIR/frame-000012.png (at least six digits, as
+ * many as the last frame's number needs, so that names sort in order). */
+static void frame_name(const frames_out *f, const char *dir, uint64_t i, char *out, size_t len)
+{
+    snprintf(out, len, "%s/frame-%0*llu.png", dir, f->digits, (unsigned long long)i);
+}
+
+static void frames_free(frames_out *f)
+{
+    if (!f)
+        return;
+    if (f->tmp) {
+        char name[4096];
+        /* Every frame written, and the one an error cut short. */
+        for (uint64_t i = 0; i <= f->written; i++) {
+            frame_name(f, f->tmp, i, name, sizeof name);
+            unlink(name);
+        }
+        rmdir(f->tmp);
+    }
+    free(f->path);
+    free(f->parent);
+    free(f->tmp);
+    free(f);
+}
+
+/* The mode DIR will have: an existing empty one's, else a new directory's
+ * (0777 less the umask), not mkdtemp's 0700. */
+static mode_t frames_mode(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return st.st_mode & 07777;
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0777 & ~mask;
+}
+
+static int frames_open(const char *dir, uint64_t count, const life_meta *meta, frames_out **out, ls_error *err)
+{
+    frames_out *f = calloc(1, sizeof *f);
+    if (!f)
+        return ls_fail(err, "out of memory");
+    if (split_dir(dir, &f->path, &f->parent, err)) {
+        free(f);
+        return -1;
+    }
+    f->meta = *meta;
+    f->digits = 6;
+    for (uint64_t last = count ? count - 1 : 0; last >= 1000000; last /= 10)
+        f->digits++;
+    f->tmp = make_temp_dir(f->parent, f->path);
+    if (!f->tmp || chmod(f->tmp, frames_mode(f->path)) != 0) {
+        int e = errno;
+        frames_free(f);
+        return ls_fail(err, "--frames %s: cannot make a directory in %s: %s", dir, f->parent, strerror(e));
+    }
+    *out = f;
+    return 0;
+}
+
+/* Writes, flushes and syncs one PNG frame in the temporary directory. */
+static int frames_add(frames_out *f, const life_grid *g, uint64_t generation, ls_error *err)
+{
+    char name[4096];
+    frame_name(f, f->tmp, f->written, name, sizeof name);
+    life_meta meta = f->meta;
+    meta.generation = generation;
+    FILE *file = fopen(name, "wb");
+    if (!file)
+        return ls_fail(err, "cannot write %s: %s", name, strerror(errno));
+    errno = 0;
+    int rc = life_write_png(file, g, &meta, err);
+    if (rc == 0 && (fflush(file) != 0 || fsync(fileno(file)) != 0))
+        rc = ls_fail(err, "cannot write %s: %s", name, strerror(errno));
+    if (fclose(file) != 0 && rc == 0)
+        rc = ls_fail(err, "cannot write %s: %s", name, strerror(errno));
+    if (rc == 0)
+        f->written++;
+    return rc;
+}
+
+/* fsync of a directory, for the names in it. */
+static int sync_dir(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* The temporary directory becomes DIR (replacing it when it is empty). */
+static int frames_commit(frames_out *f, ls_error *err)
+{
+    int rc = 0;
+    if (sync_dir(f->tmp) != 0)
+        rc = ls_fail(err, "cannot write the frames in %s: %s", f->tmp, strerror(errno));
+    else if (rename(f->tmp, f->path) != 0)
+        rc = errno == ENOTEMPTY || errno == EEXIST
+                 ? ls_fail(err, "--frames %s: something was put in it during the run; the frames were not written",
+                           f->path)
+                 : ls_fail(err, "cannot put the frames in %s: %s", f->path, strerror(errno));
+    if (rc == 0) {
+        free(f->tmp);
+        f->tmp = NULL; /* in place: nothing for frames_free to remove */
+        if (sync_dir(f->parent) != 0)
+            rc = ls_fail(err, "cannot sync %s: %s", f->parent, strerror(errno));
+    }
+    frames_free(f);
+    return rc;
+}
+
+/* ---- both ----------------------------------------------------------------- */
+
+struct life_anim {
+    gif_out *gif;
+    frames_out *frames;
+};
+
+void life_anim_abort(life_anim *a)
+{
+    if (!a)
+        return;
+#ifdef LS_HAVE_GIF
+    gif_free(a->gif);
+#endif
+    frames_free(a->frames);
+    free(a);
+}
+
+#ifdef LS_HAVE_GIF
+/* What a frame shows, for the GIF's comment. */
+static void describe(const life_anim_opts *o, const life_grid *g, char *out, size_t len)
+{
+    char rule[LIFE_RULE_TEXT], grid[LIFE_TOPOLOGY_TEXT];
+    life_rule_format(o->meta.rule, rule, sizeof rule);
+    life_topology_format(g->bounded, g->dims, g->nx, g->ny, g->nz, grid, sizeof grid);
+    if (o->meta.has_seed)
+        snprintf(out, len, "lockstep life, rule %s%s, seed %llu", rule, grid, (unsigned long long)o->meta.seed);
+    else
+        snprintf(out, len, "lockstep life, rule %s%s, from %.100s", rule, grid, o->meta.source ? o->meta.source : "?");
+}
+#endif
+
+int life_anim_open(const life_anim_opts *o, const life_grid *g, life_anim **out, ls_error *err)
+{
+    life_anim *a = calloc(1, sizeof *a);
+    if (!a)
+        return ls_fail(err, "out of memory");
+    int rc = 0;
+    if (o->gif) {
+#ifdef LS_HAVE_GIF
+        char comment[LIFE_RULE_TEXT + LIFE_TOPOLOGY_TEXT + 160];
+        describe(o, g, comment, sizeof comment);
+        rc = gif_open(o->gif, g, o->meta.scale ? o->meta.scale : 1, comment, &a->gif, err);
+#else
+        (void)g;
+        rc = life_gif_available(err);
+#endif
+    }
+    if (rc == 0 && o->frames)
+        rc = frames_open(o->frames, o->count, &o->meta, &a->frames, err);
+    if (rc) {
+        life_anim_abort(a);
+        return -1;
+    }
+    *out = a;
+    return 0;
+}
+
+int life_anim_add(life_anim *a, const life_grid *g, uint64_t generation, ls_error *err)
+{
+#ifdef LS_HAVE_GIF
+    if (a->gif && gif_frame(a->gif, g, err) != 0)
+        return -1;
+#endif
+    return a->frames ? frames_add(a->frames, g, generation, err) : 0;
+}
+
+int life_anim_commit(life_anim *a, ls_error *err)
+{
+    int rc = 0;
+#ifdef LS_HAVE_GIF
+    if (a->gif)
+        rc = gif_commit(a->gif, err);
+    a->gif = NULL;
+#endif
+    if (rc == 0 && a->frames) {
+        rc = frames_commit(a->frames, err); /* in place, or removed */
+        a->frames = NULL;
+    }
+    life_anim_abort(a); /* what is left after an error */
+    return rc;
+}
