@@ -58,6 +58,10 @@ $ls bmn play ---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---
 echo "== check life: odd 3D box, odd 2D grid (every device)"
 $ls check life --dims 3 --size 37x29x23 --steps 9 --density 0.3 --quiet
 $ls check life --dims 2 --size 1001x999 --steps 17 --density 0.3 --quiet
+echo "== check life on bounded planes (Golly's :P), 2D and 3D, and --every (every device)"
+$ls check life --dims 2 --steps 40 --density 0.3 --rule B3/S23:P1001,999 --quiet
+$ls check life --dims 3 --steps 9 --density 0.3 --rule B6/S567:P37,29,23 --quiet
+$ls check life --dims 2 --size 1024 --steps 3000 --every 10 --quiet
 echo "== check ray, 512x512x64 exact (every device)"
 $ls check ray --quiet
 echo "== bench life 3D, B6/S567, density 0.2"
@@ -97,6 +101,8 @@ sanitizer_runs=(
   "life --dims 3 --size 37x9x7 --steps 3"
   "life --dims 3 --size 64x12x9 --steps 3 --rule B5/S45"
   "life --dims 3 --size 37x9x7 --steps 3 --rule B5/S45"
+  "life --dims 2 --size 101x37 --steps 5 --rule B3/S23:P101,37"   # bounded planes: life_two_2d_plane, life_step_2d_plane
+  "life --dims 3 --size 37x9x7 --steps 3 --rule B6/S567:P37,9,7"  # life_step_3d_plane
   "ray --size 32x24 --spp 4"                     # ray_exact
   "ray --size 32x24 --spp 4 --mode fast"         # ray_fast
 )
