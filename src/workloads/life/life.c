@@ -751,11 +751,12 @@ static void life_result_json(const void *pp, const ls_run *run, FILE *out)
     const life_data *d = run->data;
     char rule[LIFE_RULE_TEXT];
     life_rule_format(d->rule, rule, sizeof rule);
-    fprintf(out,
-            "\"dims\":%u,\"size\":[%u,%u,%u],\"topology\":\"%s\",\"rule\":\"%s\",\"generations\":%" PRIu64
-            ",\"population\":%" PRIu64 ",\"grid_digest\":\"%016" PRIx64 "\"",
-            d->dims, d->extent[0], d->extent[1], d->extent[2], d->bounded ? "plane" : "torus", rule, d->steps,
-            d->population, d->digest);
+    /* "topology" only for a bounded plane: a torus, the default, keeps the
+     * result (and so the digest) that it had before planes existed. */
+    fprintf(out, "\"dims\":%u,\"size\":[%u,%u,%u],%s\"rule\":\"%s\",\"generations\":%" PRIu64
+                 ",\"population\":%" PRIu64 ",\"grid_digest\":\"%016" PRIx64 "\"",
+            d->dims, d->extent[0], d->extent[1], d->extent[2], d->bounded ? "\"topology\":\"plane\"," : "", rule,
+            d->steps, d->population, d->digest);
     if (d->every) {
         fprintf(out, ",\"every\":%" PRIu64 ",\"populations\":[", d->every);
         for (size_t i = 0; i < d->nseries; i++)
