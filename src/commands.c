@@ -131,6 +131,24 @@ static char *problem_text(const ls_workload *w, void *params)
     return b.data;
 }
 
+/* w's parameters at the small sizes of `check all` and `bench all`
+ * (malloc'ed), or NULL with err set. */
+static void *quick_params(const ls_workload *w, ls_error *err)
+{
+    void *p = calloc(1, w->params_size);
+    if (!p) {
+        ls_fail(err, "out of memory");
+        return NULL;
+    }
+    w->params_default(p);
+    w->params_quick(p);
+    if (w->params_validate(p, err) != 0) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
 /* Whether s is more than one device: a group, or the ranks of an MPI job. */
 static int spread(const ls_session *s)
 {
@@ -701,15 +719,9 @@ int ls_cmd_check(int argc, char **argv)
             fprintf(json_out, "\"checks\":[");
         for (int i = 0; ls_workloads[i] && nw < 16 && !ls_progress_interrupted(); i++) {
             const ls_workload *wi = ls_workloads[i];
-            void *p = calloc(1, wi->params_size);
+            void *p = quick_params(wi, &err);
             if (!p)
-                return fprintf(stderr, "lockstep: out of memory\n"), 1;
-            wi->params_default(p);
-            wi->params_quick(p);
-            if (wi->params_validate(p, &err) != 0) {
-                free(p);
                 return ls_report(&err);
-            }
             if (json_out)
                 fputs(nw ? ",{" : "{", json_out);
             outcomes[nw++] = check_workload(wi, p, devs, ndev, skipped, &c, json_out);
@@ -891,15 +903,9 @@ static int bench_all(int argc, char **argv)
     int failures = 0, rows = 0;
     for (int wi = 0; ls_workloads[wi] && !ls_progress_interrupted(); wi++) {
         const ls_workload *w = ls_workloads[wi];
-        void *params = calloc(1, w->params_size);
+        void *params = quick_params(w, &err);
         if (!params)
-            return fprintf(stderr, "lockstep: out of memory\n"), 1;
-        w->params_default(params);
-        w->params_quick(params);
-        if (w->params_validate(params, &err) != 0) {
-            free(params);
             return ls_report(&err);
-        }
         for (int d = 0; d < ndev && !ls_progress_interrupted(); d++) {
             if (devs[d].group[0] && !w->scales)
                 continue; /* a group: for the workloads that spread over one */
