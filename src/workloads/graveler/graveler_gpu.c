@@ -8,7 +8,6 @@
  * 16-bit counters cannot wrap, and launches follow each other on one queue
  * without waiting; each group adds its histogram to its own 64-bit row of
  * `partial`, which is read and summed once at the end of the range. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,50 +34,28 @@ typedef struct grv_shape {
     const char *kernel;
     uint32_t group;
     size_t local_bytes;
-    uint32_t win_lo, nwin; /* graveler_private's window of bins */
 } grv_shape;
 
-/* The bins within 7 standard deviations of the mean turns / 4 (binomial,
- * p = 1/4): every count but about one in 4e11 falls in them (the others
- * are counted too, with an atomic). 94 of 232 bins at 231 turns. The
- * tests narrow the window (LOCKSTEP_DEBUG_GRAVELER_WINDOW, in standard
- * deviations) so that the rare path runs and is cross-checked. */
-static void grv_window(uint32_t turns, uint32_t *win_lo, uint32_t *nwin)
-{
-    const char *debug = getenv("LOCKSTEP_DEBUG_GRAVELER_WINDOW");
-    double sds = debug && atof(debug) > 0 ? atof(debug) : 7.0;
-    double mean = turns / 4.0, reach = sds * sqrt(turns * 3.0 / 16.0);
-    double first = floor(mean - reach), last = ceil(mean + reach);
-    *win_lo = first > 0 ? (uint32_t)first : 0;
-    uint32_t hi = last < turns ? (uint32_t)last : turns;
-    *nwin = hi - *win_lo + 1;
-}
-
-/* Private 16-bit counters per work-item for the window of bins, beside a
- * shared 32-bit counter per bin, when they fit in local memory for a group
- * of at least 8; else one shared 32-bit counter per bin with local
- * atomics. */
-static grv_shape grv_choose_shape(const ls_gpu_info *info, uint32_t turns)
+/* Private 16-bit counters per work-item when (turns + 1) of them fit in
+ * local memory for a group of at least 8; else one shared 32-bit counter
+ * per bin with local atomics. */
+static grv_shape grv_choose_shape(const ls_gpu_info *info, uint32_t bins)
 {
     grv_shape sh;
-    const uint32_t bins = turns + 1;
-    grv_window(turns, &sh.win_lo, &sh.nwin);
     uint32_t wg = info->is_gpu ? GRV_GROUP_GPU : GRV_GROUP_CPU;
     if (wg > info->max_group)
         wg = info->max_group;
-#define GRV_PRIVATE_BYTES(wg) ((uint64_t)bins * sizeof(uint32_t) + (uint64_t)sh.nwin * (wg) * sizeof(uint16_t))
-    while (wg > 8 && GRV_PRIVATE_BYTES(wg) > info->local_bytes)
+    while (wg > 8 && (uint64_t)bins * wg * sizeof(uint16_t) > info->local_bytes)
         wg /= 2;
-    if (wg >= 8 && GRV_PRIVATE_BYTES(wg) <= info->local_bytes) {
+    if (wg >= 8 && (uint64_t)bins * wg * sizeof(uint16_t) <= info->local_bytes) {
         sh.kernel = "graveler_private";
         sh.group = wg;
-        sh.local_bytes = (size_t)GRV_PRIVATE_BYTES(wg);
+        sh.local_bytes = (size_t)bins * wg * sizeof(uint16_t);
     } else {
         sh.kernel = "graveler_shared";
         sh.group = info->max_group < 64 ? info->max_group : 64;
         sh.local_bytes = (size_t)bins * sizeof(uint32_t);
     }
-#undef GRV_PRIVATE_BYTES
     return sh;
 }
 
@@ -90,7 +67,7 @@ int grv_gpu_range(ls_session *s, const grv_params *p, uint64_t lo, uint64_t hi, 
     const uint32_t bins = p->turns + 1;
     ls_gpu_info info;
     gpu->info(ctx, &info);
-    grv_shape sh = grv_choose_shape(&info, p->turns);
+    grv_shape sh = grv_choose_shape(&info, bins);
     ls_kernel *k;
     uint32_t per_unit;
     if (gpu->kernel(ctx, "graveler", sh.kernel, &k, err) != 0 ||
@@ -115,13 +92,9 @@ int grv_gpu_range(ls_session *s, const grv_params *p, uint64_t lo, uint64_t hi, 
         uint64_t n = s_end - st < per_launch ? s_end - st : per_launch;
         uint64_t seed = p->seed;
         uint32_t turns = p->turns;
-        ls_arg args_private[] = {LS_ARG(seed),      LS_ARG(st),      LS_ARG(n),
-                                 LS_ARG(lo),        LS_ARG(hi),      LS_ARG(turns),
-                                 LS_ARG(sh.win_lo), LS_ARG(sh.nwin), LS_ARG_BUF(d_partial)};
-        ls_arg args_shared[] = {LS_ARG(seed), LS_ARG(st),    LS_ARG(n),
-                                LS_ARG(lo),   LS_ARG(hi),    LS_ARG(turns), LS_ARG_BUF(d_partial)};
-        int private = strcmp(sh.kernel, "graveler_private") == 0;
-        ls_launch l = {groups, sh.group, sh.local_bytes, 0, private ? args_private : args_shared, private ? 9 : 7};
+        ls_arg args[] = {LS_ARG(seed), LS_ARG(st), LS_ARG(n), LS_ARG(lo), LS_ARG(hi), LS_ARG(turns),
+                         LS_ARG_BUF(d_partial)};
+        ls_launch l = {groups, sh.group, sh.local_bytes, 0, args, (int)(sizeof args / sizeof args[0])};
         rc = gpu->launch(ctx, k, &l, err);
         st += n;
     }
