@@ -137,8 +137,11 @@ int ls_store_fail(ls_store *s, int rc, const char *doing, ls_error *err)
     switch (rc & 0xff) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-        return ls_fail_usage(err, "%s: is in use by another process (a search still running on it?); wait for it to "
-                             "finish or give another file", s->label);
+        /* lockstep's own writers and readers wait for each other (the
+         * busy timeouts below); this is another program holding it. */
+        return ls_fail_usage(err, "%s: is busy: another program (an sqlite3 shell?) held it locked for %d s while %s; "
+                             "close that program and try again", s->label, (s->readonly ? LS_STORE_READER_WAIT_MS :
+                             LS_STORE_WRITER_WAIT_MS) / 1000, doing);
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
         return ls_fail_usage(err, "%s: is damaged (%s while %s)%s", s->label, why, doing, untouched);
@@ -382,15 +385,93 @@ static int identify(ls_store *s, const ls_store_kind *k, ls_error *err)
     return rc;
 }
 
+/* ---- the one-writer lock ---------------------------------------------------- */
+
+/* Readers read beside the writer (write-ahead log, shared memory index),
+ * so SQLite's own locks no longer keep a second writer out: between two
+ * commits of a search, another process could begin its own. The writer
+ * therefore holds a lock of its own for its whole run: an open file
+ * description lock (F_OFD_SETLK) on one byte of the file that SQLite never
+ * locks (its lock bytes are the 512 from 1 GiB on; this is the next one).
+ * Why this lock: it is released by the kernel when the process dies (a
+ * killed search never leaves the file locked), it needs no side file, it
+ * belongs to its file description rather than to the process (closing
+ * another descriptor of the file does not drop it, unlike a classic POSIX
+ * lock), it never conflicts with SQLite's byte-range locks (flock would,
+ * on NFS, where it is emulated by a whole-file POSIX lock), and a reader
+ * can ask whether it is held (F_OFD_GETLK) without taking it, so that
+ * `bmn report` says whether a search is running and never keeps one from
+ * starting. Advisory locks hold between lockstep processes (and sqlite3
+ * shells take none of this byte): they are the one-writer rule, not a
+ * protection against other programs. */
+#define WRITER_LOCK_BYTE (0x40000000 + 512)
+
+#ifdef F_OFD_SETLK
+#define WRITER_LOCK_SET F_OFD_SETLK
+#define WRITER_LOCK_GET F_OFD_GETLK
+#else /* without OFD locks: a POSIX lock (lost if the process closes another descriptor of the file) */
+#define WRITER_LOCK_SET F_SETLK
+#define WRITER_LOCK_GET F_GETLK
+#endif
+
+static struct flock writer_lock_range(short type)
+{
+    struct flock l;
+    memset(&l, 0, sizeof l);
+    l.l_type = type;
+    l.l_whence = SEEK_SET;
+    l.l_start = WRITER_LOCK_BYTE;
+    l.l_len = 1;
+    return l;
+}
+
+/* Takes the writer's lock on s->path (kept in s->lock_fd until
+ * ls_store_close), or refuses: another process writes to the file. It is
+ * taken after SQLite opened (and maybe created) the file and before its
+ * first statement, so SQLite holds no lock yet if it must be let go. */
+static int take_writer_lock(ls_store *s, ls_error *err)
+{
+    s->lock_fd = open(s->path, O_RDWR | O_CLOEXEC);
+    if (s->lock_fd < 0)
+        return ls_fail_usage(err, "%s: cannot open for writing: %s", s->label, strerror(errno));
+    struct flock l = writer_lock_range(F_WRLCK);
+    if (fcntl(s->lock_fd, WRITER_LOCK_SET, &l) == 0)
+        return 0;
+    int saved = errno;
+    close(s->lock_fd);
+    s->lock_fd = -1;
+    if (saved == EAGAIN || saved == EACCES)
+        return ls_fail_usage(err, "%s: is in use: another search is writing to it; wait for it to finish or give "
+                             "another file (bmn report reads it meanwhile)", s->label);
+    return ls_fail(err, "%s: cannot lock it for writing: %s", s->label, strerror(saved));
+}
+
+/* Whether a writer holds path's lock now: 1 yes, 0 no, -1 cannot tell.
+ * Asked before SQLite opens the file: closing this descriptor then
+ * cannot drop a POSIX lock of SQLite's. */
+static int writer_running(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct flock l = writer_lock_range(F_WRLCK);
+    int rc = fcntl(fd, WRITER_LOCK_GET, &l);
+    close(fd);
+    return rc != 0 ? -1 : l.l_type != F_UNLCK;
+}
+
 int ls_store_open(ls_store *s, const char *path, const char *label, const ls_store_kind *k, int readonly,
                   ls_error *err)
 {
     memset(s, 0, sizeof *s);
     s->path = path;
     s->readonly = readonly;
+    s->lock_fd = -1;
     snprintf(s->label, sizeof s->label, "%s", label);
     if (precheck(s, k, err) != 0)
         return -1;
+    if (readonly)
+        s->writer_running = writer_running(path);
     int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     int rc = sqlite3_open_v2(path, &s->db, flags, NULL);
     if (rc != SQLITE_OK) {
@@ -398,14 +479,22 @@ int ls_store_open(ls_store *s, const char *path, const char *label, const ls_sto
         ls_store_close(s, NULL);
         return -1;
     }
+    if (!readonly && take_writer_lock(s, err) != 0) {
+        ls_store_close(s, NULL);
+        return -1;
+    }
     sqlite3_extended_result_codes(s->db, 1);
     /* Nothing in a store may alter the schema or run code when read. */
     sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
     sqlite3_db_config(s->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
-    /* A writer keeps the file locked until it closes (exclusive mode),
-     * and commits are durable when COMMIT returns (synchronous full). A
-     * reader takes a shared lock, which a running writer refuses. */
-    const char *setup = readonly ? "BEGIN" : "PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = FULL; BEGIN EXCLUSIVE";
+    /* Readers and the writer wait for each other's short exclusive
+     * moments (the switches into and out of the log, a reader's open on
+     * a killed run's log) instead of failing at once. */
+    sqlite3_busy_timeout(s->db, readonly ? LS_STORE_READER_WAIT_MS : LS_STORE_WRITER_WAIT_MS);
+    /* Commits are durable when COMMIT returns (synchronous full). A
+     * reader's transaction is one snapshot of the last commit: it reads
+     * beside a running writer and sees none of its later commits. */
+    const char *setup = readonly ? "BEGIN" : "PRAGMA synchronous = FULL; BEGIN IMMEDIATE";
     if (ls_store_exec(s, setup, err) != 0) {
         ls_store_close(s, NULL);
         return -1;
@@ -457,34 +546,57 @@ int ls_store_commit(ls_store *s, ls_error *err)
     return 0;
 }
 
+/* Folds the log into the file when a writer closes: a finished store is
+ * one plain file that can be copied, mailed and read without write
+ * access. The checkpoint moves every commit into FILE and empties the log
+ * (it waits, up to the busy timeout, for a reader in a transaction); the
+ * switch back to a rollback journal then removes FILE-wal and FILE-shm,
+ * and needs every reader gone: when one still has the file open, the log
+ * stays, empty, and FILE alone is already whole. */
+static int fold_log(ls_store *s, ls_error *err)
+{
+    sqlite3_stmt *st;
+    /* main only: the temp schema that quick_check (identify) touched
+     * still counts as in a transaction, and a checkpoint of every schema
+     * then fails as "locked". */
+    if (ls_store_prepare(s, "PRAGMA main.wal_checkpoint(TRUNCATE)", &st, err) != 0)
+        return -1;
+    int rc = ls_store_step(s, st, SQLITE_ROW, err);
+    if (rc == 0 && sqlite3_column_int(st, 0) != 0)
+        rc = ls_fail(err, "%s: cannot fold its log back in: a reader kept a transaction open for %d s; its data is "
+                     "safe in the -wal file next to it, which the next search on it folds in", s->label,
+                     LS_STORE_WRITER_WAIT_MS / 1000);
+    sqlite3_finalize(st);
+    if (rc == 0) {
+        int x = sqlite3_exec(s->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+        if (x != SQLITE_OK && (x & 0xff) != SQLITE_BUSY)
+            rc = ls_store_fail(s, x, "closing it (its data is safe in it and in the -wal file next to it)", err);
+    }
+    return rc;
+}
+
 int ls_store_close(ls_store *s, ls_error *err)
 {
-    if (!s->db)
-        return 0;
     int rc = 0;
-    if (s->in_tx)
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    s->in_tx = 0;
-    if (s->wal) {
-        /* Fold the log back in: a finished store is one plain file that
-         * can be copied, mailed and read without write access. */
-        int x = sqlite3_exec(s->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
-        if (x != SQLITE_OK)
-            rc = ls_store_fail(s, x, "closing it (its data is safe in the -wal file next to it)", err);
-        /* A reader of a killed run's log (bmn report) may have left the
-         * log's index, FILE-shm; a writer never uses it (exclusive mode)
-         * and still holds the lock, so no one else can: tidy it away. */
-        char shm[4096];
-        if (x == SQLITE_OK && (size_t)snprintf(shm, sizeof shm, "%s-shm", s->path) < sizeof shm)
-            unlink(shm);
-    } else {
-        /* Nothing was written: leave any log of an earlier, killed run
-         * exactly as it is. */
-        sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+    if (s->db) {
+        if (s->in_tx)
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        s->in_tx = 0;
+        if (s->wal)
+            rc = fold_log(s, err);
+        else
+            /* Nothing was written: leave any log of an earlier, killed
+             * run exactly as it is. */
+            sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+        int x = sqlite3_close(s->db);
+        if (x != SQLITE_OK && rc == 0)
+            rc = ls_fail(err, "%s: cannot close: %s", s->label, sqlite3_errstr(x));
+        s->db = NULL;
     }
-    int x = sqlite3_close(s->db);
-    if (x != SQLITE_OK && rc == 0)
-        rc = ls_fail(err, "%s: cannot close: %s", s->label, sqlite3_errstr(x));
-    s->db = NULL;
+    /* After SQLite let go of the file: closing a descriptor of it
+     * earlier could drop SQLite's POSIX locks. */
+    if (s->lock_fd >= 0)
+        close(s->lock_fd);
+    s->lock_fd = -1;
     return rc;
 }

@@ -15,12 +15,17 @@
  *     another version, a schema that is not exactly the kind's (an added
  *     table, index, view or trigger; checked before any write, so a
  *     trigger never fires), a path longer than SQLite opens;
- *   - a store opened for writing stays locked until ls_store_close, so a
- *     second process gets SQLITE_BUSY at once and a one-line refusal;
+ *   - one writer at a time: a store opened for writing holds a lock of its
+ *     own (store.c says which and why) until ls_store_close, so a second
+ *     writer is refused at once in one line;
+ *   - readers read beside the writer: after its first commit the writer
+ *     runs on SQLite's write-ahead log (FILE-wal, indexed in FILE-shm), and
+ *     a reader's transaction is a snapshot of the last commit; a reader
+ *     changes neither FILE nor FILE-wal;
  *   - work between ls_store_begin and ls_store_commit is atomic: a kill, a
- *     power cut or a failed write leaves the last commit (SQLite's
- *     write-ahead log, active while the store is open for writing, replays
- *     or drops the tail on the next open).
+ *     power cut or a failed write leaves the last commit (the log's torn
+ *     tail is dropped on the next open);
+ *   - ls_store_close folds the log back in: a closed store is one file.
  * Every message is one line that starts with the caller's label (e.g.
  * "--checkpoint run.ckpt") and says what to do. */
 #ifndef LOCKSTEP_STORE_H
@@ -47,15 +52,25 @@ typedef struct ls_store {
     int fresh;       /* 1: this open created the file's contents */
     int in_tx;
     int wal;         /* the write-ahead log is on (writers only) */
+    int lock_fd;     /* the writer's lock (store.c), -1 when none is held */
+    int writer_running; /* readers: 1 a writer held the file when it was opened, 0 none, -1 unknown */
 } ls_store;
+
+/* How long a writer and a reader wait for each other's exclusive moments
+ * (the switches into and out of the log; a reader's transaction while
+ * the writer closes) before giving up. */
+#define LS_STORE_WRITER_WAIT_MS 30000
+#define LS_STORE_READER_WAIT_MS 10000
 
 /* "LSTP": PRAGMA application_id of every lockstep store. */
 #define LS_STORE_APP_ID 0x4c535450
 
 /* Opens (readonly = 0: creates when missing or empty) the store at path,
- * checks that it is a store of kind k, locks it and begins a transaction
- * in which the caller reads (and, when fresh, fills) its tables; finish
- * with ls_store_commit, or ls_store_close to give up without a change.
+ * checks that it is a store of kind k, takes the writer's lock (writers)
+ * and begins a transaction in which the caller reads (and, when fresh,
+ * fills) its tables; finish with ls_store_commit, or ls_store_close to
+ * give up without a change. A reader's transaction lasts until close:
+ * everything it reads is one snapshot.
  * Returns 0, or -1 with err set (usage: the file is refused). */
 int ls_store_open(ls_store *s, const char *path, const char *label, const ls_store_kind *k, int readonly,
                   ls_error *err);

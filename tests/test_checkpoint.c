@@ -7,7 +7,8 @@
  *     where the uninterrupted search ends;
  *   - a byte changed anywhere in a saved file is refused, or gives the
  *     very same state, never a different one; a refused file is unchanged;
- *   - a second writer is refused while the first holds the file;
+ *   - a second writer is refused while the first holds the file, and a
+ *     reader reads beside it (its last commit, and that it runs);
  *   - directories, devices, empty and foreign files are refused untouched;
  *   - a changed target (the digest covers it) and an added trigger (the
  *     schema must be exactly lockstep's) are refused untouched.
@@ -303,10 +304,26 @@ static void test_second_writer(void)
           "a second writer is refused, naming the file");
     if (!refused)
         bmn_ckpt_close(c2, NULL);
-    bmn_params other = P;
-    other.deals = 1;
-    check(bmn_ckpt_read(path, &other, b, &err) != 0 && strstr(err.msg, "in use"), "a reader is refused too");
-    bmn_ckpt_close(c1, &err);
+    /* A reader reads beside the writer: its last commit, and that it runs. */
+    bmn_params got;
+    int running = -1;
+    check(bmn_ckpt_read(path, &got, b, &running, &err) == 0 && running == 1 && b->done == 0,
+          "a reader reads beside the writer (nothing played yet) and sees that it runs");
+    free(b->loops);
+    play(&P, a, BMN_FIRST_CHUNK);
+    check(bmn_ckpt_commit(c1, &P, a, &err) == 0, "the writer commits a chunk beside the reader");
+    check(bmn_ckpt_read(path, &got, b, &running, &err) == 0 && running == 1 && b->done == BMN_FIRST_CHUNK &&
+              same_state(a, b),
+          "a reader then reads the writer's last commit");
+    free(b->loops);
+    check(bmn_ckpt_close(c1, &err) == 0, "the writer closes");
+    char wal[520];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    check(size_of(wal) < 0, "after it, the checkpoint is one file");
+    check(bmn_ckpt_read(path, &got, b, &running, &err) == 0 && running == 0 && b->done == BMN_FIRST_CHUNK,
+          "a reader after the writer sees that none runs");
+    free(b->loops);
+    b->loops = NULL;
     free_state(a);
     free_state(b);
 }
@@ -366,7 +383,7 @@ static void test_target_and_schema(void)
         check(0, "a changed copy of a checkpoint");
         return;
     }
-    check(bmn_ckpt_read(path, &got, st, &err) != 0 && err.usage && strstr(err.msg, "digest"),
+    check(bmn_ckpt_read(path, &got, st, NULL, &err) != 0 && err.usage && strstr(err.msg, "digest"),
           "a checkpoint whose target was changed is refused by a reader (its digest)");
     free(st->loops);
     st->loops = NULL;
@@ -397,8 +414,9 @@ static void test_refusals(void)
     ls_error err = {{0}, 0};
     bmn_state *st = new_state(&other);
     bmn_ckpt *c;
-    check(bmn_ckpt_open(&c, path, &other, st, &err) != 0 && strstr(err.msg, "another search"),
-          "a checkpoint of another seed is refused");
+    check(bmn_ckpt_open(&c, path, &other, st, &err) != 0 && err.usage &&
+              strstr(err.msg, "--seed 4 differs from this checkpoint's --seed 3"),
+          "a checkpoint of another seed is refused, naming the option that differs");
     free_state(st);
 }
 

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     ls_error err = {{0}, 0};
     if (!st)
         return 0;
-    if (bmn_ckpt_read(p, &params, st, &err) == 0) {
+    if (bmn_ckpt_read(p, &params, st, NULL, &err) == 0) {
         uint64_t games = 0;
         for (uint32_t b = 0; b < BMN_HIST_BINS; b++)
             games += st->hist[b];

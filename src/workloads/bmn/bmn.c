@@ -34,7 +34,7 @@ static int bmn_params_options(void *pp, ls_opt *out, int max)
 {
     bmn_params *p = pp;
     ls_opt opts[] = {
-        {"deals", LS_OPT_COUNT, &p->deals, 1, 1000000000000000ull, "N", "number of deals to play"},
+        {"deals", LS_OPT_COUNT, &p->deals, 1, BMN_MAX_DEALS, "N", "number of deals to play"},
         {"seed", LS_OPT_U64, &p->seed, 0, 0, "S", "random seed; deal i is a pure function of (seed, i)"},
         {"first", LS_OPT_COUNT, &p->first, 0, 1000000000000000000ull, "I", "index of the first deal"},
         {"top", LS_OPT_COUNT, &p->top, 1, BMN_MAX_TOP, "K", "how many of the longest games to keep"},
@@ -48,11 +48,16 @@ static int bmn_params_options(void *pp, ls_opt *out, int max)
     return n;
 }
 
+/* Which options of the search the command line of `bmn search` gave (set
+ * by bmn_command before the generic command parses them): a resumed
+ * search takes the others from its checkpoint. check and bench name no
+ * checkpoint. */
+static bmn_given search_given;
+
 static int bmn_params_validate(void *pp, ls_error *err)
 {
-    (void)pp;
-    (void)err;
-    return 0;
+    bmn_params *p = pp;
+    return p->checkpoint ? bmn_ckpt_options(p->checkpoint, p, &search_given, err) : 0;
 }
 
 /* A run's result: the search state and the parameters it ran with. */
@@ -331,7 +336,9 @@ static int bmn_run_options(void *pp, ls_opt *out, int max)
     if (max < 1)
         return 0;
     out[0] = (ls_opt){"checkpoint", LS_OPT_STRING, &p->checkpoint, 0, 0, "FILE",
-                      "resume from FILE if it exists; save every chunk to it (an SQLite file, locked while the search runs)"};
+                      "resume from FILE if it exists, with the options saved in it (--seed, --first, --top, --cap, "
+                      "and --deals unless given); save every chunk to it (an SQLite file: one search writes to it, "
+                      "bmn report reads it meanwhile)"};
     return 1;
 }
 
@@ -342,8 +349,10 @@ static int bmn_command(const ls_workload *w, int argc, char **argv)
         return ls_cluster_refuse(sub ? "bmn play and bmn report: each" : "bmn");
     if (sub && strcmp(sub, "play") == 0)
         return bmn_play_cmd(argc, argv);
-    if (sub && strcmp(sub, "search") == 0)
+    if (sub && strcmp(sub, "search") == 0) {
+        bmn_search_given(argc, argv, 3, &search_given);
         return ls_cmd_run(w, argc, argv, 3, "lockstep bmn search [options]");
+    }
     if (sub && strcmp(sub, "report") == 0)
         return bmn_report_cmd(argc, argv);
     if (sub && strcmp(sub, "--help") != 0 && strcmp(sub, "-h") != 0) {
@@ -353,6 +362,7 @@ static int bmn_command(const ls_workload *w, int argc, char **argv)
     FILE *out = sub ? stdout : stderr;
     fprintf(out, "usage: lockstep bmn play HANDS [--trace] [--json]\n"
                  "       lockstep bmn search [--deals N] [--seed S] [--top K] [--checkpoint FILE] [--backend B] [--json]\n"
+                 "       lockstep bmn search --checkpoint FILE   (resumes with the options saved in FILE)\n"
                  "       lockstep bmn report FILE [--json]\n\n"
                  "Beggar My Neighbour: play one deal exactly, search random deals for long games, or\n"
                  "show a search saved in a checkpoint.\n"

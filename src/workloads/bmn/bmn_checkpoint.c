@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bmn_search.h"
 #include "store.h"
@@ -272,6 +273,34 @@ static int read_loops(bmn_ckpt *c, const bmn_params *p, bmn_state *st, ls_error 
     return rc;
 }
 
+/* The first option that defines a search and differs between the stored
+ * search fp and p, as "--seed 8 differs from this checkpoint's --seed 7";
+ * 0 when they are the same search. out may be NULL (len 0). */
+static int first_difference(const bmn_params *fp, const bmn_params *p, char *out, size_t len)
+{
+    const struct {
+        const char *name;
+        uint64_t stored, given;
+    } option[] = {{"seed", fp->seed, p->seed}, {"first", fp->first, p->first}, {"top", fp->top, p->top},
+                  {"cap", fp->cap, p->cap}};
+    for (size_t i = 0; i < sizeof option / sizeof option[0]; i++)
+        if (option[i].stored != option[i].given) {
+            snprintf(out, len, "--%s %" PRIu64 " differs from this checkpoint's --%s %" PRIu64, option[i].name,
+                     option[i].given, option[i].name, option[i].stored);
+            return 1;
+        }
+    return 0;
+}
+
+/* The refusal of a checkpoint of another search, naming the option. */
+static int another_search(const char *path, const bmn_params *fp, const bmn_params *p, ls_error *err)
+{
+    char what[200];
+    first_difference(fp, p, what, sizeof what);
+    return ls_fail_usage(err, "--checkpoint %s: %s; give its options (or none of them: a resume takes them from the "
+                         "file) or another file; the file was not changed", path, what);
+}
+
 /* Reads and verifies the whole state of the search p into st. */
 static int read_state(bmn_ckpt *c, const bmn_params *p, bmn_state *st, uint64_t *target, ls_error *err)
 {
@@ -455,10 +484,8 @@ int bmn_ckpt_open(bmn_ckpt **out, const char *path, const bmn_params *p, bmn_sta
         bmn_params fp = *p;
         uint64_t target;
         rc = read_search(&c->store, &fp, err);
-        if (rc == 0 && (fp.seed != p->seed || fp.first != p->first || fp.top != p->top || fp.cap != p->cap))
-            rc = ls_fail_usage(err, "--checkpoint %s belongs to another search (seed %" PRIu64 ", first %" PRIu64
-                               ", top %" PRIu64 ", cap %" PRIu64 "); give the same options or another file",
-                               path, fp.seed, fp.first, fp.top, fp.cap);
+        if (rc == 0 && first_difference(&fp, p, NULL, 0))
+            rc = another_search(path, &fp, p, err);
         if (rc == 0)
             rc = read_state(c, p, st, &target, err);
         if (rc == 0 && st->done > p->deals)
@@ -505,10 +532,69 @@ int bmn_ckpt_close(bmn_ckpt *c, ls_error *err)
     return rc;
 }
 
+/* ---- resuming with the stored options ------------------------------------------ */
+
+/* The --deals of the last run on s (what a resume without --deals plays
+ * to). */
+static int read_target(ls_store *s, uint64_t *target, ls_error *err)
+{
+    sqlite3_stmt *q;
+    if (ls_store_prepare(s, "SELECT target FROM bmn_progress WHERE id = 1", &q, err) != 0)
+        return -1;
+    int rc = ls_store_step(s, q, SQLITE_ROW, err);
+    if (rc == 0)
+        *target = from_db(q, 0);
+    sqlite3_finalize(q);
+    if (rc == 0 && (*target < 1 || *target > BMN_MAX_DEALS))
+        rc = damaged(s, err, "its target of %" PRIu64 " deals is impossible", *target);
+    return rc;
+}
+
+/* Completes p from the checkpoint at path before a search resumes: each
+ * option that defines the search is the file's when not given, and must
+ * be the file's when given; --deals, when not given, is the --deals of
+ * its last run. A missing or empty file is a new search (p stays as it
+ * is); anything the search's own open would refuse is refused here
+ * already, before a device is opened. Only reads: bmn_ckpt_open checks
+ * all again (and verifies the whole file) under the writer's lock. */
+int bmn_ckpt_options(const char *path, bmn_params *p, const bmn_given *given, ls_error *err)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || (S_ISREG(sb.st_mode) && sb.st_size == 0))
+        return 0; /* nothing saved yet (or a path the open refuses in its words) */
+    ls_store s;
+    char label[300];
+    snprintf(label, sizeof label, "--checkpoint %s", path);
+    if (ls_store_open(&s, path, label, &bmn_kind, 1, err) != 0)
+        return -1;
+    bmn_params fp = *p;
+    uint64_t target = 0;
+    int rc = read_search(&s, &fp, err);
+    if (rc == 0)
+        rc = read_target(&s, &target, err);
+    ls_store_close(&s, NULL);
+    if (rc != 0)
+        return -1;
+    bmn_params want = fp; /* the stored search, with what the command line gave */
+    want.seed = given->seed ? p->seed : fp.seed;
+    want.first = given->first ? p->first : fp.first;
+    want.top = given->top ? p->top : fp.top;
+    want.cap = given->cap ? p->cap : fp.cap;
+    if (first_difference(&fp, &want, NULL, 0))
+        return another_search(path, &fp, &want, err);
+    p->seed = fp.seed;
+    p->first = fp.first;
+    p->top = fp.top;
+    p->cap = fp.cap;
+    if (!given->deals)
+        p->deals = target;
+    return 0;
+}
+
 /* ---- lockstep bmn report FILE ---------------------------------------------------- */
 
 /* Reads and verifies the checkpoint at path without changing it. */
-int bmn_ckpt_read(const char *path, bmn_params *p, bmn_state *st, ls_error *err)
+int bmn_ckpt_read(const char *path, bmn_params *p, bmn_state *st, int *running, ls_error *err)
 {
     bmn_ckpt *c = calloc(1, sizeof *c);
     if (!c)
@@ -518,6 +604,8 @@ int bmn_ckpt_read(const char *path, bmn_params *p, bmn_state *st, ls_error *err)
         return -1;
     }
     memset(st, 0, sizeof *st);
+    if (running)
+        *running = c->store.writer_running;
     int rc = read_search(&c->store, p, err);
     st->k = (uint32_t)p->top;
     if (rc == 0)

@@ -209,6 +209,29 @@ static const ls_split_ops bmn_split = {
     .commit = bmn_commit,
 };
 
+/* Whether argv[first..argc) gives --name (as "--name V" or "--name=V"). A
+ * value never starts with "--" (ls_opts_parse refuses `--checkpoint
+ * --seed`), and after "--" come only arguments, so a word "--name" is the
+ * option itself. */
+static int option_given(int argc, char **argv, int first, const char *name)
+{
+    size_t len = strlen(name);
+    for (int i = first; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strncmp(argv[i], "--", 2) == 0 && strncmp(argv[i] + 2, name, len) == 0 &&
+            (argv[i][2 + len] == 0 || argv[i][2 + len] == '='))
+            return 1;
+    return 0;
+}
+
+void bmn_search_given(int argc, char **argv, int first, bmn_given *given)
+{
+    given->seed = option_given(argc, argv, first, "seed");
+    given->first = option_given(argc, argv, first, "first");
+    given->top = option_given(argc, argv, first, "top");
+    given->cap = option_given(argc, argv, first, "cap");
+    given->deals = option_given(argc, argv, first, "deals");
+}
+
 /* Runs the search of p on s (every device of it, every MPI rank) into st,
  * resuming from the checkpoint when one is named and committing it after
  * every fold. Under MPI only rank 0 holds the state and the checkpoint. */

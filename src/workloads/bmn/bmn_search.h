@@ -21,6 +21,7 @@
 #define BMN_MAX_TOP 1000u
 #define BMN_FIRST_CHUNK 4096u /* thresholds start at 0: every deal of it is a hit */
 #define BMN_MAX_CHUNK (1ull << 30)
+#define BMN_MAX_DEALS 1000000000000000ull /* --deals at most */
 
 typedef struct bmn_params {
     uint64_t seed, first, deals, top, cap;
@@ -58,6 +59,16 @@ int bmn_state_add_loop(bmn_state *st, uint64_t deal, const bmn_host_result *r);
 /* Deal `deal` of `seed` as text, "handA/handB". */
 void bmn_deal_string(uint64_t seed, uint64_t deal, char *out, size_t len);
 
+/* Which of the options that define a search (and --deals) a command line
+ * gave: a resumed search takes the others from its checkpoint. */
+typedef struct bmn_given {
+    int seed, first, top, cap, deals;
+} bmn_given;
+
+/* Which of them `bmn search`'s argv[first..argc) gives, read as
+ * ls_opts_parse reads it (bmn_search.c). */
+void bmn_search_given(int argc, char **argv, int first, bmn_given *given);
+
 /* ---- checkpoint (bmn_checkpoint.c) ------------------------------------------ */
 
 /* An open checkpoint: an SQLite store (store.h), locked for the whole run. */
@@ -72,9 +83,19 @@ int bmn_ckpt_open(bmn_ckpt **c, const char *path, const bmn_params *p, bmn_state
 int bmn_ckpt_commit(bmn_ckpt *c, const bmn_params *p, const bmn_state *st, ls_error *err);
 /* Unlocks and closes; c may be NULL. */
 int bmn_ckpt_close(bmn_ckpt *c, ls_error *err);
-/* Reads a checkpoint without changing it: its search into p (p->deals:
- * the --deals of its last run) and its verified state into st. */
-int bmn_ckpt_read(const char *path, bmn_params *p, bmn_state *st, ls_error *err);
+/* Completes p from the checkpoint at path, before a search resumes: the
+ * options that define the search (seed, first, top, cap) that `given`
+ * does not mark are the file's, those it marks must equal the file's (a
+ * refusal names the option that differs); --deals, when not given, is
+ * the --deals of its last run. A missing or empty file leaves p alone.
+ * Only reads. */
+int bmn_ckpt_options(const char *path, bmn_params *p, const bmn_given *given, ls_error *err);
+/* Reads a checkpoint without changing it (one snapshot, also while a
+ * search writes to it): its search into p (p->deals: the --deals of its
+ * last run), its verified state into st, and into *running (may be NULL)
+ * whether a search was writing to it: 1, 0, or -1 when that cannot be
+ * told. */
+int bmn_ckpt_read(const char *path, bmn_params *p, bmn_state *st, int *running, ls_error *err);
 /* lockstep bmn report FILE [--json] (bmn_ckpt_report.c) */
 int bmn_report_cmd(int argc, char **argv);
 
