@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "commands/commands.h"
 #include "manual.h"
 #include "output.h"
 #include "version.h"
@@ -46,8 +47,7 @@ static int run_version(const ls_command *c, int argc, char **argv)
 
 static int run_workload(const ls_command *c, int argc, char **argv)
 {
-    const ls_workload *w = c->workload;
-    return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv, 2, w->usage);
+    return ls_cmd_workload(c->workload, argc, argv);
 }
 
 #define MAX_COMMANDS 32

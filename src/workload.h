@@ -32,6 +32,16 @@ typedef struct ls_run {
     void *data;        /* the full result, owned by the workload */
 } ls_run;
 
+/* A subcommand of a workload's command (`lockstep bmn play`). */
+typedef struct ls_subcommand {
+    const char *name;  /* "play" */
+    const char *usage; /* its usage line, for `lockstep NAME --help` */
+    /* Runs `lockstep NAME SUB ...` (argv[2] is SUB). NULL: the workload's
+     * run, as the command layer runs every workload (options from argv[3]
+     * on); that subcommand alone may run on a set and under MPI. */
+    int (*run)(int argc, char **argv);
+} ls_subcommand;
+
 /* One conformance case: 1 pass, 0 fail (detail says how), -1 could not
  * run (err says why). `arg` is the case's own entry from the table. */
 typedef struct ls_case {
@@ -49,9 +59,12 @@ typedef struct ls_workload {
     /* The run command's usage line when it is not "lockstep NAME [options]"
      * (positional arguments); NULL for that. */
     const char *usage;
-    /* A custom `lockstep NAME ...` entry (subcommands); it runs the generic
-     * command with ls_cmd_run where that fits. NULL: ls_cmd_run. */
-    int (*command)(const struct ls_workload *w, int argc, char **argv);
+    /* Subcommands (`lockstep bmn play|search|report`), which the command
+     * layer dispatches to, and what `lockstep NAME --help` says under
+     * their usage lines; none (0): `lockstep NAME` is the run itself. */
+    const ls_subcommand *subcommands;
+    int nsubcommands;
+    const char *subcommands_about;
 
     size_t params_size;
     void (*params_default)(void *params);
@@ -114,17 +127,12 @@ int ls_run_seal(const ls_workload *w, const void *params, const ls_session *s, l
 /* The result JSON of a run as one allocated string (free it). */
 char *ls_result_json(const ls_workload *w, const void *params, const ls_run *run);
 
-/* The generic commands, in commands.c. `first` is the index in argv of the
- * first option (2 for `lockstep graveler ...`, 3 for `lockstep bmn search`). */
-int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage);
-int ls_cmd_check(int argc, char **argv);
-int ls_cmd_conformance(int argc, char **argv);
-int ls_cmd_bench(int argc, char **argv);
-int ls_cmd_devices(int argc, char **argv);
-
 /* The "backend:" lines of a report: the device, or for a run spread over
- * several, each device's share and rate (`unit` names the items). */
+ * several, each device's share and rate (`unit` names the items);
+ * set_report.c. */
 void ls_print_backend(FILE *out, const ls_session *s, const char *unit);
+/* Whether s is more than one device: a group, or the ranks of an MPI job. */
+int ls_session_spread(const ls_session *s);
 
 /* Writes s as a JSON string literal. */
 void ls_json_string(FILE *out, const char *s);

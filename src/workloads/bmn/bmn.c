@@ -9,7 +9,6 @@
 
 #include "bmn_golden.h"
 #include "bmn_search.h"
-#include "cluster.h"
 #include "split.h"
 #include "progress.h"
 
@@ -335,37 +334,25 @@ static int bmn_run_options(void *pp, ls_opt *out, int max)
     return 1;
 }
 
-static int bmn_command(const ls_workload *w, int argc, char **argv)
-{
-    const char *sub = argc > 2 ? argv[2] : NULL;
-    if (ls_cluster_size() > 1 && !(sub && strcmp(sub, "search") == 0))
-        return ls_cluster_refuse(sub ? "bmn play and bmn report: each" : "bmn");
-    if (sub && strcmp(sub, "play") == 0)
-        return bmn_play_cmd(argc, argv);
-    if (sub && strcmp(sub, "search") == 0)
-        return ls_cmd_run(w, argc, argv, 3, "lockstep bmn search [options]");
-    if (sub && strcmp(sub, "report") == 0)
-        return bmn_report_cmd(argc, argv);
-    if (sub && strcmp(sub, "--help") != 0 && strcmp(sub, "-h") != 0) {
-        fprintf(stderr, "lockstep: bmn: unknown subcommand '%s' (expected play, search or report)\n", sub);
-        return 2;
-    }
-    FILE *out = sub ? stdout : stderr;
-    fprintf(out, "usage: lockstep bmn play HANDS [--trace] [--json]\n"
-                 "       lockstep bmn search [--deals N] [--seed S] [--top K] [--checkpoint FILE] [--backend B] [--json]\n"
-                 "       lockstep bmn report FILE [--json]\n\n"
-                 "Beggar My Neighbour: play one deal exactly, search random deals for long games, or\n"
-                 "show a search saved in a checkpoint.\n"
-                 "Each subcommand takes --help.\n");
-    return out == stdout ? 0 : 2;
-}
+/* play and report run on the host; search is the workload's run, the one
+ * that runs on a set of devices and across MPI ranks. */
+static const ls_subcommand bmn_subcommands[] = {
+    {"play", "lockstep bmn play HANDS [--trace] [--json]", bmn_play_cmd},
+    {"search",
+     "lockstep bmn search [--deals N] [--seed S] [--top K] [--checkpoint FILE] [--backend B] [--json]", NULL},
+    {"report", "lockstep bmn report FILE [--json]", bmn_report_cmd},
+};
 
 const ls_workload ls_workload_bmn = {
     .name = "bmn",
     .scales = 1,
     .summary = "Beggar My Neighbour: play a deal, or search for the longest game",
     .unit = "deals",
-    .command = bmn_command,
+    .subcommands = bmn_subcommands,
+    .nsubcommands = (int)(sizeof bmn_subcommands / sizeof bmn_subcommands[0]),
+    .subcommands_about = "Beggar My Neighbour: play one deal exactly, search random deals for long games, or\n"
+                         "show a search saved in a checkpoint.\n"
+                         "Each subcommand takes --help.\n",
     .params_size = sizeof(bmn_params),
     .params_default = bmn_params_default,
     .params_quick = bmn_params_quick,

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "devlist.h"
 #include "output.h"
 #include "progress.h"
 #include "version.h"
-#include "workload.h"
 
 /* The rule every backend must keep for floats (src/kernels/dialect.h), as
  * a conformance case of its own: it belongs to no workload. */
