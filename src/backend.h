@@ -111,6 +111,24 @@ int ls_backend_spec_parse(const char *spec, const ls_backend **backend,
  * either end or two in a row: "openmp,", "a,,b") or a space, naming the
  * flag. 0 or -1 with err->usage set. */
 int ls_spec_list_check(const char *flag, const char *spec, const char *seps, ls_error *err);
+/* One item of a spec list, parsed: a backend (NULL for "auto") and a
+ * device index, LS_SPEC_ANY where the item names none ("opencl") or
+ * LS_SPEC_ALL ("opencl:all"). */
+#define LS_SPEC_ANY (-1)
+#define LS_SPEC_ALL (-2)
+typedef struct ls_spec_item {
+    const ls_backend *backend;
+    int index;
+    char sep;      /* the separator before it: 0 for the first, ',' or '+' */
+    char text[64]; /* the item as written */
+} ls_spec_item;
+
+/* The one parser of device specs: a spec or a list joined by ',' and '+'
+ * ("cuda:all", "openmp+opencl:0", "cuda:0,openmp") into at most max
+ * items, without listing or opening devices. Returns how many, or -1 with
+ * err->usage set, naming flag. */
+int ls_spec_parse(const char *flag, const char *spec, ls_spec_item *items, int max, ls_error *err);
+
 /* The syntax of a whole spec or list ("cuda:all", "openmp+opencl:0",
  * "cuda:0,openmp"), without opening or listing devices: 0, or -1 with
  * err->usage set, naming flag. */

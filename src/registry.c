@@ -142,42 +142,6 @@ static int pick_auto(dev_pick *out, int max, ls_error *err)
     return ls_fail(err, "no backend could be opened");
 }
 
-/* One item of a list: "NAME", "NAME:INDEX" or "NAME:all". */
-static int pick_item(const char *item, dev_pick *out, int max, ls_error *err)
-{
-    const char *colon = strchr(item, ':');
-    if (colon && strcmp(colon + 1, "all") == 0) {
-        char name[32];
-        size_t nlen = (size_t)(colon - item);
-        snprintf(name, sizeof name, "%.*s", (int)(nlen < sizeof name ? nlen : sizeof name - 1), item);
-        const ls_backend *b;
-        int index;
-        if (ls_backend_spec_parse(name, &b, &index, err) != 0)
-            return -1;
-        if (!b)
-            return ls_fail_usage(err, "--backend: 'auto:all' is not a device list; name a backend, like cuda:all");
-        ls_device_info devs[LS_MAX_DEVICES];
-        ls_error why = {{0}, 0};
-        int n = b->list_devices(devs, LS_MAX_DEVICES, &why);
-        if (n <= 0)
-            return ls_fail(err, "%s is not available here: %s", b->name, why.msg[0] ? why.msg : "no devices");
-        int k = 0;
-        for (int d = 0; d < n && k < max; d++)
-            out[k++] = (dev_pick){b, d};
-        return k;
-    }
-    const ls_backend *b;
-    int index;
-    if (ls_backend_spec_parse(item, &b, &index, err) != 0)
-        return -1;
-    if (!b)
-        return pick_auto(out, max, err);
-    if (max < 1)
-        return 0;
-    out[0] = (dev_pick){b, index < 0 ? 0 : index};
-    return 1;
-}
-
 int ls_spec_list_check(const char *flag, const char *spec, const char *seps, ls_error *err)
 {
     size_t len = strlen(spec);
@@ -192,21 +156,75 @@ int ls_spec_list_check(const char *flag, const char *spec, const char *seps, ls_
     return 0;
 }
 
-/* The devices a spec names, in order, before any are opened. */
-static int pick_list(const char *spec, dev_pick *out, int max, ls_error *err)
+int ls_spec_parse(const char *flag, const char *spec, ls_spec_item *items, int max, ls_error *err)
 {
     char buf[512];
     if (strlen(spec) >= sizeof buf)
-        return ls_fail_usage(err, "--backend: a list of at most %zu characters", sizeof buf - 1);
-    if (ls_spec_list_check("--backend", spec, ",+", err) != 0)
+        return ls_fail_usage(err, "%s: a list of at most %zu characters", flag, sizeof buf - 1);
+    if (ls_spec_list_check(flag, spec, ",+", err) != 0)
         return -1;
     snprintf(buf, sizeof buf, "%s", spec);
-    int n = 0, items = 0;
+    int n = 0, autos = 0;
     char *save = NULL;
-    for (char *tok = strtok_r(buf, ",+", &save); tok; tok = strtok_r(NULL, ",+", &save), items++) {
-        if (items > 0 && strcmp(tok, "auto") == 0)
-            return ls_fail_usage(err, "--backend: auto stands alone, not in a list");
-        int k = pick_item(tok, out + n, max - n, err);
+    for (char *tok = strtok_r(buf, ",+", &save); tok; tok = strtok_r(NULL, ",+", &save), n++) {
+        if (n == max)
+            return ls_fail_usage(err, "%s: at most %d items in '%s'", flag, max, spec);
+        ls_spec_item *it = &items[n];
+        size_t at = (size_t)(tok - buf);
+        it->sep = at ? spec[at - 1] : 0;
+        snprintf(it->text, sizeof it->text, "%s", tok);
+        char *colon = strchr(tok, ':');
+        int all = colon && strcmp(colon + 1, "all") == 0;
+        if (all)
+            *colon = 0; /* NAME:all: the name must be a backend's */
+        if (ls_backend_spec_parse(tok, &it->backend, &it->index, err) != 0)
+            return -1;
+        if (all && !it->backend)
+            return ls_fail_usage(err, "%s: 'auto:all' is not a device list; name a backend, like cuda:all", flag);
+        if (all)
+            it->index = LS_SPEC_ALL;
+        autos += !it->backend;
+    }
+    if (n == 0)
+        return ls_fail_usage(err, "%s: expected auto, NAME, NAME:INDEX, NAME:all or a list of them; got '%s'", flag,
+                             spec);
+    if (autos && n > 1)
+        return ls_fail_usage(err, "%s: auto stands alone, not in a list ('%s')", flag, spec);
+    return n;
+}
+
+/* The devices one item names, listed but not opened. */
+static int pick_item(const ls_spec_item *it, dev_pick *out, int max, ls_error *err)
+{
+    if (!it->backend)
+        return pick_auto(out, max, err);
+    if (it->index != LS_SPEC_ALL) {
+        out[0] = (dev_pick){it->backend, it->index < 0 ? 0 : it->index};
+        return 1;
+    }
+    ls_device_info devs[LS_MAX_DEVICES];
+    ls_error why = {{0}, 0};
+    int n = it->backend->list_devices(devs, LS_MAX_DEVICES, &why);
+    if (n <= 0)
+        return ls_fail(err, "%s is not available here: %s", it->backend->name, why.msg[0] ? why.msg : "no devices");
+    int k = 0;
+    for (int d = 0; d < n && k < max; d++)
+        out[k++] = (dev_pick){it->backend, d};
+    return k;
+}
+
+/* The devices a spec names, in order, before any are opened. */
+static int pick_list(const char *spec, dev_pick *out, int max, ls_error *err)
+{
+    ls_spec_item items[LS_MAX_DEVICES];
+    int nitems = ls_spec_parse("--backend", spec, items, LS_MAX_DEVICES, err);
+    if (nitems < 0)
+        return -1;
+    int n = 0;
+    for (int t = 0; t < nitems; t++) {
+        if (n == max)
+            return ls_fail_usage(err, "--backend: at most %d devices", max);
+        int k = pick_item(&items[t], out + n, max - n, err);
         if (k < 0)
             return -1;
         for (int i = n; i < n + k; i++)
@@ -215,14 +233,7 @@ static int pick_list(const char *spec, dev_pick *out, int max, ls_error *err)
                     return ls_fail_usage(err, "--backend: %s:%d is named twice in '%s'", out[i].b->name,
                                          out[i].index, spec);
         n += k;
-        if (n == max && save && *save)
-            return ls_fail_usage(err, "--backend: at most %d devices", max);
     }
-    if (items == 0)
-        return ls_fail_usage(err, "--backend: expected auto, NAME, NAME:INDEX, NAME:all or a list of them; got '%s'",
-                             spec);
-    if (items > 1 && strcmp(buf, "auto") == 0)
-        return ls_fail_usage(err, "--backend: auto stands alone, not in a list");
     return n;
 }
 
@@ -256,25 +267,8 @@ static int blame_env(ls_error *err)
 
 int ls_spec_syntax_check(const char *flag, const char *spec, ls_error *err)
 {
-    char buf[512];
-    if (strlen(spec) >= sizeof buf)
-        return ls_fail_usage(err, "%s: a list of at most %zu characters", flag, sizeof buf - 1);
-    if (ls_spec_list_check(flag, spec, ",+", err) != 0)
-        return -1;
-    snprintf(buf, sizeof buf, "%s", spec);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",+", &save); tok; tok = strtok_r(NULL, ",+", &save)) {
-        const ls_backend *b;
-        int index;
-        char *colon = strchr(tok, ':');
-        if (colon && strcmp(colon + 1, "all") == 0)
-            *colon = 0; /* NAME:all: the name must be a backend's */
-        if (ls_backend_spec_parse(tok, &b, &index, err) != 0)
-            return -1;
-        if (!b && (strchr(spec, ',') || strchr(spec, '+')))
-            return ls_fail_usage(err, "%s: auto stands alone, not in a list ('%s')", flag, spec);
-    }
-    return 0;
+    ls_spec_item items[LS_MAX_DEVICES];
+    return ls_spec_parse(flag, spec, items, LS_MAX_DEVICES, err) < 0 ? -1 : 0;
 }
 
 int ls_default_backend_check(ls_error *err)
