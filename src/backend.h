@@ -69,22 +69,22 @@ extern const ls_backend *const ls_backends[];
 
 const ls_backend *ls_backend_find(const char *name);
 
-struct ls_split_stats; /* split.h */
+struct ls_set_report; /* set_run.h */
 
 /* What a run runs on: one opened device, or a group of them. A group
  * (ndevices > 1) keeps its devices in `devices`; its own backend, index,
  * info and ctx are those of the first, for reports (only workloads that
- * split their work over devices, split.h, use the others). */
-typedef struct ls_session {
+ * split their work over devices, set_run.h, use the others). */
+typedef struct ls_set {
     const ls_backend *backend;
     int index;
     ls_device_info info;
     ls_ctx *ctx;
     int ndevices;                 /* 1 for one device */
-    struct ls_session *devices;   /* a group's devices; NULL for one */
+    struct ls_set *devices;   /* a group's devices; NULL for one */
     char label[256];              /* "cuda:0", "cuda:0,cuda:1" */
-    struct ls_split_stats *split; /* each device's share of the last split run, or NULL */
-} ls_session;
+    struct ls_set_report *split; /* each device's share of the last split run, or NULL */
+} ls_set;
 
 /* Opens what a spec names: "auto", "NAME", "NAME:INDEX", "NAME:all" (every
  * device of a backend), or a list of these joined by ',' or '+' (a group:
@@ -94,8 +94,8 @@ typedef struct ls_session {
  * or, when the list is shorter than that, device local rank mod length.
  * Returns 0, or -1 with err set (err->usage marks a bad spec, which is the
  * user's error). */
-int ls_session_open(const char *spec, ls_session *s, ls_error *err);
-void ls_session_close(ls_session *s);
+int ls_set_open(const char *spec, ls_set *s, ls_error *err);
+void ls_set_close(ls_set *s);
 
 /* The spec used when none is given. */
 const char *ls_default_backend_spec(void);

@@ -4,9 +4,9 @@
  * mpirun sets OMPI_COMM_WORLD_SIZE; PMI and PMIx launchers set PMI_SIZE
  * or PMIX_RANK) and the build has MPI (meson -Dmpi). Otherwise it is one
  * process: rank 0 of 1. Only the main thread calls MPI
- * (MPI_THREAD_FUNNELED); the device threads of split.c never do.
+ * (MPI_THREAD_FUNNELED); the device threads of set_run.c never do.
  *
- * The messages are split.c's: small structs and byte strings with a tag,
+ * The messages are set_run.c's: small structs and byte strings with a tag,
  * sent whole, received whole. */
 #ifndef LOCKSTEP_CLUSTER_H
 #define LOCKSTEP_CLUSTER_H

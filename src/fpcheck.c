@@ -71,7 +71,7 @@ static void fp_probe_cpu(const float *in, float *out)
         fp_probe(in[3 * i], in[3 * i + 1], in[3 * i + 2], out + FP_PROBE_OUTPUTS * i);
 }
 
-static int fp_probe_gpu(ls_session *s, const float *in, float *out, ls_error *err)
+static int fp_probe_gpu(ls_set *s, const float *in, float *out, ls_error *err)
 {
     const ls_gpu *gpu = s->backend->gpu;
     ls_kernel *k;
@@ -100,7 +100,7 @@ static const char *const fp_what[FP_PROBE_OUTPUTS] = {
     "x*y+z (contracted into an FMA?)", "x/y (not correctly rounded?)", "sqrt(x) (not correctly rounded?)",
     "a denormal product (flushed to zero?)", "x^5 by multiplications"};
 
-static int fp_case(ls_session *s, const void *arg, char *detail, size_t len, ls_error *err)
+static int fp_case(ls_set *s, const void *arg, char *detail, size_t len, ls_error *err)
 {
     (void)arg;
     float in[3 * FP_INPUTS], got[FP_PROBE_OUTPUTS * FP_INPUTS], want[FP_PROBE_OUTPUTS * FP_INPUTS];

@@ -121,7 +121,7 @@ static int dispatch(int argc, char **argv)
         return generate(ls_manual_roff, cmds, n);
     if (strcmp(cmd, "--completion") == 0)
         return generate(ls_manual_bash, cmds, n);
-    if (ls_cluster_size() > 1 && !(ls_workload_find(cmd) && ls_workload_find(cmd)->scales))
+    if (ls_cluster_size() > 1 && !(ls_workload_find(cmd) && ls_workload_find(cmd)->on_set))
         return ls_cluster_refuse(cmd);
     for (int i = 0; i < n; i++)
         if (strcmp(cmd, cmds[i].name) == 0)

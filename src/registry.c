@@ -99,7 +99,7 @@ int ls_backend_spec_parse(const char *spec, const ls_backend **backend, int *ind
     return 0;
 }
 
-static int open_device(const ls_backend *b, int index, ls_session *s, ls_error *err)
+static int open_device(const ls_backend *b, int index, ls_set *s, ls_error *err)
 {
     ls_device_info devs[LS_MAX_DEVICES];
     ls_error why = {{0}, 0};
@@ -277,13 +277,13 @@ int ls_default_backend_check(ls_error *err)
     return ls_spec_syntax_check("--backend", ls_default_backend_spec(), err) != 0 ? blame_env(err) : 0;
 }
 
-static void append_label(char *label, size_t len, const ls_session *d)
+static void append_label(char *label, size_t len, const ls_set *d)
 {
     size_t used = strlen(label);
     snprintf(label + used, len - used, "%s%s:%d", used ? "," : "", d->backend->name, d->index);
 }
 
-int ls_session_open(const char *spec, ls_session *s, ls_error *err)
+int ls_set_open(const char *spec, ls_set *s, ls_error *err)
 {
     memset(s, 0, sizeof *s);
     int from_env = !spec;
@@ -307,7 +307,7 @@ int ls_session_open(const char *spec, ls_session *s, ls_error *err)
     for (int i = 0; i < n; i++) {
         if (open_device(picks[i].b, picks[i].index, &s->devices[i], err) != 0) {
             s->ndevices = i;
-            ls_session_close(s);
+            ls_set_close(s);
             return from_env ? blame_env(err) : -1;
         }
         s->devices[i].ndevices = 1;
@@ -322,11 +322,11 @@ int ls_session_open(const char *spec, ls_session *s, ls_error *err)
     return 0;
 }
 
-void ls_session_close(ls_session *s)
+void ls_set_close(ls_set *s)
 {
     if (s->devices) {
         for (int i = 0; i < s->ndevices; i++)
-            ls_session_close(&s->devices[i]);
+            ls_set_close(&s->devices[i]);
         free(s->devices);
     } else if (s->backend && s->ctx) {
         s->backend->close(s->ctx);

@@ -4,19 +4,19 @@
 #include <inttypes.h>
 
 #include "cluster.h"
-#include "split.h"
+#include "set_run.h"
 #include "workload.h"
 
 /* Whether s is more than one device: a group, or the ranks of an MPI job. */
-int ls_session_spread(const ls_session *s)
+int ls_set_several(const ls_set *s)
 {
     return s->ndevices > 1 || ls_cluster_size() > 1;
 }
 
-void ls_print_backend(FILE *out, const ls_session *s, const char *unit)
+void ls_set_print(FILE *out, const ls_set *s, const char *unit)
 {
-    const ls_split_stats *st = s->split;
-    if (!ls_session_spread(s)) {
+    const ls_set_report *st = s->split;
+    if (!ls_set_several(s)) {
         fprintf(out, "backend:  %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
         return;
     }
@@ -26,7 +26,7 @@ void ls_print_backend(FILE *out, const ls_session *s, const char *unit)
         fprintf(out, " of %d MPI ranks", ls_cluster_size());
     fprintf(out, "%s\n", st ? ", each:" : "");
     for (int i = 0; st && i < st->ndevices; i++) {
-        const ls_split_device *d = &st->dev[i];
+        const ls_set_share *d = &st->dev[i];
         fprintf(out, "  %-24s %14" PRIu64 " %s in %8.3f s, %.4g %s/s\n", d->label, d->items, unit, d->seconds,
                 d->seconds > 0 ? (double)d->items / d->seconds : 0.0, unit);
     }

@@ -78,7 +78,7 @@ char *ls_result_json(const ls_workload *w, const void *params, const ls_run *run
 /* LOCKSTEP_DEBUG_FAULT=BACKEND:FIELD makes every run on BACKEND report a
  * wrong FIELD (a JSON member of the result): the tests use it to show that
  * `check` catches and names a wrong field of every workload. */
-static int apply_fault(const ls_workload *w, const ls_session *s, ls_run *run, ls_error *err)
+static int apply_fault(const ls_workload *w, const ls_set *s, ls_run *run, ls_error *err)
 {
     const char *spec = getenv("LOCKSTEP_DEBUG_FAULT");
     const char *colon = spec ? strchr(spec, ':') : NULL;
@@ -96,7 +96,7 @@ static int apply_fault(const ls_workload *w, const ls_session *s, ls_run *run, l
     return 0;
 }
 
-int ls_run_seal(const ls_workload *w, const void *params, const ls_session *s, ls_run *run, ls_error *err)
+int ls_run_seal(const ls_workload *w, const void *params, const ls_set *s, ls_run *run, ls_error *err)
 {
     if (apply_fault(w, s, run, err) != 0)
         return -1;

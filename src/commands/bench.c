@@ -27,7 +27,7 @@ typedef struct bench_result {
  * run's digest must be the first's. A signal stops the run in hand (its
  * time is not counted) and the runs timed so far are the result. 0, or
  * -1 with err set. */
-static int bench_runs(const ls_workload *w, const void *params, ls_session *s, uint64_t warmup, uint64_t repeat,
+static int bench_runs(const ls_workload *w, const void *params, ls_set *s, uint64_t warmup, uint64_t repeat,
                       bench_result *out, ls_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -167,11 +167,11 @@ static int bench_all(int argc, char **argv)
         if (!params)
             return ls_report(&err);
         for (int d = 0; d < ndev && !ls_progress_interrupted(); d++) {
-            if (devs[d].group[0] && !w->scales)
+            if (devs[d].group[0] && !w->on_set)
                 continue; /* a group: for the workloads that spread over one */
             char label[160];
             ls_dev_label(&devs[d], label, sizeof label);
-            ls_session s;
+            ls_set s;
             ls_error e = {{0}, 0};
             bench_result r;
             int opened = ls_dev_open(devs[d], &s, &e) == 0;
@@ -194,7 +194,7 @@ static int bench_all(int argc, char **argv)
                 bench_row(w, label, name, &r, ok ? NULL : e.msg);
             }
             if (opened)
-                ls_session_close(&s);
+                ls_set_close(&s);
         }
         free(params);
     }
@@ -248,9 +248,9 @@ int ls_cmd_bench(int argc, char **argv)
         free(params);
         return rc == 1 ? 0 : ls_report(&err);
     }
-    ls_session s;
-    if (ls_session_open(c.backend, &s, &err) != 0 || ls_cmd_check_spread(w, &s, &err) != 0) {
-        ls_session_close(&s);
+    ls_set s;
+    if (ls_set_open(c.backend, &s, &err) != 0 || ls_cmd_check_set(w, &s, &err) != 0) {
+        ls_set_close(&s);
         free(params);
         return ls_report(&err);
     }
@@ -278,7 +278,7 @@ int ls_cmd_bench(int argc, char **argv)
                r.min, r.max, r.timed, warmup);
         printf("rate %.4g %s/s (median), digest %s\n", (double)r.items / r.median, w->unit, r.digest);
     }
-    ls_session_close(&s);
+    ls_set_close(&s);
     free(params);
     return failed ? ls_report(&err) : r.stopped ? ls_exit_interrupted() : 0;
 }

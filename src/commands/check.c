@@ -93,9 +93,9 @@ static void check_print_table(const ls_workload *w, const void *params, const ch
 /* Runs w on one device into row; the row records why when it cannot. */
 static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, check_row *row, const ls_common *c)
 {
-    ls_session s;
+    ls_set s;
     ls_error e = {{0}, 0};
-    if (d.group[0] && !w->scales)
+    if (d.group[0] && !w->on_set)
         return; /* a group: for the workloads that spread over one */
     row->ran = 1;
     ls_dev_label(&d, row->label, sizeof row->label);
@@ -125,7 +125,7 @@ static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, ch
         row->ok = 1;
     }
     ls_progress_finish(&bar);
-    ls_session_close(&s);
+    ls_set_close(&s);
 }
 
 /* Runs w with params on every device in devs and compares each digest with

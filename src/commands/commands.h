@@ -41,12 +41,12 @@ void *ls_cmd_quick_params(const ls_workload *w, ls_error *err);
 
 /* Refuses a group of devices or an MPI job for a workload that runs on
  * one device: 0, or -1 with err->usage set. */
-int ls_cmd_check_spread(const ls_workload *w, const ls_session *s, ls_error *err);
+int ls_cmd_check_set(const ls_workload *w, const ls_set *s, ls_error *err);
 
 /* Writes a run's whole report (its JSON document with `json`, else the
  * workload's report for people) to stdout at once, or to stderr when the
  * run's output went to stdout. 0, or -1 with err set. */
-int ls_cmd_emit(const ls_workload *w, const void *params, const ls_session *s, const ls_run *run, int json,
+int ls_cmd_emit(const ls_workload *w, const void *params, const ls_set *s, const ls_run *run, int json,
                 ls_error *err);
 
 #endif

@@ -97,9 +97,9 @@ void *ls_cmd_quick_params(const ls_workload *w, ls_error *err)
 
 /* Refuses a group of devices or an MPI job for a workload that runs on
  * one device. */
-int ls_cmd_check_spread(const ls_workload *w, const ls_session *s, ls_error *err)
+int ls_cmd_check_set(const ls_workload *w, const ls_set *s, ls_error *err)
 {
-    if (w->scales || !ls_session_spread(s))
+    if (w->on_set || !ls_set_several(s))
         return 0;
     if (ls_cluster_size() > 1)
         return ls_fail_usage(err, "%s runs in one process; under mpirun only graveler and bmn search spread over "

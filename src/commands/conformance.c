@@ -67,7 +67,7 @@ static int select_cases(const char *only, const char *pattern, const ls_case **o
  * result faults of workloads.c) turns every passing case on BACKEND into a
  * failure, so that the way a failure is reported (the table, JSON, JUnit,
  * the exit code) can be seen without a broken device. */
-static int debug_fault(const ls_session *s)
+static int debug_fault(const ls_set *s)
 {
     const char *spec = getenv("LOCKSTEP_DEBUG_FAULT");
     const char *colon = spec ? strchr(spec, ':') : NULL;
@@ -78,7 +78,7 @@ static int debug_fault(const ls_session *s)
 
 /* Runs one case on an opened device (or records why the device could
  * not be opened) and prints its row unless the output is JSON. */
-static int run_case(case_log *log, ls_session *s, int opened, const char *label, const ls_case *k,
+static int run_case(case_log *log, ls_set *s, int opened, const char *label, const ls_case *k,
                     const ls_error *open_err, int json)
 {
     if (log->n == log->cap) {
@@ -357,7 +357,7 @@ int ls_cmd_conformance(int argc, char **argv)
         printf("%-10s %-44s %-6s %s\n", "device", "case", "result", "detail");
     int failed_alloc = 0;
     for (int d = 0; d < ndev && !ls_progress_interrupted() && !failed_alloc; d++) {
-        ls_session s;
+        ls_set s;
         ls_error e = {{0}, 0};
         char label[160];
         ls_dev_label(&devs[d], label, sizeof label);
@@ -365,7 +365,7 @@ int ls_cmd_conformance(int argc, char **argv)
         for (int k = 0; k < ncases && !ls_progress_interrupted() && !failed_alloc; k++)
             failed_alloc = run_case(&log, &s, opened, label, cases[k], &e, c.json) != 0;
         if (opened)
-            ls_session_close(&s);
+            ls_set_close(&s);
     }
     if (failed_alloc) {
         free(log.r);

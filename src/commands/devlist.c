@@ -107,10 +107,10 @@ void ls_dev_label(const ls_dev_ref *d, char *out, size_t len)
         snprintf(out, len, "%s:%d", d->backend->name, d->index);
 }
 
-int ls_dev_open(ls_dev_ref d, ls_session *s, ls_error *err)
+int ls_dev_open(ls_dev_ref d, ls_set *s, ls_error *err)
 {
     char spec[160];
     ls_dev_label(&d, spec, sizeof spec);
-    return ls_session_open(spec, s, err);
+    return ls_set_open(spec, s, err);
 }
 

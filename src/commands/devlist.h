@@ -30,6 +30,6 @@ int ls_collect_devices(const char *list, int groups, ls_dev_ref *out, int max, c
 void ls_dev_label(const ls_dev_ref *d, char *out, size_t len);
 
 /* Opens the entry as a session. 0, or -1 with err set. */
-int ls_dev_open(ls_dev_ref d, ls_session *s, ls_error *err);
+int ls_dev_open(ls_dev_ref d, ls_set *s, ls_error *err);
 
 #endif

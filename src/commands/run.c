@@ -9,7 +9,7 @@
 #include "commands.h"
 #include "output.h"
 #include "progress.h"
-#include "split.h"
+#include "set_run.h"
 #include "version.h"
 
 /* FNV-1a over this program's own file: ranks of one job must run the same
@@ -100,10 +100,10 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         return rc == 1 ? 0 : ls_report(&err);
     }
     /* Every rank opens its devices; all go on only when all could. */
-    ls_session s;
-    int opened = ls_session_open(c.backend, &s, &err) == 0;
-    if (opened && ls_cmd_check_spread(w, &s, &err) != 0) {
-        ls_session_close(&s);
+    ls_set s;
+    int opened = ls_set_open(c.backend, &s, &err) == 0;
+    if (opened && ls_cmd_check_set(w, &s, &err) != 0) {
+        ls_set_close(&s);
         opened = 0;
     }
     int failed_ranks = ls_cluster_count_failed(opened);
@@ -111,7 +111,7 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         free(params);
         if (!opened)
             return ls_report(&err);
-        ls_session_close(&s);
+        ls_set_close(&s);
         if (ls_cluster_rank() == 0)
             fprintf(stderr, "lockstep: %d MPI rank%s could not open %s devices; nothing was run\n", failed_ranks,
                     failed_ranks == 1 ? "" : "s", failed_ranks == 1 ? "its" : "their");
@@ -141,7 +141,7 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         if (rc == 0 && !finished)
             rc = ls_exit_interrupted();
     }
-    ls_session_close(&s);
+    ls_set_close(&s);
     free(params);
     if (rc > 1)
         return rc; /* interrupted: the report said what was done */

@@ -6,16 +6,16 @@
 #include "cluster.h"
 #include "commands.h"
 #include "output.h"
-#include "split.h"
+#include "set_run.h"
 
 /* The devices of a spread run and what each did, as JSON members. */
-static void print_devices_json(const ls_session *s, FILE *out)
+static void print_devices_json(const ls_set *s, FILE *out)
 {
-    const ls_split_stats *st = s->split;
+    const ls_set_report *st = s->split;
     fprintf(out, ",\"ranks\":%d,\"wall_seconds\":%.6f,\"devices\":[", ls_cluster_size(),
             st ? st->wall_seconds : 0.0);
     for (int i = 0; st && i < st->ndevices; i++) {
-        const ls_split_device *d = &st->dev[i];
+        const ls_set_share *d = &st->dev[i];
         fprintf(out, "%s{\"label\":", i ? "," : "");
         ls_json_string(out, d->label);
         fprintf(out, ",\"rank\":%d,\"gpu\":%s,\"items\":%" PRIu64 ",\"seconds\":%.6f}", d->rank,
@@ -27,7 +27,7 @@ static void print_devices_json(const ls_session *s, FILE *out)
 /* The run's JSON document: which lockstep, the inputs, what ran where,
  * then the result's members. "device" is always a spec (opencl:0, or the
  * list a spread run was given) and "device_name" the device's own name. */
-static void print_run_json(const ls_workload *w, const void *params, const ls_session *s, const ls_run *run,
+static void print_run_json(const ls_workload *w, const void *params, const ls_set *s, const ls_run *run,
                            FILE *out)
 {
     fputc('{', out);
@@ -36,7 +36,7 @@ static void print_run_json(const ls_workload *w, const void *params, const ls_se
     ls_cmd_params_json(out, w, params, 1);
     fprintf(out, ",\"device\":");
     ls_json_string(out, s->label);
-    if (ls_session_spread(s)) {
+    if (ls_set_several(s)) {
         print_devices_json(s, out);
     } else {
         fprintf(out, ",\"backend\":\"%s\",\"device_index\":%d,\"device_name\":", s->backend->name, s->index);
@@ -54,7 +54,7 @@ static void print_run_json(const ls_workload *w, const void *params, const ls_se
 /* Writes a whole report to stdout at once, or fails: rendered in memory
  * first (src/output.h), so a script never reads half a JSON document. A
  * run whose output went to stdout reports on stderr instead. */
-int ls_cmd_emit(const ls_workload *w, const void *params, const ls_session *s, const ls_run *run, int json,
+int ls_cmd_emit(const ls_workload *w, const void *params, const ls_set *s, const ls_run *run, int json,
                 ls_error *err)
 {
     ls_buffer b;

@@ -9,7 +9,7 @@
 
 #include "bmn_golden.h"
 #include "bmn_search.h"
-#include "split.h"
+#include "set_run.h"
 #include "progress.h"
 
 /* ---- the ls_workload hooks (check, bench) ---------------------------------- */
@@ -69,7 +69,7 @@ static void bmn_run_free(ls_run *run)
     run->data = NULL;
 }
 
-static int bmn_workload_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *prog, ls_error *err)
+static int bmn_workload_run(ls_set *s, const void *pp, ls_run *out, const ls_progress *prog, ls_error *err)
 {
     memset(out, 0, sizeof *out);
     bmn_run_data *d = calloc(1, sizeof *d);
@@ -98,7 +98,7 @@ static void bmn_json(const void *pp, const ls_run *run, FILE *out)
     bmn_result_json(&d->p, &d->st, out);
 }
 
-static void bmn_print(const void *pp, const ls_session *s, const ls_run *run, FILE *out)
+static void bmn_print(const void *pp, const ls_set *s, const ls_run *run, FILE *out)
 {
     (void)pp;
     const bmn_run_data *d = run->data;
@@ -106,7 +106,7 @@ static void bmn_print(const void *pp, const ls_session *s, const ls_run *run, FI
     double rate = run->seconds > 0 ? (double)run->items / run->seconds : 0;
     fprintf(out, "bmn search: %" PRIu64 " deals from %" PRIu64 ", seed %" PRIu64 "%s\n", st->done, d->p.first,
             d->p.seed, st->interrupted ? " (interrupted: best so far)" : "");
-    ls_print_backend(out, s, "deals");
+    ls_set_print(out, s, "deals");
     fprintf(out, "time:     %.3f s for %" PRIu64 " deals, %.4g deals/s\n", run->seconds, run->items, rate);
     fprintf(out, "digest:   %s\n", run->digest);
     bmn_result_text(&d->p, st, out);
@@ -175,7 +175,7 @@ static const bmn_golden_set bmn_records = {bmn_golden_records, BMN_GOLDEN_RECORD
 static const bmn_golden_set bmn_small = {bmn_golden_small, BMN_GOLDEN_SMALL};
 
 /* Plays a set of golden deals on the device and compares. */
-static int bmn_case_deals(ls_session *s, const void *arg, char *detail, size_t len, ls_error *err)
+static int bmn_case_deals(ls_set *s, const void *arg, char *detail, size_t len, ls_error *err)
 {
     const bmn_golden_game *games = ((const bmn_golden_set *)arg)->games;
     const int n = ((const bmn_golden_set *)arg)->n;
@@ -239,7 +239,7 @@ static int bmn_case_deals(ls_session *s, const void *arg, char *detail, size_t l
     return rc == 0 ? pass : -1;
 }
 
-static int bmn_case_search(ls_session *s, const void *arg, char *d, size_t n, ls_error *e)
+static int bmn_case_search(ls_set *s, const void *arg, char *d, size_t n, ls_error *e)
 {
     (void)arg;
     bmn_params p;
@@ -345,7 +345,7 @@ static const ls_subcommand bmn_subcommands[] = {
 
 const ls_workload ls_workload_bmn = {
     .name = "bmn",
-    .scales = 1,
+    .on_set = 1,
     .summary = "Beggar My Neighbour: play a deal, or search for the longest game",
     .unit = "deals",
     .subcommands = bmn_subcommands,

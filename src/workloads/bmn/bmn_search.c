@@ -1,4 +1,4 @@
-/* bmn_search.c - the Beggar My Neighbour search driver, over split.h.
+/* bmn_search.c - the Beggar My Neighbour search driver, over set_run.h.
  *
  * A device plays a chunk of deals (bmn_range_run: bmn_gpu.c or bmn_cpu.c)
  * and returns the length histogram, the deals that reach the top-K
@@ -6,7 +6,7 @@
  * which its thread replays with the exact host player (loop detection).
  * The fold, in chunk order on one thread, keeps the top K by cards and by
  * tricks and the loops, and each fold is committed to the checkpoint;
- * split.c spreads the chunks over devices and MPI ranks and stops cleanly
+ * set_run.c spreads the chunks over devices and MPI ranks and stops cleanly
  * on Ctrl-C, SIGTERM or SIGHUP. Results do not depend on the chunking or
  * on who played what: ties in the top K go to the lower deal index. */
 #include <inttypes.h>
@@ -16,9 +16,9 @@
 
 #include "bmn_search.h"
 #include "cluster.h"
-#include "split.h"
+#include "set_run.h"
 
-/* A search as split.h sees it: the parameters (what compute reads) and the
+/* A search as set_run.h sees it: the parameters (what compute reads) and the
  * state that chunks are folded into (what fold and commit change). */
 typedef struct bmn_job {
     const bmn_params *p;
@@ -82,7 +82,7 @@ static int put_chunk(ls_bytes *out, const bmn_range_out *o, const bmn_replayed *
 /* Plays deals [lo, lo + n) on device d with the top-K thresholds of the
  * hint. Plays the chunk again with more room when a list overflowed, so
  * nothing is dropped. */
-static int bmn_compute(const void *job, ls_session *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
+static int bmn_compute(const void *job, ls_set *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
                        ls_bytes *out, double *secs, ls_error *err)
 {
     const bmn_job *j = job;
@@ -198,7 +198,7 @@ static int bmn_commit(void *job, ls_error *err)
     return j->ckpt ? bmn_ckpt_commit(j->ckpt, j->p, j->st, err) : 0;
 }
 
-static const ls_split_ops bmn_split = {
+static const ls_set_ops bmn_set_ops = {
     .unit = "deals",
     .first_gpu = BMN_FIRST_CHUNK,
     .first_cpu = BMN_FIRST_CHUNK,
@@ -212,7 +212,7 @@ static const ls_split_ops bmn_split = {
 /* Runs the search of p on s (every device of it, every MPI rank) into st,
  * resuming from the checkpoint when one is named and committing it after
  * every fold. Under MPI only rank 0 holds the state and the checkpoint. */
-int bmn_search_run(ls_session *s, const bmn_params *p, bmn_state *st, const ls_progress *prog,
+int bmn_search_run(ls_set *s, const bmn_params *p, bmn_state *st, const ls_progress *prog,
                    const bmn_deal_in *given, ls_error *err)
 {
     memset(st, 0, sizeof *st);
@@ -220,7 +220,7 @@ int bmn_search_run(ls_session *s, const bmn_params *p, bmn_state *st, const ls_p
     bmn_job job = {p, given, st, NULL, prog};
     if (p->checkpoint && ls_cluster_rank() == 0 && bmn_ckpt_open(&job.ckpt, p->checkpoint, p, st, err) != 0)
         return -1;
-    int rc = ls_split_run(s, &bmn_split, &job, p->first, p->first + st->done, p->first + p->deals, prog, err);
+    int rc = ls_set_run(s, &bmn_set_ops, &job, p->first, p->first + st->done, p->first + p->deals, prog, err);
     st->interrupted = s->split && s->split->interrupted;
     /* The file stays locked to the end; closing can fail too (the log is
      * folded back in), and that is reported unless an error came first. */

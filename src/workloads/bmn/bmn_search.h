@@ -83,7 +83,7 @@ int bmn_report_cmd(int argc, char **argv);
 /* Runs the search of p on s into st (which it initialises), resuming from
  * and appending to the checkpoint when one is named; `given` replaces the
  * random deals by a list (conformance). */
-int bmn_search_run(ls_session *s, const bmn_params *p, bmn_state *st, const ls_progress *prog,
+int bmn_search_run(ls_set *s, const bmn_params *p, bmn_state *st, const ls_progress *prog,
                    const bmn_deal_in *given, ls_error *err);
 
 /* ---- results (bmn_report.c) --------------------------------------------------- */

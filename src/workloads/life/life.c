@@ -607,7 +607,7 @@ static void life_run_free(ls_run *run)
 
 /* Generations on the session's device; the grid lives there meanwhile. */
 typedef struct life_device {
-    ls_session *s;
+    ls_set *s;
     life_gpu_state *gpu; /* on a GPU backend */
     life_cpu *cpu;       /* on OpenMP: the host grid is the state */
 } life_device;
@@ -704,7 +704,7 @@ static int start_animation(const life_opts *o, life_data *d, size_t frames, ls_e
     return life_anim_open(&a, &d->grid, &d->anim, err);
 }
 
-static int life_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
+static int life_run(ls_set *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
 {
     const life_opts *o = pp;
     memset(out, 0, sizeof *out);
@@ -765,7 +765,7 @@ static void life_result_json(const void *pp, const ls_run *run, FILE *out)
     }
 }
 
-static void life_print(const void *pp, const ls_session *s, const ls_run *run, FILE *out)
+static void life_print(const void *pp, const ls_set *s, const ls_run *run, FILE *out)
 {
     (void)pp;
     const life_data *d = run->data;
@@ -837,7 +837,7 @@ static int life_fault(ls_run *run, const char *field)
 
 /* Runs a golden case (life_golden.h, made by the byte-per-cell reference
  * tests/ref_life.c) and compares population and grid digest. */
-static int life_case(ls_session *s, const void *arg, char *detail, size_t len, ls_error *err)
+static int life_case(ls_set *s, const void *arg, char *detail, size_t len, ls_error *err)
 {
     const life_golden *g = arg;
     life_opts o;

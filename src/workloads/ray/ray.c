@@ -164,7 +164,7 @@ static void ray_run_free(ls_run *run)
 }
 
 /* One range on whatever device s is. */
-static int ray_range(ls_session *s, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *secs,
+static int ray_range(ls_set *s, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *secs,
                      ls_error *err)
 {
     if (s->backend->gpu)
@@ -176,7 +176,7 @@ static int ray_range(ls_session *s, const ray_job *job, uint64_t first, uint64_t
 }
 
 /* Renders job on s: the host driver. */
-static int ray_render(ls_session *s, const ray_job *job, ls_run *out, const ls_progress *progress, ls_error *err)
+static int ray_render(ls_set *s, const ray_job *job, ls_run *out, const ls_progress *progress, ls_error *err)
 {
     memset(out, 0, sizeof *out);
     uint64_t pixels = (uint64_t)job->width * job->height;
@@ -215,7 +215,7 @@ static int ray_render(ls_session *s, const ray_job *job, ls_run *out, const ls_p
     return 0;
 }
 
-static int ray_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
+static int ray_run(ls_set *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
 {
     return ray_render(s, &((const ray_opts *)pp)->job, out, progress, err);
 }
@@ -235,7 +235,7 @@ static void ray_result_json(const void *pp, const ls_run *run, FILE *out)
             d->job.width, d->job.height, d->job.samples, d->job.seed, mode_name(d->job.mode), d->pixels, d->image);
 }
 
-static void ray_print(const void *pp, const ls_session *s, const ls_run *run, FILE *out)
+static void ray_print(const void *pp, const ls_set *s, const ls_run *run, FILE *out)
 {
     const ray_opts *o = pp;
     const ray_data *d = run->data;
@@ -335,7 +335,7 @@ static int ray_fault(ls_run *run, const char *field)
 
 /* Renders a golden case in exact mode and compares the image's digest with
  * the independent reference's (tests/ref_ray.c). */
-static int ray_case(ls_session *s, const void *arg, char *detail, size_t len, ls_error *err)
+static int ray_case(ls_set *s, const void *arg, char *detail, size_t len, ls_error *err)
 {
     const ray_golden *g = arg;
     ray_job job;

@@ -1,4 +1,4 @@
-/* split.c - see split.h.
+/* set_run.c - see set_run.h.
  *
  * Rank 0 (the only rank without MPI) runs the scheduler on its main
  * thread: it hands chunks to workers, collects what they computed, folds
@@ -8,7 +8,7 @@
  * MPI messages, whose rank runs serve() below with a thread per device.
  * Only main threads call MPI. */
 #define _POSIX_C_SOURCE 200809L
-#include "split.h"
+#include "set_run.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -77,8 +77,8 @@ typedef struct hello_msg {
     int32_t ndevices;
     int32_t pid;
     char host[64];
-    char label[LS_SPLIT_MAX_DEVICES][64];
-    int32_t is_gpu[LS_SPLIT_MAX_DEVICES];
+    char label[LS_SET_MAX_DEVICES][64];
+    int32_t is_gpu[LS_SET_MAX_DEVICES];
 } hello_msg;
 
 /* A chunk for device `slot` of the receiving rank; n == 0: no more. */
@@ -86,7 +86,7 @@ typedef struct assign_msg {
     int32_t slot;
     uint32_t hint_len;
     uint64_t seq, lo, n;
-    unsigned char hint[LS_SPLIT_HINT_MAX];
+    unsigned char hint[LS_SET_HINT_MAX];
 } assign_msg;
 
 /* Followed by the chunk's bytes, or by an error message when rc != 0. */
@@ -100,7 +100,7 @@ typedef struct result_head {
 
 typedef struct worker {
     int rank, slot; /* where the device is, and its index there */
-    ls_session *dev; /* a local device; NULL for a remote one */
+    ls_set *dev; /* a local device; NULL for a remote one */
     int is_gpu;
     char label[96];
     char host[64];
@@ -118,7 +118,7 @@ typedef struct worker {
     int started;
     pthread_cond_t wake;
     int has_job, quit;
-    unsigned char hint[LS_SPLIT_HINT_MAX];
+    unsigned char hint[LS_SET_HINT_MAX];
     size_t hint_len;
     int finished, rc;
     ls_bytes out;
@@ -137,7 +137,7 @@ typedef struct chunk {
 } chunk;
 
 typedef struct split {
-    const ls_split_ops *ops;
+    const ls_set_ops *ops;
     void *job;
     pthread_mutex_t lock;
     pthread_cond_t changed; /* a local worker finished */
@@ -228,13 +228,13 @@ static void stop_threads(split *sp)
         }
 }
 
-static void label_device(const ls_session *d, char *out, size_t len)
+static void label_device(const ls_set *d, char *out, size_t len)
 {
     snprintf(out, len, "%s:%d", d->backend->name, d->index);
 }
 
 /* The local devices of s as workers w[0..n). */
-static int local_workers(split *sp, ls_session *s, ls_error *err)
+static int local_workers(split *sp, ls_set *s, ls_error *err)
 {
     int n = s->ndevices > 1 ? s->ndevices : 1;
     sp->w = calloc((size_t)n, sizeof *sp->w);
@@ -294,7 +294,7 @@ static int serve(split *sp, ls_error *err)
             }
             memcpy(&a, data, sizeof a);
             free(data);
-            if (a.slot < 0 || a.slot >= sp->nw || a.hint_len > LS_SPLIT_HINT_MAX)
+            if (a.slot < 0 || a.slot >= sp->nw || a.hint_len > LS_SET_HINT_MAX)
                 return ls_fail(err, "rank %d: a chunk for device %d, which it does not have", ls_cluster_rank(),
                                a.slot);
             worker *w = &sp->w[a.slot];
@@ -361,8 +361,8 @@ static int add_remote_workers(split *sp, ls_error *err)
         }
         memcpy(&h, data, sizeof h);
         free(data);
-        if (h.ndevices < 1 || h.ndevices > LS_SPLIT_MAX_DEVICES || sp->nw + h.ndevices > LS_SPLIT_MAX_DEVICES)
-            return ls_fail(err, "rank %d has %d devices; at most %d in all", from, h.ndevices, LS_SPLIT_MAX_DEVICES);
+        if (h.ndevices < 1 || h.ndevices > LS_SET_MAX_DEVICES || sp->nw + h.ndevices > LS_SET_MAX_DEVICES)
+            return ls_fail(err, "rank %d has %d devices; at most %d in all", from, h.ndevices, LS_SET_MAX_DEVICES);
         worker *grown = realloc(sp->w, (size_t)(sp->nw + h.ndevices) * sizeof *grown);
         if (!grown)
             return ls_fail(err, "out of memory for the devices of rank %d", from);
@@ -502,7 +502,7 @@ static int hand_out(split *sp, uint64_t *next, uint64_t hi, ls_error *err)
         chunk *c = &sp->pending[sp->npending++];
         memset(c, 0, sizeof *c);
         *c = (chunk){.seq = sp->seq++, .lo = *next, .n = n, .w = i};
-        unsigned char hint[LS_SPLIT_HINT_MAX];
+        unsigned char hint[LS_SET_HINT_MAX];
         size_t hint_len = sp->ops->hint ? sp->ops->hint(sp->job, hint, sizeof hint) : 0;
         w->busy = 1;
         w->seq = c->seq;
@@ -637,7 +637,7 @@ static int find_lost(split *sp, double now, double limit, ls_error *err)
 }
 
 static int schedule(split *sp, uint64_t origin, uint64_t lo, uint64_t hi, const ls_progress *prog,
-                    ls_split_stats *st, ls_error *err)
+                    ls_set_report *st, ls_error *err)
 {
     uint64_t next = lo;
     sp->folded_to = lo;
@@ -711,14 +711,14 @@ static int schedule(split *sp, uint64_t origin, uint64_t lo, uint64_t hi, const 
     return rc;
 }
 
-static void fill_stats(const split *sp, ls_split_stats *st, double wall)
+static void fill_stats(const split *sp, ls_set_report *st, double wall)
 {
     st->wall_seconds = wall;
-    st->ndevices = sp->nw < LS_SPLIT_MAX_DEVICES ? sp->nw : LS_SPLIT_MAX_DEVICES;
+    st->ndevices = sp->nw < LS_SET_MAX_DEVICES ? sp->nw : LS_SET_MAX_DEVICES;
     double device = 0;
     for (int i = 0; i < st->ndevices; i++) {
         const worker *w = &sp->w[i];
-        ls_split_device *d = &st->dev[i];
+        ls_set_share *d = &st->dev[i];
         snprintf(d->label, sizeof d->label, "%s", w->label);
         d->rank = w->rank;
         d->is_gpu = w->is_gpu;
@@ -729,12 +729,12 @@ static void fill_stats(const split *sp, ls_split_stats *st, double wall)
     st->seconds = st->ndevices == 1 ? device : wall;
 }
 
-int ls_split_run(ls_session *s, const ls_split_ops *ops, void *job, uint64_t origin, uint64_t lo, uint64_t hi,
+int ls_set_run(ls_set *s, const ls_set_ops *ops, void *job, uint64_t origin, uint64_t lo, uint64_t hi,
                  const ls_progress *progress, ls_error *err)
 {
     if (!s->split && !(s->split = calloc(1, sizeof *s->split)))
         return ls_fail(err, "out of memory");
-    ls_split_stats *st = s->split;
+    ls_set_report *st = s->split;
     memset(st, 0, sizeof *st);
     split sp = {.ops = ops, .job = job};
     pthread_mutex_init(&sp.lock, NULL);
