@@ -69,34 +69,6 @@ extern const ls_backend *const ls_backends[];
 
 const ls_backend *ls_backend_find(const char *name);
 
-struct ls_set_report; /* set_run.h */
-
-/* What a run runs on: one opened device, or a group of them. A group
- * (ndevices > 1) keeps its devices in `devices`; its own backend, index,
- * info and ctx are those of the first, for reports (only workloads that
- * split their work over devices, set_run.h, use the others). */
-typedef struct ls_set {
-    const ls_backend *backend;
-    int index;
-    ls_device_info info;
-    ls_ctx *ctx;
-    int ndevices;                 /* 1 for one device */
-    struct ls_set *devices;   /* a group's devices; NULL for one */
-    char label[256];              /* "cuda:0", "cuda:0,cuda:1" */
-    struct ls_set_report *split; /* each device's share of the last split run, or NULL */
-} ls_set;
-
-/* Opens what a spec names: "auto", "NAME", "NAME:INDEX", "NAME:all" (every
- * device of a backend), or a list of these joined by ',' or '+' (a group:
- * "cuda:0,openmp"). NULL spec means $LOCKSTEP_BACKEND, else the build's
- * default. In an MPI job whose ranks share a node, each rank takes every
- * k-th device of the list from its local rank on (k ranks on the node),
- * or, when the list is shorter than that, device local rank mod length.
- * Returns 0, or -1 with err set (err->usage marks a bad spec, which is the
- * user's error). */
-int ls_set_open(const char *spec, ls_set *s, ls_error *err);
-void ls_set_close(ls_set *s);
-
 /* The spec used when none is given. */
 const char *ls_default_backend_spec(void);
 /* Checks that spec: 0, or -1 with err->usage set, blaming

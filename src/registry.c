@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "cluster.h"
+#include "set.h"
 
 /* A device named by a spec, not opened yet. */
 typedef struct dev_pick {
@@ -99,7 +99,7 @@ int ls_backend_spec_parse(const char *spec, const ls_backend **backend, int *ind
     return 0;
 }
 
-static int open_device(const ls_backend *b, int index, ls_set *s, ls_error *err)
+static int open_device(const ls_backend *b, int index, ls_device *d, ls_error *err)
 {
     ls_device_info devs[LS_MAX_DEVICES];
     ls_error why = {{0}, 0};
@@ -112,12 +112,13 @@ static int open_device(const ls_backend *b, int index, ls_set *s, ls_error *err)
     if (index >= n)
         return ls_fail_usage(err, "--backend: %s has %d device%s (index 0 to %d), not index %d", b->name, n,
                              n == 1 ? "" : "s", n - 1, index);
-    s->ctx = b->open(index, err);
-    if (!s->ctx)
+    d->ctx = b->open(index, err);
+    if (!d->ctx)
         return -1;
-    s->backend = b;
-    s->index = index;
-    s->info = devs[index];
+    d->backend = b;
+    d->index = index;
+    d->info = devs[index];
+    snprintf(d->label, sizeof d->label, "%s:%d", b->name, index);
     return 0;
 }
 
@@ -277,15 +278,16 @@ int ls_default_backend_check(ls_error *err)
     return ls_spec_syntax_check("--backend", ls_default_backend_spec(), err) != 0 ? blame_env(err) : 0;
 }
 
-static void append_label(char *label, size_t len, const ls_set *d)
+/* The job this process is part of (cluster.h): the one place below the
+ * command layer that reads the process's MPI state. */
+static ls_job this_job(void)
 {
-    size_t used = strlen(label);
-    snprintf(label + used, len - used, "%s%s:%d", used ? "," : "", d->backend->name, d->index);
+    return (ls_job){ls_cluster_rank(), ls_cluster_size(), ls_cluster_local_rank(), ls_cluster_local_size()};
 }
 
-int ls_set_open(const char *spec, ls_set *s, ls_error *err)
+int ls_set_open(const char *spec, ls_set *set, ls_error *err)
 {
-    memset(s, 0, sizeof *s);
+    memset(set, 0, sizeof *set);
     int from_env = !spec;
     if (!spec)
         spec = ls_default_backend_spec();
@@ -294,43 +296,27 @@ int ls_set_open(const char *spec, ls_set *s, ls_error *err)
     if (n < 0)
         return from_env ? blame_env(err) : -1;
     n = share_with_node(picks, n);
-    if (n == 1) {
-        if (open_device(picks[0].b, picks[0].index, s, err) != 0)
-            return from_env ? blame_env(err) : -1;
-        s->ndevices = 1;
-        append_label(s->label, sizeof s->label, s);
-        return 0;
-    }
-    s->devices = calloc((size_t)n, sizeof *s->devices);
-    if (!s->devices)
+    set->dev = calloc((size_t)n, sizeof *set->dev);
+    if (!set->dev)
         return ls_fail(err, "out of memory opening %d devices", n);
+    set->job = this_job();
     for (int i = 0; i < n; i++) {
-        if (open_device(picks[i].b, picks[i].index, &s->devices[i], err) != 0) {
-            s->ndevices = i;
-            ls_set_close(s);
+        if (open_device(picks[i].b, picks[i].index, &set->dev[i], err) != 0) {
+            ls_set_close(set);
             return from_env ? blame_env(err) : -1;
         }
-        s->devices[i].ndevices = 1;
-        append_label(s->devices[i].label, sizeof s->devices[i].label, &s->devices[i]);
-        append_label(s->label, sizeof s->label, &s->devices[i]);
+        set->ndevices = i + 1;
+        size_t used = strlen(set->label);
+        snprintf(set->label + used, sizeof set->label - used, "%s%s", i ? "," : "", set->dev[i].label);
     }
-    s->ndevices = n;
-    s->backend = s->devices[0].backend;
-    s->index = s->devices[0].index;
-    s->info = s->devices[0].info;
-    s->ctx = s->devices[0].ctx;
     return 0;
 }
 
-void ls_set_close(ls_set *s)
+void ls_set_close(ls_set *set)
 {
-    if (s->devices) {
-        for (int i = 0; i < s->ndevices; i++)
-            ls_set_close(&s->devices[i]);
-        free(s->devices);
-    } else if (s->backend && s->ctx) {
-        s->backend->close(s->ctx);
-    }
-    free(s->split);
-    memset(s, 0, sizeof *s);
+    for (int i = 0; i < set->ndevices; i++)
+        if (set->dev[i].ctx)
+            set->dev[i].backend->close(set->dev[i].ctx);
+    free(set->dev);
+    memset(set, 0, sizeof *set);
 }

@@ -1,29 +1,27 @@
-/* set_report.c - what a report says about the devices a run ran on: the
- * device, or for a run spread over several, each device's share. The
- * workloads' reports call it, so it lives below them. */
+/* set_report.c - what a report says about the set a run ran on: the
+ * device, or for a run on several, each device's share. The workloads'
+ * reports call it, so it lives below them. */
 #include <inttypes.h>
 
-#include "cluster.h"
-#include "set_run.h"
-#include "workload.h"
+#include "set.h"
 
-/* Whether s is more than one device: a group, or the ranks of an MPI job. */
-int ls_set_several(const ls_set *s)
+int ls_set_several(const ls_set *set)
 {
-    return s->ndevices > 1 || ls_cluster_size() > 1;
+    return set->ndevices > 1 || set->job.size > 1;
 }
 
-void ls_set_print(FILE *out, const ls_set *s, const char *unit)
+void ls_set_print(FILE *out, const ls_set *set, const ls_set_report *report, const char *unit)
 {
-    const ls_set_report *st = s->split;
-    if (!ls_set_several(s)) {
-        fprintf(out, "backend:  %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
+    const ls_set_report *st = report && report->ndevices ? report : NULL;
+    if (!ls_set_several(set)) {
+        const ls_device *d = &set->dev[0];
+        fprintf(out, "backend:  %s (%s)\n", d->label, d->info.name);
         return;
     }
-    int n = st ? st->ndevices : s->ndevices;
+    int n = st ? st->ndevices : set->ndevices;
     fprintf(out, "backend:  %d devices", n);
-    if (ls_cluster_size() > 1)
-        fprintf(out, " of %d MPI ranks", ls_cluster_size());
+    if (set->job.size > 1)
+        fprintf(out, " of %d MPI ranks", set->job.size);
     fprintf(out, "%s\n", st ? ", each:" : "");
     for (int i = 0; st && i < st->ndevices; i++) {
         const ls_set_share *d = &st->dev[i];

@@ -100,7 +100,7 @@ typedef struct result_head {
 
 typedef struct worker {
     int rank, slot; /* where the device is, and its index there */
-    ls_set *dev; /* a local device; NULL for a remote one */
+    ls_device *dev; /* a local device; NULL for a remote one */
     int is_gpu;
     char label[96];
     char host[64];
@@ -147,6 +147,7 @@ typedef struct split {
     int npending, room;
     uint64_t seq;
     uint64_t folded_to; /* the first item not folded yet */
+    ls_job ranks;       /* the set's job: this rank among how many */
 } split;
 
 /* The loop of a local device's thread: one chunk at a time. */
@@ -228,31 +229,24 @@ static void stop_threads(split *sp)
         }
 }
 
-static void label_device(const ls_set *d, char *out, size_t len)
+/* The devices of the set as workers w[0..n). */
+static int local_workers(split *sp, ls_set *set, ls_error *err)
 {
-    snprintf(out, len, "%s:%d", d->backend->name, d->index);
-}
-
-/* The local devices of s as workers w[0..n). */
-static int local_workers(split *sp, ls_set *s, ls_error *err)
-{
-    int n = s->ndevices > 1 ? s->ndevices : 1;
+    int n = set->ndevices;
     sp->w = calloc((size_t)n, sizeof *sp->w);
     if (!sp->w)
         return ls_fail(err, "out of memory for %d devices", n);
     for (int i = 0; i < n; i++) {
         worker *w = &sp->w[i];
-        w->dev = s->ndevices > 1 ? &s->devices[i] : s;
-        w->rank = ls_cluster_rank();
+        w->dev = &set->dev[i];
+        w->rank = set->job.rank;
         w->slot = i;
         w->is_gpu = w->dev->info.is_gpu;
         w->pid = (int)getpid();
-        char plain[64];
-        label_device(w->dev, plain, sizeof plain);
-        if (ls_cluster_size() > 1)
-            snprintf(w->label, sizeof w->label, "rank %d %s", w->rank, plain);
+        if (set->job.size > 1)
+            snprintf(w->label, sizeof w->label, "rank %d %s", w->rank, w->dev->label);
         else
-            snprintf(w->label, sizeof w->label, "%s", plain);
+            snprintf(w->label, sizeof w->label, "%s", w->dev->label);
         snprintf(w->host, sizeof w->host, "%s", ls_cluster_host());
     }
     sp->nw = n;
@@ -269,7 +263,7 @@ static int serve(split *sp, ls_error *err)
     h.pid = (int32_t)getpid();
     snprintf(h.host, sizeof h.host, "%s", ls_cluster_host());
     for (int i = 0; i < sp->nw; i++) {
-        label_device(sp->w[i].dev, h.label[i], sizeof h.label[i]);
+        snprintf(h.label[i], sizeof h.label[i], "%s", sp->w[i].dev->label);
         h.is_gpu[i] = sp->w[i].is_gpu;
     }
     if (ls_cluster_send(0, TAG_HELLO, &h, sizeof h, err) != 0)
@@ -290,12 +284,12 @@ static int serve(split *sp, ls_error *err)
             if (tag != TAG_ASSIGN || len != sizeof a) {
                 free(data);
                 return ls_fail(err, "rank %d: unexpected message (tag %d, %zu bytes) from rank %d",
-                               ls_cluster_rank(), tag, len, from);
+                               sp->ranks.rank, tag, len, from);
             }
             memcpy(&a, data, sizeof a);
             free(data);
             if (a.slot < 0 || a.slot >= sp->nw || a.hint_len > LS_SET_HINT_MAX)
-                return ls_fail(err, "rank %d: a chunk for device %d, which it does not have", ls_cluster_rank(),
+                return ls_fail(err, "rank %d: a chunk for device %d, which it does not have", sp->ranks.rank,
                                a.slot);
             worker *w = &sp->w[a.slot];
             if (a.n == 0) {
@@ -345,7 +339,7 @@ static int serve(split *sp, ls_error *err)
 /* Waits for every other rank's hello and adds its devices as workers. */
 static int add_remote_workers(split *sp, ls_error *err)
 {
-    for (int r = 1; r < ls_cluster_size(); r++) {
+    for (int r = 1; r < sp->ranks.size; r++) {
         int from = -1, tag = 0, got = 0;
         void *data = NULL;
         size_t len = 0;
@@ -641,7 +635,7 @@ static int schedule(split *sp, uint64_t origin, uint64_t lo, uint64_t hi, const 
 {
     uint64_t next = lo;
     sp->folded_to = lo;
-    int stopping = 0, rc = 0, remote = ls_cluster_size() > 1;
+    int stopping = 0, rc = 0, remote = sp->ranks.size > 1;
     double last_report = 0, limit = lost_seconds();
     char rates[512];
     ls_error first_err = {{0}, 0};
@@ -729,19 +723,17 @@ static void fill_stats(const split *sp, ls_set_report *st, double wall)
     st->seconds = st->ndevices == 1 ? device : wall;
 }
 
-int ls_set_run(ls_set *s, const ls_set_ops *ops, void *job, uint64_t origin, uint64_t lo, uint64_t hi,
-                 const ls_progress *progress, ls_error *err)
+int ls_set_run(ls_set *set, const ls_set_ops *ops, void *job, uint64_t origin, uint64_t lo, uint64_t hi,
+               const ls_progress *progress, ls_set_report *report, ls_error *err)
 {
-    if (!s->split && !(s->split = calloc(1, sizeof *s->split)))
-        return ls_fail(err, "out of memory");
-    ls_set_report *st = s->split;
+    ls_set_report *st = report;
     memset(st, 0, sizeof *st);
-    split sp = {.ops = ops, .job = job};
+    split sp = {.ops = ops, .job = job, .ranks = set->job};
     pthread_mutex_init(&sp.lock, NULL);
     pthread_cond_init(&sp.changed, NULL);
     double t0 = ls_now();
-    int rc = local_workers(&sp, s, err);
-    if (rc == 0 && ls_cluster_rank() != 0) {
+    int rc = local_workers(&sp, set, err);
+    if (rc == 0 && set->job.rank != 0) {
         st->computed_only = 1;
         rc = serve(&sp, err);
     } else if (rc == 0) {

@@ -87,12 +87,12 @@ static int apply_fault(const ls_workload *w, const ls_set *s, ls_run *run, ls_er
     if (!colon)
         return ls_fail_usage(err, "LOCKSTEP_DEBUG_FAULT: expected BACKEND:FIELD, got '%s'", spec);
     size_t n = (size_t)(colon - spec);
-    if (strlen(s->backend->name) != n || strncmp(spec, s->backend->name, n) != 0)
+    if (strlen(s->dev[0].backend->name) != n || strncmp(spec, s->dev[0].backend->name, n) != 0)
         return 0;
     if (!w->fault || w->fault(run, colon + 1) != 0)
         return ls_fail_usage(err, "LOCKSTEP_DEBUG_FAULT: %s has no result field '%s' to perturb", w->name, colon + 1);
     fprintf(stderr, "lockstep: LOCKSTEP_DEBUG_FAULT is set: %s's field '%s' on %s is deliberately wrong\n", w->name,
-            colon + 1, s->backend->name);
+            colon + 1, s->dev[0].backend->name);
     return 0;
 }
 

@@ -176,7 +176,7 @@ static int bench_all(int argc, char **argv)
             bench_result r;
             int opened = ls_dev_open(devs[d], &s, &e) == 0;
             int ok = opened && bench_runs(w, params, &s, warmup, repeat, &r, &e) == 0;
-            const char *name = opened ? (s.ndevices > 1 ? s.label : s.info.name) : "";
+            const char *name = opened ? (s.ndevices > 1 ? s.label : s.dev[0].info.name) : "";
             int timed = ok && r.timed > 0;
             failures += !ok;
             if (c.json && (timed || !ok)) {
@@ -267,13 +267,13 @@ int ls_cmd_bench(int argc, char **argv)
             fputc('{', b.f);
             ls_json_provenance(b.f);
             fputc(',', b.f);
-            bench_json(b.f, w, params, s.label, s.info.name, &r);
+            bench_json(b.f, w, params, s.label, s.dev[0].info.name, &r);
             fputs("}\n", b.f);
             rc = ls_buffer_emit(&b, stdout, "standard output", &err);
         }
         failed = rc != 0;
     } else if (!failed && r.timed) {
-        printf("%s on %s (%s): %" PRIu64 " %s, %s\n", w->name, s.label, s.info.name, r.items, w->unit, r.summary);
+        printf("%s on %s (%s): %" PRIu64 " %s, %s\n", w->name, s.label, s.dev[0].info.name, r.items, w->unit, r.summary);
         printf("median %.6f s  min %.6f s  max %.6f s  (%" PRIu64 " runs after %" PRIu64 " warm-up)\n", r.median,
                r.min, r.max, r.timed, warmup);
         printf("rate %.4g %s/s (median), digest %s\n", (double)r.items / r.median, w->unit, r.digest);

@@ -106,7 +106,7 @@ static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, ch
     if (s.ndevices > 1)
         snprintf(row->name, sizeof row->name, "%d devices: %.120s", s.ndevices, s.label);
     else
-        snprintf(row->name, sizeof row->name, "%s", s.info.name);
+        snprintf(row->name, sizeof row->name, "%s", s.dev[0].info.name);
     char label[320];
     snprintf(label, sizeof label, "check %s on %s", w->name, row->label);
     ls_progress_bar bar;

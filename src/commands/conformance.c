@@ -67,13 +67,13 @@ static int select_cases(const char *only, const char *pattern, const ls_case **o
  * result faults of workloads.c) turns every passing case on BACKEND into a
  * failure, so that the way a failure is reported (the table, JSON, JUnit,
  * the exit code) can be seen without a broken device. */
-static int debug_fault(const ls_set *s)
+static int debug_fault(const ls_set *set)
 {
+    const char *name = set->dev[0].backend->name;
     const char *spec = getenv("LOCKSTEP_DEBUG_FAULT");
     const char *colon = spec ? strchr(spec, ':') : NULL;
     size_t n = colon ? (size_t)(colon - spec) : 0;
-    return colon && strcmp(colon + 1, "conformance") == 0 && strlen(s->backend->name) == n &&
-           strncmp(spec, s->backend->name, n) == 0;
+    return colon && strcmp(colon + 1, "conformance") == 0 && strlen(name) == n && strncmp(spec, name, n) == 0;
 }
 
 /* Runs one case on an opened device (or records why the device could
@@ -93,7 +93,7 @@ static int run_case(case_log *log, ls_set *s, int opened, const char *label, con
     memset(c, 0, sizeof *c);
     snprintf(c->device, sizeof c->device, "%s", label);
     if (opened)
-        snprintf(c->device_name, sizeof c->device_name, "%s", s->info.name);
+        snprintf(c->device_name, sizeof c->device_name, "%s", s->dev[0].info.name);
     c->name = k->name;
     ls_error e = *open_err;
     double start = ls_now();

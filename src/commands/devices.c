@@ -1,6 +1,7 @@
 /* devices.c - `lockstep devices`: every compiled backend and its
  * devices, or why a backend cannot run here. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "cluster.h"
 #include "commands.h"

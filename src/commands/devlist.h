@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "backend.h"
+#include "set.h"
 
 /* One entry of the list: a device, or a group of devices that one run
  * spreads over (`group` holds its spec, e.g. "openmp+opencl:0"). */

@@ -125,7 +125,7 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     ls_run run;
     rc = w->run(&s, params, &run, &prog, &err);
     ls_progress_finish(&bar);
-    if (rc == 0 && s.split && s.split->computed_only) {
+    if (rc == 0 && run.report.computed_only) {
         /* Another rank than 0: rank 0 reports and writes the files. */
         w->run_free(&run);
     } else if (rc == 0) {

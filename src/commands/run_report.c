@@ -3,18 +3,14 @@
  * workload's own report for people, written whole. */
 #include <inttypes.h>
 
-#include "cluster.h"
 #include "commands.h"
 #include "output.h"
-#include "set_run.h"
 
-/* The devices of a spread run and what each did, as JSON members. */
-static void print_devices_json(const ls_set *s, FILE *out)
+/* The devices of a run on several and what each did, as JSON members. */
+static void print_devices_json(const ls_set *set, const ls_set_report *st, FILE *out)
 {
-    const ls_set_report *st = s->split;
-    fprintf(out, ",\"ranks\":%d,\"wall_seconds\":%.6f,\"devices\":[", ls_cluster_size(),
-            st ? st->wall_seconds : 0.0);
-    for (int i = 0; st && i < st->ndevices; i++) {
+    fprintf(out, ",\"ranks\":%d,\"wall_seconds\":%.6f,\"devices\":[", set->job.size, st->wall_seconds);
+    for (int i = 0; i < st->ndevices; i++) {
         const ls_set_share *d = &st->dev[i];
         fprintf(out, "%s{\"label\":", i ? "," : "");
         ls_json_string(out, d->label);
@@ -26,8 +22,8 @@ static void print_devices_json(const ls_set *s, FILE *out)
 
 /* The run's JSON document: which lockstep, the inputs, what ran where,
  * then the result's members. "device" is always a spec (opencl:0, or the
- * list a spread run was given) and "device_name" the device's own name. */
-static void print_run_json(const ls_workload *w, const void *params, const ls_set *s, const ls_run *run,
+ * list a set was given) and "device_name" the device's own name. */
+static void print_run_json(const ls_workload *w, const void *params, const ls_set *set, const ls_run *run,
                            FILE *out)
 {
     fputc('{', out);
@@ -35,14 +31,15 @@ static void print_run_json(const ls_workload *w, const void *params, const ls_se
     fprintf(out, ",\"workload\":\"%s\",", w->name);
     ls_cmd_params_json(out, w, params, 1);
     fprintf(out, ",\"device\":");
-    ls_json_string(out, s->label);
-    if (ls_set_several(s)) {
-        print_devices_json(s, out);
+    ls_json_string(out, set->label);
+    if (ls_set_several(set)) {
+        print_devices_json(set, &run->report, out);
     } else {
-        fprintf(out, ",\"backend\":\"%s\",\"device_index\":%d,\"device_name\":", s->backend->name, s->index);
-        ls_json_string(out, s->info.name);
-        if (s->split)
-            fprintf(out, ",\"wall_seconds\":%.6f", s->split->wall_seconds);
+        const ls_device *d = &set->dev[0];
+        fprintf(out, ",\"backend\":\"%s\",\"device_index\":%d,\"device_name\":", d->backend->name, d->index);
+        ls_json_string(out, d->info.name);
+        if (run->report.ndevices)
+            fprintf(out, ",\"wall_seconds\":%.6f", run->report.wall_seconds);
     }
     fprintf(out, ",\"interrupted\":%s,\"seconds\":%.6f,\"%s_per_second\":%.6g,\"digest\":\"%s\",",
             run->interrupted ? "true" : "false", run->seconds, w->unit,

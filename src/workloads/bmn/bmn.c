@@ -69,14 +69,14 @@ static void bmn_run_free(ls_run *run)
     run->data = NULL;
 }
 
-static int bmn_workload_run(ls_set *s, const void *pp, ls_run *out, const ls_progress *prog, ls_error *err)
+static int bmn_workload_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *prog, ls_error *err)
 {
     memset(out, 0, sizeof *out);
     bmn_run_data *d = calloc(1, sizeof *d);
     if (!d)
         return ls_fail(err, "out of memory for a search");
     d->p = *(const bmn_params *)pp;
-    if (bmn_search_run(s, &d->p, &d->st, prog, NULL, err) != 0) {
+    if (bmn_search_run(set, &d->p, &d->st, prog, &out->report, NULL, err) != 0) {
         free(d->st.loops);
         free(d);
         return -1;
@@ -84,8 +84,8 @@ static int bmn_workload_run(ls_set *s, const void *pp, ls_run *out, const ls_pro
     const bmn_state *st = &d->st;
     out->data = d;
     /* This run's share (a resumed search did the rest before). */
-    out->seconds = s->split->seconds;
-    out->items = s->split->done;
+    out->seconds = out->report.seconds;
+    out->items = out->report.done;
     out->interrupted = st->interrupted;
     snprintf(out->summary, sizeof out->summary, "longest %u", st->n_cards ? st->top_cards[0].cards : 0);
     return 0;
@@ -98,7 +98,7 @@ static void bmn_json(const void *pp, const ls_run *run, FILE *out)
     bmn_result_json(&d->p, &d->st, out);
 }
 
-static void bmn_print(const void *pp, const ls_set *s, const ls_run *run, FILE *out)
+static void bmn_print(const void *pp, const ls_set *set, const ls_run *run, FILE *out)
 {
     (void)pp;
     const bmn_run_data *d = run->data;
@@ -106,7 +106,7 @@ static void bmn_print(const void *pp, const ls_set *s, const ls_run *run, FILE *
     double rate = run->seconds > 0 ? (double)run->items / run->seconds : 0;
     fprintf(out, "bmn search: %" PRIu64 " deals from %" PRIu64 ", seed %" PRIu64 "%s\n", st->done, d->p.first,
             d->p.seed, st->interrupted ? " (interrupted: best so far)" : "");
-    ls_set_print(out, s, "deals");
+    ls_set_print(out, set, &run->report, "deals");
     fprintf(out, "time:     %.3f s for %" PRIu64 " deals, %.4g deals/s\n", run->seconds, run->items, rate);
     fprintf(out, "digest:   %s\n", run->digest);
     bmn_result_text(&d->p, st, out);
@@ -175,7 +175,7 @@ static const bmn_golden_set bmn_records = {bmn_golden_records, BMN_GOLDEN_RECORD
 static const bmn_golden_set bmn_small = {bmn_golden_small, BMN_GOLDEN_SMALL};
 
 /* Plays a set of golden deals on the device and compares. */
-static int bmn_case_deals(ls_set *s, const void *arg, char *detail, size_t len, ls_error *err)
+static int bmn_case_deals(ls_set *set, const void *arg, char *detail, size_t len, ls_error *err)
 {
     const bmn_golden_game *games = ((const bmn_golden_set *)arg)->games;
     const int n = ((const bmn_golden_set *)arg)->n;
@@ -201,11 +201,15 @@ static int bmn_case_deals(ls_set *s, const void *arg, char *detail, size_t len, 
     p.top = (uint64_t)n;
     p.cap = 20000;
     bmn_state *st = malloc(sizeof *st);
-    if (!st) {
+    ls_set_report *report = malloc(sizeof *report);
+    if (!st || !report) {
+        free(st);
+        free(report);
         free(given);
         return ls_fail(err, "out of memory");
     }
-    int rc = bmn_search_run(s, &p, st, NULL, given, err);
+    int rc = bmn_search_run(set, &p, st, NULL, report, given, err);
+    free(report);
     int pass = rc == 0;
     detail[0] = 0;
     for (int i = 0; i < n && rc == 0; i++) {
@@ -239,7 +243,7 @@ static int bmn_case_deals(ls_set *s, const void *arg, char *detail, size_t len, 
     return rc == 0 ? pass : -1;
 }
 
-static int bmn_case_search(ls_set *s, const void *arg, char *d, size_t n, ls_error *e)
+static int bmn_case_search(ls_set *set, const void *arg, char *d, size_t n, ls_error *e)
 {
     (void)arg;
     bmn_params p;
@@ -248,7 +252,7 @@ static int bmn_case_search(ls_set *s, const void *arg, char *d, size_t n, ls_err
     p.deals = BMN_GOLDEN_SEARCH_DEALS;
     p.top = BMN_GOLDEN_SEARCH_TOP;
     ls_run run;
-    if (bmn_workload_run(s, &p, &run, NULL, e) != 0)
+    if (bmn_workload_run(set, &p, &run, NULL, e) != 0)
         return -1;
     const bmn_state *st = &((const bmn_run_data *)run.data)->st;
     uint64_t hash = bmn_golden_hash(st);

@@ -19,7 +19,7 @@ int bmn_cpu_range(const bmn_range *r, bmn_range_out *out, ls_error *err)
     return bmn_cpu_range_generic(r, out, err);
 }
 
-int bmn_range_run(ls_set *s, const bmn_range *r, bmn_range_out *out, ls_error *err)
+int bmn_range_run(ls_device *s, const bmn_range *r, bmn_range_out *out, ls_error *err)
 {
     return s->backend->gpu ? bmn_gpu_range(s, r, out, err) : bmn_cpu_range(r, out, err);
 }

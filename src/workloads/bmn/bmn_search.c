@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "bmn_search.h"
-#include "cluster.h"
 #include "set_run.h"
 
 /* A search as set_run.h sees it: the parameters (what compute reads) and the
@@ -82,7 +81,7 @@ static int put_chunk(ls_bytes *out, const bmn_range_out *o, const bmn_replayed *
 /* Plays deals [lo, lo + n) on device d with the top-K thresholds of the
  * hint. Plays the chunk again with more room when a list overflowed, so
  * nothing is dropped. */
-static int bmn_compute(const void *job, ls_set *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
+static int bmn_compute(const void *job, ls_device *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
                        ls_bytes *out, double *secs, ls_error *err)
 {
     const bmn_job *j = job;
@@ -209,19 +208,21 @@ static const ls_set_ops bmn_set_ops = {
     .commit = bmn_commit,
 };
 
-/* Runs the search of p on s (every device of it, every MPI rank) into st,
- * resuming from the checkpoint when one is named and committing it after
- * every fold. Under MPI only rank 0 holds the state and the checkpoint. */
-int bmn_search_run(ls_set *s, const bmn_params *p, bmn_state *st, const ls_progress *prog,
+/* Runs the search of p on the set (every device of it, every rank of its
+ * job) into st, resuming from the checkpoint when one is named and
+ * committing it after every fold. Only rank 0 holds the state and the
+ * checkpoint. */
+int bmn_search_run(ls_set *set, const bmn_params *p, bmn_state *st, const ls_progress *prog, ls_set_report *report,
                    const bmn_deal_in *given, ls_error *err)
 {
     memset(st, 0, sizeof *st);
     st->k = (uint32_t)p->top;
     bmn_job job = {p, given, st, NULL, prog};
-    if (p->checkpoint && ls_cluster_rank() == 0 && bmn_ckpt_open(&job.ckpt, p->checkpoint, p, st, err) != 0)
+    if (p->checkpoint && set->job.rank == 0 && bmn_ckpt_open(&job.ckpt, p->checkpoint, p, st, err) != 0)
         return -1;
-    int rc = ls_set_run(s, &bmn_set_ops, &job, p->first, p->first + st->done, p->first + p->deals, prog, err);
-    st->interrupted = s->split && s->split->interrupted;
+    int rc = ls_set_run(set, &bmn_set_ops, &job, p->first, p->first + st->done, p->first + p->deals, prog, report,
+                        err);
+    st->interrupted = report->interrupted;
     /* The file stays locked to the end; closing can fail too (the log is
      * folded back in), and that is reported unless an error came first. */
     if (bmn_ckpt_close(job.ckpt, rc == 0 ? err : NULL) != 0)

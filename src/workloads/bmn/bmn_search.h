@@ -80,10 +80,11 @@ int bmn_report_cmd(int argc, char **argv);
 
 /* ---- the search driver (bmn_search.c) ---------------------------------------- */
 
-/* Runs the search of p on s into st (which it initialises), resuming from
- * and appending to the checkpoint when one is named; `given` replaces the
- * random deals by a list (conformance). */
-int bmn_search_run(ls_set *s, const bmn_params *p, bmn_state *st, const ls_progress *prog,
+/* Runs the search of p on the set into st (which it initialises),
+ * resuming from and appending to the checkpoint when one is named; `given`
+ * replaces the random deals by a list (conformance). Each device's share
+ * goes to *report. */
+int bmn_search_run(ls_set *set, const bmn_params *p, bmn_state *st, const ls_progress *prog, ls_set_report *report,
                    const bmn_deal_in *given, ls_error *err);
 
 /* ---- results (bmn_report.c) --------------------------------------------------- */

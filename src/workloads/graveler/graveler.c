@@ -108,7 +108,7 @@ typedef struct grv_job {
 } grv_job;
 
 /* One chunk on device d: its histogram, as turns + 1 counts. */
-static int grv_compute(const void *job, ls_set *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
+static int grv_compute(const void *job, ls_device *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
                        ls_bytes *out, double *secs, ls_error *err)
 {
     (void)hint;
@@ -161,7 +161,7 @@ static const ls_set_ops grv_set_ops = {
 
 /* Plays the battles of p on s (every device of it, every MPI rank): the
  * host driver. */
-static int grv_play(ls_set *s, const grv_params *p, ls_run *out, const ls_progress *progress, ls_error *err)
+static int grv_play(ls_set *set, const grv_params *p, ls_run *out, const ls_progress *progress, ls_error *err)
 {
     memset(out, 0, sizeof *out);
     grv_data *d = calloc(1, sizeof *d);
@@ -174,21 +174,22 @@ static int grv_play(ls_set *s, const grv_params *p, ls_run *out, const ls_progre
     *d = (grv_data){p->seed, p->first, 0, p->turns, hist};
     out->data = d;
     grv_job job = {p, hist, progress};
-    if (ls_set_run(s, &grv_set_ops, &job, p->first, p->first, p->first + p->battles, progress, err) != 0) {
+    if (ls_set_run(set, &grv_set_ops, &job, p->first, p->first, p->first + p->battles, progress, &out->report,
+                   err) != 0) {
         grv_run_free(out);
         return -1;
     }
-    d->battles = s->split->done;
-    out->seconds = s->split->seconds;
+    d->battles = out->report.done;
+    out->seconds = out->report.seconds;
     out->items = d->battles;
-    out->interrupted = s->split->interrupted;
+    out->interrupted = out->report.interrupted;
     snprintf(out->summary, sizeof out->summary, "max %u", grv_max(hist, p->turns));
     return 0;
 }
 
-static int grv_run(ls_set *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
+static int grv_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
 {
-    return grv_play(s, &((const grv_opts *)pp)->p, out, progress, err);
+    return grv_play(set, &((const grv_opts *)pp)->p, out, progress, err);
 }
 
 static void grv_result_json(const void *pp, const ls_run *run, FILE *out)
@@ -204,14 +205,14 @@ static void grv_result_json(const void *pp, const ls_run *run, FILE *out)
     fputc(']', out);
 }
 
-static void grv_print(const void *pp, const ls_set *s, const ls_run *run, FILE *out)
+static void grv_print(const void *pp, const ls_set *set, const ls_run *run, FILE *out)
 {
     (void)pp;
     const grv_data *d = run->data;
     double rate = run->seconds > 0 ? (double)d->battles / run->seconds : 0.0;
     fprintf(out, "graveler: %" PRIu64 " battles of %u turns from %" PRIu64 ", seed %" PRIu64 "%s\n", d->battles,
             d->turns, d->first, d->seed, run->interrupted ? " (interrupted)" : "");
-    ls_set_print(out, s, "battles");
+    ls_set_print(out, set, &run->report, "battles");
     fprintf(out, "max:      %u\n", grv_max(d->hist, d->turns));
     fprintf(out, "digest:   %s\n", run->digest);
     fprintf(out, "time:     %.4f s, %.4g battles/s\n", run->seconds, rate);
@@ -246,12 +247,12 @@ static int grv_fault(ls_run *run, const char *field)
 
 /* Runs a golden case and compares max and hash with the values the
  * independent reference (tests/ref_graveler.c) produced. */
-static int grv_case(ls_set *s, const void *arg, char *detail, size_t len, ls_error *err)
+static int grv_case(ls_set *set, const void *arg, char *detail, size_t len, ls_error *err)
 {
     const grv_golden *g = arg;
     grv_params p = {g->seed, g->first, g->battles, g->turns};
     ls_run run;
-    if (grv_play(s, &p, &run, NULL, err) != 0)
+    if (grv_play(set, &p, &run, NULL, err) != 0)
         return -1;
     const grv_data *d = run.data;
     uint64_t hash = grv_golden_hash(d->hist, d->turns);
