@@ -37,10 +37,6 @@ int ls_cluster_launched_size(void);
  * or "" when it was built without MPI. */
 void ls_cluster_library(char *out, size_t len);
 
-/* For a command that runs in one process, started as several ranks: rank
- * 0 says so (once for the job); returns exit code 2. */
-int ls_cluster_refuse(const char *command);
-
 /* Every rank gives the text that defines its problem (lines such as
  * "--seed 7"); when any rank's differs from rank 0's, returns -1 on every
  * rank with err naming the first differing line of the lowest such rank

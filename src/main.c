@@ -122,7 +122,7 @@ static int dispatch(int argc, char **argv)
     if (strcmp(cmd, "--completion") == 0)
         return generate(ls_manual_bash, cmds, n);
     if (ls_cluster_size() > 1 && !(ls_workload_find(cmd) && ls_workload_find(cmd)->on_set))
-        return ls_cluster_refuse(cmd);
+        return ls_cmd_refuse_ranks(cmd);
     for (int i = 0; i < n; i++)
         if (strcmp(cmd, cmds[i].name) == 0)
             return cmds[i].run(&cmds[i], argc, argv);

@@ -137,7 +137,7 @@ static int bench_all(int argc, char **argv)
         return ls_report(&err);
     ls_dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
-    int ndev = ls_collect_devices(list, 1, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    int ndev = ls_collect_devices(list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
     if (ndev <= 0) {
         if (ndev == 0)
             ls_fail(&err, "bench: no backend available (%s)", skipped);
@@ -167,8 +167,8 @@ static int bench_all(int argc, char **argv)
         if (!params)
             return ls_report(&err);
         for (int d = 0; d < ndev && !ls_progress_interrupted(); d++) {
-            if (devs[d].group[0] && !w->on_set)
-                continue; /* a group: for the workloads that spread over one */
+            if (devs[d].set[0] && !w->on_set)
+                continue; /* a set: for the workloads that run on one */
             char label[160];
             ls_dev_label(&devs[d], label, sizeof label);
             ls_set s;

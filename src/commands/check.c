@@ -1,5 +1,5 @@
 /* check.c - `lockstep check WORKLOAD|all`: the same inputs on every
- * device (or group of devices), every result compared with the first. */
+ * device (or set of devices), every result compared with the first. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,23 +90,21 @@ static void check_print_table(const ls_workload *w, const void *params, const ch
         }
 }
 
-/* Runs w on one device into row; the row records why when it cannot. */
+/* Runs w on one device or set into row; the row records why when it
+ * cannot. A set is left out for a workload that runs on one device. */
 static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, check_row *row, const ls_common *c)
 {
     ls_set s;
     ls_error e = {{0}, 0};
-    if (d.group[0] && !w->on_set)
-        return; /* a group: for the workloads that spread over one */
+    if (d.set[0] && !w->on_set)
+        return;
     row->ran = 1;
     ls_dev_label(&d, row->label, sizeof row->label);
     if (ls_dev_open(d, &s, &e) != 0) {
         snprintf(row->error, sizeof row->error, "%s", e.msg);
         return;
     }
-    if (s.ndevices > 1)
-        snprintf(row->name, sizeof row->name, "%d devices: %.120s", s.ndevices, s.label);
-    else
-        snprintf(row->name, sizeof row->name, "%s", s.dev[0].info.name);
+    ls_dev_name(&s, row->name, sizeof row->name);
     char label[320];
     snprintf(label, sizeof label, "check %s on %s", w->name, row->label);
     ls_progress_bar bar;
@@ -201,23 +199,25 @@ int ls_cmd_check(int argc, char **argv)
     const char *list = NULL;
     ls_opt extra[] = {
         {"backends", LS_OPT_STRING, &list, 0, 0, "LIST",
-         "comma-separated backends or devices; NAME:all or a+b is one run spread over a group; default all"},
+         "comma-separated backends or devices; NAME:all or a+b is one run on a set of devices; default all"},
         LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c)};
     const int nextra = (int)(sizeof extra / sizeof extra[0]);
     if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
         char names[256] = "";
         for (int i = 0; ls_workloads[i]; i++)
             snprintf(names + strlen(names), sizeof names - strlen(names), " %s", ls_workloads[i]->name);
-        char text[1200];
+        char which[160], text[1400];
+        ls_cmd_set_workloads(which, sizeof which);
         snprintf(text, sizeof text,
                  "Runs WORKLOAD with the same inputs on every available backend and device (or those\n"
                  "in LIST, e.g. openmp,opencl:1) and compares the full results; `all` runs every\n"
                  "workload at a small size. Exits 1 with the fields that differ when any two disagree,\n"
                  "77 (skipped) when fewer than two devices could be compared, 0 when all agree.\n"
-                 "A group in LIST (cuda:all, openmp+opencl:0) is one run of graveler or bmn spread over\n"
-                 "its devices, compared like a device (cuda:0,cuda:all: two GPUs against one).\n"
+                 "A set in LIST (cuda:all, openmp+opencl:0) is one run spread over its devices, compared\n"
+                 "like a device (cuda:0,cuda:all: two GPUs against one), for the workloads that run on a\n"
+                 "set (%s; the others leave sets out).\n"
                  "Workloads:%s\n`lockstep check WORKLOAD --help` lists the workload's options.",
-                 names);
+                 which, names);
         ls_opts_help(stdout, "lockstep check WORKLOAD|all [workload options] [options]", text, extra, nextra);
         return argc < 3 ? 2 : 0;
     }
@@ -250,7 +250,7 @@ int ls_cmd_check(int argc, char **argv)
     }
     ls_dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
-    int ndev = ls_collect_devices(list, 1, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    int ndev = ls_collect_devices(list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
     if (ndev <= 0) {
         free(params);
         if (ndev == 0)

@@ -39,9 +39,18 @@ void ls_cmd_params_json(FILE *out, const ls_workload *w, const void *params, int
  * (malloc'ed), or NULL with err set. */
 void *ls_cmd_quick_params(const ls_workload *w, ls_error *err);
 
-/* Refuses a group of devices or an MPI job for a workload that runs on
- * one device: 0, or -1 with err->usage set. */
-int ls_cmd_check_set(const ls_workload *w, const ls_set *s, ls_error *err);
+/* The workloads that run on a set (ls_workload.on_set), as the messages
+ * name them: "graveler and bmn search". The command layer knows which
+ * from the workload table alone. */
+void ls_cmd_set_workloads(char *out, size_t len);
+
+/* Refuses a set of several devices, or an MPI job, for a workload that
+ * runs on one device: 0, or -1 with err->usage set. */
+int ls_cmd_check_set(const ls_workload *w, const ls_set *set, ls_error *err);
+
+/* For a command that runs in one process, started as several ranks: rank
+ * 0 says so (once for the job); returns exit code 2. */
+int ls_cmd_refuse_ranks(const char *command);
 
 /* Writes a run's whole report (its JSON document with `json`, else the
  * workload's report for people) to stdout at once, or to stderr when the

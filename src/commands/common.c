@@ -95,15 +95,44 @@ void *ls_cmd_quick_params(const ls_workload *w, ls_error *err)
     return p;
 }
 
-/* Refuses a group of devices or an MPI job for a workload that runs on
- * one device. */
-int ls_cmd_check_set(const ls_workload *w, const ls_set *s, ls_error *err)
+void ls_cmd_set_workloads(char *out, size_t len)
 {
-    if (w->on_set || !ls_set_several(s))
+    const ls_workload *on[16];
+    int n = 0;
+    for (int i = 0; ls_workloads[i] && n < 16; i++)
+        if (ls_workloads[i]->on_set)
+            on[n++] = ls_workloads[i];
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+        const char *sub = "";
+        for (int k = 0; k < on[i]->nsubcommands; k++)
+            if (!on[i]->subcommands[k].run)
+                sub = on[i]->subcommands[k].name; /* bmn search */
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s%s%s%s", i == 0 ? "" : i + 1 < n ? ", " : " and ", on[i]->name,
+                 sub[0] ? " " : "", sub);
+    }
+    if (n == 0)
+        snprintf(out, len, "no workload");
+}
+
+int ls_cmd_check_set(const ls_workload *w, const ls_set *set, ls_error *err)
+{
+    if (w->on_set || !ls_set_several(set))
         return 0;
-    if (ls_cluster_size() > 1)
-        return ls_fail_usage(err, "%s runs in one process; under mpirun only graveler and bmn search spread over "
-                                  "ranks", w->name);
-    return ls_fail_usage(err, "%s runs on one device; --backend %s names %d (only graveler and bmn search spread "
-                              "over several)", w->name, s->label, s->ndevices);
+    char which[160];
+    ls_cmd_set_workloads(which, sizeof which);
+    if (set->job.size > 1)
+        return ls_fail_usage(err, "%s runs in one process; under mpirun only %s run across ranks", w->name, which);
+    return ls_fail_usage(err, "%s runs on one device; --backend %s names a set of %d (only %s run on a set)",
+                         w->name, set->label, set->ndevices, which);
+}
+
+int ls_cmd_refuse_ranks(const char *command)
+{
+    char which[160];
+    ls_cmd_set_workloads(which, sizeof which);
+    if (ls_cluster_rank() == 0)
+        fprintf(stderr, "lockstep: %s runs in one process; under mpirun only %s run across ranks\n", command, which);
+    return 2;
 }

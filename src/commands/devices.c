@@ -150,7 +150,7 @@ int ls_cmd_devices(int argc, char **argv)
             fprintf(out, "null");
         fprintf(out, "}\n");
     } else {
-        fprintf(out, "mpi      %s\n", mpi[0] ? mpi : "not built in (graveler and bmn search run in one process)");
+        fprintf(out, "mpi      %s\n", mpi[0] ? mpi : "not built in (every workload runs in one process)");
     }
     return ls_buffer_emit(&b, stdout, "standard output", &err) == 0 ? 0 : ls_report(&err);
 }

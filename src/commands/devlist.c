@@ -30,27 +30,26 @@ static int add_devices(const ls_spec_item *it, const char *list, ls_dev_ref *out
             if (out[j].backend == b && out[j].index == d)
                 return ls_fail_usage(err, "--backends: %s:%d is named twice in '%s'", b->name, d, list);
         if (n == max)
-            return ls_fail_usage(err, "--backends: at most %d devices and groups", max);
+            return ls_fail_usage(err, "--backends: at most %d devices and sets", max);
         out[n++] = (ls_dev_ref){b, d, ""};
     }
     return n;
 }
 
-/* A group ("cuda:all", "openmp+opencl:0") appended to out as its spec. */
-static int add_group(const char *group, const char *list, ls_dev_ref *out, int n, int max, ls_error *err)
+/* A set ("cuda:all", "openmp+opencl:0") appended to out as its spec. */
+static int add_set(const char *set, const char *list, ls_dev_ref *out, int n, int max, ls_error *err)
 {
     if (n == max)
-        return ls_fail_usage(err, "--backends: at most %d devices and groups", max);
+        return ls_fail_usage(err, "--backends: at most %d devices and sets", max);
     for (int j = 0; j < n; j++)
-        if (strcmp(out[j].group, group) == 0)
-            return ls_fail_usage(err, "--backends: %s is named twice in '%s'", group, list);
+        if (strcmp(out[j].set, set) == 0)
+            return ls_fail_usage(err, "--backends: %s is named twice in '%s'", set, list);
     out[n] = (ls_dev_ref){NULL, -1, ""};
-    snprintf(out[n].group, sizeof out->group, "%s", group);
+    snprintf(out[n].set, sizeof out->set, "%s", set);
     return n + 1;
 }
 
-int ls_collect_devices(const char *list, int groups, ls_dev_ref *out, int max, char *skipped, size_t skipped_len,
-                       ls_error *err)
+int ls_collect_devices(const char *list, ls_dev_ref *out, int max, char *skipped, size_t skipped_len, ls_error *err)
 {
     skipped[0] = 0;
     ls_spec_item items[LS_MAX_DEVICES * 3];
@@ -76,14 +75,10 @@ int ls_collect_devices(const char *list, int groups, ls_dev_ref *out, int max, c
         if (end - i == 1 && items[i].index != LS_SPEC_ALL) {
             n = add_devices(&items[i], list, out, n, max, skipped, skipped_len, err);
         } else {
-            char group[128] = "";
+            char set[128] = "";
             for (int k = i; k < end; k++)
-                snprintf(group + strlen(group), sizeof group - strlen(group), "%s%s", k > i ? "+" : "",
-                         items[k].text);
-            if (!groups)
-                return ls_fail_usage(err, "--backend: conformance runs on one device at a time, not on '%s'",
-                                     group);
-            n = add_group(group, list, out, n, max, err);
+                snprintf(set + strlen(set), sizeof set - strlen(set), "%s%s", k > i ? "+" : "", items[k].text);
+            n = add_set(set, list, out, n, max, err);
         }
         i = end;
     }
@@ -101,16 +96,24 @@ int ls_collect_devices(const char *list, int groups, ls_dev_ref *out, int max, c
 
 void ls_dev_label(const ls_dev_ref *d, char *out, size_t len)
 {
-    if (d->group[0])
-        snprintf(out, len, "%s", d->group);
+    if (d->set[0])
+        snprintf(out, len, "%s", d->set);
     else
         snprintf(out, len, "%s:%d", d->backend->name, d->index);
 }
 
-int ls_dev_open(ls_dev_ref d, ls_set *s, ls_error *err)
+void ls_dev_name(const ls_set *set, char *out, size_t len)
+{
+    if (set->ndevices > 1)
+        snprintf(out, len, "%d devices: %.120s", set->ndevices, set->label);
+    else
+        snprintf(out, len, "%s", set->dev[0].info.name);
+}
+
+int ls_dev_open(ls_dev_ref d, ls_set *set, ls_error *err)
 {
     char spec[160];
     ls_dev_label(&d, spec, sizeof spec);
-    return ls_set_open(spec, s, err);
+    return ls_set_open(spec, set, err);
 }
 

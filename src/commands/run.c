@@ -1,5 +1,5 @@
 /* run.c - `lockstep WORKLOAD [options]`: one run of a workload, on one
- * device, a group of them, or the ranks of an MPI job, reported and its
+ * device, a set of them, or the ranks of an MPI job, reported and its
  * output files written. */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -187,7 +187,7 @@ int ls_cmd_workload(const ls_workload *w, int argc, char **argv)
     if (ls_cluster_size() > 1 && !(found && !found->run)) {
         char what[96];
         snprintf(what, sizeof what, "%s%s%s", w->name, found ? " " : "", found ? found->name : "");
-        return ls_cluster_refuse(what);
+        return ls_cmd_refuse_ranks(what);
     }
     if (found && found->run)
         return found->run(argc, argv);
