@@ -109,11 +109,11 @@ typedef struct worker {
     int busy;       /* holds chunk `seq` */
     uint64_t seq, lo, n;
     int retired;    /* told there is no more */
-    int lost;       /* held a chunk past LS_SPLIT_LOST_SECONDS: presumed dead */
+    int lost;       /* held a chunk past LS_SET_LOST_SECONDS: presumed dead */
     double since;   /* when it was handed its chunk */
     uint64_t items;
     double seconds;
-    /* The local thread's mailbox, under the split's lock. */
+    /* The local thread's mailbox, under the runner's lock. */
     pthread_t thread;
     int started;
     pthread_cond_t wake;
@@ -136,7 +136,7 @@ typedef struct chunk {
     char error[512];
 } chunk;
 
-typedef struct split {
+typedef struct runner {
     const ls_set_ops *ops;
     void *job;
     pthread_mutex_t lock;
@@ -148,13 +148,13 @@ typedef struct split {
     uint64_t seq;
     uint64_t folded_to; /* the first item not folded yet */
     ls_job ranks;       /* the set's job: this rank among how many */
-} split;
+} runner;
 
 /* The loop of a local device's thread: one chunk at a time. */
 static void *device_thread(void *arg)
 {
     void **a = arg;
-    split *sp = a[0];
+    runner *sp = a[0];
     worker *w = a[1];
     free(arg);
     pthread_mutex_lock(&sp->lock);
@@ -183,7 +183,7 @@ static void *device_thread(void *arg)
     return NULL;
 }
 
-static int start_thread(split *sp, worker *w, ls_error *err)
+static int start_thread(runner *sp, worker *w, ls_error *err)
 {
     void **arg = malloc(2 * sizeof *arg);
     if (!arg)
@@ -202,7 +202,7 @@ static int start_thread(split *sp, worker *w, ls_error *err)
 }
 
 /* Gives a local worker a chunk (under no lock: takes it). */
-static void give_local(split *sp, worker *w, const void *hint, size_t hint_len)
+static void give_local(runner *sp, worker *w, const void *hint, size_t hint_len)
 {
     pthread_mutex_lock(&sp->lock);
     memcpy(w->hint, hint, hint_len);
@@ -212,7 +212,7 @@ static void give_local(split *sp, worker *w, const void *hint, size_t hint_len)
     pthread_mutex_unlock(&sp->lock);
 }
 
-static void stop_threads(split *sp)
+static void stop_threads(runner *sp)
 {
     pthread_mutex_lock(&sp->lock);
     for (int i = 0; i < sp->nw; i++)
@@ -230,7 +230,7 @@ static void stop_threads(split *sp)
 }
 
 /* The devices of the set as workers w[0..n). */
-static int local_workers(split *sp, ls_set *set, ls_error *err)
+static int local_workers(runner *sp, ls_set *set, ls_error *err)
 {
     int n = set->ndevices;
     sp->w = calloc((size_t)n, sizeof *sp->w);
@@ -255,7 +255,7 @@ static int local_workers(split *sp, ls_set *set, ls_error *err)
 
 /* ---- the ranks other than 0: compute what rank 0 hands out ------------------- */
 
-static int serve(split *sp, ls_error *err)
+static int serve(runner *sp, ls_error *err)
 {
     hello_msg h;
     memset(&h, 0, sizeof h);
@@ -337,7 +337,7 @@ static int serve(split *sp, ls_error *err)
 /* ---- rank 0: hand out, collect, fold ------------------------------------------ */
 
 /* Waits for every other rank's hello and adds its devices as workers. */
-static int add_remote_workers(split *sp, ls_error *err)
+static int add_remote_workers(runner *sp, ls_error *err)
 {
     for (int r = 1; r < sp->ranks.size; r++) {
         int from = -1, tag = 0, got = 0;
@@ -377,7 +377,7 @@ static int add_remote_workers(split *sp, ls_error *err)
     return 0;
 }
 
-static chunk *find_chunk(split *sp, uint64_t seq)
+static chunk *find_chunk(runner *sp, uint64_t seq)
 {
     for (int i = 0; i < sp->npending; i++)
         if (sp->pending[i].seq == seq)
@@ -386,7 +386,7 @@ static chunk *find_chunk(split *sp, uint64_t seq)
 }
 
 /* Records a worker's finished chunk. */
-static void finish_chunk(split *sp, worker *w, int rc, ls_bytes *out, double secs, const char *error)
+static void finish_chunk(runner *sp, worker *w, int rc, ls_bytes *out, double secs, const char *error)
 {
     chunk *c = find_chunk(sp, w->seq);
     w->busy = 0;
@@ -409,7 +409,7 @@ static void finish_chunk(split *sp, worker *w, int rc, ls_bytes *out, double sec
 }
 
 /* Collects what the local threads finished. */
-static int collect_local(split *sp)
+static int collect_local(runner *sp)
 {
     int any = 0;
     pthread_mutex_lock(&sp->lock);
@@ -426,7 +426,7 @@ static int collect_local(split *sp)
 }
 
 /* Collects the results other ranks sent. 1 when one came, 0 none, -1. */
-static int collect_remote(split *sp, ls_error *err)
+static int collect_remote(runner *sp, ls_error *err)
 {
     int from, tag;
     void *data;
@@ -463,7 +463,7 @@ static int collect_remote(split *sp, ls_error *err)
 
 /* The size of w's next chunk: its own rate's, and near the end no more
  * than its share of what is left, so that the devices finish together. */
-static uint64_t next_size(const split *sp, const worker *w, uint64_t remaining)
+static uint64_t next_size(const runner *sp, const worker *w, uint64_t remaining)
 {
     uint64_t n = ls_chunks_next(&w->sizer, remaining);
     if (sp->nw > 1) {
@@ -478,7 +478,7 @@ static uint64_t next_size(const split *sp, const worker *w, uint64_t remaining)
 }
 
 /* Hands a chunk to every idle worker. */
-static int hand_out(split *sp, uint64_t *next, uint64_t hi, ls_error *err)
+static int hand_out(runner *sp, uint64_t *next, uint64_t hi, ls_error *err)
 {
     for (int i = 0; i < sp->nw && *next < hi; i++) {
         worker *w = &sp->w[i];
@@ -524,7 +524,7 @@ static int hand_out(split *sp, uint64_t *next, uint64_t hi, ls_error *err)
 
 /* Folds the finished prefix of the pending chunks. Returns how many items
  * were folded, or -1 (err set) at a chunk that failed. */
-static int64_t fold_prefix(split *sp, ls_error *err)
+static int64_t fold_prefix(runner *sp, ls_error *err)
 {
     int k = 0;
     int64_t items = 0;
@@ -556,7 +556,7 @@ static int64_t fold_prefix(split *sp, ls_error *err)
 }
 
 /* Whether a device that can still answer holds a chunk. */
-static int any_busy(const split *sp)
+static int any_busy(const runner *sp)
 {
     for (int i = 0; i < sp->nw; i++)
         if (sp->w[i].busy && !sp->w[i].lost)
@@ -565,7 +565,7 @@ static int any_busy(const split *sp)
 }
 
 /* Tells every remote device there is no more (each once). */
-static int retire_remote(split *sp, ls_error *err)
+static int retire_remote(runner *sp, ls_error *err)
 {
     for (int i = 0; i < sp->nw; i++) {
         worker *w = &sp->w[i];
@@ -583,7 +583,7 @@ static int retire_remote(split *sp, ls_error *err)
 
 /* "cuda:0 5.1e8/s, cuda:1 5.0e8/s" for the progress line, or, when that
  * would not fit on one, the devices' count and their sum. */
-static void rates_text(const split *sp, char *out, size_t len)
+static void rates_text(const runner *sp, char *out, size_t len)
 {
     size_t used = 0;
     double sum = 0;
@@ -604,17 +604,17 @@ static void rates_text(const split *sp, char *out, size_t len)
  * usually ends the job first and names the rank itself; under
  * `mpirun --enable-recovery` the job goes on and rank 0 names it, folds and
  * commits what the others finished, and ends the job. */
-#define LS_SPLIT_LOST_SECONDS 60.0
+#define LS_SET_LOST_SECONDS 60.0
 
 static double lost_seconds(void)
 {
     const char *env = getenv("LOCKSTEP_RANK_TIMEOUT");
     double v = env ? atof(env) : 0;
-    return v > 0 ? v : LS_SPLIT_LOST_SECONDS;
+    return v > 0 ? v : LS_SET_LOST_SECONDS;
 }
 
 /* Names the first remote device that has held its chunk too long. */
-static int find_lost(split *sp, double now, double limit, ls_error *err)
+static int find_lost(runner *sp, double now, double limit, ls_error *err)
 {
     for (int i = 0; i < sp->nw; i++) {
         worker *w = &sp->w[i];
@@ -630,7 +630,7 @@ static int find_lost(split *sp, double now, double limit, ls_error *err)
     return 0;
 }
 
-static int schedule(split *sp, uint64_t origin, uint64_t lo, uint64_t hi, const ls_progress *prog,
+static int schedule(runner *sp, uint64_t origin, uint64_t lo, uint64_t hi, const ls_progress *prog,
                     ls_set_report *st, ls_error *err)
 {
     uint64_t next = lo;
@@ -705,7 +705,7 @@ static int schedule(split *sp, uint64_t origin, uint64_t lo, uint64_t hi, const 
     return rc;
 }
 
-static void fill_stats(const split *sp, ls_set_report *st, double wall)
+static void fill_stats(const runner *sp, ls_set_report *st, double wall)
 {
     st->wall_seconds = wall;
     st->ndevices = sp->nw < LS_SET_MAX_DEVICES ? sp->nw : LS_SET_MAX_DEVICES;
@@ -728,7 +728,7 @@ int ls_set_run(ls_set *set, const ls_set_ops *ops, void *job, uint64_t origin, u
 {
     ls_set_report *st = report;
     memset(st, 0, sizeof *st);
-    split sp = {.ops = ops, .job = job, .ranks = set->job};
+    runner sp = {.ops = ops, .job = job, .ranks = set->job};
     pthread_mutex_init(&sp.lock, NULL);
     pthread_cond_init(&sp.changed, NULL);
     double t0 = ls_now();

@@ -33,3 +33,12 @@ s/\bint scales;/int on_set;/g
 # The report helper of a set, below the workloads.
 s/\bls_print_backend\b/ls_set_print/g
 s/\bls_cmd_check_spread\b/ls_cmd_check_set/g
+
+# set_run.c's own names (internal to it).
+s/\bLS_SPLIT_LOST_SECONDS\b/LS_SET_LOST_SECONDS/g
+s/\btypedef struct split \{/typedef struct runner {/g
+s/^\} split;/} runner;/g
+s/\bsplit \*sp\b/runner *sp/g
+s/\bconst split \*sp\b/const runner *sp/g
+s/\bsplit sp = /runner sp = /g
+s/the split's lock/the runner's lock/g
