@@ -79,7 +79,9 @@ static int command_table(ls_command *cmds)
 
 static void usage(FILE *out, const ls_command *cmds, int n)
 {
-    fprintf(out, "usage: lockstep COMMAND [options]\n\n%s\n\ncommands:\n", ls_manual_intro);
+    char intro[1024];
+    ls_manual_intro(intro, sizeof intro);
+    fprintf(out, "usage: lockstep COMMAND [options]\n\n%s\n\ncommands:\n", intro);
     for (int i = 0; i < n; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s%s%s", cmds[i].name, cmds[i].args[0] ? " " : "", cmds[i].args);

@@ -7,14 +7,21 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands/commands.h"
 #include "version.h"
 
-const char ls_manual_intro[] =
-    "Runs the same algorithms on OpenMP, OpenCL and CUDA and checks that they agree, bit for bit.\n"
-    "Every command takes --help. --backend NAME[:INDEX] picks the device (default\n"
-    "$LOCKSTEP_BACKEND, else auto: a CUDA GPU, else an OpenCL GPU, else OpenMP);\n"
-    "graveler and bmn search also take NAME:all or a list (cuda:0,openmp) and run\n"
-    "across MPI ranks under mpirun, with the same result as one device.";
+void ls_manual_intro(char *out, size_t len)
+{
+    char which[160];
+    ls_cmd_set_workloads(which, sizeof which);
+    snprintf(out, len,
+             "Runs the same algorithms on OpenMP, OpenCL and CUDA and checks that they agree, bit for bit.\n"
+             "Every command takes --help. --backend NAME[:INDEX] picks the device (default\n"
+             "$LOCKSTEP_BACKEND, else auto: a CUDA GPU, else an OpenCL GPU, else OpenMP);\n"
+             "%s also run on a set of devices (NAME:all, or a list such as\n"
+             "cuda:0,openmp) and across MPI ranks under mpirun, with the same result as one device.",
+             which);
+}
 
 /* The exit codes every command keeps (the README's table). */
 static const char *const exit_codes[][2] = {
@@ -24,7 +31,7 @@ static const char *const exit_codes[][2] = {
     {"2", "bad input, refused before any computation: an option, an input file, an output path that cannot be "
           "written, MPI ranks started with different arguments"},
     {"77", "check: fewer than two devices could be compared; conformance --skip-unavailable: the backend cannot run "
-           "here (test harnesses' \"skipped\")"},
+           "here; conformance on a set when no selected case runs on one (test harnesses' \"skipped\")"},
     {"128+N", "stopped by signal N before it finished (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP): the report says what "
               "was done, and no output file is written or changed"},
 };
@@ -125,7 +132,9 @@ int ls_manual_roff(FILE *out, const ls_command *cmds, int n, ls_error *err)
     fputs(".SH NAME\nlockstep \\- the same algorithms on OpenMP, OpenCL and CUDA, checked to agree bit for bit\n", out);
     fputs(".SH SYNOPSIS\n.B lockstep\n.I COMMAND\n.RI [ options ]\n", out);
     fputs(".SH DESCRIPTION\n", out);
-    ls_roff_text(out, ls_manual_intro, 0);
+    char intro[1024];
+    ls_manual_intro(intro, sizeof intro);
+    ls_roff_text(out, intro, 0);
     fputs("\n.SH COMMANDS\n", out);
     for (int i = 0; i < n; i++) {
         char tag[96];

@@ -10,7 +10,7 @@
 #include "set.h"
 
 /* One entry of the list: a device, or a set of devices that one run
- * spreads over (`set` holds its spec, e.g. "openmp+opencl:0"). */
+ * is spread over (`set` holds its spec, e.g. "openmp+opencl:0"). */
 typedef struct ls_dev_ref {
     const ls_backend *backend;
     int index;

@@ -1,4 +1,4 @@
-/* bmn_device.c - one range of a search on whatever device a session is:
+/* bmn_device.c - one range of a search on whatever device it is:
  * the GPU driver (bmn_gpu.c) on CUDA and OpenCL, or the copy of the CPU
  * implementation (bmn_cpu.c) this CPU runs best. */
 #include "bmn_types.h"
