@@ -40,8 +40,8 @@ void ls_cmd_params_json(FILE *out, const ls_workload *w, const void *params, int
 void *ls_cmd_quick_params(const ls_workload *w, ls_error *err);
 
 /* The workloads that run on a set (ls_workload.on_set), as the messages
- * name them: "graveler and bmn search". The command layer knows which
- * from the workload table alone. */
+ * name them: "A, B and C SUB" (SUB: the subcommand that is a workload's
+ * run). The command layer knows which from the workload table alone. */
 void ls_cmd_set_workloads(char *out, size_t len);
 
 /* Refuses a set of several devices, or an MPI job, for a workload that
