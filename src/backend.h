@@ -69,34 +69,6 @@ extern const ls_backend *const ls_backends[];
 
 const ls_backend *ls_backend_find(const char *name);
 
-struct ls_split_stats; /* split.h */
-
-/* What a run runs on: one opened device, or a group of them. A group
- * (ndevices > 1) keeps its devices in `devices`; its own backend, index,
- * info and ctx are those of the first, for reports (only workloads that
- * split their work over devices, split.h, use the others). */
-typedef struct ls_session {
-    const ls_backend *backend;
-    int index;
-    ls_device_info info;
-    ls_ctx *ctx;
-    int ndevices;                 /* 1 for one device */
-    struct ls_session *devices;   /* a group's devices; NULL for one */
-    char label[256];              /* "cuda:0", "cuda:0,cuda:1" */
-    struct ls_split_stats *split; /* each device's share of the last split run, or NULL */
-} ls_session;
-
-/* Opens what a spec names: "auto", "NAME", "NAME:INDEX", "NAME:all" (every
- * device of a backend), or a list of these joined by ',' or '+' (a group:
- * "cuda:0,openmp"). NULL spec means $LOCKSTEP_BACKEND, else the build's
- * default. In an MPI job whose ranks share a node, each rank takes every
- * k-th device of the list from its local rank on (k ranks on the node),
- * or, when the list is shorter than that, device local rank mod length.
- * Returns 0, or -1 with err set (err->usage marks a bad spec, which is the
- * user's error). */
-int ls_session_open(const char *spec, ls_session *s, ls_error *err);
-void ls_session_close(ls_session *s);
-
 /* The spec used when none is given. */
 const char *ls_default_backend_spec(void);
 /* Checks that spec: 0, or -1 with err->usage set, blaming
@@ -111,6 +83,24 @@ int ls_backend_spec_parse(const char *spec, const ls_backend **backend,
  * either end or two in a row: "openmp,", "a,,b") or a space, naming the
  * flag. 0 or -1 with err->usage set. */
 int ls_spec_list_check(const char *flag, const char *spec, const char *seps, ls_error *err);
+/* One item of a spec list, parsed: a backend (NULL for "auto") and a
+ * device index, LS_SPEC_ANY where the item names none ("opencl") or
+ * LS_SPEC_ALL ("opencl:all"). */
+#define LS_SPEC_ANY (-1)
+#define LS_SPEC_ALL (-2)
+typedef struct ls_spec_item {
+    const ls_backend *backend;
+    int index;
+    char sep;      /* the separator before it: 0 for the first, ',' or '+' */
+    char text[64]; /* the item as written */
+} ls_spec_item;
+
+/* The one parser of device specs: a spec or a list joined by ',' and '+'
+ * ("cuda:all", "openmp+opencl:0", "cuda:0,openmp") into at most max
+ * items, without listing or opening devices. Returns how many, or -1 with
+ * err->usage set, naming flag. */
+int ls_spec_parse(const char *flag, const char *spec, ls_spec_item *items, int max, ls_error *err);
+
 /* The syntax of a whole spec or list ("cuda:all", "openmp+opencl:0",
  * "cuda:0,openmp"), without opening or listing devices: 0, or -1 with
  * err->usage set, naming flag. */

@@ -133,6 +133,8 @@ int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
         const ls_opt *o = find_opt(opts, n, name, len);
         if (!o)
             return ls_fail_usage(err, "unknown option '--%.*s' (see --help)", (int)len, name);
+        if (o->given)
+            *o->given = 1;
         if (o->kind == LS_OPT_FLAG) {
             if (eq)
                 return ls_fail_usage(err, "--%s takes no value", o->name);

@@ -25,6 +25,10 @@ typedef struct ls_opt {
     uint64_t min, max; /* for LS_OPT_COUNT */
     const char *arg;  /* placeholder shown in help, e.g. "N" */
     const char *help;
+    /* Optional: set to 1 when the command line gives the option (a value
+     * equal to the default is still given): a resumed search takes what
+     * was not given from its checkpoint. */
+    int *given;
 } ls_opt;
 
 /* Options shared by the commands that run on a device. */
@@ -37,8 +41,8 @@ typedef struct ls_common {
 
 #define LS_OPT_BACKEND(c)                                                                        \
     {"backend", LS_OPT_STRING, &(c)->backend, 0, 0, "SPEC",                                     \
-     "openmp, opencl or cuda, optionally :INDEX or :all; a list (cuda:0,openmp) spreads graveler and " \
-     "bmn search over several devices; default $LOCKSTEP_BACKEND or auto"}
+     "openmp, opencl or cuda, optionally :INDEX or :all; NAME:all or a list (cuda:0,openmp) is a set of " \
+     "devices, for the workloads that run on a set; default $LOCKSTEP_BACKEND or auto"}
 #define LS_OPT_JSON(c) {"json", LS_OPT_FLAG, &(c)->json, 0, 0, NULL, "print the result as one JSON object"}
 #define LS_OPT_QUIET(c) {"quiet", LS_OPT_FLAG, &(c)->quiet, 0, 0, NULL, "no progress display"}
 #define LS_OPT_PROGRESS_EVERY(c)                                                                  \

@@ -40,14 +40,6 @@ const char *ls_cluster_host(void)
     return host;
 }
 
-int ls_cluster_refuse(const char *command)
-{
-    if (rank_ == 0)
-        fprintf(stderr, "lockstep: %s runs in one process; under mpirun only graveler and bmn search spread over "
-                        "ranks\n", command);
-    return 2;
-}
-
 int ls_cluster_rank(void)
 {
     return rank_;

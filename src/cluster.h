@@ -4,9 +4,9 @@
  * mpirun sets OMPI_COMM_WORLD_SIZE; PMI and PMIx launchers set PMI_SIZE
  * or PMIX_RANK) and the build has MPI (meson -Dmpi). Otherwise it is one
  * process: rank 0 of 1. Only the main thread calls MPI
- * (MPI_THREAD_FUNNELED); the device threads of split.c never do.
+ * (MPI_THREAD_FUNNELED); the device threads of set_run.c never do.
  *
- * The messages are split.c's: small structs and byte strings with a tag,
+ * The messages are set_run.c's: small structs and byte strings with a tag,
  * sent whole, received whole. */
 #ifndef LOCKSTEP_CLUSTER_H
 #define LOCKSTEP_CLUSTER_H
@@ -36,10 +36,6 @@ int ls_cluster_launched_size(void);
 /* The MPI library this build runs across ranks with ("Open MPI v4.1.4"),
  * or "" when it was built without MPI. */
 void ls_cluster_library(char *out, size_t len);
-
-/* For a command that runs in one process, started as several ranks: rank
- * 0 says so (once for the job); returns exit code 2. */
-int ls_cluster_refuse(const char *command);
 
 /* Every rank gives the text that defines its problem (lines such as
  * "--seed 7"); when any rank's differs from rank 0's, returns -1 on every

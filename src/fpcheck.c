@@ -71,7 +71,7 @@ static void fp_probe_cpu(const float *in, float *out)
         fp_probe(in[3 * i], in[3 * i + 1], in[3 * i + 2], out + FP_PROBE_OUTPUTS * i);
 }
 
-static int fp_probe_gpu(ls_session *s, const float *in, float *out, ls_error *err)
+static int fp_probe_gpu(ls_device *s, const float *in, float *out, ls_error *err)
 {
     const ls_gpu *gpu = s->backend->gpu;
     ls_kernel *k;
@@ -100,9 +100,9 @@ static const char *const fp_what[FP_PROBE_OUTPUTS] = {
     "x*y+z (contracted into an FMA?)", "x/y (not correctly rounded?)", "sqrt(x) (not correctly rounded?)",
     "a denormal product (flushed to zero?)", "x^5 by multiplications"};
 
-static int fp_case(ls_session *s, const void *arg, char *detail, size_t len, ls_error *err)
+/* The rule on one device: 1 kept, 0 broken (detail says how), -1. */
+static int fp_device(ls_device *s, char *detail, size_t len, ls_error *err)
 {
-    (void)arg;
     float in[3 * FP_INPUTS], got[FP_PROBE_OUTPUTS * FP_INPUTS], want[FP_PROBE_OUTPUTS * FP_INPUTS];
     fp_inputs(in);
     fp_expected(in, want);
@@ -125,6 +125,31 @@ static int fp_case(ls_session *s, const void *arg, char *detail, size_t len, ls_
              FP_PROBE_OUTPUTS * FP_INPUTS, fp_what[first % FP_PROBE_OUTPUTS], in[3 * i], in[3 * i + 1],
              in[3 * i + 2], got[first], want[first]);
     return 0;
+}
+
+/* On a set, every device keeps the rule or the case fails naming the
+ * first that does not. */
+static int fp_case(ls_set *set, const void *arg, char *detail, size_t len, ls_error *err)
+{
+    (void)arg;
+    for (int d = 0; d < set->ndevices; d++) {
+        int rc = fp_device(&set->dev[d], detail, len, err);
+        if (rc != 1 && set->ndevices > 1) {
+            char *what = rc == 0 ? detail : err->msg;
+            size_t room = rc == 0 ? len : sizeof err->msg;
+            char text[640];
+            snprintf(text, sizeof text, "%s: %s", set->dev[d].label, what);
+            snprintf(what, room, "%s", text);
+        }
+        if (rc != 1)
+            return rc;
+    }
+    if (set->ndevices > 1) {
+        char text[640];
+        snprintf(text, sizeof text, "%s, on each of %d devices", detail, set->ndevices);
+        snprintf(detail, len, "%s", text);
+    }
+    return 1;
 }
 
 const ls_case ls_exact_float_case = {"exact float: no contraction, exact / and sqrt, denormals", fp_case, NULL};

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "commands/commands.h"
 #include "manual.h"
 #include "output.h"
 #include "version.h"
@@ -46,8 +47,7 @@ static int run_version(const ls_command *c, int argc, char **argv)
 
 static int run_workload(const ls_command *c, int argc, char **argv)
 {
-    const ls_workload *w = c->workload;
-    return w->command ? w->command(w, argc, argv) : ls_cmd_run(w, argc, argv, 2, w->usage);
+    return ls_cmd_workload(c->workload, argc, argv);
 }
 
 #define MAX_COMMANDS 32
@@ -79,7 +79,9 @@ static int command_table(ls_command *cmds)
 
 static void usage(FILE *out, const ls_command *cmds, int n)
 {
-    fprintf(out, "usage: lockstep COMMAND [options]\n\n%s\n\ncommands:\n", ls_manual_intro);
+    char intro[1024];
+    ls_manual_intro(intro, sizeof intro);
+    fprintf(out, "usage: lockstep COMMAND [options]\n\n%s\n\ncommands:\n", intro);
     for (int i = 0; i < n; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s%s%s", cmds[i].name, cmds[i].args[0] ? " " : "", cmds[i].args);
@@ -121,8 +123,8 @@ static int dispatch(int argc, char **argv)
         return generate(ls_manual_roff, cmds, n);
     if (strcmp(cmd, "--completion") == 0)
         return generate(ls_manual_bash, cmds, n);
-    if (ls_cluster_size() > 1 && !(ls_workload_find(cmd) && ls_workload_find(cmd)->scales))
-        return ls_cluster_refuse(cmd);
+    if (ls_cluster_size() > 1 && !(ls_workload_find(cmd) && ls_workload_find(cmd)->on_set))
+        return ls_cmd_refuse_ranks(cmd);
     for (int i = 0; i < n; i++)
         if (strcmp(cmd, cmds[i].name) == 0)
             return cmds[i].run(&cmds[i], argc, argv);

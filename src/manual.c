@@ -7,14 +7,21 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands/commands.h"
 #include "version.h"
 
-const char ls_manual_intro[] =
-    "Runs the same algorithms on OpenMP, OpenCL and CUDA and checks that they agree, bit for bit.\n"
-    "Every command takes --help. --backend NAME[:INDEX] picks the device (default\n"
-    "$LOCKSTEP_BACKEND, else auto: a CUDA GPU, else an OpenCL GPU, else OpenMP);\n"
-    "graveler and bmn search also take NAME:all or a list (cuda:0,openmp) and run\n"
-    "across MPI ranks under mpirun, with the same result as one device.";
+void ls_manual_intro(char *out, size_t len)
+{
+    char which[160];
+    ls_cmd_set_workloads(which, sizeof which);
+    snprintf(out, len,
+             "Runs the same algorithms on OpenMP, OpenCL and CUDA and checks that they agree, bit for bit.\n"
+             "Every command takes --help. --backend NAME[:INDEX] picks the device (default\n"
+             "$LOCKSTEP_BACKEND, else auto: a CUDA GPU, else an OpenCL GPU, else OpenMP);\n"
+             "%s also run on a set of devices (NAME:all, or a list such as\n"
+             "cuda:0,openmp) and across MPI ranks under mpirun, with the same result as one device.",
+             which);
+}
 
 /* The exit codes every command keeps (the README's table). */
 static const char *const exit_codes[][2] = {
@@ -24,7 +31,7 @@ static const char *const exit_codes[][2] = {
     {"2", "bad input, refused before any computation: an option, an input file, an output path that cannot be "
           "written, MPI ranks started with different arguments"},
     {"77", "check: fewer than two devices could be compared; conformance --skip-unavailable: the backend cannot run "
-           "here (test harnesses' \"skipped\")"},
+           "here; conformance on a set when no selected case runs on one (test harnesses' \"skipped\")"},
     {"128+N", "stopped by signal N before it finished (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP): the report says what "
               "was done, and no output file is written or changed"},
 };
@@ -87,36 +94,6 @@ static char *capture_help(const ls_command *c, const char *w1, const char *w2, l
     return text;
 }
 
-#define MAX_SUBS 8
-
-/* The subcommands of a workload with its own command (bmn play, search,
- * report): the words after "lockstep NAME " in the usage lines its --help
- * prints. Returns how many (into subs, each allocated). */
-static int find_subcommands(const ls_command *c, char subs[MAX_SUBS][32], ls_error *err)
-{
-    char *text = capture_help(c, NULL, NULL, LS_HELP_TEXT, err);
-    if (!text)
-        return -1;
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "lockstep %s ", c->name);
-    int n = 0;
-    for (char *p = strstr(text, prefix); p && n < MAX_SUBS; p = strstr(p + 1, prefix)) {
-        const char *word = p + strlen(prefix);
-        size_t len = 0;
-        while (word[len] >= 'a' && word[len] <= 'z' && len < 31)
-            len++;
-        if (len == 0)
-            continue;
-        int seen = 0;
-        for (int i = 0; i < n; i++)
-            seen |= strlen(subs[i]) == len && strncmp(subs[i], word, len) == 0;
-        if (!seen)
-            snprintf(subs[n++], sizeof subs[0], "%.*s", (int)len, word);
-    }
-    free(text);
-    return n;
-}
-
 /* ---- the man page --------------------------------------------------------- */
 
 /* One command's section: its --help as roff under the command line. */
@@ -155,7 +132,9 @@ int ls_manual_roff(FILE *out, const ls_command *cmds, int n, ls_error *err)
     fputs(".SH NAME\nlockstep \\- the same algorithms on OpenMP, OpenCL and CUDA, checked to agree bit for bit\n", out);
     fputs(".SH SYNOPSIS\n.B lockstep\n.I COMMAND\n.RI [ options ]\n", out);
     fputs(".SH DESCRIPTION\n", out);
-    ls_roff_text(out, ls_manual_intro, 0);
+    char intro[1024];
+    ls_manual_intro(intro, sizeof intro);
+    ls_roff_text(out, intro, 0);
     fputs("\n.SH COMMANDS\n", out);
     for (int i = 0; i < n; i++) {
         char tag[96];
@@ -167,15 +146,10 @@ int ls_manual_roff(FILE *out, const ls_command *cmds, int n, ls_error *err)
         const ls_command *c = &cmds[i];
         if (!c->has_help)
             continue;
-        if (c->workload && c->workload->command) {
-            char subs[MAX_SUBS][32];
-            int nsubs = find_subcommands(c, subs, err);
-            if (nsubs < 0)
-                return -1;
-            if (nsubs == 0)
-                return ls_fail(err, "lockstep %s --help names no subcommand", c->name);
-            for (int k = 0; k < nsubs; k++)
-                if (roff_section(out, c, subs[k], err) != 0)
+        if (c->workload && c->workload->nsubcommands) {
+            /* The workload's table names its subcommands. */
+            for (int k = 0; k < c->workload->nsubcommands; k++)
+                if (roff_section(out, c, c->workload->subcommands[k].name, err) != 0)
                     return -1;
         } else if (roff_section(out, c, NULL, err) != 0) {
             return -1;
@@ -245,15 +219,12 @@ static int collect_paths(const ls_command *cmds, int n, path_options *paths, cha
                     return -1;
             if (add_path(paths, &np, c, "all", err) != 0)
                 return -1;
-        } else if (c->workload && c->workload->command) {
-            char subs[MAX_SUBS][32];
-            int nsubs = find_subcommands(c, subs, err);
-            if (nsubs < 0)
-                return -1;
-            for (int k = 0; k < nsubs; k++) {
+        } else if (c->workload && c->workload->nsubcommands) {
+            const ls_workload *w = c->workload;
+            for (int k = 0; k < w->nsubcommands; k++) {
                 snprintf(subs_words[i] + strlen(subs_words[i]), 256 - strlen(subs_words[i]), "%s%s", k ? " " : "",
-                         subs[k]);
-                if (add_path(paths, &np, c, subs[k], err) != 0)
+                         w->subcommands[k].name);
+                if (add_path(paths, &np, c, w->subcommands[k].name, err) != 0)
                     return -1;
             }
         } else if (add_path(paths, &np, c, NULL, err) != 0) {

@@ -30,6 +30,6 @@ int ls_manual_bash(FILE *out, const ls_command *cmds, int n, ls_error *err);
 
 /* What `lockstep --help` says about the program, before the commands, and
  * the man page's DESCRIPTION. */
-extern const char ls_manual_intro[];
+void ls_manual_intro(char *out, size_t len);
 
 #endif

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "cluster.h"
+#include "set.h"
 
 /* A device named by a spec, not opened yet. */
 typedef struct dev_pick {
@@ -99,7 +99,7 @@ int ls_backend_spec_parse(const char *spec, const ls_backend **backend, int *ind
     return 0;
 }
 
-static int open_device(const ls_backend *b, int index, ls_session *s, ls_error *err)
+static int open_device(const ls_backend *b, int index, ls_device *d, ls_error *err)
 {
     ls_device_info devs[LS_MAX_DEVICES];
     ls_error why = {{0}, 0};
@@ -112,12 +112,13 @@ static int open_device(const ls_backend *b, int index, ls_session *s, ls_error *
     if (index >= n)
         return ls_fail_usage(err, "--backend: %s has %d device%s (index 0 to %d), not index %d", b->name, n,
                              n == 1 ? "" : "s", n - 1, index);
-    s->ctx = b->open(index, err);
-    if (!s->ctx)
+    d->ctx = b->open(index, err);
+    if (!d->ctx)
         return -1;
-    s->backend = b;
-    s->index = index;
-    s->info = devs[index];
+    d->backend = b;
+    d->index = index;
+    d->info = devs[index];
+    snprintf(d->label, sizeof d->label, "%s:%d", b->name, index);
     return 0;
 }
 
@@ -142,42 +143,6 @@ static int pick_auto(dev_pick *out, int max, ls_error *err)
     return ls_fail(err, "no backend could be opened");
 }
 
-/* One item of a list: "NAME", "NAME:INDEX" or "NAME:all". */
-static int pick_item(const char *item, dev_pick *out, int max, ls_error *err)
-{
-    const char *colon = strchr(item, ':');
-    if (colon && strcmp(colon + 1, "all") == 0) {
-        char name[32];
-        size_t nlen = (size_t)(colon - item);
-        snprintf(name, sizeof name, "%.*s", (int)(nlen < sizeof name ? nlen : sizeof name - 1), item);
-        const ls_backend *b;
-        int index;
-        if (ls_backend_spec_parse(name, &b, &index, err) != 0)
-            return -1;
-        if (!b)
-            return ls_fail_usage(err, "--backend: 'auto:all' is not a device list; name a backend, like cuda:all");
-        ls_device_info devs[LS_MAX_DEVICES];
-        ls_error why = {{0}, 0};
-        int n = b->list_devices(devs, LS_MAX_DEVICES, &why);
-        if (n <= 0)
-            return ls_fail(err, "%s is not available here: %s", b->name, why.msg[0] ? why.msg : "no devices");
-        int k = 0;
-        for (int d = 0; d < n && k < max; d++)
-            out[k++] = (dev_pick){b, d};
-        return k;
-    }
-    const ls_backend *b;
-    int index;
-    if (ls_backend_spec_parse(item, &b, &index, err) != 0)
-        return -1;
-    if (!b)
-        return pick_auto(out, max, err);
-    if (max < 1)
-        return 0;
-    out[0] = (dev_pick){b, index < 0 ? 0 : index};
-    return 1;
-}
-
 int ls_spec_list_check(const char *flag, const char *spec, const char *seps, ls_error *err)
 {
     size_t len = strlen(spec);
@@ -192,21 +157,75 @@ int ls_spec_list_check(const char *flag, const char *spec, const char *seps, ls_
     return 0;
 }
 
-/* The devices a spec names, in order, before any are opened. */
-static int pick_list(const char *spec, dev_pick *out, int max, ls_error *err)
+int ls_spec_parse(const char *flag, const char *spec, ls_spec_item *items, int max, ls_error *err)
 {
     char buf[512];
     if (strlen(spec) >= sizeof buf)
-        return ls_fail_usage(err, "--backend: a list of at most %zu characters", sizeof buf - 1);
-    if (ls_spec_list_check("--backend", spec, ",+", err) != 0)
+        return ls_fail_usage(err, "%s: a list of at most %zu characters", flag, sizeof buf - 1);
+    if (ls_spec_list_check(flag, spec, ",+", err) != 0)
         return -1;
     snprintf(buf, sizeof buf, "%s", spec);
-    int n = 0, items = 0;
+    int n = 0, autos = 0;
     char *save = NULL;
-    for (char *tok = strtok_r(buf, ",+", &save); tok; tok = strtok_r(NULL, ",+", &save), items++) {
-        if (items > 0 && strcmp(tok, "auto") == 0)
-            return ls_fail_usage(err, "--backend: auto stands alone, not in a list");
-        int k = pick_item(tok, out + n, max - n, err);
+    for (char *tok = strtok_r(buf, ",+", &save); tok; tok = strtok_r(NULL, ",+", &save), n++) {
+        if (n == max)
+            return ls_fail_usage(err, "%s: at most %d items in '%s'", flag, max, spec);
+        ls_spec_item *it = &items[n];
+        size_t at = (size_t)(tok - buf);
+        it->sep = at ? spec[at - 1] : 0;
+        snprintf(it->text, sizeof it->text, "%s", tok);
+        char *colon = strchr(tok, ':');
+        int all = colon && strcmp(colon + 1, "all") == 0;
+        if (all)
+            *colon = 0; /* NAME:all: the name must be a backend's */
+        if (ls_backend_spec_parse(tok, &it->backend, &it->index, err) != 0)
+            return -1;
+        if (all && !it->backend)
+            return ls_fail_usage(err, "%s: 'auto:all' is not a device list; name a backend, like cuda:all", flag);
+        if (all)
+            it->index = LS_SPEC_ALL;
+        autos += !it->backend;
+    }
+    if (n == 0)
+        return ls_fail_usage(err, "%s: expected auto, NAME, NAME:INDEX, NAME:all or a list of them; got '%s'", flag,
+                             spec);
+    if (autos && n > 1)
+        return ls_fail_usage(err, "%s: auto stands alone, not in a list ('%s')", flag, spec);
+    return n;
+}
+
+/* The devices one item names, listed but not opened. */
+static int pick_item(const ls_spec_item *it, dev_pick *out, int max, ls_error *err)
+{
+    if (!it->backend)
+        return pick_auto(out, max, err);
+    if (it->index != LS_SPEC_ALL) {
+        out[0] = (dev_pick){it->backend, it->index < 0 ? 0 : it->index};
+        return 1;
+    }
+    ls_device_info devs[LS_MAX_DEVICES];
+    ls_error why = {{0}, 0};
+    int n = it->backend->list_devices(devs, LS_MAX_DEVICES, &why);
+    if (n <= 0)
+        return ls_fail(err, "%s is not available here: %s", it->backend->name, why.msg[0] ? why.msg : "no devices");
+    int k = 0;
+    for (int d = 0; d < n && k < max; d++)
+        out[k++] = (dev_pick){it->backend, d};
+    return k;
+}
+
+/* The devices a spec names, in order, before any are opened. */
+static int pick_list(const char *spec, dev_pick *out, int max, ls_error *err)
+{
+    ls_spec_item items[LS_MAX_DEVICES];
+    int nitems = ls_spec_parse("--backend", spec, items, LS_MAX_DEVICES, err);
+    if (nitems < 0)
+        return -1;
+    int n = 0;
+    for (int t = 0; t < nitems; t++) {
+        if (n == max)
+            return ls_fail_usage(err, "--backend: at most %d devices", max);
+        int k = pick_item(&items[t], out + n, max - n, err);
         if (k < 0)
             return -1;
         for (int i = n; i < n + k; i++)
@@ -215,14 +234,7 @@ static int pick_list(const char *spec, dev_pick *out, int max, ls_error *err)
                     return ls_fail_usage(err, "--backend: %s:%d is named twice in '%s'", out[i].b->name,
                                          out[i].index, spec);
         n += k;
-        if (n == max && save && *save)
-            return ls_fail_usage(err, "--backend: at most %d devices", max);
     }
-    if (items == 0)
-        return ls_fail_usage(err, "--backend: expected auto, NAME, NAME:INDEX, NAME:all or a list of them; got '%s'",
-                             spec);
-    if (items > 1 && strcmp(buf, "auto") == 0)
-        return ls_fail_usage(err, "--backend: auto stands alone, not in a list");
     return n;
 }
 
@@ -256,25 +268,8 @@ static int blame_env(ls_error *err)
 
 int ls_spec_syntax_check(const char *flag, const char *spec, ls_error *err)
 {
-    char buf[512];
-    if (strlen(spec) >= sizeof buf)
-        return ls_fail_usage(err, "%s: a list of at most %zu characters", flag, sizeof buf - 1);
-    if (ls_spec_list_check(flag, spec, ",+", err) != 0)
-        return -1;
-    snprintf(buf, sizeof buf, "%s", spec);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",+", &save); tok; tok = strtok_r(NULL, ",+", &save)) {
-        const ls_backend *b;
-        int index;
-        char *colon = strchr(tok, ':');
-        if (colon && strcmp(colon + 1, "all") == 0)
-            *colon = 0; /* NAME:all: the name must be a backend's */
-        if (ls_backend_spec_parse(tok, &b, &index, err) != 0)
-            return -1;
-        if (!b && (strchr(spec, ',') || strchr(spec, '+')))
-            return ls_fail_usage(err, "%s: auto stands alone, not in a list ('%s')", flag, spec);
-    }
-    return 0;
+    ls_spec_item items[LS_MAX_DEVICES];
+    return ls_spec_parse(flag, spec, items, LS_MAX_DEVICES, err) < 0 ? -1 : 0;
 }
 
 int ls_default_backend_check(ls_error *err)
@@ -283,15 +278,16 @@ int ls_default_backend_check(ls_error *err)
     return ls_spec_syntax_check("--backend", ls_default_backend_spec(), err) != 0 ? blame_env(err) : 0;
 }
 
-static void append_label(char *label, size_t len, const ls_session *d)
+/* The job this process is part of (cluster.h): the one place below the
+ * command layer that reads the process's MPI state. */
+static ls_job this_job(void)
 {
-    size_t used = strlen(label);
-    snprintf(label + used, len - used, "%s%s:%d", used ? "," : "", d->backend->name, d->index);
+    return (ls_job){ls_cluster_rank(), ls_cluster_size(), ls_cluster_local_rank(), ls_cluster_local_size()};
 }
 
-int ls_session_open(const char *spec, ls_session *s, ls_error *err)
+int ls_set_open(const char *spec, ls_set *set, ls_error *err)
 {
-    memset(s, 0, sizeof *s);
+    memset(set, 0, sizeof *set);
     int from_env = !spec;
     if (!spec)
         spec = ls_default_backend_spec();
@@ -300,43 +296,27 @@ int ls_session_open(const char *spec, ls_session *s, ls_error *err)
     if (n < 0)
         return from_env ? blame_env(err) : -1;
     n = share_with_node(picks, n);
-    if (n == 1) {
-        if (open_device(picks[0].b, picks[0].index, s, err) != 0)
-            return from_env ? blame_env(err) : -1;
-        s->ndevices = 1;
-        append_label(s->label, sizeof s->label, s);
-        return 0;
-    }
-    s->devices = calloc((size_t)n, sizeof *s->devices);
-    if (!s->devices)
+    set->dev = calloc((size_t)n, sizeof *set->dev);
+    if (!set->dev)
         return ls_fail(err, "out of memory opening %d devices", n);
+    set->job = this_job();
     for (int i = 0; i < n; i++) {
-        if (open_device(picks[i].b, picks[i].index, &s->devices[i], err) != 0) {
-            s->ndevices = i;
-            ls_session_close(s);
+        if (open_device(picks[i].b, picks[i].index, &set->dev[i], err) != 0) {
+            ls_set_close(set);
             return from_env ? blame_env(err) : -1;
         }
-        s->devices[i].ndevices = 1;
-        append_label(s->devices[i].label, sizeof s->devices[i].label, &s->devices[i]);
-        append_label(s->label, sizeof s->label, &s->devices[i]);
+        set->ndevices = i + 1;
+        size_t used = strlen(set->label);
+        snprintf(set->label + used, sizeof set->label - used, "%s%s", i ? "," : "", set->dev[i].label);
     }
-    s->ndevices = n;
-    s->backend = s->devices[0].backend;
-    s->index = s->devices[0].index;
-    s->info = s->devices[0].info;
-    s->ctx = s->devices[0].ctx;
     return 0;
 }
 
-void ls_session_close(ls_session *s)
+void ls_set_close(ls_set *set)
 {
-    if (s->devices) {
-        for (int i = 0; i < s->ndevices; i++)
-            ls_session_close(&s->devices[i]);
-        free(s->devices);
-    } else if (s->backend && s->ctx) {
-        s->backend->close(s->ctx);
-    }
-    free(s->split);
-    memset(s, 0, sizeof *s);
+    for (int i = 0; i < set->ndevices; i++)
+        if (set->dev[i].ctx)
+            set->dev[i].backend->close(set->dev[i].ctx);
+    free(set->dev);
+    memset(set, 0, sizeof *set);
 }

@@ -19,8 +19,8 @@
 
 #include <stdio.h>
 
-#include "backend.h"
 #include "cli.h"
+#include "set.h"
 
 /* The outcome of one run. */
 typedef struct ls_run {
@@ -30,13 +30,26 @@ typedef struct ls_run {
     uint64_t items;    /* work items done (battles, deals, ...) */
     int interrupted;   /* stopped early by Ctrl-C */
     void *data;        /* the full result, owned by the workload */
+    /* Each device's share, from a run over the set runner (set_run.h);
+     * no devices (ndevices 0) from a run on one device without it. */
+    ls_set_report report;
 } ls_run;
+
+/* A subcommand of a workload's command (`lockstep bmn play`). */
+typedef struct ls_subcommand {
+    const char *name;  /* "play" */
+    const char *usage; /* its usage line, for `lockstep NAME --help` */
+    /* Runs `lockstep NAME SUB ...` (argv[2] is SUB). NULL: the workload's
+     * run, as the command layer runs every workload (options from argv[3]
+     * on); that subcommand alone may run on a set and under MPI. */
+    int (*run)(int argc, char **argv);
+} ls_subcommand;
 
 /* One conformance case: 1 pass, 0 fail (detail says how), -1 could not
  * run (err says why). `arg` is the case's own entry from the table. */
 typedef struct ls_case {
     const char *name;
-    int (*run)(ls_session *s, const void *arg, char *detail, size_t detail_len, ls_error *err);
+    int (*run)(ls_set *set, const void *arg, char *detail, size_t detail_len, ls_error *err);
     const void *arg;
 } ls_case;
 
@@ -49,9 +62,12 @@ typedef struct ls_workload {
     /* The run command's usage line when it is not "lockstep NAME [options]"
      * (positional arguments); NULL for that. */
     const char *usage;
-    /* A custom `lockstep NAME ...` entry (subcommands); it runs the generic
-     * command with ls_cmd_run where that fits. NULL: ls_cmd_run. */
-    int (*command)(const struct ls_workload *w, int argc, char **argv);
+    /* Subcommands (`lockstep bmn play|search|report`), which the command
+     * layer dispatches to, and what `lockstep NAME --help` says under
+     * their usage lines; none (0): `lockstep NAME` is the run itself. */
+    const ls_subcommand *subcommands;
+    int nsubcommands;
+    const char *subcommands_about;
 
     size_t params_size;
     void (*params_default)(void *params);
@@ -69,13 +85,16 @@ typedef struct ls_workload {
     int (*params_positional)(void *params, int n, const char **pos, ls_error *err);
     int (*params_validate)(void *params, ls_error *err);
 
-    int (*run)(ls_session *s, const void *params, ls_run *out, const ls_progress *progress, ls_error *err);
+    /* One run on the set: on every device of it and every rank of the
+     * job when on_set, else on set->dev[0] (the only one the command layer
+     * gives it). The per-device report comes back in out->report. */
+    int (*run)(ls_set *set, const void *params, ls_run *out, const ls_progress *progress, ls_error *err);
     /* The result's fields as JSON members, `"key":value` separated by
      * commas, without braces. Everything a person or a script is told
      * about the result is here; the digest is computed from this text. */
     void (*result_json)(const void *params, const ls_run *run, FILE *out);
     /* The report for people. */
-    void (*print)(const void *params, const ls_session *s, const ls_run *run, FILE *out);
+    void (*print)(const void *params, const ls_set *set, const ls_run *run, FILE *out);
     /* Writes the output files the run options named (each whole or not at
      * all); NULL when the workload writes none. */
     int (*write_outputs)(const void *params, const ls_run *run, ls_error *err);
@@ -95,9 +114,11 @@ typedef struct ls_workload {
     const ls_case *cases;
     int ncases;
 
-    /* 1 when run spreads its work over every device of a session and the
-     * ranks of an MPI job (split.h); 0: one device only. */
-    int scales;
+    /* 1 when run spreads its work over every device of a set and the
+     * ranks of an MPI job (set_run.h): `check` and `conformance` then run
+     * it on sets too, and it alone runs under mpirun. 0: one device only.
+     * The command layer reads this flag and nothing else to decide. */
+    int on_set;
 } ls_workload;
 
 extern const ls_workload *const ls_workloads[]; /* NULL-terminated */
@@ -109,22 +130,10 @@ uint64_t ls_fnv1a(uint64_t h, const void *data, size_t len);
 
 /* Computes run->digest from result_json, after applying any fault that
  * LOCKSTEP_DEBUG_FAULT names for this backend. 0, or -1 with err set. */
-int ls_run_seal(const ls_workload *w, const void *params, const ls_session *s, ls_run *run, ls_error *err);
+int ls_run_seal(const ls_workload *w, const void *params, const ls_set *set, ls_run *run, ls_error *err);
 
 /* The result JSON of a run as one allocated string (free it). */
 char *ls_result_json(const ls_workload *w, const void *params, const ls_run *run);
-
-/* The generic commands, in commands.c. `first` is the index in argv of the
- * first option (2 for `lockstep graveler ...`, 3 for `lockstep bmn search`). */
-int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage);
-int ls_cmd_check(int argc, char **argv);
-int ls_cmd_conformance(int argc, char **argv);
-int ls_cmd_bench(int argc, char **argv);
-int ls_cmd_devices(int argc, char **argv);
-
-/* The "backend:" lines of a report: the device, or for a run spread over
- * several, each device's share and rate (`unit` names the items). */
-void ls_print_backend(FILE *out, const ls_session *s, const char *unit);
 
 /* Writes s as a JSON string literal. */
 void ls_json_string(FILE *out, const char *s);

@@ -78,7 +78,7 @@ char *ls_result_json(const ls_workload *w, const void *params, const ls_run *run
 /* LOCKSTEP_DEBUG_FAULT=BACKEND:FIELD makes every run on BACKEND report a
  * wrong FIELD (a JSON member of the result): the tests use it to show that
  * `check` catches and names a wrong field of every workload. */
-static int apply_fault(const ls_workload *w, const ls_session *s, ls_run *run, ls_error *err)
+static int apply_fault(const ls_workload *w, const ls_set *s, ls_run *run, ls_error *err)
 {
     const char *spec = getenv("LOCKSTEP_DEBUG_FAULT");
     const char *colon = spec ? strchr(spec, ':') : NULL;
@@ -87,16 +87,16 @@ static int apply_fault(const ls_workload *w, const ls_session *s, ls_run *run, l
     if (!colon)
         return ls_fail_usage(err, "LOCKSTEP_DEBUG_FAULT: expected BACKEND:FIELD, got '%s'", spec);
     size_t n = (size_t)(colon - spec);
-    if (strlen(s->backend->name) != n || strncmp(spec, s->backend->name, n) != 0)
+    if (strlen(s->dev[0].backend->name) != n || strncmp(spec, s->dev[0].backend->name, n) != 0)
         return 0;
     if (!w->fault || w->fault(run, colon + 1) != 0)
         return ls_fail_usage(err, "LOCKSTEP_DEBUG_FAULT: %s has no result field '%s' to perturb", w->name, colon + 1);
     fprintf(stderr, "lockstep: LOCKSTEP_DEBUG_FAULT is set: %s's field '%s' on %s is deliberately wrong\n", w->name,
-            colon + 1, s->backend->name);
+            colon + 1, s->dev[0].backend->name);
     return 0;
 }
 
-int ls_run_seal(const ls_workload *w, const void *params, const ls_session *s, ls_run *run, ls_error *err)
+int ls_run_seal(const ls_workload *w, const void *params, const ls_set *s, ls_run *run, ls_error *err)
 {
     if (apply_fault(w, s, run, err) != 0)
         return -1;

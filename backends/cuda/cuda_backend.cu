@@ -17,6 +17,7 @@
 extern "C" {
 #include "backend.h"
 }
+#include "cu_args.h"
 #include "cu_program.h"
 
 /* Every program meson built: LS_GPU_PROGRAMS is X(graveler) X(bmn) ... */
@@ -30,6 +31,7 @@ static const ls_cu_program *const cu_programs[] = {LS_GPU_PROGRAMS(LS_CU_LIST_) 
 struct ls_kernel {
     const char *program, *name;
     const void *fn;
+    const ls_cu_entry *entry; /* with its parameters, to check launches against */
 };
 
 struct ls_buf {
@@ -151,7 +153,7 @@ static ls_ctx *cuda_open(int index, ls_error *err)
 /* ---- the primitives (gpu.h) ---------------------------------------------- */
 
 /* The CUDA runtime's current device belongs to the calling host thread; a
- * run over several devices drives each from its own thread (src/split.c),
+ * run over several devices drives each from its own thread (src/set_run.c),
  * so every primitive selects its device first (a cheap call). */
 #define CU_SELECT(ctx, err) CU_TRY(cudaSetDevice((ctx)->device), err, "selecting the device")
 
@@ -243,6 +245,7 @@ static int cu_kernel(ls_ctx *ctx, const char *program, const char *name, ls_kern
                 k->program = cu_programs[p]->name;
                 k->name = cu_programs[p]->entries[e].name;
                 k->fn = cu_programs[p]->entries[e].fn;
+                k->entry = &cu_programs[p]->entries[e];
                 *out = k;
                 return 0;
             }
@@ -272,6 +275,10 @@ static int cu_launch(ls_ctx *ctx, ls_kernel *k, const ls_launch *l, ls_error *er
     void *args[CU_MAX_ARGS];
     if (l->nargs > CU_MAX_ARGS)
         return ls_fail(err, "kernel %s: more than %d arguments", k->name, CU_MAX_ARGS);
+    /* OpenCL refuses a wrong count or size by itself; CUDA would read
+     * past the argument. */
+    if (ls_cu_check_args(k->entry, l, err) != 0)
+        return -1;
     for (int i = 0; i < l->nargs; i++)
         args[i] = l->args[i].is_buf ? (l->args[i].buf ? (void *)&l->args[i].buf->ptr : (void *)&l->args[i].value)
                                     : (void *)l->args[i].value;

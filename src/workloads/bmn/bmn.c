@@ -9,8 +9,7 @@
 
 #include "bmn_golden.h"
 #include "bmn_search.h"
-#include "cluster.h"
-#include "split.h"
+#include "set_run.h"
 #include "progress.h"
 
 /* ---- the ls_workload hooks (check, bench) ---------------------------------- */
@@ -34,12 +33,14 @@ static int bmn_params_options(void *pp, ls_opt *out, int max)
 {
     bmn_params *p = pp;
     ls_opt opts[] = {
-        {"deals", LS_OPT_COUNT, &p->deals, 1, BMN_MAX_DEALS, "N", "number of deals to play"},
-        {"seed", LS_OPT_U64, &p->seed, 0, 0, "S", "random seed; deal i is a pure function of (seed, i)"},
-        {"first", LS_OPT_COUNT, &p->first, 0, 1000000000000000000ull, "I", "index of the first deal"},
-        {"top", LS_OPT_COUNT, &p->top, 1, BMN_MAX_TOP, "K", "how many of the longest games to keep"},
+        {"deals", LS_OPT_COUNT, &p->deals, 1, BMN_MAX_DEALS, "N", "number of deals to play", &p->given.deals},
+        {"seed", LS_OPT_U64, &p->seed, 0, 0, "S", "random seed; deal i is a pure function of (seed, i)",
+         &p->given.seed},
+        {"first", LS_OPT_COUNT, &p->first, 0, 1000000000000000000ull, "I", "index of the first deal",
+         &p->given.first},
+        {"top", LS_OPT_COUNT, &p->top, 1, BMN_MAX_TOP, "K", "how many of the longest games to keep", &p->given.top},
         {"cap", LS_OPT_COUNT, &p->cap, 10000, 4000000000ull, "C",
-         "cards after which a device hands a game to the exact host player"},
+         "cards after which a device hands a game to the exact host player", &p->given.cap},
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     if (n > max)
@@ -48,16 +49,10 @@ static int bmn_params_options(void *pp, ls_opt *out, int max)
     return n;
 }
 
-/* Which options of the search the command line of `bmn search` gave (set
- * by bmn_command before the generic command parses them): a resumed
- * search takes the others from its checkpoint. check and bench name no
- * checkpoint. */
-static bmn_given search_given;
-
 static int bmn_params_validate(void *pp, ls_error *err)
 {
     bmn_params *p = pp;
-    return p->checkpoint ? bmn_ckpt_options(p->checkpoint, p, &search_given, err) : 0;
+    return p->checkpoint ? bmn_ckpt_options(p->checkpoint, p, &p->given, err) : 0;
 }
 
 /* A run's result: the search state and the parameters it ran with. */
@@ -75,14 +70,14 @@ static void bmn_run_free(ls_run *run)
     run->data = NULL;
 }
 
-static int bmn_workload_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *prog, ls_error *err)
+static int bmn_workload_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *prog, ls_error *err)
 {
     memset(out, 0, sizeof *out);
     bmn_run_data *d = calloc(1, sizeof *d);
     if (!d)
         return ls_fail(err, "out of memory for a search");
     d->p = *(const bmn_params *)pp;
-    if (bmn_search_run(s, &d->p, &d->st, prog, NULL, err) != 0) {
+    if (bmn_search_run(set, &d->p, &d->st, prog, &out->report, NULL, err) != 0) {
         free(d->st.loops);
         free(d);
         return -1;
@@ -90,8 +85,8 @@ static int bmn_workload_run(ls_session *s, const void *pp, ls_run *out, const ls
     const bmn_state *st = &d->st;
     out->data = d;
     /* This run's share (a resumed search did the rest before). */
-    out->seconds = s->split->seconds;
-    out->items = s->split->done;
+    out->seconds = out->report.seconds;
+    out->items = out->report.done;
     out->interrupted = st->interrupted;
     snprintf(out->summary, sizeof out->summary, "longest %u", st->n_cards ? st->top_cards[0].cards : 0);
     return 0;
@@ -104,7 +99,7 @@ static void bmn_json(const void *pp, const ls_run *run, FILE *out)
     bmn_result_json(&d->p, &d->st, out);
 }
 
-static void bmn_print(const void *pp, const ls_session *s, const ls_run *run, FILE *out)
+static void bmn_print(const void *pp, const ls_set *set, const ls_run *run, FILE *out)
 {
     (void)pp;
     const bmn_run_data *d = run->data;
@@ -112,7 +107,7 @@ static void bmn_print(const void *pp, const ls_session *s, const ls_run *run, FI
     double rate = run->seconds > 0 ? (double)run->items / run->seconds : 0;
     fprintf(out, "bmn search: %" PRIu64 " deals from %" PRIu64 ", seed %" PRIu64 "%s\n", st->done, d->p.first,
             d->p.seed, st->interrupted ? " (interrupted: best so far)" : "");
-    ls_print_backend(out, s, "deals");
+    ls_set_print(out, set, &run->report, "deals");
     fprintf(out, "time:     %.3f s for %" PRIu64 " deals, %.4g deals/s\n", run->seconds, run->items, rate);
     fprintf(out, "digest:   %s\n", run->digest);
     bmn_result_text(&d->p, st, out);
@@ -181,7 +176,7 @@ static const bmn_golden_set bmn_records = {bmn_golden_records, BMN_GOLDEN_RECORD
 static const bmn_golden_set bmn_small = {bmn_golden_small, BMN_GOLDEN_SMALL};
 
 /* Plays a set of golden deals on the device and compares. */
-static int bmn_case_deals(ls_session *s, const void *arg, char *detail, size_t len, ls_error *err)
+static int bmn_case_deals(ls_set *set, const void *arg, char *detail, size_t len, ls_error *err)
 {
     const bmn_golden_game *games = ((const bmn_golden_set *)arg)->games;
     const int n = ((const bmn_golden_set *)arg)->n;
@@ -207,11 +202,15 @@ static int bmn_case_deals(ls_session *s, const void *arg, char *detail, size_t l
     p.top = (uint64_t)n;
     p.cap = 20000;
     bmn_state *st = malloc(sizeof *st);
-    if (!st) {
+    ls_set_report *report = malloc(sizeof *report);
+    if (!st || !report) {
+        free(st);
+        free(report);
         free(given);
         return ls_fail(err, "out of memory");
     }
-    int rc = bmn_search_run(s, &p, st, NULL, given, err);
+    int rc = bmn_search_run(set, &p, st, NULL, report, given, err);
+    free(report);
     int pass = rc == 0;
     detail[0] = 0;
     for (int i = 0; i < n && rc == 0; i++) {
@@ -245,7 +244,7 @@ static int bmn_case_deals(ls_session *s, const void *arg, char *detail, size_t l
     return rc == 0 ? pass : -1;
 }
 
-static int bmn_case_search(ls_session *s, const void *arg, char *d, size_t n, ls_error *e)
+static int bmn_case_search(ls_set *set, const void *arg, char *d, size_t n, ls_error *e)
 {
     (void)arg;
     bmn_params p;
@@ -254,7 +253,7 @@ static int bmn_case_search(ls_session *s, const void *arg, char *d, size_t n, ls
     p.deals = BMN_GOLDEN_SEARCH_DEALS;
     p.top = BMN_GOLDEN_SEARCH_TOP;
     ls_run run;
-    if (bmn_workload_run(s, &p, &run, NULL, e) != 0)
+    if (bmn_workload_run(set, &p, &run, NULL, e) != 0)
         return -1;
     const bmn_state *st = &((const bmn_run_data *)run.data)->st;
     uint64_t hash = bmn_golden_hash(st);
@@ -342,40 +341,27 @@ static int bmn_run_options(void *pp, ls_opt *out, int max)
     return 1;
 }
 
-static int bmn_command(const ls_workload *w, int argc, char **argv)
-{
-    const char *sub = argc > 2 ? argv[2] : NULL;
-    if (ls_cluster_size() > 1 && !(sub && strcmp(sub, "search") == 0))
-        return ls_cluster_refuse(sub ? "bmn play and bmn report: each" : "bmn");
-    if (sub && strcmp(sub, "play") == 0)
-        return bmn_play_cmd(argc, argv);
-    if (sub && strcmp(sub, "search") == 0) {
-        bmn_search_given(argc, argv, 3, &search_given);
-        return ls_cmd_run(w, argc, argv, 3, "lockstep bmn search [options]");
-    }
-    if (sub && strcmp(sub, "report") == 0)
-        return bmn_report_cmd(argc, argv);
-    if (sub && strcmp(sub, "--help") != 0 && strcmp(sub, "-h") != 0) {
-        fprintf(stderr, "lockstep: bmn: unknown subcommand '%s' (expected play, search or report)\n", sub);
-        return 2;
-    }
-    FILE *out = sub ? stdout : stderr;
-    fprintf(out, "usage: lockstep bmn play HANDS [--trace] [--json]\n"
-                 "       lockstep bmn search [--deals N] [--seed S] [--top K] [--checkpoint FILE] [--backend B] [--json]\n"
-                 "       lockstep bmn search --checkpoint FILE   (resumes with the options saved in FILE)\n"
-                 "       lockstep bmn report FILE [--json]\n\n"
-                 "Beggar My Neighbour: play one deal exactly, search random deals for long games, or\n"
-                 "show a search saved in a checkpoint.\n"
-                 "Each subcommand takes --help.\n");
-    return out == stdout ? 0 : 2;
-}
+/* play and report run on the host; search is the workload's run, the one
+ * that runs on a set of devices and across MPI ranks. */
+static const ls_subcommand bmn_subcommands[] = {
+    {"play", "lockstep bmn play HANDS [--trace] [--json]", bmn_play_cmd},
+    {"search",
+     "lockstep bmn search [--deals N] [--seed S] [--top K] [--checkpoint FILE] [--backend B] [--json]\n"
+     "       lockstep bmn search --checkpoint FILE   (resumes with the options saved in FILE)",
+     NULL},
+    {"report", "lockstep bmn report FILE [--json]", bmn_report_cmd},
+};
 
 const ls_workload ls_workload_bmn = {
     .name = "bmn",
-    .scales = 1,
+    .on_set = 1,
     .summary = "Beggar My Neighbour: play a deal, or search for the longest game",
     .unit = "deals",
-    .command = bmn_command,
+    .subcommands = bmn_subcommands,
+    .nsubcommands = (int)(sizeof bmn_subcommands / sizeof bmn_subcommands[0]),
+    .subcommands_about = "Beggar My Neighbour: play one deal exactly, search random deals for long games, or\n"
+                         "show a search saved in a checkpoint.\n"
+                         "Each subcommand takes --help.\n",
     .params_size = sizeof(bmn_params),
     .params_default = bmn_params_default,
     .params_quick = bmn_params_quick,

@@ -1,4 +1,4 @@
-/* bmn_device.c - one range of a search on whatever device a session is:
+/* bmn_device.c - one range of a search on whatever device it is:
  * the GPU driver (bmn_gpu.c) on CUDA and OpenCL, or the copy of the CPU
  * implementation (bmn_cpu.c) this CPU runs best. */
 #include "bmn_types.h"
@@ -19,7 +19,7 @@ int bmn_cpu_range(const bmn_range *r, bmn_range_out *out, ls_error *err)
     return bmn_cpu_range_generic(r, out, err);
 }
 
-int bmn_range_run(ls_session *s, const bmn_range *r, bmn_range_out *out, ls_error *err)
+int bmn_range_run(ls_device *s, const bmn_range *r, bmn_range_out *out, ls_error *err)
 {
     return s->backend->gpu ? bmn_gpu_range(s, r, out, err) : bmn_cpu_range(r, out, err);
 }

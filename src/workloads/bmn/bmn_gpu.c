@@ -157,7 +157,7 @@ static void bmn_gpu_release(bmn_gpu_run *R)
             R->gpu->free(R->ctx, R->queue[q][b]);
 }
 
-int bmn_gpu_range(ls_session *s, const bmn_range *r, bmn_range_out *out, ls_error *err)
+int bmn_gpu_range(ls_device *s, const bmn_range *r, bmn_range_out *out, ls_error *err)
 {
     bmn_gpu_run R;
     memset(&R, 0, sizeof R);

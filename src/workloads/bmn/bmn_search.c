@@ -1,4 +1,4 @@
-/* bmn_search.c - the Beggar My Neighbour search driver, over split.h.
+/* bmn_search.c - the Beggar My Neighbour search driver, over set_run.h.
  *
  * A device plays a chunk of deals (bmn_range_run: bmn_gpu.c or bmn_cpu.c)
  * and returns the length histogram, the deals that reach the top-K
@@ -6,7 +6,7 @@
  * which its thread replays with the exact host player (loop detection).
  * The fold, in chunk order on one thread, keeps the top K by cards and by
  * tricks and the loops, and each fold is committed to the checkpoint;
- * split.c spreads the chunks over devices and MPI ranks and stops cleanly
+ * set_run.c spreads the chunks over devices and MPI ranks and stops cleanly
  * on Ctrl-C, SIGTERM or SIGHUP. Results do not depend on the chunking or
  * on who played what: ties in the top K go to the lower deal index. */
 #include <inttypes.h>
@@ -15,10 +15,9 @@
 #include <string.h>
 
 #include "bmn_search.h"
-#include "cluster.h"
-#include "split.h"
+#include "set_run.h"
 
-/* A search as split.h sees it: the parameters (what compute reads) and the
+/* A search as set_run.h sees it: the parameters (what compute reads) and the
  * state that chunks are folded into (what fold and commit change). */
 typedef struct bmn_job {
     const bmn_params *p;
@@ -82,7 +81,7 @@ static int put_chunk(ls_bytes *out, const bmn_range_out *o, const bmn_replayed *
 /* Plays deals [lo, lo + n) on device d with the top-K thresholds of the
  * hint. Plays the chunk again with more room when a list overflowed, so
  * nothing is dropped. */
-static int bmn_compute(const void *job, ls_session *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
+static int bmn_compute(const void *job, ls_device *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
                        ls_bytes *out, double *secs, ls_error *err)
 {
     const bmn_job *j = job;
@@ -198,7 +197,7 @@ static int bmn_commit(void *job, ls_error *err)
     return j->ckpt ? bmn_ckpt_commit(j->ckpt, j->p, j->st, err) : 0;
 }
 
-static const ls_split_ops bmn_split = {
+static const ls_set_ops bmn_set_ops = {
     .unit = "deals",
     .first_gpu = BMN_FIRST_CHUNK,
     .first_cpu = BMN_FIRST_CHUNK,
@@ -209,42 +208,21 @@ static const ls_split_ops bmn_split = {
     .commit = bmn_commit,
 };
 
-/* Whether argv[first..argc) gives --name (as "--name V" or "--name=V"). A
- * value never starts with "--" (ls_opts_parse refuses `--checkpoint
- * --seed`), and after "--" come only arguments, so a word "--name" is the
- * option itself. */
-static int option_given(int argc, char **argv, int first, const char *name)
-{
-    size_t len = strlen(name);
-    for (int i = first; i < argc && strcmp(argv[i], "--") != 0; i++)
-        if (strncmp(argv[i], "--", 2) == 0 && strncmp(argv[i] + 2, name, len) == 0 &&
-            (argv[i][2 + len] == 0 || argv[i][2 + len] == '='))
-            return 1;
-    return 0;
-}
-
-void bmn_search_given(int argc, char **argv, int first, bmn_given *given)
-{
-    given->seed = option_given(argc, argv, first, "seed");
-    given->first = option_given(argc, argv, first, "first");
-    given->top = option_given(argc, argv, first, "top");
-    given->cap = option_given(argc, argv, first, "cap");
-    given->deals = option_given(argc, argv, first, "deals");
-}
-
-/* Runs the search of p on s (every device of it, every MPI rank) into st,
- * resuming from the checkpoint when one is named and committing it after
- * every fold. Under MPI only rank 0 holds the state and the checkpoint. */
-int bmn_search_run(ls_session *s, const bmn_params *p, bmn_state *st, const ls_progress *prog,
+/* Runs the search of p on the set (every device of it, every rank of its
+ * job) into st, resuming from the checkpoint when one is named and
+ * committing it after every fold. Only rank 0 holds the state and the
+ * checkpoint. */
+int bmn_search_run(ls_set *set, const bmn_params *p, bmn_state *st, const ls_progress *prog, ls_set_report *report,
                    const bmn_deal_in *given, ls_error *err)
 {
     memset(st, 0, sizeof *st);
     st->k = (uint32_t)p->top;
     bmn_job job = {p, given, st, NULL, prog};
-    if (p->checkpoint && ls_cluster_rank() == 0 && bmn_ckpt_open(&job.ckpt, p->checkpoint, p, st, err) != 0)
+    if (p->checkpoint && set->job.rank == 0 && bmn_ckpt_open(&job.ckpt, p->checkpoint, p, st, err) != 0)
         return -1;
-    int rc = ls_split_run(s, &bmn_split, &job, p->first, p->first + st->done, p->first + p->deals, prog, err);
-    st->interrupted = s->split && s->split->interrupted;
+    int rc = ls_set_run(set, &bmn_set_ops, &job, p->first, p->first + st->done, p->first + p->deals, prog, report,
+                        err);
+    st->interrupted = report->interrupted;
     /* The file stays locked to the end; closing can fail too (the log is
      * folded back in), and that is reported unless an error came first. */
     if (bmn_ckpt_close(job.ckpt, rc == 0 ? err : NULL) != 0)

@@ -23,9 +23,16 @@
 #define BMN_MAX_CHUNK (1ull << 30)
 #define BMN_MAX_DEALS 1000000000000000ull /* --deals at most */
 
+/* Which of the options that define a search (and --deals) a command line
+ * gave: a resumed search takes the others from its checkpoint. */
+typedef struct bmn_given {
+    int seed, first, top, cap, deals;
+} bmn_given;
+
 typedef struct bmn_params {
     uint64_t seed, first, deals, top, cap;
     const char *checkpoint; /* search command only */
+    bmn_given given;        /* set by the option parser */
 } bmn_params;
 
 typedef struct bmn_loop_rec {
@@ -59,16 +66,6 @@ int bmn_state_add_loop(bmn_state *st, uint64_t deal, const bmn_host_result *r);
 /* Deal `deal` of `seed` as text, "handA/handB". */
 void bmn_deal_string(uint64_t seed, uint64_t deal, char *out, size_t len);
 
-/* Which of the options that define a search (and --deals) a command line
- * gave: a resumed search takes the others from its checkpoint. */
-typedef struct bmn_given {
-    int seed, first, top, cap, deals;
-} bmn_given;
-
-/* Which of them `bmn search`'s argv[first..argc) gives, read as
- * ls_opts_parse reads it (bmn_search.c). */
-void bmn_search_given(int argc, char **argv, int first, bmn_given *given);
-
 /* ---- checkpoint (bmn_checkpoint.c) ------------------------------------------ */
 
 /* An open checkpoint: an SQLite store (store.h), locked for the whole run. */
@@ -101,10 +98,11 @@ int bmn_report_cmd(int argc, char **argv);
 
 /* ---- the search driver (bmn_search.c) ---------------------------------------- */
 
-/* Runs the search of p on s into st (which it initialises), resuming from
- * and appending to the checkpoint when one is named; `given` replaces the
- * random deals by a list (conformance). */
-int bmn_search_run(ls_session *s, const bmn_params *p, bmn_state *st, const ls_progress *prog,
+/* Runs the search of p on the set into st (which it initialises),
+ * resuming from and appending to the checkpoint when one is named; `given`
+ * replaces the random deals by a list (conformance). Each device's share
+ * goes to *report. */
+int bmn_search_run(ls_set *set, const bmn_params *p, bmn_state *st, const ls_progress *prog, ls_set_report *report,
                    const bmn_deal_in *given, ls_error *err);
 
 /* ---- results (bmn_report.c) --------------------------------------------------- */

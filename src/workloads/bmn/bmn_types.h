@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "backend.h"
+#include "set.h"
 #include "bmn.h"
 
 typedef struct bmn_range {
@@ -42,8 +42,8 @@ typedef struct bmn_range_out {
 } bmn_range_out;
 
 /* Plays range r on session s's device (bmn_device.c): 0, or -1 with err. */
-int bmn_range_run(ls_session *s, const bmn_range *r, bmn_range_out *out, ls_error *err);
-int bmn_gpu_range(ls_session *s, const bmn_range *r, bmn_range_out *out, ls_error *err);
+int bmn_range_run(ls_device *s, const bmn_range *r, bmn_range_out *out, ls_error *err);
+int bmn_gpu_range(ls_device *s, const bmn_range *r, bmn_range_out *out, ls_error *err);
 /* On the CPU: the copy of bmn_cpu.c for this CPU (x86-64-v3 or baseline). */
 int bmn_cpu_range(const bmn_range *r, bmn_range_out *out, ls_error *err);
 

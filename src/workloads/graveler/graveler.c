@@ -10,7 +10,7 @@
 #include "graveler.h"
 #include "graveler_golden.h"
 #include "graveler_range.h"
-#include "split.h"
+#include "set_run.h"
 #include "workload.h"
 
 /* The command's parameters: grv_params, plus the turn count as the option
@@ -28,7 +28,7 @@ typedef struct grv_data {
 
 /* First chunk: large on GPUs, which need millions of streams in flight to
  * fill; 2^24 battles (tens of ms) on a CPU. Later ones are sized from each
- * device's rate (split.h). */
+ * device's rate (set_run.h). */
 #define GRV_FIRST_RANGE_GPU (1ull << 30)
 #define GRV_FIRST_RANGE_CPU (1ull << 24)
 #define GRV_MAX_RANGE (1ull << 40)
@@ -99,7 +99,7 @@ static void grv_run_free(ls_run *run)
     run->data = NULL;
 }
 
-/* A run as split.h sees it: the parameters, and the histogram that the
+/* A run as set_run.h sees it: the parameters, and the histogram that the
  * chunks are folded into. */
 typedef struct grv_job {
     const grv_params *p;
@@ -108,7 +108,7 @@ typedef struct grv_job {
 } grv_job;
 
 /* One chunk on device d: its histogram, as turns + 1 counts. */
-static int grv_compute(const void *job, ls_session *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
+static int grv_compute(const void *job, ls_device *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
                        ls_bytes *out, double *secs, ls_error *err)
 {
     (void)hint;
@@ -150,7 +150,7 @@ static int grv_fold(void *job, uint64_t lo, uint64_t n, const void *bytes, size_
     return 0;
 }
 
-static const ls_split_ops grv_split = {
+static const ls_set_ops grv_set_ops = {
     .unit = "battles",
     .first_gpu = GRV_FIRST_RANGE_GPU,
     .first_cpu = GRV_FIRST_RANGE_CPU,
@@ -161,7 +161,7 @@ static const ls_split_ops grv_split = {
 
 /* Plays the battles of p on s (every device of it, every MPI rank): the
  * host driver. */
-static int grv_play(ls_session *s, const grv_params *p, ls_run *out, const ls_progress *progress, ls_error *err)
+static int grv_play(ls_set *set, const grv_params *p, ls_run *out, const ls_progress *progress, ls_error *err)
 {
     memset(out, 0, sizeof *out);
     grv_data *d = calloc(1, sizeof *d);
@@ -174,21 +174,22 @@ static int grv_play(ls_session *s, const grv_params *p, ls_run *out, const ls_pr
     *d = (grv_data){p->seed, p->first, 0, p->turns, hist};
     out->data = d;
     grv_job job = {p, hist, progress};
-    if (ls_split_run(s, &grv_split, &job, p->first, p->first, p->first + p->battles, progress, err) != 0) {
+    if (ls_set_run(set, &grv_set_ops, &job, p->first, p->first, p->first + p->battles, progress, &out->report,
+                   err) != 0) {
         grv_run_free(out);
         return -1;
     }
-    d->battles = s->split->done;
-    out->seconds = s->split->seconds;
+    d->battles = out->report.done;
+    out->seconds = out->report.seconds;
     out->items = d->battles;
-    out->interrupted = s->split->interrupted;
+    out->interrupted = out->report.interrupted;
     snprintf(out->summary, sizeof out->summary, "max %u", grv_max(hist, p->turns));
     return 0;
 }
 
-static int grv_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
+static int grv_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
 {
-    return grv_play(s, &((const grv_opts *)pp)->p, out, progress, err);
+    return grv_play(set, &((const grv_opts *)pp)->p, out, progress, err);
 }
 
 static void grv_result_json(const void *pp, const ls_run *run, FILE *out)
@@ -204,14 +205,14 @@ static void grv_result_json(const void *pp, const ls_run *run, FILE *out)
     fputc(']', out);
 }
 
-static void grv_print(const void *pp, const ls_session *s, const ls_run *run, FILE *out)
+static void grv_print(const void *pp, const ls_set *set, const ls_run *run, FILE *out)
 {
     (void)pp;
     const grv_data *d = run->data;
     double rate = run->seconds > 0 ? (double)d->battles / run->seconds : 0.0;
     fprintf(out, "graveler: %" PRIu64 " battles of %u turns from %" PRIu64 ", seed %" PRIu64 "%s\n", d->battles,
             d->turns, d->first, d->seed, run->interrupted ? " (interrupted)" : "");
-    ls_print_backend(out, s, "battles");
+    ls_set_print(out, set, &run->report, "battles");
     fprintf(out, "max:      %u\n", grv_max(d->hist, d->turns));
     fprintf(out, "digest:   %s\n", run->digest);
     fprintf(out, "time:     %.4f s, %.4g battles/s\n", run->seconds, rate);
@@ -246,12 +247,12 @@ static int grv_fault(ls_run *run, const char *field)
 
 /* Runs a golden case and compares max and hash with the values the
  * independent reference (tests/ref_graveler.c) produced. */
-static int grv_case(ls_session *s, const void *arg, char *detail, size_t len, ls_error *err)
+static int grv_case(ls_set *set, const void *arg, char *detail, size_t len, ls_error *err)
 {
     const grv_golden *g = arg;
     grv_params p = {g->seed, g->first, g->battles, g->turns};
     ls_run run;
-    if (grv_play(s, &p, &run, NULL, err) != 0)
+    if (grv_play(set, &p, &run, NULL, err) != 0)
         return -1;
     const grv_data *d = run.data;
     uint64_t hash = grv_golden_hash(d->hist, d->turns);
@@ -279,7 +280,7 @@ _Static_assert(sizeof grv_cases / sizeof grv_cases[0] == GRV_GOLDEN_COUNT, "one 
 
 const ls_workload ls_workload_graveler = {
     .name = "graveler",
-    .scales = 1,
+    .on_set = 1,
     .summary = "bit-AND Bernoulli battles: max and histogram of successes",
     .unit = "battles",
     .params_size = sizeof(grv_opts),

@@ -59,7 +59,7 @@ static grv_shape grv_choose_shape(const ls_gpu_info *info, uint32_t bins)
     return sh;
 }
 
-int grv_gpu_range(ls_session *s, const grv_params *p, uint64_t lo, uint64_t hi, uint64_t *hist, double *seconds,
+int grv_gpu_range(ls_device *s, const grv_params *p, uint64_t lo, uint64_t hi, uint64_t *hist, double *seconds,
                   ls_error *err)
 {
     const ls_gpu *gpu = s->backend->gpu;

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "backend.h"
+#include "set.h"
 
 typedef struct grv_params {
     uint64_t seed;
@@ -22,7 +22,7 @@ typedef struct grv_params {
 
 /* One range [lo, hi) of battles of p's seed and turns, added to hist;
  * *seconds is the computation's own time (device events on GPUs). */
-int grv_gpu_range(ls_session *s, const grv_params *p, uint64_t lo, uint64_t hi, uint64_t *hist, double *seconds,
+int grv_gpu_range(ls_device *s, const grv_params *p, uint64_t lo, uint64_t hi, uint64_t *hist, double *seconds,
                   ls_error *err);
 int grv_cpu_range(const grv_params *p, uint64_t lo, uint64_t hi, uint64_t *hist, double *seconds, ls_error *err);
 

@@ -605,9 +605,9 @@ static void life_run_free(ls_run *run)
 
 /* ---- the host driver ------------------------------------------------------- */
 
-/* Generations on the session's device; the grid lives there meanwhile. */
+/* Generations on one device of the set; the grid lives there meanwhile. */
 typedef struct life_device {
-    ls_session *s;
+    ls_device *s;
     life_gpu_state *gpu; /* on a GPU backend */
     life_cpu *cpu;       /* on OpenMP: the host grid is the state */
 } life_device;
@@ -704,8 +704,10 @@ static int start_animation(const life_opts *o, life_data *d, size_t frames, ls_e
     return life_anim_open(&a, &d->grid, &d->anim, err);
 }
 
-static int life_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
+/* On one device: the set's first (the command layer gives Life no other). */
+static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
 {
+    ls_device *s = &set->dev[0];
     const life_opts *o = pp;
     memset(out, 0, sizeof *out);
     life_data *d = calloc(1, sizeof *d);
@@ -765,8 +767,9 @@ static void life_result_json(const void *pp, const ls_run *run, FILE *out)
     }
 }
 
-static void life_print(const void *pp, const ls_session *s, const ls_run *run, FILE *out)
+static void life_print(const void *pp, const ls_set *set, const ls_run *run, FILE *out)
 {
+    const ls_device *s = &set->dev[0];
     (void)pp;
     const life_data *d = run->data;
     char rule[LIFE_RULE_TEXT];
@@ -777,7 +780,7 @@ static void life_print(const void *pp, const ls_session *s, const ls_run *run, F
         fprintf(out, "x%u", d->grid.nz);
     fprintf(out, " %s, rule %s, %" PRIu64 " generations%s\n", d->grid.bounded ? "bounded plane" : "torus", rule,
             d->steps, run->interrupted ? " (interrupted)" : "");
-    fprintf(out, "backend:     %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
+    fprintf(out, "backend:     %s (%s)\n", s->label, s->info.name);
     fprintf(out, "population:  %" PRIu64 "\n", d->population);
     fprintf(out, "grid digest: %016" PRIx64 "\n", d->digest);
     fprintf(out, "digest:      %s\n", run->digest);
@@ -837,7 +840,7 @@ static int life_fault(ls_run *run, const char *field)
 
 /* Runs a golden case (life_golden.h, made by the byte-per-cell reference
  * tests/ref_life.c) and compares population and grid digest. */
-static int life_case(ls_session *s, const void *arg, char *detail, size_t len, ls_error *err)
+static int life_case(ls_set *set, const void *arg, char *detail, size_t len, ls_error *err)
 {
     const life_golden *g = arg;
     life_opts o;
@@ -853,7 +856,7 @@ static int life_case(ls_session *s, const void *arg, char *detail, size_t len, l
     o.rule = (life_rule){g->birth, g->survive};
     o.bounded = g->bounded;
     ls_run run;
-    if (life_run(s, &o, &run, NULL, err) != 0)
+    if (life_run(set, &o, &run, NULL, err) != 0)
         return -1;
     const life_data *d = run.data;
     uint64_t pop = d->population, digest = d->digest;

@@ -16,7 +16,7 @@
 #define LIFE_MIN_SEGMENT 9u
 
 struct life_gpu_state {
-    ls_session *s;
+    ls_device *s;
     ls_buf *cur, *next;
     unsigned dims;
     int bounded; /* a bounded plane: the *_plane kernels */
@@ -24,7 +24,7 @@ struct life_gpu_state {
     uint64_t nwords;
 };
 
-int life_gpu_start(ls_session *s, const life_grid *g, life_gpu_state **out, ls_error *err)
+int life_gpu_start(ls_device *s, const life_grid *g, life_gpu_state **out, ls_error *err)
 {
     const ls_gpu *gpu = s->backend->gpu;
     ls_gpu_info info;

@@ -164,7 +164,7 @@ static void ray_run_free(ls_run *run)
 }
 
 /* One range on whatever device s is. */
-static int ray_range(ls_session *s, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *secs,
+static int ray_range(ls_device *s, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *secs,
                      ls_error *err)
 {
     if (s->backend->gpu)
@@ -175,9 +175,11 @@ static int ray_range(ls_session *s, const ray_job *job, uint64_t first, uint64_t
     return 0;
 }
 
-/* Renders job on s: the host driver. */
-static int ray_render(ls_session *s, const ray_job *job, ls_run *out, const ls_progress *progress, ls_error *err)
+/* Renders job on the set's first device (the command layer gives the
+ * raytracer no other): the host driver. */
+static int ray_render(ls_set *set, const ray_job *job, ls_run *out, const ls_progress *progress, ls_error *err)
 {
+    ls_device *s = &set->dev[0];
     memset(out, 0, sizeof *out);
     uint64_t pixels = (uint64_t)job->width * job->height;
     ray_data *d = calloc(1, sizeof *d);
@@ -215,9 +217,9 @@ static int ray_render(ls_session *s, const ray_job *job, ls_run *out, const ls_p
     return 0;
 }
 
-static int ray_run(ls_session *s, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
+static int ray_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
 {
-    return ray_render(s, &((const ray_opts *)pp)->job, out, progress, err);
+    return ray_render(set, &((const ray_opts *)pp)->job, out, progress, err);
 }
 
 static const char *mode_name(int mode)
@@ -235,14 +237,15 @@ static void ray_result_json(const void *pp, const ls_run *run, FILE *out)
             d->job.width, d->job.height, d->job.samples, d->job.seed, mode_name(d->job.mode), d->pixels, d->image);
 }
 
-static void ray_print(const void *pp, const ls_session *s, const ls_run *run, FILE *out)
+static void ray_print(const void *pp, const ls_set *set, const ls_run *run, FILE *out)
 {
+    const ls_device *s = &set->dev[0];
     const ray_opts *o = pp;
     const ray_data *d = run->data;
     double rate = run->seconds > 0 ? (double)run->items / run->seconds : 0.0;
     fprintf(out, "ray:      %ux%u, %u samples per pixel, seed %" PRIu64 ", %s mode%s\n", d->job.width, d->job.height,
             d->job.samples, d->job.seed, mode_name(d->job.mode), run->interrupted ? " (interrupted)" : "");
-    fprintf(out, "backend:  %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
+    fprintf(out, "backend:  %s (%s)\n", s->label, s->info.name);
     const char *where = out_is_stdout(o) ? "standard output" : o->out;
     fprintf(out, "image:    %016" PRIx64 "%s%s%s\n", d->image, o->out && !run->interrupted ? ", written to " : "",
             o->out && !run->interrupted ? where : "", o->out && run->interrupted ? " (not written: interrupted)" : "");
@@ -335,14 +338,14 @@ static int ray_fault(ls_run *run, const char *field)
 
 /* Renders a golden case in exact mode and compares the image's digest with
  * the independent reference's (tests/ref_ray.c). */
-static int ray_case(ls_session *s, const void *arg, char *detail, size_t len, ls_error *err)
+static int ray_case(ls_set *set, const void *arg, char *detail, size_t len, ls_error *err)
 {
     const ray_golden *g = arg;
     ray_job job;
     if (ray_job_init(&job, g->width, g->height, g->samples, g->seed, RAY_MODE_EXACT, err) != 0)
         return -1;
     ls_run run;
-    if (ray_render(s, &job, &run, NULL, err) != 0)
+    if (ray_render(set, &job, &run, NULL, err) != 0)
         return -1;
     const ray_data *d = run.data;
     int pass = d->image == g->digest && d->pixels == (uint64_t)g->width * g->height;

@@ -17,7 +17,7 @@
 #define RAY_GROUP_CPU 16u
 #define RAY_ROUND 512u
 
-int ray_gpu_range(ls_session *s, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *seconds,
+int ray_gpu_range(ls_device *s, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *seconds,
                   ls_error *err)
 {
     const ls_gpu *gpu = s->backend->gpu;

@@ -11,10 +11,10 @@
 
 #include <stdint.h>
 
-#include "backend.h"
+#include "set.h"
 #include "ray_cpu.h"
 
-int ray_gpu_range(ls_session *s, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *seconds,
+int ray_gpu_range(ls_device *s, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *seconds,
                   ls_error *err);
 
 #endif

@@ -1,11 +1,11 @@
-/* split.h - one long run cut into chunks and spread over every device of
- * a session (one host thread each) and over the ranks of an MPI job.
+/* set_run.h - one long run cut into chunks and spread over every device of
+ * a set (one host thread each) and over the ranks of an MPI job.
  *
  * The workloads whose work items are numbered (Graveler's battles, BMN's
  * deals) describe a run as three functions: compute one chunk of items on
  * a device into bytes, fold those bytes into the result, and (optionally)
  * a hint that the folded result gives the devices (BMN's top-K
- * thresholds). ls_split_run does the rest:
+ * thresholds). ls_set_run does the rest:
  *
  *   - chunks are handed out in order of their first item, to whichever
  *     device is free: a faster device takes more; each device's chunks are
@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "set.h"
 
 /* A growable byte string: what compute writes and fold reads. */
 typedef struct ls_bytes {
@@ -53,9 +53,9 @@ int ls_bytes_get(ls_bytes_reader *r, void *out, size_t n);
  * when fewer are left. */
 const unsigned char *ls_bytes_take(ls_bytes_reader *r, size_t n);
 
-#define LS_SPLIT_HINT_MAX 64
+#define LS_SET_HINT_MAX 64
 
-typedef struct ls_split_ops {
+typedef struct ls_set_ops {
     const char *unit; /* what the items are, for messages: "battles" */
     /* Chunk sizes in items: the first on a GPU and on a CPU device, and the
      * most in one chunk. */
@@ -65,48 +65,27 @@ typedef struct ls_split_ops {
      * when there is no hint). Runs on the device's own thread, perhaps in
      * another process: it may read the job's parameters only, never what
      * fold changes. *seconds: the device's time for the chunk. */
-    int (*compute)(const void *job, ls_session *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
+    int (*compute)(const void *job, ls_device *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
                    ls_bytes *out, double *seconds, ls_error *err);
     /* Adds a computed chunk to the result: on one thread, in order of lo,
      * each chunk once. */
     int (*fold)(void *job, uint64_t lo, uint64_t n, const void *bytes, size_t len, double seconds, ls_error *err);
     /* What the devices may use of the result folded so far, at most
-     * LS_SPLIT_HINT_MAX bytes; NULL when there is nothing. */
+     * LS_SET_HINT_MAX bytes; NULL when there is nothing. */
     size_t (*hint)(const void *job, void *out, size_t max);
     /* After one or more folds, with the result consistent (a checkpoint
      * commit); NULL when there is nothing to do. */
     int (*commit)(void *job, ls_error *err);
-} ls_split_ops;
+} ls_set_ops;
 
-#define LS_SPLIT_MAX_DEVICES 64
-
-/* What one device did in the last split run. */
-typedef struct ls_split_device {
-    char label[96]; /* "cuda:0", or "rank 1 cuda:0" in an MPI job */
-    int rank;
-    int is_gpu;
-    uint64_t items;
-    double seconds; /* its device time */
-} ls_split_device;
-
-typedef struct ls_split_stats {
-    uint64_t done;         /* items folded, from lo on */
-    double seconds;        /* one device: its time; several: the wall time */
-    double wall_seconds;   /* from the first chunk handed out to the last fold */
-    int interrupted;       /* stopped before hi */
-    int computed_only;     /* an MPI rank other than 0: it folded nothing */
-    int ndevices;
-    ls_split_device dev[LS_SPLIT_MAX_DEVICES];
-} ls_split_stats;
-
-/* Runs items [lo, hi) of job over the devices of s (and of every MPI
- * rank), folding into job; the figures go to s->split. Progress is
- * reported as items done since `origin` (the start of a resumed run) out
- * of hi - origin. 0, or -1 with err naming the device that failed; what
- * was folded before the failure stays folded (and committed). On MPI
- * ranks other than 0 it returns once rank 0 has no more work, with
- * s->split->computed_only set. */
-int ls_split_run(ls_session *s, const ls_split_ops *ops, void *job, uint64_t origin, uint64_t lo, uint64_t hi,
-                 const ls_progress *progress, ls_error *err);
+/* Runs items [lo, hi) of job over the devices of the set (and of every
+ * rank of its job), folding into job; each device's share goes to
+ * *report. Progress is reported as items done since `origin` (the start
+ * of a resumed run) out of hi - origin. 0, or -1 with err naming the
+ * device that failed; what was folded before the failure stays folded
+ * (and committed). On ranks other than 0 it returns once rank 0 has no
+ * more work, with report->computed_only set. */
+int ls_set_run(ls_set *set, const ls_set_ops *ops, void *job, uint64_t origin, uint64_t lo, uint64_t hi,
+               const ls_progress *progress, ls_set_report *report, ls_error *err);
 
 #endif

@@ -1,4 +1,4 @@
-/* split.c - see split.h.
+/* set_run.c - see set_run.h.
  *
  * Rank 0 (the only rank without MPI) runs the scheduler on its main
  * thread: it hands chunks to workers, collects what they computed, folds
@@ -8,7 +8,7 @@
  * MPI messages, whose rank runs serve() below with a thread per device.
  * Only main threads call MPI. */
 #define _POSIX_C_SOURCE 200809L
-#include "split.h"
+#include "set_run.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -77,8 +77,8 @@ typedef struct hello_msg {
     int32_t ndevices;
     int32_t pid;
     char host[64];
-    char label[LS_SPLIT_MAX_DEVICES][64];
-    int32_t is_gpu[LS_SPLIT_MAX_DEVICES];
+    char label[LS_SET_MAX_DEVICES][64];
+    int32_t is_gpu[LS_SET_MAX_DEVICES];
 } hello_msg;
 
 /* A chunk for device `slot` of the receiving rank; n == 0: no more. */
@@ -86,7 +86,7 @@ typedef struct assign_msg {
     int32_t slot;
     uint32_t hint_len;
     uint64_t seq, lo, n;
-    unsigned char hint[LS_SPLIT_HINT_MAX];
+    unsigned char hint[LS_SET_HINT_MAX];
 } assign_msg;
 
 /* Followed by the chunk's bytes, or by an error message when rc != 0. */
@@ -100,7 +100,7 @@ typedef struct result_head {
 
 typedef struct worker {
     int rank, slot; /* where the device is, and its index there */
-    ls_session *dev; /* a local device; NULL for a remote one */
+    ls_device *dev; /* a local device; NULL for a remote one */
     int is_gpu;
     char label[96];
     char host[64];
@@ -109,16 +109,16 @@ typedef struct worker {
     int busy;       /* holds chunk `seq` */
     uint64_t seq, lo, n;
     int retired;    /* told there is no more */
-    int lost;       /* held a chunk past LS_SPLIT_LOST_SECONDS: presumed dead */
+    int lost;       /* held a chunk past LS_SET_LOST_SECONDS: presumed dead */
     double since;   /* when it was handed its chunk */
     uint64_t items;
     double seconds;
-    /* The local thread's mailbox, under the split's lock. */
+    /* The local thread's mailbox, under the runner's lock. */
     pthread_t thread;
     int started;
     pthread_cond_t wake;
     int has_job, quit;
-    unsigned char hint[LS_SPLIT_HINT_MAX];
+    unsigned char hint[LS_SET_HINT_MAX];
     size_t hint_len;
     int finished, rc;
     ls_bytes out;
@@ -136,8 +136,8 @@ typedef struct chunk {
     char error[512];
 } chunk;
 
-typedef struct split {
-    const ls_split_ops *ops;
+typedef struct runner {
+    const ls_set_ops *ops;
     void *job;
     pthread_mutex_t lock;
     pthread_cond_t changed; /* a local worker finished */
@@ -147,13 +147,14 @@ typedef struct split {
     int npending, room;
     uint64_t seq;
     uint64_t folded_to; /* the first item not folded yet */
-} split;
+    ls_job ranks;       /* the set's job: this rank among how many */
+} runner;
 
 /* The loop of a local device's thread: one chunk at a time. */
 static void *device_thread(void *arg)
 {
     void **a = arg;
-    split *sp = a[0];
+    runner *sp = a[0];
     worker *w = a[1];
     free(arg);
     pthread_mutex_lock(&sp->lock);
@@ -182,7 +183,7 @@ static void *device_thread(void *arg)
     return NULL;
 }
 
-static int start_thread(split *sp, worker *w, ls_error *err)
+static int start_thread(runner *sp, worker *w, ls_error *err)
 {
     void **arg = malloc(2 * sizeof *arg);
     if (!arg)
@@ -201,7 +202,7 @@ static int start_thread(split *sp, worker *w, ls_error *err)
 }
 
 /* Gives a local worker a chunk (under no lock: takes it). */
-static void give_local(split *sp, worker *w, const void *hint, size_t hint_len)
+static void give_local(runner *sp, worker *w, const void *hint, size_t hint_len)
 {
     pthread_mutex_lock(&sp->lock);
     memcpy(w->hint, hint, hint_len);
@@ -211,7 +212,7 @@ static void give_local(split *sp, worker *w, const void *hint, size_t hint_len)
     pthread_mutex_unlock(&sp->lock);
 }
 
-static void stop_threads(split *sp)
+static void stop_threads(runner *sp)
 {
     pthread_mutex_lock(&sp->lock);
     for (int i = 0; i < sp->nw; i++)
@@ -228,31 +229,24 @@ static void stop_threads(split *sp)
         }
 }
 
-static void label_device(const ls_session *d, char *out, size_t len)
+/* The devices of the set as workers w[0..n). */
+static int local_workers(runner *sp, ls_set *set, ls_error *err)
 {
-    snprintf(out, len, "%s:%d", d->backend->name, d->index);
-}
-
-/* The local devices of s as workers w[0..n). */
-static int local_workers(split *sp, ls_session *s, ls_error *err)
-{
-    int n = s->ndevices > 1 ? s->ndevices : 1;
+    int n = set->ndevices;
     sp->w = calloc((size_t)n, sizeof *sp->w);
     if (!sp->w)
         return ls_fail(err, "out of memory for %d devices", n);
     for (int i = 0; i < n; i++) {
         worker *w = &sp->w[i];
-        w->dev = s->ndevices > 1 ? &s->devices[i] : s;
-        w->rank = ls_cluster_rank();
+        w->dev = &set->dev[i];
+        w->rank = set->job.rank;
         w->slot = i;
         w->is_gpu = w->dev->info.is_gpu;
         w->pid = (int)getpid();
-        char plain[64];
-        label_device(w->dev, plain, sizeof plain);
-        if (ls_cluster_size() > 1)
-            snprintf(w->label, sizeof w->label, "rank %d %s", w->rank, plain);
+        if (set->job.size > 1)
+            snprintf(w->label, sizeof w->label, "rank %d %s", w->rank, w->dev->label);
         else
-            snprintf(w->label, sizeof w->label, "%s", plain);
+            snprintf(w->label, sizeof w->label, "%s", w->dev->label);
         snprintf(w->host, sizeof w->host, "%s", ls_cluster_host());
     }
     sp->nw = n;
@@ -261,7 +255,7 @@ static int local_workers(split *sp, ls_session *s, ls_error *err)
 
 /* ---- the ranks other than 0: compute what rank 0 hands out ------------------- */
 
-static int serve(split *sp, ls_error *err)
+static int serve(runner *sp, ls_error *err)
 {
     hello_msg h;
     memset(&h, 0, sizeof h);
@@ -269,7 +263,7 @@ static int serve(split *sp, ls_error *err)
     h.pid = (int32_t)getpid();
     snprintf(h.host, sizeof h.host, "%s", ls_cluster_host());
     for (int i = 0; i < sp->nw; i++) {
-        label_device(sp->w[i].dev, h.label[i], sizeof h.label[i]);
+        snprintf(h.label[i], sizeof h.label[i], "%s", sp->w[i].dev->label);
         h.is_gpu[i] = sp->w[i].is_gpu;
     }
     if (ls_cluster_send(0, TAG_HELLO, &h, sizeof h, err) != 0)
@@ -290,12 +284,12 @@ static int serve(split *sp, ls_error *err)
             if (tag != TAG_ASSIGN || len != sizeof a) {
                 free(data);
                 return ls_fail(err, "rank %d: unexpected message (tag %d, %zu bytes) from rank %d",
-                               ls_cluster_rank(), tag, len, from);
+                               sp->ranks.rank, tag, len, from);
             }
             memcpy(&a, data, sizeof a);
             free(data);
-            if (a.slot < 0 || a.slot >= sp->nw || a.hint_len > LS_SPLIT_HINT_MAX)
-                return ls_fail(err, "rank %d: a chunk for device %d, which it does not have", ls_cluster_rank(),
+            if (a.slot < 0 || a.slot >= sp->nw || a.hint_len > LS_SET_HINT_MAX)
+                return ls_fail(err, "rank %d: a chunk for device %d, which it does not have", sp->ranks.rank,
                                a.slot);
             worker *w = &sp->w[a.slot];
             if (a.n == 0) {
@@ -343,9 +337,9 @@ static int serve(split *sp, ls_error *err)
 /* ---- rank 0: hand out, collect, fold ------------------------------------------ */
 
 /* Waits for every other rank's hello and adds its devices as workers. */
-static int add_remote_workers(split *sp, ls_error *err)
+static int add_remote_workers(runner *sp, ls_error *err)
 {
-    for (int r = 1; r < ls_cluster_size(); r++) {
+    for (int r = 1; r < sp->ranks.size; r++) {
         int from = -1, tag = 0, got = 0;
         void *data = NULL;
         size_t len = 0;
@@ -361,8 +355,8 @@ static int add_remote_workers(split *sp, ls_error *err)
         }
         memcpy(&h, data, sizeof h);
         free(data);
-        if (h.ndevices < 1 || h.ndevices > LS_SPLIT_MAX_DEVICES || sp->nw + h.ndevices > LS_SPLIT_MAX_DEVICES)
-            return ls_fail(err, "rank %d has %d devices; at most %d in all", from, h.ndevices, LS_SPLIT_MAX_DEVICES);
+        if (h.ndevices < 1 || h.ndevices > LS_SET_MAX_DEVICES || sp->nw + h.ndevices > LS_SET_MAX_DEVICES)
+            return ls_fail(err, "rank %d has %d devices; at most %d in all", from, h.ndevices, LS_SET_MAX_DEVICES);
         worker *grown = realloc(sp->w, (size_t)(sp->nw + h.ndevices) * sizeof *grown);
         if (!grown)
             return ls_fail(err, "out of memory for the devices of rank %d", from);
@@ -383,7 +377,7 @@ static int add_remote_workers(split *sp, ls_error *err)
     return 0;
 }
 
-static chunk *find_chunk(split *sp, uint64_t seq)
+static chunk *find_chunk(runner *sp, uint64_t seq)
 {
     for (int i = 0; i < sp->npending; i++)
         if (sp->pending[i].seq == seq)
@@ -392,7 +386,7 @@ static chunk *find_chunk(split *sp, uint64_t seq)
 }
 
 /* Records a worker's finished chunk. */
-static void finish_chunk(split *sp, worker *w, int rc, ls_bytes *out, double secs, const char *error)
+static void finish_chunk(runner *sp, worker *w, int rc, ls_bytes *out, double secs, const char *error)
 {
     chunk *c = find_chunk(sp, w->seq);
     w->busy = 0;
@@ -415,7 +409,7 @@ static void finish_chunk(split *sp, worker *w, int rc, ls_bytes *out, double sec
 }
 
 /* Collects what the local threads finished. */
-static int collect_local(split *sp)
+static int collect_local(runner *sp)
 {
     int any = 0;
     pthread_mutex_lock(&sp->lock);
@@ -432,7 +426,7 @@ static int collect_local(split *sp)
 }
 
 /* Collects the results other ranks sent. 1 when one came, 0 none, -1. */
-static int collect_remote(split *sp, ls_error *err)
+static int collect_remote(runner *sp, ls_error *err)
 {
     int from, tag;
     void *data;
@@ -469,7 +463,7 @@ static int collect_remote(split *sp, ls_error *err)
 
 /* The size of w's next chunk: its own rate's, and near the end no more
  * than its share of what is left, so that the devices finish together. */
-static uint64_t next_size(const split *sp, const worker *w, uint64_t remaining)
+static uint64_t next_size(const runner *sp, const worker *w, uint64_t remaining)
 {
     uint64_t n = ls_chunks_next(&w->sizer, remaining);
     if (sp->nw > 1) {
@@ -484,7 +478,7 @@ static uint64_t next_size(const split *sp, const worker *w, uint64_t remaining)
 }
 
 /* Hands a chunk to every idle worker. */
-static int hand_out(split *sp, uint64_t *next, uint64_t hi, ls_error *err)
+static int hand_out(runner *sp, uint64_t *next, uint64_t hi, ls_error *err)
 {
     for (int i = 0; i < sp->nw && *next < hi; i++) {
         worker *w = &sp->w[i];
@@ -502,7 +496,7 @@ static int hand_out(split *sp, uint64_t *next, uint64_t hi, ls_error *err)
         chunk *c = &sp->pending[sp->npending++];
         memset(c, 0, sizeof *c);
         *c = (chunk){.seq = sp->seq++, .lo = *next, .n = n, .w = i};
-        unsigned char hint[LS_SPLIT_HINT_MAX];
+        unsigned char hint[LS_SET_HINT_MAX];
         size_t hint_len = sp->ops->hint ? sp->ops->hint(sp->job, hint, sizeof hint) : 0;
         w->busy = 1;
         w->seq = c->seq;
@@ -530,7 +524,7 @@ static int hand_out(split *sp, uint64_t *next, uint64_t hi, ls_error *err)
 
 /* Folds the finished prefix of the pending chunks. Returns how many items
  * were folded, or -1 (err set) at a chunk that failed. */
-static int64_t fold_prefix(split *sp, ls_error *err)
+static int64_t fold_prefix(runner *sp, ls_error *err)
 {
     int k = 0;
     int64_t items = 0;
@@ -562,7 +556,7 @@ static int64_t fold_prefix(split *sp, ls_error *err)
 }
 
 /* Whether a device that can still answer holds a chunk. */
-static int any_busy(const split *sp)
+static int any_busy(const runner *sp)
 {
     for (int i = 0; i < sp->nw; i++)
         if (sp->w[i].busy && !sp->w[i].lost)
@@ -571,7 +565,7 @@ static int any_busy(const split *sp)
 }
 
 /* Tells every remote device there is no more (each once). */
-static int retire_remote(split *sp, ls_error *err)
+static int retire_remote(runner *sp, ls_error *err)
 {
     for (int i = 0; i < sp->nw; i++) {
         worker *w = &sp->w[i];
@@ -589,7 +583,7 @@ static int retire_remote(split *sp, ls_error *err)
 
 /* "cuda:0 5.1e8/s, cuda:1 5.0e8/s" for the progress line, or, when that
  * would not fit on one, the devices' count and their sum. */
-static void rates_text(const split *sp, char *out, size_t len)
+static void rates_text(const runner *sp, char *out, size_t len)
 {
     size_t used = 0;
     double sum = 0;
@@ -610,17 +604,17 @@ static void rates_text(const split *sp, char *out, size_t len)
  * usually ends the job first and names the rank itself; under
  * `mpirun --enable-recovery` the job goes on and rank 0 names it, folds and
  * commits what the others finished, and ends the job. */
-#define LS_SPLIT_LOST_SECONDS 60.0
+#define LS_SET_LOST_SECONDS 60.0
 
 static double lost_seconds(void)
 {
     const char *env = getenv("LOCKSTEP_RANK_TIMEOUT");
     double v = env ? atof(env) : 0;
-    return v > 0 ? v : LS_SPLIT_LOST_SECONDS;
+    return v > 0 ? v : LS_SET_LOST_SECONDS;
 }
 
 /* Names the first remote device that has held its chunk too long. */
-static int find_lost(split *sp, double now, double limit, ls_error *err)
+static int find_lost(runner *sp, double now, double limit, ls_error *err)
 {
     for (int i = 0; i < sp->nw; i++) {
         worker *w = &sp->w[i];
@@ -636,12 +630,12 @@ static int find_lost(split *sp, double now, double limit, ls_error *err)
     return 0;
 }
 
-static int schedule(split *sp, uint64_t origin, uint64_t lo, uint64_t hi, const ls_progress *prog,
-                    ls_split_stats *st, ls_error *err)
+static int schedule(runner *sp, uint64_t origin, uint64_t lo, uint64_t hi, const ls_progress *prog,
+                    ls_set_report *st, ls_error *err)
 {
     uint64_t next = lo;
     sp->folded_to = lo;
-    int stopping = 0, rc = 0, remote = ls_cluster_size() > 1;
+    int stopping = 0, rc = 0, remote = sp->ranks.size > 1;
     double last_report = 0, limit = lost_seconds();
     char rates[512];
     ls_error first_err = {{0}, 0};
@@ -711,14 +705,14 @@ static int schedule(split *sp, uint64_t origin, uint64_t lo, uint64_t hi, const 
     return rc;
 }
 
-static void fill_stats(const split *sp, ls_split_stats *st, double wall)
+static void fill_stats(const runner *sp, ls_set_report *st, double wall)
 {
     st->wall_seconds = wall;
-    st->ndevices = sp->nw < LS_SPLIT_MAX_DEVICES ? sp->nw : LS_SPLIT_MAX_DEVICES;
+    st->ndevices = sp->nw < LS_SET_MAX_DEVICES ? sp->nw : LS_SET_MAX_DEVICES;
     double device = 0;
     for (int i = 0; i < st->ndevices; i++) {
         const worker *w = &sp->w[i];
-        ls_split_device *d = &st->dev[i];
+        ls_set_share *d = &st->dev[i];
         snprintf(d->label, sizeof d->label, "%s", w->label);
         d->rank = w->rank;
         d->is_gpu = w->is_gpu;
@@ -729,19 +723,17 @@ static void fill_stats(const split *sp, ls_split_stats *st, double wall)
     st->seconds = st->ndevices == 1 ? device : wall;
 }
 
-int ls_split_run(ls_session *s, const ls_split_ops *ops, void *job, uint64_t origin, uint64_t lo, uint64_t hi,
-                 const ls_progress *progress, ls_error *err)
+int ls_set_run(ls_set *set, const ls_set_ops *ops, void *job, uint64_t origin, uint64_t lo, uint64_t hi,
+               const ls_progress *progress, ls_set_report *report, ls_error *err)
 {
-    if (!s->split && !(s->split = calloc(1, sizeof *s->split)))
-        return ls_fail(err, "out of memory");
-    ls_split_stats *st = s->split;
+    ls_set_report *st = report;
     memset(st, 0, sizeof *st);
-    split sp = {.ops = ops, .job = job};
+    runner sp = {.ops = ops, .job = job, .ranks = set->job};
     pthread_mutex_init(&sp.lock, NULL);
     pthread_cond_init(&sp.changed, NULL);
     double t0 = ls_now();
-    int rc = local_workers(&sp, s, err);
-    if (rc == 0 && ls_cluster_rank() != 0) {
+    int rc = local_workers(&sp, set, err);
+    if (rc == 0 && set->job.rank != 0) {
         st->computed_only = 1;
         rc = serve(&sp, err);
     } else if (rc == 0) {

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "devlist.h"
 #include "output.h"
 #include "progress.h"
 #include "version.h"
-#include "workload.h"
 
 /* The rule every backend must keep for floats (src/kernels/dialect.h), as
  * a conformance case of its own: it belongs to no workload. */
@@ -63,22 +63,41 @@ static int select_cases(const char *only, const char *pattern, const ls_case **o
     return n;
 }
 
+/* Whether case k runs on a set of several devices: the float rule does
+ * (on each of them), and the cases of a workload that runs on a set. */
+static int case_on_set(const ls_case *k)
+{
+    for (int wi = 0; ls_workloads[wi]; wi++) {
+        const ls_workload *w = ls_workloads[wi];
+        if (k >= w->cases && k < w->cases + w->ncases)
+            return w->on_set;
+    }
+    return 1;
+}
+
 /* LOCKSTEP_DEBUG_FAULT=BACKEND:conformance (for the tests, like the
  * result faults of workloads.c) turns every passing case on BACKEND into a
  * failure, so that the way a failure is reported (the table, JSON, JUnit,
- * the exit code) can be seen without a broken device. */
-static int debug_fault(const ls_session *s)
+ * the exit code) can be seen without a broken device. A set with a
+ * device on BACKEND fails with it. */
+static int debug_fault(const ls_set *set)
 {
     const char *spec = getenv("LOCKSTEP_DEBUG_FAULT");
     const char *colon = spec ? strchr(spec, ':') : NULL;
     size_t n = colon ? (size_t)(colon - spec) : 0;
-    return colon && strcmp(colon + 1, "conformance") == 0 && strlen(s->backend->name) == n &&
-           strncmp(spec, s->backend->name, n) == 0;
+    if (!colon || strcmp(colon + 1, "conformance") != 0)
+        return 0;
+    for (int d = 0; d < set->ndevices; d++) {
+        const char *name = set->dev[d].backend->name;
+        if (strlen(name) == n && strncmp(spec, name, n) == 0)
+            return 1;
+    }
+    return 0;
 }
 
-/* Runs one case on an opened device (or records why the device could
- * not be opened) and prints its row unless the output is JSON. */
-static int run_case(case_log *log, ls_session *s, int opened, const char *label, const ls_case *k,
+/* Runs one case on an opened device or set (or records why it could not
+ * be opened) and prints its row unless the output is JSON. */
+static int run_case(case_log *log, ls_set *s, int opened, const char *label, const ls_case *k,
                     const ls_error *open_err, int json)
 {
     if (log->n == log->cap) {
@@ -93,7 +112,7 @@ static int run_case(case_log *log, ls_session *s, int opened, const char *label,
     memset(c, 0, sizeof *c);
     snprintf(c->device, sizeof c->device, "%s", label);
     if (opened)
-        snprintf(c->device_name, sizeof c->device_name, "%s", s->info.name);
+        ls_dev_name(s, c->device_name, sizeof c->device_name);
     c->name = k->name;
     ls_error e = *open_err;
     double start = ls_now();
@@ -318,7 +337,9 @@ int ls_cmd_conformance(int argc, char **argv)
                      "Runs every workload's fixed cases on the chosen backend (default: every device of\n"
                      "every backend) and compares each answer with a golden value computed by an\n"
                      "independent reference implementation, after a check of the exact floating-point\n"
-                     "rule. A pass means this device computes these workloads exactly as the reference.",
+                     "rule. A pass means this device computes these workloads exactly as the reference.\n"
+                     "A set in --backend (cuda:all, openmp+opencl:0) runs the cases of the workloads that\n"
+                     "run on a set as one run over its devices, and the float rule on each of them.",
                      opts, n);
         return 0;
     }
@@ -341,7 +362,7 @@ int ls_cmd_conformance(int argc, char **argv)
         return ls_report(&err);
     ls_dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
-    int ndev = ls_collect_devices(c.backend, 0, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    int ndev = ls_collect_devices(c.backend, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
     if (ndev < 0)
         return ls_report(&err);
     case_log log = {0};
@@ -357,15 +378,16 @@ int ls_cmd_conformance(int argc, char **argv)
         printf("%-10s %-44s %-6s %s\n", "device", "case", "result", "detail");
     int failed_alloc = 0;
     for (int d = 0; d < ndev && !ls_progress_interrupted() && !failed_alloc; d++) {
-        ls_session s;
+        ls_set s;
         ls_error e = {{0}, 0};
         char label[160];
         ls_dev_label(&devs[d], label, sizeof label);
         int opened = ls_dev_open(devs[d], &s, &e) == 0;
         for (int k = 0; k < ncases && !ls_progress_interrupted() && !failed_alloc; k++)
-            failed_alloc = run_case(&log, &s, opened, label, cases[k], &e, c.json) != 0;
+            if (!devs[d].set[0] || case_on_set(cases[k]))
+                failed_alloc = run_case(&log, &s, opened, label, cases[k], &e, c.json) != 0;
         if (opened)
-            ls_session_close(&s);
+            ls_set_close(&s);
     }
     if (failed_alloc) {
         free(log.r);
@@ -373,6 +395,15 @@ int ls_cmd_conformance(int argc, char **argv)
         return 1;
     }
     int stopped = ls_progress_interrupted();
+    if (log.n == 0 && !stopped) {
+        /* Only sets were named, and none of the cases runs on one. */
+        char which[160];
+        ls_cmd_set_workloads(which, sizeof which);
+        fprintf(stderr, "lockstep: conformance: no selected case runs on a set (the float rule and the cases of %s "
+                        "do); nothing ran\n", which);
+        free(log.r);
+        return 77;
+    }
     /* A run a signal cut short writes no file: the old one stays. */
     ls_error junit_err = {{0}, 0};
     int junit_rc = junit && !stopped ? write_junit(junit, &log, &junit_err) : 0;

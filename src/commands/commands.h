@@ -1,0 +1,61 @@
+/* commands.h - the command layer: the commands that work for every
+ * workload (each in its own file of src/commands/) and the pieces they
+ * share. The workloads never include this: main.c dispatches to a
+ * workload's entry here, never the other way round. */
+#ifndef LOCKSTEP_COMMANDS_H
+#define LOCKSTEP_COMMANDS_H
+
+#include <stdio.h>
+
+#include "workload.h"
+
+/* The commands. `first` is the index in argv of the first option (2 for
+ * `lockstep graveler ...`, 3 for `lockstep bmn search`). */
+int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage);
+/* `lockstep NAME ...` of a workload: its run, or the subcommand named. */
+int ls_cmd_workload(const ls_workload *w, int argc, char **argv);
+int ls_cmd_check(int argc, char **argv);
+int ls_cmd_conformance(int argc, char **argv);
+int ls_cmd_bench(int argc, char **argv);
+int ls_cmd_devices(int argc, char **argv);
+
+/* The option table of w bound to params: its parameters, and with `run`
+ * the run command's own options (output files, checkpoints) after them.
+ * opts holds LS_MAX_OPTS * 2; returns how many. */
+int ls_cmd_bound_options(const ls_workload *w, void *params, int run, ls_opt *opts);
+
+/* Parameters of w with their option table, plus the run command's own
+ * options when `run` is set, plus `extra` options of the command itself,
+ * plus positional arguments for the run command; returns 0, 1 (help
+ * printed) or -1 (err set). */
+int ls_cmd_parse_params(const ls_workload *w, void *params, int run, int argc, char **argv, int first,
+                        const ls_opt *extra, int nextra, const char *usage, const char *summary, ls_error *err);
+
+/* The parameters of w as `"params":{...}` (with the run command's own
+ * options when `run` is set). */
+void ls_cmd_params_json(FILE *out, const ls_workload *w, const void *params, int run);
+
+/* w's parameters at the small sizes of `check all` and `bench all`
+ * (malloc'ed), or NULL with err set. */
+void *ls_cmd_quick_params(const ls_workload *w, ls_error *err);
+
+/* The workloads that run on a set (ls_workload.on_set), as the messages
+ * name them: "A, B and C SUB" (SUB: the subcommand that is a workload's
+ * run). The command layer knows which from the workload table alone. */
+void ls_cmd_set_workloads(char *out, size_t len);
+
+/* Refuses a set of several devices, or an MPI job, for a workload that
+ * runs on one device: 0, or -1 with err->usage set. */
+int ls_cmd_check_set(const ls_workload *w, const ls_set *set, ls_error *err);
+
+/* For a command that runs in one process, started as several ranks: rank
+ * 0 says so (once for the job); returns exit code 2. */
+int ls_cmd_refuse_ranks(const char *command);
+
+/* Writes a run's whole report (its JSON document with `json`, else the
+ * workload's report for people) to stdout at once, or to stderr when the
+ * run's output went to stdout. 0, or -1 with err set. */
+int ls_cmd_emit(const ls_workload *w, const void *params, const ls_set *s, const ls_run *run, int json,
+                ls_error *err);
+
+#endif

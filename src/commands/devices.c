@@ -1,0 +1,156 @@
+/* devices.c - `lockstep devices`: every compiled backend and its
+ * devices, or why a backend cannot run here. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "commands.h"
+#include "output.h"
+
+/* A string member that is null when the backend did not say. */
+static void json_string_member(FILE *out, const char *key, const char *value)
+{
+    fprintf(out, ",\"%s\":", key);
+    if (value[0])
+        ls_json_string(out, value);
+    else
+        fputs("null", out);
+}
+
+/* One device of `lockstep devices --json`. */
+static void device_json(FILE *out, const ls_backend *b, int index, const ls_device_info *d)
+{
+    fprintf(out, "{\"device\":\"%s:%d\",\"index\":%d,\"device_name\":", b->name, index, index);
+    ls_json_string(out, d->name);
+    fprintf(out, ",\"platform\":");
+    ls_json_string(out, d->platform);
+    json_string_member(out, "vendor", d->vendor);
+    json_string_member(out, "driver_version", d->driver);
+    json_string_member(out, "opencl_c_version", d->c_version);
+    fprintf(out, ",\"clock_mhz\":");
+    if (d->clock_mhz > 0)
+        fprintf(out, "%d", d->clock_mhz);
+    else
+        fputs("null", out);
+    fprintf(out, ",\"compute_units\":%d,\"memory_bytes\":%" PRIu64 ",\"gpu\":%s}", d->compute_units,
+            d->memory_bytes, d->is_gpu ? "true" : "false");
+}
+
+/* One device of the table: what runs it, then what a porting report names. */
+static void device_text(FILE *out, const ls_backend *b, int index, const ls_device_info *d)
+{
+    fprintf(out, "%-8s %s:%d  %s [%s], %d compute units, %.1f GiB%s\n", index ? "" : b->name, b->name, index,
+            d->name, d->platform, d->compute_units, (double)d->memory_bytes / (1024.0 * 1024.0 * 1024.0),
+            d->is_gpu ? ", GPU" : "");
+    fprintf(out, "%-8s %*s  vendor %s, driver %s", "", (int)strlen(b->name) + 2, "", d->vendor[0] ? d->vendor : "-",
+            d->driver[0] ? d->driver : "-");
+    if (d->c_version[0])
+        fprintf(out, ", %s", d->c_version);
+    if (d->clock_mhz > 0)
+        fprintf(out, ", %d MHz", d->clock_mhz);
+    fputc('\n', out);
+}
+
+/* --specs: what --backend accepts here, one a line (shell completion). */
+static void print_specs(FILE *out)
+{
+    fprintf(out, "auto\n");
+    for (int i = 0; ls_backends[i]; i++) {
+        const ls_backend *b = ls_backends[i];
+        ls_device_info devs[LS_MAX_DEVICES];
+        ls_error why = {{0}, 0};
+        int n = b->list_devices(devs, LS_MAX_DEVICES, &why);
+        if (n <= 0)
+            continue;
+        fprintf(out, "%s\n", b->name);
+        for (int d = 0; d < n; d++)
+            fprintf(out, "%s:%d\n", b->name, d);
+        fprintf(out, "%s:all\n", b->name);
+    }
+}
+
+int ls_cmd_devices(int argc, char **argv)
+{
+    ls_error err = {{0}, 0};
+    int json = 0, specs = 0;
+    ls_opt opts[] = {
+        {"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print one JSON object"},
+        {"specs", LS_OPT_FLAG, &specs, 0, 0, NULL,
+         "print only the specs --backend accepts here (auto, NAME, NAME:INDEX, NAME:all), one a line"},
+    };
+    const int nopts = (int)(sizeof opts / sizeof opts[0]);
+    int rc = ls_opts_parse(argc, argv, 2, opts, nopts, NULL, NULL, 0, &err);
+    if (rc == 1) {
+        ls_opts_help(stdout, "lockstep devices [--json | --specs]",
+                     "Lists every compiled backend and its devices (name, platform, vendor, driver\n"
+                     "version, OpenCL C version, clock, compute units, memory), or why a backend cannot\n"
+                     "run here.",
+                     opts, nopts);
+        return 0;
+    }
+    if (rc == 0 && json && specs)
+        rc = ls_fail_usage(&err, "--json and --specs: choose one");
+    if (rc != 0)
+        return ls_report(&err);
+    /* A default that does not parse ($LOCKSTEP_BACKEND=garbage) is the
+     * user's error, said as such. */
+    if (ls_default_backend_check(&err) != 0)
+        return ls_report(&err);
+    ls_buffer b;
+    if (ls_buffer_open(&b, &err) != 0)
+        return ls_report(&err);
+    FILE *out = b.f;
+    if (specs) {
+        print_specs(out);
+        return ls_buffer_emit(&b, stdout, "standard output", &err) == 0 ? 0 : ls_report(&err);
+    }
+    if (json) {
+        fputc('{', out);
+        ls_json_provenance(out);
+        fprintf(out, ",\"default\":");
+        ls_json_string(out, ls_default_backend_spec());
+        fprintf(out, ",\"backends\":[");
+    } else {
+        fprintf(out, "default backend: %s\n", ls_default_backend_spec());
+    }
+    for (int i = 0; ls_backends[i]; i++) {
+        const ls_backend *be = ls_backends[i];
+        ls_device_info devs[LS_MAX_DEVICES];
+        ls_error why = {{0}, 0};
+        int n = be->list_devices(devs, LS_MAX_DEVICES, &why);
+        if (json) {
+            fprintf(out, "%s{\"backend\":\"%s\",\"available\":%s,", i ? "," : "", be->name, n > 0 ? "true" : "false");
+            if (n <= 0) {
+                fprintf(out, "\"why\":");
+                ls_json_string(out, why.msg);
+                fprintf(out, ",");
+            }
+            fprintf(out, "\"devices\":[");
+            for (int d = 0; d < n; d++) {
+                fputs(d ? "," : "", out);
+                device_json(out, be, d, &devs[d]);
+            }
+            fprintf(out, "]}");
+            continue;
+        }
+        if (n <= 0) {
+            fprintf(out, "%-8s unavailable: %s\n", be->name, why.msg[0] ? why.msg : "no devices");
+            continue;
+        }
+        for (int d = 0; d < n; d++)
+            device_text(out, be, d, &devs[d]);
+    }
+    char mpi[256];
+    ls_cluster_library(mpi, sizeof mpi);
+    if (json) {
+        fprintf(out, "],\"mpi\":");
+        if (mpi[0])
+            ls_json_string(out, mpi);
+        else
+            fprintf(out, "null");
+        fprintf(out, "}\n");
+    } else {
+        fprintf(out, "mpi      %s\n", mpi[0] ? mpi : "not built in (every workload runs in one process)");
+    }
+    return ls_buffer_emit(&b, stdout, "standard output", &err) == 0 ? 0 : ls_report(&err);
+}

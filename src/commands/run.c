@@ -1,0 +1,206 @@
+/* run.c - `lockstep WORKLOAD [options]`: one run of a workload, on one
+ * device, a set of them, or the ranks of an MPI job, reported and its
+ * output files written. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "commands.h"
+#include "output.h"
+#include "progress.h"
+#include "set_run.h"
+#include "version.h"
+
+/* FNV-1a over this program's own file: ranks of one job must run the same
+ * build (results travel between them as host bytes). 0 when unreadable. */
+static uint64_t program_hash(void)
+{
+    FILE *f = fopen("/proc/self/exe", "rb");
+    if (!f)
+        return 0;
+    uint64_t h = 1469598103934665603ull;
+    unsigned char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ buf[i]) * 1099511628211ull;
+    fclose(f);
+    return h;
+}
+
+/* Everything that defines a run's result, one line each: the build, the
+ * command, and every option of the workload and of its run command, as
+ * parsed (positional arguments land in the same fields). --backend,
+ * --json and --quiet are not in it: ranks may run on different devices. */
+static char *problem_text(const ls_workload *w, void *params)
+{
+    ls_opt opts[LS_MAX_OPTS * 2];
+    int n = ls_cmd_bound_options(w, params, 1, opts);
+    ls_buffer b;
+    ls_error err;
+    if (ls_buffer_open(&b, &err) != 0)
+        return NULL;
+    fprintf(b.f, "lockstep %s, program %016" PRIx64 "\n%s\n", ls_version, program_hash(), w->name);
+    for (int i = 0; i < n; i++) {
+        const ls_opt *o = &opts[i];
+        if (o->kind == LS_OPT_FLAG)
+            fprintf(b.f, "--%s %s\n", o->name, *(const int *)o->target ? "given" : "not given");
+        else if (o->kind == LS_OPT_STRING)
+            fprintf(b.f, "--%s %s\n", o->name, *(const char **)o->target ? *(const char **)o->target : "(none)");
+        else
+            fprintf(b.f, "--%s %" PRIu64 "\n", o->name, *(const uint64_t *)o->target);
+    }
+    if (fclose(b.f) != 0) {
+        b.f = NULL;
+        ls_buffer_discard(&b);
+        return NULL;
+    }
+    return b.data;
+}
+
+int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage)
+{
+    ls_common c = {0};
+    ls_error err = {{0}, 0};
+    ls_opt extra[] = {LS_OPT_BACKEND(&c), LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c)};
+    char usage_buf[128];
+    if (!usage) {
+        snprintf(usage_buf, sizeof usage_buf, "lockstep %s [options]", w->name);
+        usage = usage_buf;
+    }
+    void *params = calloc(1, w->params_size);
+    if (!params) {
+        fprintf(stderr, "lockstep: out of memory\n");
+        return 1;
+    }
+    int rc = ls_cmd_parse_params(w, params, 1, argc, argv, first, extra, (int)(sizeof extra / sizeof extra[0]), usage,
+                          w->summary, &err);
+    /* Every rank must compute the same problem: a wrapper that gave one
+     * rank another --seed would mix two searches into one answer. Every
+     * rank takes part whatever its own parse gave (a rank that alone
+     * refused its arguments, or alone printed --help, would leave the
+     * others waiting for it). */
+    if (ls_cluster_size() > 1) {
+        char refused[sizeof err.msg + 32];
+        snprintf(refused, sizeof refused, "arguments refused (%s)", rc == 1 ? "--help" : err.msg);
+        char *text = rc == 0 ? problem_text(w, params) : NULL;
+        ls_error differ = {{0}, 0};
+        int arc = ls_cluster_agree(rc != 0 ? refused : text ? text : "(out of memory)", &differ);
+        free(text);
+        if (arc != 0) {
+            /* Every rank says it: they did not read the same command line. */
+            fprintf(stderr, "lockstep (rank %d on %s): %s\n", ls_cluster_rank(), ls_cluster_host(), differ.msg);
+            free(params);
+            return differ.usage ? 2 : 1;
+        }
+    }
+    if (rc != 0) {
+        free(params);
+        return rc == 1 ? 0 : ls_report(&err);
+    }
+    /* Every rank opens its devices; all go on only when all could. */
+    ls_set s;
+    int opened = ls_set_open(c.backend, &s, &err) == 0;
+    if (opened && ls_cmd_check_set(w, &s, &err) != 0) {
+        ls_set_close(&s);
+        opened = 0;
+    }
+    int failed_ranks = ls_cluster_count_failed(opened);
+    if (!opened || failed_ranks) {
+        free(params);
+        if (!opened)
+            return ls_report(&err);
+        ls_set_close(&s);
+        if (ls_cluster_rank() == 0)
+            fprintf(stderr, "lockstep: %d MPI rank%s could not open %s devices; nothing was run\n", failed_ranks,
+                    failed_ranks == 1 ? "" : "s", failed_ranks == 1 ? "its" : "their");
+        return 1;
+    }
+    char label[300];
+    snprintf(label, sizeof label, "%s on %s", w->name, ls_cluster_size() > 1 ? "every rank" : s.label);
+    ls_progress_bar bar;
+    ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet, c.progress_every);
+    ls_progress_catch_sigint();
+    ls_run run;
+    rc = w->run(&s, params, &run, &prog, &err);
+    ls_progress_finish(&bar);
+    if (rc == 0 && run.report.computed_only) {
+        /* Another rank than 0: rank 0 reports and writes the files. */
+        w->run_free(&run);
+    } else if (rc == 0) {
+        /* A run that did not finish reports what it did and writes no
+         * output file: each stays as it was. */
+        int finished = !run.interrupted;
+        rc = ls_run_seal(w, params, &s, &run, &err);
+        if (rc == 0 && finished && w->write_outputs)
+            rc = w->write_outputs(params, &run, &err);
+        if (rc == 0)
+            rc = ls_cmd_emit(w, params, &s, &run, c.json, &err);
+        w->run_free(&run);
+        if (rc == 0 && !finished)
+            rc = ls_exit_interrupted();
+    }
+    ls_set_close(&s);
+    free(params);
+    if (rc > 1)
+        return rc; /* interrupted: the report said what was done */
+    if (rc != 0 && ls_cluster_size() > 1) {
+        /* The other ranks may be waiting on this one: end them all. */
+        ls_report(&err);
+        ls_cluster_abort(1);
+    }
+    return rc == 0 ? 0 : ls_report(&err);
+}
+
+/* `lockstep NAME` of a workload with subcommands, without one or with
+ * --help: the usage line of each, then what they are. */
+static int subcommands_usage(const ls_workload *w, FILE *out)
+{
+    for (int i = 0; i < w->nsubcommands; i++)
+        fprintf(out, "%s%s\n", i ? "       " : "usage: ", w->subcommands[i].usage);
+    fprintf(out, "\n%s", w->subcommands_about);
+    return out == stdout ? 0 : 2;
+}
+
+/* "play, search or report" */
+static void subcommand_names(const ls_workload *w, char *out, size_t len)
+{
+    out[0] = 0;
+    for (int i = 0; i < w->nsubcommands; i++) {
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s%s", i == 0 ? "" : i + 1 < w->nsubcommands ? ", " : " or ",
+                 w->subcommands[i].name);
+    }
+}
+
+int ls_cmd_workload(const ls_workload *w, int argc, char **argv)
+{
+    if (!w->nsubcommands)
+        return ls_cmd_run(w, argc, argv, 2, w->usage);
+    const char *sub = argc > 2 ? argv[2] : NULL;
+    const ls_subcommand *found = NULL;
+    for (int i = 0; sub && i < w->nsubcommands; i++)
+        if (strcmp(sub, w->subcommands[i].name) == 0)
+            found = &w->subcommands[i];
+    /* Only the workload's run spreads over the ranks of an MPI job. */
+    if (ls_cluster_size() > 1 && !(found && !found->run)) {
+        char what[96];
+        snprintf(what, sizeof what, "%s%s%s", w->name, found ? " " : "", found ? found->name : "");
+        return ls_cmd_refuse_ranks(what);
+    }
+    if (found && found->run)
+        return found->run(argc, argv);
+    if (found) {
+        char usage[96];
+        snprintf(usage, sizeof usage, "lockstep %s %s [options]", w->name, found->name);
+        return ls_cmd_run(w, argc, argv, 3, usage);
+    }
+    if (sub && strcmp(sub, "--help") != 0 && strcmp(sub, "-h") != 0) {
+        char names[160];
+        subcommand_names(w, names, sizeof names);
+        fprintf(stderr, "lockstep: %s: unknown subcommand '%s' (expected %s)\n", w->name, sub, names);
+        return 2;
+    }
+    return subcommands_usage(w, sub ? stdout : stderr);
+}

@@ -1,0 +1,67 @@
+/* run_report.c - the report of `lockstep WORKLOAD`: its JSON document
+ * (which lockstep, the inputs, where it ran, the result) or the
+ * workload's own report for people, written whole. */
+#include <inttypes.h>
+
+#include "commands.h"
+#include "output.h"
+
+/* The devices of a run on several and what each did, as JSON members. */
+static void print_devices_json(const ls_set *set, const ls_set_report *st, FILE *out)
+{
+    fprintf(out, ",\"ranks\":%d,\"wall_seconds\":%.6f,\"devices\":[", set->job.size, st->wall_seconds);
+    for (int i = 0; i < st->ndevices; i++) {
+        const ls_set_share *d = &st->dev[i];
+        fprintf(out, "%s{\"label\":", i ? "," : "");
+        ls_json_string(out, d->label);
+        fprintf(out, ",\"rank\":%d,\"gpu\":%s,\"items\":%" PRIu64 ",\"seconds\":%.6f}", d->rank,
+                d->is_gpu ? "true" : "false", d->items, d->seconds);
+    }
+    fputc(']', out);
+}
+
+/* The run's JSON document: which lockstep, the inputs, what ran where,
+ * then the result's members. "device" is always a spec (opencl:0, or the
+ * list a set was given) and "device_name" the device's own name. */
+static void print_run_json(const ls_workload *w, const void *params, const ls_set *set, const ls_run *run,
+                           FILE *out)
+{
+    fputc('{', out);
+    ls_json_provenance(out);
+    fprintf(out, ",\"workload\":\"%s\",", w->name);
+    ls_cmd_params_json(out, w, params, 1);
+    fprintf(out, ",\"device\":");
+    ls_json_string(out, set->label);
+    if (ls_set_several(set)) {
+        print_devices_json(set, &run->report, out);
+    } else {
+        const ls_device *d = &set->dev[0];
+        fprintf(out, ",\"backend\":\"%s\",\"device_index\":%d,\"device_name\":", d->backend->name, d->index);
+        ls_json_string(out, d->info.name);
+        if (run->report.ndevices)
+            fprintf(out, ",\"wall_seconds\":%.6f", run->report.wall_seconds);
+    }
+    fprintf(out, ",\"interrupted\":%s,\"seconds\":%.6f,\"%s_per_second\":%.6g,\"digest\":\"%s\",",
+            run->interrupted ? "true" : "false", run->seconds, w->unit,
+            run->seconds > 0 ? (double)run->items / run->seconds : 0.0, run->digest);
+    w->result_json(params, run, out);
+    fprintf(out, "}\n");
+}
+
+/* Writes a whole report to stdout at once, or fails: rendered in memory
+ * first (src/output.h), so a script never reads half a JSON document. A
+ * run whose output went to stdout reports on stderr instead. */
+int ls_cmd_emit(const ls_workload *w, const void *params, const ls_set *s, const ls_run *run, int json,
+                ls_error *err)
+{
+    ls_buffer b;
+    if (ls_buffer_open(&b, err) != 0)
+        return -1;
+    if (json)
+        print_run_json(w, params, s, run, b.f);
+    else
+        w->print(params, s, run, b.f);
+    if (w->output_on_stdout && w->output_on_stdout(params))
+        return ls_buffer_emit(&b, stderr, "standard error", err);
+    return ls_buffer_emit(&b, stdout, "standard output", err);
+}

@@ -1,0 +1,91 @@
+/* set.h - what a run runs on: a set of opened devices, and the job it is
+ * part of.
+ *
+ * Three levels, as in ggml's reg/device/backend: a backend (backend.h)
+ * lists and opens its devices; an ls_device is one opened device; an
+ * ls_set is the devices one process runs a workload on (one or several,
+ * from a spec such as "cuda:all" or "openmp+opencl:0") together with the
+ * job (this process's rank among the ranks of an MPI job, rank 0 of 1
+ * when there is none). A workload's run takes the set: one that runs on a
+ * set (ls_workload.on_set) hands it to the set runner (set_run.h), which
+ * spreads the work over every device and rank; one that runs on one
+ * device takes set->dev[0] (the command layer gives it no larger set).
+ * The set runner returns each device's share of the work in an
+ * ls_set_report, which the run carries back (ls_run.report). */
+#ifndef LOCKSTEP_SET_H
+#define LOCKSTEP_SET_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "backend.h"
+
+/* One opened device. */
+typedef struct ls_device {
+    const ls_backend *backend;
+    int index; /* among the backend's devices */
+    ls_device_info info;
+    ls_ctx *ctx;
+    char label[48]; /* "cuda:0" */
+} ls_device;
+
+/* This process's place in the job: its rank among `size` ranks, and among
+ * the `local_size` ranks on its node. Rank 0 of 1 when not under MPI.
+ * Rank 0 alone folds a set run's results, writes its files and commits
+ * its checkpoints. */
+typedef struct ls_job {
+    int rank, size;
+    int local_rank, local_size;
+} ls_job;
+
+/* The devices of this process, and the job. */
+typedef struct ls_set {
+    char label[256]; /* the devices: "cuda:0", "cuda:0,cuda:1" */
+    int ndevices;    /* at least 1 */
+    ls_device *dev;  /* dev[0 .. ndevices) */
+    ls_job job;
+} ls_set;
+
+/* Opens what a spec names: "auto", "NAME", "NAME:INDEX", "NAME:all" (every
+ * device of a backend), or a list of these joined by ',' or '+' (a set:
+ * "cuda:0,openmp"). NULL spec means $LOCKSTEP_BACKEND, else the build's
+ * default. In an MPI job whose ranks share a node, each rank takes every
+ * k-th device of the list from its local rank on (k ranks on the node),
+ * or, when the list is shorter than that, device local rank mod length.
+ * Returns 0, or -1 with err set (err->usage marks a bad spec, which is the
+ * user's error). */
+int ls_set_open(const char *spec, ls_set *set, ls_error *err);
+void ls_set_close(ls_set *set);
+
+/* Whether the set is more than one device: several in this process, or
+ * the ranks of an MPI job. */
+int ls_set_several(const ls_set *set);
+
+#define LS_SET_MAX_DEVICES 64
+
+/* What one device did in a run on a set. */
+typedef struct ls_set_share {
+    char label[96]; /* "cuda:0", or "rank 1 cuda:0" in an MPI job */
+    int rank;
+    int is_gpu;
+    uint64_t items;
+    double seconds; /* its device time */
+} ls_set_share;
+
+typedef struct ls_set_report {
+    uint64_t done;         /* items folded, from lo on */
+    double seconds;        /* one device: its time; several: the wall time */
+    double wall_seconds;   /* from the first chunk handed out to the last fold */
+    int interrupted;       /* stopped before hi */
+    int computed_only;     /* an MPI rank other than 0: it folded nothing */
+    int ndevices;
+    ls_set_share dev[LS_SET_MAX_DEVICES];
+} ls_set_report;
+
+/* The "backend:" lines of a report: the device, or for a run on several,
+ * each device's share and rate (`unit` names the items) from the run's
+ * report (which may have no devices: a run that did not use the set
+ * runner). */
+void ls_set_print(FILE *out, const ls_set *set, const ls_set_report *report, const char *unit);
+
+#endif

@@ -1,0 +1,31 @@
+/* set_report.c - what a report says about the set a run ran on: the
+ * device, or for a run on several, each device's share. The workloads'
+ * reports call it, so it lives below them. */
+#include <inttypes.h>
+
+#include "set.h"
+
+int ls_set_several(const ls_set *set)
+{
+    return set->ndevices > 1 || set->job.size > 1;
+}
+
+void ls_set_print(FILE *out, const ls_set *set, const ls_set_report *report, const char *unit)
+{
+    const ls_set_report *st = report && report->ndevices ? report : NULL;
+    if (!ls_set_several(set)) {
+        const ls_device *d = &set->dev[0];
+        fprintf(out, "backend:  %s (%s)\n", d->label, d->info.name);
+        return;
+    }
+    int n = st ? st->ndevices : set->ndevices;
+    fprintf(out, "backend:  %d devices", n);
+    if (set->job.size > 1)
+        fprintf(out, " of %d MPI ranks", set->job.size);
+    fprintf(out, "%s\n", st ? ", each:" : "");
+    for (int i = 0; st && i < st->ndevices; i++) {
+        const ls_set_share *d = &st->dev[i];
+        fprintf(out, "  %-24s %14" PRIu64 " %s in %8.3f s, %.4g %s/s\n", d->label, d->items, unit, d->seconds,
+                d->seconds > 0 ? (double)d->items / d->seconds : 0.0, unit);
+    }
+}

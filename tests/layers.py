@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""The floors of the host program (issue 15): the command layer
+(src/commands/, main.c, manual.c) sits above the workloads, which sit above
+the set (set.h, the set runner, the registry) and the backends.
+
+  - no file below the command layer includes it or calls a command
+    (ls_cmd_*): the workloads' subcommands are declared in their table and
+    dispatched from above;
+  - no workload reads the process's MPI state (ls_cluster_*): the rank and
+    size come with the set (set->job);
+  - which workloads run on a set is said in the workload table alone: no
+    file names "graveler and bmn" as the ones that do.
+
+usage: layers.py SOURCE_ROOT
+"""
+import os
+import re
+import sys
+
+from harness import expect, finish
+
+ROOT = sys.argv[1]
+COMMAND_LAYER = ('src/commands/', 'src/main.c', 'src/manual.c', 'src/manual.h')
+
+
+def sources(*dirs):
+    for d in dirs:
+        for base, _, names in os.walk(os.path.join(ROOT, d)):
+            for n in sorted(names):
+                if n.endswith(('.c', '.h', '.cu', '.cpp')):
+                    path = os.path.join(base, n)
+                    yield os.path.relpath(path, ROOT), open(path, encoding='utf-8', errors='replace').read()
+
+
+below = [(p, t) for p, t in sources('src', 'backends') if not p.startswith(COMMAND_LAYER)]
+expect(len(below) > 20, 'the files below the command layer were found', str(len(below)))
+
+up = [p for p, t in below if re.search(r'#include\s+"(commands/)?(commands|devlist|json_diff)\.h"', t)
+      or re.search(r'\bls_cmd_\w+\s*\(', t)]
+expect(not up, 'no file below the command layer includes it or calls a command', ', '.join(up))
+
+ranks = [p for p, t in below if p.startswith('src/workloads/') and
+         (re.search(r'\bls_cluster_\w+\s*\(', t) or '#include "cluster.h"' in t)]
+expect(not ranks, 'no workload reads MPI rank or size from cluster.c (it has the set\'s job)', ', '.join(ranks))
+
+named = [p for p, t in sources('src') if re.search(r'graveler (and|or) bmn', t)]
+expect(not named, 'no file names the workloads that run on a set (the table says which)', ', '.join(named))
+
+finish()
