@@ -43,7 +43,7 @@ const char *ls_cluster_host(void)
 int ls_cluster_refuse(const char *command)
 {
     if (rank_ == 0)
-        fprintf(stderr, "lockstep: %s runs in one process; under mpirun only graveler and bmn search spread over "
+        fprintf(stderr, "lockstep: %s runs in one process; under mpirun only graveler, bmn search and ray spread over "
                         "ranks\n", command);
     return 2;
 }

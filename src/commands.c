@@ -224,9 +224,9 @@ static int check_spread(const ls_workload *w, const ls_session *s, ls_error *err
     if (w->scales || !spread(s))
         return 0;
     if (ls_cluster_size() > 1)
-        return ls_fail_usage(err, "%s runs in one process; under mpirun only graveler and bmn search spread over "
+        return ls_fail_usage(err, "%s runs in one process; under mpirun only graveler, bmn search and ray spread over "
                                   "ranks", w->name);
-    return ls_fail_usage(err, "%s runs on one device; --backend %s names %d (only graveler and bmn search spread "
+    return ls_fail_usage(err, "%s runs on one device; --backend %s names %d (only graveler, bmn search and ray spread "
                               "over several)", w->name, s->label, s->ndevices);
 }
 
@@ -650,7 +650,7 @@ int ls_cmd_check(int argc, char **argv)
                  "in LIST, e.g. openmp,opencl:1) and compares the full results; `all` runs every\n"
                  "workload at a small size. Exits 1 with the fields that differ when any two disagree,\n"
                  "77 (skipped) when fewer than two devices could be compared, 0 when all agree.\n"
-                 "A group in LIST (cuda:all, openmp+opencl:0) is one run of graveler or bmn spread over\n"
+                 "A group in LIST (cuda:all, openmp+opencl:0) is one run of graveler, bmn or ray spread over\n"
                  "its devices, compared like a device (cuda:0,cuda:all: two GPUs against one).\n"
                  "Workloads:%s\n`lockstep check WORKLOAD --help` lists the workload's options.",
                  names);
@@ -1168,7 +1168,7 @@ int ls_cmd_devices(int argc, char **argv)
             fprintf(out, "null");
         fprintf(out, "}\n");
     } else {
-        fprintf(out, "mpi      %s\n", mpi[0] ? mpi : "not built in (graveler and bmn search run in one process)");
+        fprintf(out, "mpi      %s\n", mpi[0] ? mpi : "not built in (graveler, bmn search and ray run in one process)");
     }
     return ls_buffer_emit(&b, stdout, "standard output", &err) == 0 ? 0 : ls_report(&err);
 }

@@ -13,8 +13,8 @@ const char ls_manual_intro[] =
     "Runs the same algorithms on OpenMP, OpenCL and CUDA and checks that they agree, bit for bit.\n"
     "Every command takes --help. --backend NAME[:INDEX] picks the device (default\n"
     "$LOCKSTEP_BACKEND, else auto: a CUDA GPU, else an OpenCL GPU, else OpenMP);\n"
-    "graveler and bmn search also take NAME:all or a list (cuda:0,openmp) and run\n"
-    "across MPI ranks under mpirun, with the same result as one device.";
+    "graveler, bmn search and ray also take NAME:all or a list (cuda:0,openmp) and\n"
+    "run across MPI ranks under mpirun, with the same result as one device.";
 
 /* The exit codes every command keeps (the README's table). */
 static const char *const exit_codes[][2] = {
