@@ -1,9 +1,10 @@
 /* ray.c - the raytracer workload on the host: parameters, the host driver
- * (ranges of pixels on a device, progress, Ctrl-C), the result (the image
- * and its digest) for people and for scripts, the output file, the
- * comparison of two images for `check`, and the conformance cases. The
- * pixel itself is src/algo/ray.h; a range runs on GPUs in ray_gpu.c and on
- * the CPU in ray_cpu.c. */
+ * (ranges of pixels over the devices of a set and the ranks of an MPI
+ * job, split.h; progress, Ctrl-C), the result (the image and its digest)
+ * for people and for scripts, the output file, the comparison of two
+ * images for `check`, and the conformance cases. The pixel itself is
+ * src/algo/ray.h; a range runs on GPUs in ray_gpu.c and on the CPU in
+ * ray_cpu.c. */
 #include <inttypes.h>
 #include <math.h>
 #include <omp.h>
@@ -222,8 +223,8 @@ static void add_kind(ray_split *r, uint64_t kind)
 }
 
 /* Pixels [lo, lo + n) on device d: the device's kind, then 3 n bytes. */
-static int ray_compute_chunk(const void *job, ls_session *d, uint64_t lo, uint64_t n, const void *hint, size_t hint_len,
-                       ls_bytes *out, double *secs, ls_error *err)
+static int ray_compute_chunk(const void *job, ls_session *d, uint64_t lo, uint64_t n, const void *hint,
+                             size_t hint_len, ls_bytes *out, double *secs, ls_error *err)
 {
     (void)hint;
     (void)hint_len;
@@ -242,7 +243,8 @@ static int ray_compute_chunk(const void *job, ls_session *d, uint64_t lo, uint64
 /* Copies a chunk's pixels to their place: chunks never overlap, so the
  * image is the same whatever order they come in (split.c folds them in
  * order all the same). */
-static int ray_fold_chunk(void *job, uint64_t lo, uint64_t n, const void *bytes, size_t len, double secs, ls_error *err)
+static int ray_fold_chunk(void *job, uint64_t lo, uint64_t n, const void *bytes, size_t len, double secs,
+                          ls_error *err)
 {
     (void)secs;
     ray_split *r = job;
