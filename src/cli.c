@@ -110,10 +110,31 @@ static int looks_like_option(const char *a)
     return 1;
 }
 
+/* The targets the last ls_opts_parse set (ls_opt_given); an option given
+ * twice counts once, and a table holds far fewer than this. */
+#define LS_MAX_GIVEN 64
+static const void *given_targets[LS_MAX_GIVEN];
+static int ngiven;
+
+static void note_given(const void *target)
+{
+    if (ngiven < LS_MAX_GIVEN)
+        given_targets[ngiven++] = target;
+}
+
+int ls_opt_given(const void *target)
+{
+    for (int i = 0; i < ngiven; i++)
+        if (given_targets[i] == target)
+            return 1;
+    return 0;
+}
+
 int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
                   const char **pos, int *npos, int max_pos, ls_error *err)
 {
     int positional = 0, only_args = 0;
+    ngiven = 0;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (!only_args && strcmp(a, "--") == 0) {
@@ -133,8 +154,7 @@ int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
         const ls_opt *o = find_opt(opts, n, name, len);
         if (!o)
             return ls_fail_usage(err, "unknown option '--%.*s' (see --help)", (int)len, name);
-        if (o->given)
-            *o->given = 1;
+        note_given(o->target);
         if (o->kind == LS_OPT_FLAG) {
             if (eq)
                 return ls_fail_usage(err, "--%s takes no value", o->name);

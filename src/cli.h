@@ -25,10 +25,6 @@ typedef struct ls_opt {
     uint64_t min, max; /* for LS_OPT_COUNT */
     const char *arg;  /* placeholder shown in help, e.g. "N" */
     const char *help;
-    /* Optional: set to 1 when the command line gives the option (a value
-     * equal to the default is still given): a resumed search takes what
-     * was not given from its checkpoint. */
-    int *given;
 } ls_opt;
 
 /* Options shared by the commands that run on a device. */
@@ -56,6 +52,10 @@ typedef struct ls_common {
 int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
                   const char **pos, int *npos, int max_pos, ls_error *err);
 
+/* Whether the last ls_opts_parse set the option whose target is `target`
+ * from the command line (a value equal to the default is still given):
+ * a resumed search takes what was not given from its checkpoint. */
+int ls_opt_given(const void *target);
 /* Prints "usage: <usage>\n\n<summary>\n\noptions:" and the table, in the
  * style ls_help_set_style chose. */
 void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_opt *opts, int n);

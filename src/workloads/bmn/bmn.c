@@ -33,14 +33,12 @@ static int bmn_params_options(void *pp, ls_opt *out, int max)
 {
     bmn_params *p = pp;
     ls_opt opts[] = {
-        {"deals", LS_OPT_COUNT, &p->deals, 1, BMN_MAX_DEALS, "N", "number of deals to play", &p->given.deals},
-        {"seed", LS_OPT_U64, &p->seed, 0, 0, "S", "random seed; deal i is a pure function of (seed, i)",
-         &p->given.seed},
-        {"first", LS_OPT_COUNT, &p->first, 0, 1000000000000000000ull, "I", "index of the first deal",
-         &p->given.first},
-        {"top", LS_OPT_COUNT, &p->top, 1, BMN_MAX_TOP, "K", "how many of the longest games to keep", &p->given.top},
+        {"deals", LS_OPT_COUNT, &p->deals, 1, BMN_MAX_DEALS, "N", "number of deals to play"},
+        {"seed", LS_OPT_U64, &p->seed, 0, 0, "S", "random seed; deal i is a pure function of (seed, i)"},
+        {"first", LS_OPT_COUNT, &p->first, 0, 1000000000000000000ull, "I", "index of the first deal"},
+        {"top", LS_OPT_COUNT, &p->top, 1, BMN_MAX_TOP, "K", "how many of the longest games to keep"},
         {"cap", LS_OPT_COUNT, &p->cap, 10000, 4000000000ull, "C",
-         "cards after which a device hands a game to the exact host player", &p->given.cap},
+         "cards after which a device hands a game to the exact host player"},
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     if (n > max)
@@ -52,7 +50,12 @@ static int bmn_params_options(void *pp, ls_opt *out, int max)
 static int bmn_params_validate(void *pp, ls_error *err)
 {
     bmn_params *p = pp;
-    return p->checkpoint ? bmn_ckpt_options(p->checkpoint, p, &p->given, err) : 0;
+    if (!p->checkpoint)
+        return 0;
+    /* What the command line left out comes from the checkpoint. */
+    bmn_given given = {ls_opt_given(&p->seed), ls_opt_given(&p->first), ls_opt_given(&p->top),
+                       ls_opt_given(&p->cap), ls_opt_given(&p->deals)};
+    return bmn_ckpt_options(p->checkpoint, p, &given, err);
 }
 
 /* A run's result: the search state and the parameters it ran with. */

@@ -32,7 +32,6 @@ typedef struct bmn_given {
 typedef struct bmn_params {
     uint64_t seed, first, deals, top, cap;
     const char *checkpoint; /* search command only */
-    bmn_given given;        /* set by the option parser */
 } bmn_params;
 
 typedef struct bmn_loop_rec {

@@ -1,9 +1,10 @@
 /* ray.c - the raytracer workload on the host: parameters, the host driver
- * (ranges of pixels on a device, progress, Ctrl-C), the result (the image
- * and its digest) for people and for scripts, the output file, the
- * comparison of two images for `check`, and the conformance cases. The
- * pixel itself is src/algo/ray.h; a range runs on GPUs in ray_gpu.c and on
- * the CPU in ray_cpu.c. */
+ * (ranges of pixels over the devices of a set and the ranks of an MPI
+ * job, set_run.h; progress, Ctrl-C), the result (the image and its digest)
+ * for people and for scripts, the output file, the comparison of two
+ * images for `check`, and the conformance cases. The pixel itself is
+ * src/algo/ray.h; a range runs on GPUs in ray_gpu.c and on the CPU in
+ * ray_cpu.c. */
 #include <inttypes.h>
 #include <math.h>
 #include <omp.h>
@@ -11,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "chunks.h"
 #include "image.h"
 #include "ray_golden.h"
 #include "ray_range.h"
+#include "set_run.h"
 #include "workload.h"
 
 /* The command's parameters as the option table fills them, and the job
@@ -33,6 +34,7 @@ typedef struct ray_data {
     uint64_t pixels; /* pixels rendered (all of them unless interrupted) */
     uint8_t *rgb;    /* width * height * 3 bytes, row 0 first */
     uint64_t image;  /* ray_image_digest of rgb */
+    int mixed;       /* fast mode on devices of more than one kind: the image may differ between kinds */
 } ray_data;
 
 /* --out - : the image as PPM on standard output (as the original card
@@ -127,9 +129,16 @@ static int check_out(const ray_opts *o, ls_error *err)
 {
     if (!o->out)
         return 0;
-    if (!out_is_stdout(o))
-        return ls_image_check_path(o->out, LS_IMAGE_RGB, err);
-    if (isatty(STDOUT_FILENO))
+    return out_is_stdout(o) ? 0 : ls_image_check_path(o->out, LS_IMAGE_RGB, err);
+}
+
+/* --out - onto a terminal is refused before rendering. Under mpirun
+ * standard output is always a terminal, mpirun's own, which passes the
+ * bytes on to wherever mpirun's output goes: only a process of its own
+ * can tell a terminal from a pipe, so the job's size decides. */
+static int check_stdout(const ray_opts *o, const ls_set *set, ls_error *err)
+{
+    if (o->out && out_is_stdout(o) && set->job.size <= 1 && isatty(STDOUT_FILENO))
         return ls_fail_usage(err, "--out -: standard output is a terminal; send the PPM image to a file or a pipe "
                                   "(lockstep ray --out - > card.ppm)");
     return 0;
@@ -163,23 +172,155 @@ static void ray_run_free(ls_run *run)
     run->data = NULL;
 }
 
-/* One range on whatever device s is. */
-static int ray_range(ls_device *s, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *secs,
+/* One range on whatever device d is. */
+static int ray_range(ls_device *d, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *secs,
                      ls_error *err)
 {
-    if (s->backend->gpu)
-        return ray_gpu_range(s, job, first, count, rgb, secs, err);
+    if (d->backend->gpu)
+        return ray_gpu_range(d, job, first, count, rgb, secs, err);
     double t0 = omp_get_wtime();
     ray_cpu_render(job, first, count, rgb);
     *secs = omp_get_wtime() - t0;
     return 0;
 }
 
-/* Renders job on the set's first device (the command layer gives the
- * raytracer no other): the host driver. */
+/* ---- A render as a split job (set_run.h) ---------------------------------
+ *
+ * Pixels are the work items, numbered row-major from row 0: a chunk is a
+ * range of pixels, rendered on any device of the set (or of another MPI
+ * rank) into its RGB bytes, and folded by copying them to their place in
+ * the image. In exact mode every pixel is a pure function of its index,
+ * so the image is the single device's however the range is cut. In fast
+ * mode a pixel is that function only per device kind (docs/ray.md): a set
+ * of several kinds gives a mosaic of their approximations, so every chunk
+ * names the kind of device that rendered it, and the render says when the
+ * image may depend on which device took which chunk. */
+
+#define RAY_MAX_KINDS 64
+
+typedef struct ray_split {
+    const ray_job *job;
+    uint8_t *rgb;                    /* the image the chunks are folded into */
+    uint64_t kinds[RAY_MAX_KINDS];   /* the device kinds whose chunks were folded (ray_kind) */
+    int nkinds;
+} ray_split;
+
+/* A device's kind, as the fingerprint of what decides its fast-mode
+ * arithmetic: the backend, the platform or driver, the device's name. */
+static uint64_t ray_kind(const ls_device *d)
+{
+    uint64_t h = LS_FNV_INIT;
+    const char *parts[] = {d->backend->name, d->info.platform, d->info.name};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        h = ls_fnv1a(h, parts[i], strlen(parts[i]) + 1); /* with the NUL: "ab","c" is not "a","bc" */
+    return h;
+}
+
+static void add_kind(ray_split *r, uint64_t kind)
+{
+    for (int i = 0; i < r->nkinds; i++)
+        if (r->kinds[i] == kind)
+            return;
+    if (r->nkinds < RAY_MAX_KINDS)
+        r->kinds[r->nkinds++] = kind;
+}
+
+/* Pixels [lo, lo + n) on device d: the device's kind, then 3 n bytes. */
+static int ray_compute_chunk(const void *job, ls_device *d, uint64_t lo, uint64_t n, const void *hint,
+                             size_t hint_len, ls_bytes *out, double *secs, ls_error *err)
+{
+    (void)hint;
+    (void)hint_len;
+    const ray_split *r = job;
+    uint8_t *rgb = malloc((size_t)n * 3);
+    if (!rgb)
+        return ls_fail(err, "out of memory for %" PRIu64 " pixels (%.0f MB)", n, (double)n * 3 / 1e6);
+    uint64_t kind = ray_kind(d);
+    int rc = ray_range(d, r->job, lo, n, rgb, secs, err);
+    if (rc == 0 && (ls_bytes_put(out, &kind, sizeof kind) != 0 || ls_bytes_put(out, rgb, (size_t)n * 3) != 0))
+        rc = ls_fail(err, "out of memory for %" PRIu64 " pixels (%.0f MB)", n, (double)n * 3 / 1e6);
+    free(rgb);
+    return rc;
+}
+
+/* Copies a chunk's pixels to their place: chunks never overlap, so the
+ * image is the same whatever order they come in (set_run.c folds them in
+ * order all the same). */
+static int ray_fold_chunk(void *job, uint64_t lo, uint64_t n, const void *bytes, size_t len, double secs,
+                          ls_error *err)
+{
+    (void)secs;
+    ray_split *r = job;
+    uint64_t kind;
+    if (len != sizeof kind + (size_t)n * 3)
+        return ls_fail(err, "pixels %" PRIu64 "+%" PRIu64 ": %zu bytes, expected %zu", lo, n, len,
+                       sizeof kind + (size_t)n * 3);
+    ls_bytes_reader in = {bytes, len};
+    ls_bytes_get(&in, &kind, sizeof kind);
+    add_kind(r, kind);
+    memcpy(r->rgb + 3 * lo, ls_bytes_take(&in, (size_t)n * 3), (size_t)n * 3);
+    return 0;
+}
+
+/* The size of a first chunk: first_rays camera rays' worth of pixels, at
+ * least a tile of the CPU's lanes. Later chunks are sized from each
+ * device's rate (set_run.h). */
+static uint64_t first_chunk(uint64_t first_rays, const ray_job *job)
+{
+    uint64_t n = first_rays / job->samples;
+    return n > RAY_CPU_LANES ? n : RAY_CPU_LANES;
+}
+
+/* The backend of a set_run.h device label: "opencl" in "rank 1 opencl:0". */
+static void label_backend(const char *label, char *out, size_t len)
+{
+    if (strncmp(label, "rank ", 5) == 0 && strchr(label + 5, ' '))
+        label = strchr(label + 5, ' ') + 1;
+    snprintf(out, len, "%.*s", (int)strcspn(label, ":"), label);
+}
+
+/* 1 when the devices of the run are of more than one kind: the kinds of
+ * this process's devices and of every chunk folded, and the backends of
+ * the other ranks' devices (which may have folded nothing). */
+static int mixed_kinds(const ls_set *set, const ls_set_report *st, ray_split *r)
+{
+    for (int i = 0; i < set->ndevices && set->ndevices > 1; i++)
+        add_kind(r, ray_kind(&set->dev[i]));
+    if (r->nkinds > 1)
+        return 1;
+    char first[64] = "", other[64];
+    for (int i = 0; st && i < st->ndevices; i++) {
+        label_backend(st->dev[i].label, i ? other : first, sizeof other);
+        if (i && strcmp(first, other) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Says once per process (`check` renders on every device) that a fast
+ * image from several kinds of device is not reproducible, naming the
+ * devices of the run (every rank's). */
+static void say_mixed(const ls_set_report *st)
+{
+    static int said;
+    if (said)
+        return;
+    said = 1;
+    char devices[400] = "";
+    size_t used = 0;
+    for (int i = 0; i < st->ndevices && used < sizeof devices; i++) {
+        int k = snprintf(devices + used, sizeof devices - used, "%s%s", i ? ", " : "", st->dev[i].label);
+        used += k > 0 ? (size_t)k : 0;
+    }
+    fprintf(stderr, "lockstep: ray: fast mode on devices of more than one kind (%s): each renders its own "
+                    "approximation, so the image may differ between device kinds and from run to run (--mode exact "
+                    "gives the same bytes on any set)\n", devices);
+}
+
+/* Renders job on the set (every device of it, every rank of its job): the
+ * host driver. */
 static int ray_render(ls_set *set, const ray_job *job, ls_run *out, const ls_progress *progress, ls_error *err)
 {
-    ls_device *s = &set->dev[0];
     memset(out, 0, sizeof *out);
     uint64_t pixels = (uint64_t)job->width * job->height;
     ray_data *d = calloc(1, sizeof *d);
@@ -193,33 +334,39 @@ static int ray_render(ls_set *set, const ray_job *job, ls_run *out, const ls_pro
     d->job = *job;
     d->rgb = rgb;
     out->data = d;
-    uint64_t first_rays = s->info.is_gpu ? RAY_FIRST_RAYS_GPU : RAY_FIRST_RAYS_CPU;
-    uint64_t first_range = first_rays / job->samples > RAY_CPU_LANES ? first_rays / job->samples : RAY_CPU_LANES;
-    ls_chunks chunks;
-    ls_chunks_init(&chunks, first_range, pixels);
-    while (d->pixels < pixels) {
-        uint64_t n = ls_chunks_next(&chunks, pixels - d->pixels);
-        double secs = 0;
-        if (ray_range(s, job, d->pixels, n, rgb + 3 * d->pixels, &secs, err) != 0) {
-            ray_run_free(out);
-            return -1;
-        }
-        ls_chunks_done(&chunks, n, secs);
-        d->pixels += n;
-        out->seconds += secs;
-        if (progress && progress->report && progress->report(progress->user, d->pixels, pixels))
-            break;
+    ls_set_ops ops = {
+        .unit = "pixels",
+        .first_gpu = first_chunk(RAY_FIRST_RAYS_GPU, job),
+        .first_cpu = first_chunk(RAY_FIRST_RAYS_CPU, job),
+        .max_chunk = pixels,
+        .compute = ray_compute_chunk,
+        .fold = ray_fold_chunk,
+    };
+    ray_split split = {.job = &d->job, .rgb = rgb};
+    if (ls_set_run(set, &ops, &split, 0, 0, pixels, progress, &out->report, err) != 0) {
+        ray_run_free(out);
+        return -1;
     }
+    const ls_set_report *st = &out->report;
+    d->pixels = st->done;
+    d->mixed = job->mode == RAY_MODE_FAST && !st->computed_only && mixed_kinds(set, st, &split);
     d->image = ray_image_digest(rgb, job->width, job->height);
+    out->seconds = st->seconds;
     out->items = d->pixels * job->samples;
-    out->interrupted = d->pixels < pixels;
+    out->interrupted = st->interrupted;
     snprintf(out->summary, sizeof out->summary, "image %016" PRIx64, d->image);
     return 0;
 }
 
 static int ray_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
 {
-    return ray_render(set, &((const ray_opts *)pp)->job, out, progress, err);
+    const ray_opts *o = pp;
+    if (check_stdout(o, set, err) != 0)
+        return -1;
+    int rc = ray_render(set, &o->job, out, progress, err);
+    if (rc == 0 && ((const ray_data *)out->data)->mixed)
+        say_mixed(&out->report);
+    return rc;
 }
 
 static const char *mode_name(int mode)
@@ -235,20 +382,25 @@ static void ray_result_json(const void *pp, const ls_run *run, FILE *out)
             "\"width\":%u,\"height\":%u,\"samples\":%u,\"seed\":%" PRIu64 ",\"mode\":\"%s\",\"pixels\":%" PRIu64
             ",\"image\":\"%016" PRIx64 "\"",
             d->job.width, d->job.height, d->job.samples, d->job.seed, mode_name(d->job.mode), d->pixels, d->image);
+    /* Only where it is true, so that every other run's result (and digest)
+     * is the single device's. */
+    if (d->mixed)
+        fprintf(out, ",\"may_differ_by_device_kind\":true");
 }
 
 static void ray_print(const void *pp, const ls_set *set, const ls_run *run, FILE *out)
 {
-    const ls_device *s = &set->dev[0];
     const ray_opts *o = pp;
     const ray_data *d = run->data;
     double rate = run->seconds > 0 ? (double)run->items / run->seconds : 0.0;
     fprintf(out, "ray:      %ux%u, %u samples per pixel, seed %" PRIu64 ", %s mode%s\n", d->job.width, d->job.height,
             d->job.samples, d->job.seed, mode_name(d->job.mode), run->interrupted ? " (interrupted)" : "");
-    fprintf(out, "backend:  %s (%s)\n", s->label, s->info.name);
+    ls_set_print(out, set, &run->report, "pixels");
     const char *where = out_is_stdout(o) ? "standard output" : o->out;
     fprintf(out, "image:    %016" PRIx64 "%s%s%s\n", d->image, o->out && !run->interrupted ? ", written to " : "",
             o->out && !run->interrupted ? where : "", o->out && run->interrupted ? " (not written: interrupted)" : "");
+    if (d->mixed)
+        fprintf(out, "note:     fast mode on devices of more than one kind: the image may differ between kinds\n");
     fprintf(out, "digest:   %s\n", run->digest);
     fprintf(out, "time:     %.4f s, %.4g rays/s (camera rays)\n", run->seconds, rate);
 }
@@ -369,6 +521,7 @@ _Static_assert(sizeof ray_cases / sizeof ray_cases[0] == RAY_GOLDEN_COUNT, "one 
 
 const ls_workload ls_workload_ray = {
     .name = "ray",
+    .on_set = 1,
     .summary = "Kensler's business-card raytracer: the same image bit for bit on every device (exact mode)",
     .unit = "rays",
     .params_size = sizeof(ray_opts),
