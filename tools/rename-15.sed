@@ -42,3 +42,24 @@ s/\bsplit \*sp\b/runner *sp/g
 s/\bconst split \*sp\b/const runner *sp/g
 s/\bsplit sp = /runner sp = /g
 s/the split's lock/the runner's lock/g
+
+# Not renames, so not done by this script: what a branch written against
+# ls_session must change by hand after running it (the layer's behaviour
+# commit, "the set as a type", shows each):
+#   - a GPU or CPU driver that takes one device: ls_set *s -> ls_device *s
+#     (same fields: backend, index, info, ctx; set.h instead of backend.h);
+#   - a workload's run, print and conformance case take ls_set *set; one
+#     that runs on one device uses &set->dev[0], where it read s->backend,
+#     s->ctx, s->info, s->index;
+#   - ls_set_run(set, ops, job, origin, lo, hi, progress, &out->report, err):
+#     the per-device report comes back in ls_run.report, so s->split->done,
+#     ->seconds, ->interrupted become out->report.done and so on, and
+#     ls_set_print(out, set, &run->report, unit) prints it;
+#   - MPI rank and size in a workload: set->job.rank, set->job.size (not
+#     ls_cluster_rank()/ls_cluster_size(); cluster.h is not included);
+#   - a workload that now runs on a set sets .on_set = 1 in its table: the
+#     command layer reads nothing else (mpirun, check and conformance on
+#     sets, the messages that list such workloads);
+#   - ls_collect_devices lost its `groups` argument (every command takes
+#     sets), ls_dev_ref.group is ls_dev_ref.set, ls_cluster_refuse is
+#     ls_cmd_refuse_ranks (src/commands/commands.h).
