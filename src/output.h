@@ -4,9 +4,17 @@
  * checked call, so `--json` is one whole document or nothing, and a full
  * disk or a closed pipe is reported (one line, non-zero exit) instead of
  * ignored. Files are written under a temporary name in the same directory
- * and renamed into place only once written, flushed and synced
- * (ls_atomic_file), so no reader ever sees half a file; devices, FIFOs
- * and stdout are written through instead (the rules are below). */
+ * and renamed into place only once written and flushed (ls_atomic_file),
+ * so no reader and no kill ever sees half a file; devices, FIFOs and
+ * stdout are written through instead (the rules are below).
+ *
+ * Durability is a choice (ls_output_set_sync): by default a replaced file
+ * is not fsync'ed, as cp and most tools do, because syncing a 1 GiB Life
+ * grid costs longer than computing it. A kill at any moment still leaves
+ * the old file or the new one; an OS crash or power loss soon after the
+ * run may lose the new file (the old one, or on a new name an empty or
+ * missing file, is what the filesystem had on disk). With --sync the file
+ * and its directory are synced before the run reports success. */
 #ifndef LOCKSTEP_OUTPUT_H
 #define LOCKSTEP_OUTPUT_H
 
@@ -36,6 +44,10 @@ int ls_write_all(int fd, const void *data, size_t n, const char *dest_name, ls_e
  * when anything written to it was lost. */
 int ls_close_stdout(ls_error *err);
 
+/* 1: sync every replaced file and its directory before reporting it
+ * written (--sync); 0: leave writeback to the system (the default). */
+void ls_output_set_sync(int on);
+
 typedef struct ls_atomic_file {
     FILE *f;     /* write the contents here */
     char *name;  /* the path as given, for messages */
@@ -51,7 +63,7 @@ typedef struct ls_atomic_file {
  *
  *   - missing, or a regular file: replaced whole. The contents go to a
  *     temporary file in the same directory, renamed over the name only
- *     once written, flushed and synced: a reader sees the old file or the
+ *     once written and flushed (and synced, with --sync): a reader sees the old file or the
  *     new one, never part of one, and a failure or a kill leaves the old
  *     one. A symbolic link to a regular file is followed: the file it
  *     points to is replaced (in its own directory) and the link stays.

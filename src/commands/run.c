@@ -63,7 +63,9 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
 {
     ls_common c = {0};
     ls_error err = {{0}, 0};
-    ls_opt extra[] = {LS_OPT_BACKEND(&c), LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c)};
+    ls_opt extra[] = {LS_OPT_BACKEND(&c), LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c), LS_OPT_SYNC(&c)};
+    /* --sync only where the run writes files. */
+    int nextra = (int)(sizeof extra / sizeof extra[0]) - (w->write_outputs ? 0 : 1);
     char usage_buf[128];
     if (!usage) {
         snprintf(usage_buf, sizeof usage_buf, "lockstep %s [options]", w->name);
@@ -74,8 +76,8 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         fprintf(stderr, "lockstep: out of memory\n");
         return 1;
     }
-    int rc = ls_cmd_parse_params(w, params, 1, argc, argv, first, extra, (int)(sizeof extra / sizeof extra[0]), usage,
-                          w->summary, &err);
+    int rc = ls_cmd_parse_params(w, params, 1, argc, argv, first, extra, nextra, usage, w->summary, &err);
+    ls_output_set_sync(c.sync);
     /* Every rank must compute the same problem: a wrapper that gave one
      * rank another --seed would mix two searches into one answer. Every
      * rank takes part whatever its own parse gave (a rank that alone

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""--sync: output files are synced to disk (file and directory) only when
+asked; by default none is, and the bytes are the same either way.
+
+Counts fsync/fdatasync calls with an LD_PRELOAD shim (tests/fsync_count.c).
+usage: output_sync.py LOCKSTEP SHIM"""
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import expect, finish  # noqa: E402
+
+LS, SHIM = sys.argv[1], sys.argv[2]
+
+RUNS = {
+    'life': ['life', '--dims', '2', '--size', '64x32', '--steps', '3', '--backend', 'openmp', '--quiet'],
+    'ray': ['ray', '--size', '16x8', '--spp', '1', '--backend', 'openmp', '--quiet'],
+}
+EXT = {'life': 'x.lsgrid', 'ray': 'x.ppm'}
+
+with tempfile.TemporaryDirectory() as tmp:
+    for name, args in RUNS.items():
+        outputs = {}
+        for sync in (False, True):
+            count = os.path.join(tmp, 'count-%s-%d' % (name, sync))
+            out = os.path.join(tmp, '%d-%s' % (sync, EXT[name]))
+            env = dict(os.environ, LD_PRELOAD=SHIM, FSYNC_COUNT_FILE=count)
+            r = subprocess.run([LS] + args + ['--out', out] + (['--sync'] if sync else []), env=env,
+                               capture_output=True, text=True)
+            calls = os.path.getsize(count) if os.path.exists(count) else 0
+            ok = r.returncode == 0 and os.path.exists(out)
+            expect(ok, '%s --out%s: written' % (name, ' --sync' if sync else ''), r.stderr)
+            if sync:
+                expect(calls >= 2, '%s --sync: the file and its directory synced (%d calls)' % (name, calls))
+            else:
+                expect(calls == 0, '%s without --sync: nothing synced (%d calls)' % (name, calls))
+            outputs[sync] = open(out, 'rb').read() if ok else None
+        expect(outputs[False] is not None and outputs[False] == outputs[True],
+               '%s: the same bytes with and without --sync' % name)
+    r = subprocess.run([LS, 'graveler', '--sync'], capture_output=True, text=True)
+    expect(r.returncode == 2 and 'sync' in r.stderr, 'graveler writes no file and takes no --sync', r.stderr)
+finish()
