@@ -91,7 +91,6 @@ for args, code, words in [
         (['graveler', '--backend', 'openmp,openmp'], 2, 'named twice'),
         (['graveler', '--backend', 'openmp,auto'], 2, 'auto stands alone'),
         (['graveler', '--backend', 'openmp,,'], None, None),
-        (['life', '--backend', 'openmp,opencl', '--size', '16x16', '--steps', '1'], 2, 'runs on one device'),
         (['ray', '--backend', 'opencl:all,openmp'], 2, 'runs on one device'),
         (['conformance', '--backend', 'openmp+opencl'], 2, 'one device at a time'),
         (['graveler', '--backend', 'nosuch:all'], 2, 'unknown backend'),
