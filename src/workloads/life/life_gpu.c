@@ -145,22 +145,36 @@ static const char *two_kernel_name(const life_gpu_state *st, life_rule r, uint32
     return names[r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE][st->last_bits == 32];
 }
 
-int life_gpu_launch(life_gpu_state *st, life_rule r, uint64_t steps, ls_error *err)
+/* The kernels of a run of rule r: one generation a launch, and two
+ * (NULL where there is none); looked up before the timer starts, as a
+ * first lookup builds the program. */
+typedef struct life_kernels {
+    ls_gpu_info info;
+    uint32_t group;
+    ls_kernel *one, *two;
+} life_kernels;
+
+static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_error *err)
 {
     const ls_gpu *gpu = st->s->backend->gpu;
-    ls_gpu_info info;
-    gpu->info(st->s->ctx, &info);
-    uint32_t group = info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
-    if (group > info.max_group)
-        group = info.max_group;
-    const char *two_name = two_kernel_name(st, r, group);
-    ls_kernel *k, *k2 = NULL;
-    if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r), &k, err) != 0 ||
-        (two_name && gpu->kernel(st->s->ctx, "life", two_name, &k2, err) != 0))
+    gpu->info(st->s->ctx, &ks->info);
+    ks->group = ks->info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
+    if (ks->group > ks->info.max_group)
+        ks->group = ks->info.max_group;
+    const char *two_name = two_kernel_name(st, r, ks->group);
+    ks->two = NULL;
+    if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r), &ks->one, err) != 0 ||
+        (two_name && gpu->kernel(st->s->ctx, "life", two_name, &ks->two, err) != 0))
         return -1;
-    for (uint64_t i = 0; i < steps; i += k2 && steps - i >= 2 ? 2 : 1) {
-        int two = k2 && steps - i >= 2;
-        if (launch_step(st, two ? k2 : k, two, group, target_items(&info, st->dims), r, err) != 0)
+    return 0;
+}
+
+/* Queues `steps` generations with the kernels ks. */
+static int launch_steps(life_gpu_state *st, const life_kernels *ks, life_rule r, uint64_t steps, ls_error *err)
+{
+    for (uint64_t i = 0; i < steps; i += ks->two && steps - i >= 2 ? 2 : 1) {
+        int two = ks->two && steps - i >= 2;
+        if (launch_step(st, two ? ks->two : ks->one, two, ks->group, target_items(&ks->info, st->dims), r, err) != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;
@@ -169,10 +183,20 @@ int life_gpu_launch(life_gpu_state *st, life_rule r, uint64_t steps, ls_error *e
     return 0;
 }
 
+int life_gpu_launch(life_gpu_state *st, life_rule r, uint64_t steps, ls_error *err)
+{
+    life_kernels ks;
+    if (find_kernels(st, r, &ks, err) != 0)
+        return -1;
+    return launch_steps(st, &ks, r, steps, err);
+}
+
 int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seconds, ls_error *err)
 {
     const ls_gpu *gpu = st->s->backend->gpu;
-    if (gpu->timer_start(st->s->ctx, err) != 0 || life_gpu_launch(st, r, steps, err) != 0)
+    life_kernels ks;
+    if (find_kernels(st, r, &ks, err) != 0 || gpu->timer_start(st->s->ctx, err) != 0 ||
+        launch_steps(st, &ks, r, steps, err) != 0)
         return -1;
     return gpu->timer_stop(st->s->ctx, seconds, err);
 }

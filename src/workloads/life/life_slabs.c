@@ -478,6 +478,11 @@ static int exchange(life_slabs *L, ls_error *err)
 static int launch_device(life_slabs *L, local_device *d, life_rule r, uint32_t e, ls_error *err)
 {
     const ls_gpu *gpu = d->s->backend->gpu;
+    /* No generations: the kernels are looked up (a first lookup builds the
+     * program) before the timer starts. */
+    for (int j = 0; j < L->nlocal; j++)
+        if (L->slabs[j].dev == d && life_gpu_launch(L->slabs[j].gpu, r, 0, err))
+            return -1;
     if (gpu->timer_start(d->s->ctx, err))
         return -1;
     for (int j = 0; j < L->nlocal; j++)
