@@ -190,9 +190,9 @@ static void describe_devices(const life_slabs *L, int failed, rank_devices *mine
             return;
         }
         if (ls_cluster_size() > 1)
-            snprintf(j->label, sizeof j->label, "rank %d %s", j->rank, d->label);
+            snprintf(j->label, sizeof j->label, "rank %d %.32s", j->rank, d->label);
         else
-            snprintf(j->label, sizeof j->label, "%s", d->label);
+            snprintf(j->label, sizeof j->label, "%.47s", d->label);
     }
 }
 
