@@ -58,6 +58,8 @@ typedef struct life_data {
     uint64_t population, digest;
     uint32_t dims, extent[3];
     int bounded;
+    int slabs;     /* cut into this many slabs (life_slabs.h); 0: one device, whole */
+    uint32_t halo; /* their ghost depth: generations between exchanges */
     char note[200]; /* on the grid chosen, for stderr (say_note) */
 } life_data;
 
@@ -758,6 +760,8 @@ static int start_device(ls_session *s, const life_opts *o, life_data *d, life_de
     if (life_slabs_wanted(s, o->slabs)) {
         if (life_slabs_start(s, &d->grid, o->slabs, o->halo, &dev->slabs, err))
             return -1;
+        d->slabs = life_slabs_count(dev->slabs);
+        d->halo = life_slabs_halo(dev->slabs);
         if (ls_cluster_rank() != 0)
             life_grid_free(&d->grid);
         return 0;
@@ -851,6 +855,8 @@ static void life_print(const void *pp, const ls_session *s, const ls_run *run, F
         ls_print_backend(out, s, "cell updates"); /* slabs: each device's share */
     else
         fprintf(out, "backend:     %s:%d (%s)\n", s->backend->name, s->index, s->info.name);
+    if (d->slabs)
+        fprintf(out, "slabs:       %d, ghosts %u deep (an exchange every %u generations)\n", d->slabs, d->halo, d->halo);
     fprintf(out, "population:  %" PRIu64 "\n", d->population);
     fprintf(out, "grid digest: %016" PRIx64 "\n", d->digest);
     fprintf(out, "digest:      %s\n", run->digest);
