@@ -19,6 +19,7 @@ usage: life_set.py LOCKSTEP
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -118,6 +119,19 @@ if HAVE_CL:
     expect(r.returncode == 0 and 'openmp+opencl' in r.stdout, 'check life: the set openmp+opencl agrees with each '
            'device', r.stdout[-600:] + r.stderr[-300:])
 
+# Oclgrind (every memory access checked) runs the slabs' partial reads and
+# writes of its buffers without a complaint, to the digest of one device.
+if HAVE_CL and shutil.which('oclgrind'):
+    for args in (['--dims', '3', '--size', '19x13x11', '--steps', '5'],
+                 ['--rule', 'B03/S23:P70,41', '--steps', '7', '--every', '3']):
+        ref, _ = life(*args, '--backend', 'openmp')
+        r = subprocess.run(['oclgrind', '--data-races', '--check-api', LS, 'life', *args, '--backend', 'opencl',
+                            '--slabs', '3', '--halo', '2', '--json', '--quiet'], capture_output=True, text=True,
+                           env=ENV, timeout=600)
+        expect(r.returncode == 0 and doc(r).get('digest') == ref.get('digest') and r.stderr == '',
+               'Oclgrind: %s on 3 OpenCL slabs, no invalid access, one device\'s digest' % ' '.join(args),
+               r.stderr[-500:])
+
 # A grid thinner than the slabs asked for, and k deeper than the grid.
 ref, _ = life('--dims', '3', '--size', '9x8x4', '--steps', '11', '--backend', 'openmp')
 got, r = life('--dims', '3', '--size', '9x8x4', '--steps', '11', '--backend', 'openmp', '--slabs', '3', '--halo',
@@ -164,6 +178,21 @@ with tempfile.TemporaryDirectory() as tmp:
     r = plain('life', *big, '--backend', 'openmp', env=dict(ENV, LOCKSTEP_DEVICE_MEMORY_CAP='lots'))
     expect(r.returncode == 2 and 'LOCKSTEP_DEVICE_MEMORY_CAP' in r.stderr, 'a cap that is not a size: refused',
            r.stderr)
+
+    # Ctrl-C stops a set after the chunk in hand: what was done is
+    # reported, and no output is written.
+    if HAVE_CL:
+        out = os.path.join(tmp, 'stopped.lsgrid')
+        p = subprocess.Popen([LS, 'life', '--dims', '3', '--size', '128', '--steps', '1000000', '--backend',
+                              'openmp,opencl', '--out', out, '--json', '--quiet'], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=ENV)
+        time.sleep(3)
+        p.send_signal(signal.SIGINT)
+        stdout, stderr = p.communicate(timeout=120)
+        d = doc(subprocess.CompletedProcess([], 0, stdout, stderr))
+        expect(p.returncode == 130 and d.get('interrupted') is True and 0 < d.get('generations', 0) < 1000000 and
+               not os.path.exists(out), 'Ctrl-C stops a set: exit 130, the generations done, no output',
+               'exit %d %s %s' % (p.returncode, stdout[-300:], stderr[-300:]))
 
     if not HAVE_MPI:
         print('MPI checks skipped: no mpirun, or this lockstep was built without MPI')
