@@ -562,13 +562,18 @@ int life_slabs_start(ls_session *s, const life_grid *g, uint64_t slabs, uint64_t
     L->planes = g->dims == 3 ? g->nz : g->ny;
     L->plane_words = (size_t)g->row_words * (g->dims == 3 ? g->ny : 1u);
     L->plane_cells = (uint64_t)g->nx * (g->dims == 3 ? g->ny : 1u);
-    int rc = open_local_devices(L, s, err);
+    /* Rank 0's --slabs and --halo for all: the cut must be the same on
+     * every rank, even were these left out of what the ranks compare. */
+    uint64_t asked[2] = {slabs, halo};
+    int rc = ls_cluster_bcast(asked, sizeof asked, err);
+    if (rc == 0)
+        rc = open_local_devices(L, s, err);
     /* Every rank takes part in each step, whatever the last gave, so that
      * none waits for another that has given up. */
     if (share_devices(L, rc != 0, err) != 0)
         rc = -1;
     if (rc == 0)
-        rc = plan(L, g, slabs, halo, err); /* the same outcome on every rank */
+        rc = plan(L, g, asked[0], asked[1], err); /* the same outcome on every rank */
     if (rc == 0)
         rc = open_slabs(L, g, err);
     int failed = ls_cluster_count_failed(rc == 0);
