@@ -299,3 +299,160 @@ int ls_cluster_poll(int *rank, int *tag, void **data, size_t *len, ls_error *err
 }
 
 #endif
+
+/* ---- collectives of work that every rank shares (Life's slabs) -------- */
+
+#ifdef LS_HAVE_MPI
+
+/* MPI counts are ints: longer buffers go in pieces of this many bytes. */
+#define LS_CLUSTER_PIECE ((size_t)1 << 30)
+
+static size_t pieces(size_t len)
+{
+    return len ? (len + LS_CLUSTER_PIECE - 1) / LS_CLUSTER_PIECE : 1;
+}
+
+int ls_cluster_bcast(void *data, size_t len, ls_error *err)
+{
+    if (!joined)
+        return 0;
+    for (size_t at = 0; at < len; at += LS_CLUSTER_PIECE) {
+        size_t n = len - at < LS_CLUSTER_PIECE ? len - at : LS_CLUSTER_PIECE;
+        int rc = MPI_Bcast((char *)data + at, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
+        if (rc != MPI_SUCCESS)
+            return mpi_fail(err, rc, "sharing rank 0's decision (MPI_Bcast)");
+    }
+    return 0;
+}
+
+int ls_cluster_allgather(const void *mine, void *all, size_t len, ls_error *err)
+{
+    if (!joined) {
+        memcpy(all, mine, len);
+        return 0;
+    }
+    if (len > LS_CLUSTER_PIECE)
+        return ls_fail(err, "MPI: %zu bytes from every rank is more than this gathers at once", len);
+    int rc = MPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, MPI_COMM_WORLD);
+    return rc == MPI_SUCCESS ? 0 : mpi_fail(err, rc, "gathering from every rank (MPI_Allgather)");
+}
+
+int ls_cluster_sum(uint64_t *value, ls_error *err)
+{
+    if (!joined)
+        return 0;
+    unsigned long long mine = *value, sum = 0;
+    int rc = MPI_Allreduce(&mine, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(err, rc, "adding up over the ranks (MPI_Allreduce)");
+    *value = sum;
+    return 0;
+}
+
+/* Starts the pieces of one message (send or receive) into req. */
+static int start_message(const ls_cluster_msg *m, int send, MPI_Request *req, int *nreq, ls_error *err)
+{
+    if (m->rank == rank_ || m->rank < 0 || m->rank >= size_)
+        return ls_fail(err, "internal error: a message %s rank %d from rank %d", send ? "to" : "from", m->rank, rank_);
+    for (size_t at = 0; at < m->len || (at == 0 && m->len == 0); at += LS_CLUSTER_PIECE) {
+        size_t n = m->len - at < LS_CLUSTER_PIECE ? m->len - at : LS_CLUSTER_PIECE;
+        char *p = (char *)m->data + at;
+        int rc = send ? MPI_Isend(p, (int)n, MPI_BYTE, m->rank, m->tag, MPI_COMM_WORLD, &req[*nreq])
+                      : MPI_Irecv(p, (int)n, MPI_BYTE, m->rank, m->tag, MPI_COMM_WORLD, &req[*nreq]);
+        if (rc != MPI_SUCCESS) {
+            char what[64];
+            snprintf(what, sizeof what, "%s rank %d", send ? "sending to" : "receiving from", m->rank);
+            return mpi_fail(err, rc, what);
+        }
+        ++*nreq;
+        if (m->len == 0)
+            break;
+    }
+    return 0;
+}
+
+/* The rank of the first message whose request failed, for the message:
+ * the requests are the pieces of the messages of a, then of b, in order. */
+static int failed_peer(const ls_cluster_msg *a, int na, const ls_cluster_msg *b, int nb, const MPI_Status *st,
+                       int nreq)
+{
+    int k = 0;
+    for (int i = 0; i < na + nb; i++) {
+        const ls_cluster_msg *m = i < na ? &a[i] : &b[i - na];
+        for (size_t p = 0; p < pieces(m->len) && k < nreq; p++, k++)
+            if (st[k].MPI_ERROR != MPI_SUCCESS && st[k].MPI_ERROR != MPI_ERR_PENDING)
+                return m->rank;
+    }
+    return -1;
+}
+
+int ls_cluster_exchange(const ls_cluster_msg *sends, int nsends, const ls_cluster_msg *recvs, int nrecvs,
+                        ls_error *err)
+{
+    if (nsends + nrecvs == 0)
+        return 0;
+    if (!joined)
+        return ls_fail(err, "internal error: a message between ranks outside an MPI job");
+    size_t total = 0;
+    for (int i = 0; i < nsends + nrecvs; i++)
+        total += pieces(i < nsends ? sends[i].len : recvs[i - nsends].len);
+    MPI_Request *req = malloc(total * sizeof *req);
+    MPI_Status *st = malloc(total * sizeof *st);
+    if (!req || !st) {
+        free(req);
+        free(st);
+        return ls_fail(err, "out of memory for %zu messages", total);
+    }
+    int nreq = 0, rc = 0;
+    /* Receives first, so that every send finds its receive posted. */
+    for (int i = 0; i < nrecvs && rc == 0; i++)
+        rc = start_message(&recvs[i], 0, req, &nreq, err);
+    for (int i = 0; i < nsends && rc == 0; i++)
+        rc = start_message(&sends[i], 1, req, &nreq, err);
+    int wrc = MPI_Waitall(nreq, req, st);
+    if (rc == 0 && wrc != MPI_SUCCESS) {
+        int peer = failed_peer(recvs, nrecvs, sends, nsends, st, nreq);
+        char what[64];
+        snprintf(what, sizeof what, "exchanging data with rank %d", peer);
+        rc = mpi_fail(err, wrc, what);
+    }
+    free(req);
+    free(st);
+    return rc;
+}
+
+#else /* one process */
+
+int ls_cluster_bcast(void *data, size_t len, ls_error *err)
+{
+    (void)data;
+    (void)len;
+    (void)err;
+    return 0;
+}
+
+int ls_cluster_allgather(const void *mine, void *all, size_t len, ls_error *err)
+{
+    (void)err;
+    memcpy(all, mine, len);
+    return 0;
+}
+
+int ls_cluster_sum(uint64_t *value, ls_error *err)
+{
+    (void)value;
+    (void)err;
+    return 0;
+}
+
+int ls_cluster_exchange(const ls_cluster_msg *sends, int nsends, const ls_cluster_msg *recvs, int nrecvs,
+                        ls_error *err)
+{
+    (void)sends;
+    (void)recvs;
+    if (nsends + nrecvs == 0)
+        return 0;
+    return ls_fail(err, "MPI: this lockstep was built without MPI");
+}
+
+#endif

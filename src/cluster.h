@@ -12,6 +12,7 @@
 #define LOCKSTEP_CLUSTER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "error.h"
 
@@ -53,5 +54,35 @@ int ls_cluster_send(int rank, int tag, const void *data, size_t len, ls_error *e
  * caller frees it), *len, *rank and *tag set; 0 when none is waiting; -1
  * with err set. */
 int ls_cluster_poll(int *rank, int *tag, void **data, size_t *len, ls_error *err);
+
+/* ---- collectives of work that every rank shares (Life's slabs) --------
+ * Each is called by every rank in the same order (a collective), or, for
+ * ls_cluster_exchange, by the ranks that name each other. Outside a job
+ * they act on this one process. Lengths have no limit: what passes 2^30
+ * bytes goes in pieces (MPI counts are ints). */
+
+/* Rank 0's `len` bytes at data, to data on every rank. */
+int ls_cluster_bcast(void *data, size_t len, ls_error *err);
+/* Every rank's `len` bytes at mine, to all on every rank: rank r's at
+ * all + r * len. */
+int ls_cluster_allgather(const void *mine, void *all, size_t len, ls_error *err);
+/* The sum of every rank's *value, to *value on every rank. */
+int ls_cluster_sum(uint64_t *value, ls_error *err);
+
+/* One message of an exchange: to or from `rank` with `tag` (below 32767,
+ * MPI's least upper bound), len bytes at data. */
+typedef struct ls_cluster_msg {
+    int rank, tag;
+    void *data;
+    size_t len;
+} ls_cluster_msg;
+
+/* Starts every send and every receive at once and returns when all are
+ * done (so no order of the ranks' calls can deadlock). Each receive must
+ * match a send of the same length; between two ranks, messages of one tag
+ * arrive in the order they were given. Never to or from this rank itself.
+ * 0, or -1 with err naming the rank that failed. */
+int ls_cluster_exchange(const ls_cluster_msg *sends, int nsends, const ls_cluster_msg *recvs, int nrecvs,
+                        ls_error *err);
 
 #endif

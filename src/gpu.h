@@ -90,6 +90,16 @@ typedef struct ls_gpu {
      * work (CUDA events; OpenCL profiling of the launched kernels). */
     int (*timer_start)(ls_ctx *ctx, ls_error *err);
     int (*timer_stop)(ls_ctx *ctx, double *seconds, ls_error *err);
+
+    /* Optional (NULL where the API has none: OpenCL, whose callers stage
+     * through the host with read and write): copies `bytes` from src at
+     * src_offset, a buffer of src_ctx, into dst at dst_offset, a buffer of
+     * dst_ctx, device to device (a peer copy between two devices of the
+     * backend, a device copy within one). Ordered after the work queued on
+     * both contexts so far, and before work queued on either after it;
+     * returns without waiting. */
+    int (*copy)(ls_ctx *dst_ctx, ls_buf *dst, size_t dst_offset, ls_ctx *src_ctx, ls_buf *src, size_t src_offset,
+                size_t bytes, ls_error *err);
 } ls_gpu;
 
 #endif

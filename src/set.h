@@ -15,6 +15,7 @@
 #ifndef LOCKSTEP_SET_H
 #define LOCKSTEP_SET_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -60,6 +61,36 @@ void ls_set_close(ls_set *set);
 /* Whether the set is more than one device: several in this process, or
  * the ranks of an MPI job. */
 int ls_set_several(const ls_set *set);
+
+/* ---- the job's ranks talking (src/job.c) ---------------------------------
+ * For a workload whose ranks share one computation rather than numbered
+ * items (Life's slabs exchange ghost planes): it reaches the other ranks
+ * through its set's job, as it reads its rank there, never through the
+ * process state of cluster.c. Each call but ls_job_exchange is made by
+ * every rank in the same order; with one rank each acts on this process
+ * alone. Lengths have no limit (what passes 2^30 bytes goes in pieces). */
+
+/* Rank 0's `len` bytes at data, to data on every rank. */
+int ls_job_bcast(const ls_job *job, void *data, size_t len, ls_error *err);
+/* Every rank's `len` bytes at mine, to all on every rank: rank r's at
+ * all + r * len. */
+int ls_job_allgather(const ls_job *job, const void *mine, void *all, size_t len, ls_error *err);
+/* How many ranks are not ok (0: all are). */
+int ls_job_count_failed(const ls_job *job, int ok);
+
+/* One message of an exchange: to or from `rank` with `tag` (below 32767),
+ * len bytes at data. */
+typedef struct ls_job_msg {
+    int rank, tag;
+    void *data;
+    size_t len;
+} ls_job_msg;
+/* Starts every send and receive at once and returns when all are done (no
+ * order of the ranks' calls can deadlock); each receive matches a send of
+ * the same length, never to or from this rank. 0, or -1 with err naming
+ * the rank that failed. */
+int ls_job_exchange(const ls_job *job, const ls_job_msg *sends, int nsends, const ls_job_msg *recvs, int nrecvs,
+                    ls_error *err);
 
 #define LS_SET_MAX_DEVICES 64
 

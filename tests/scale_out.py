@@ -5,7 +5,7 @@
   - `check` compares a group against single devices and agrees;
   - Ctrl-C stops a group run after its chunks, and the checkpoint it left
     resumes on one device to the uninterrupted answer;
-  - refusals: a device named twice, a group for a one-device workload (life) or
+  - refusals: a device named twice, or
     for conformance, an unavailable backend in a list.
 Needs openmp and opencl (PoCL here); exit 77 otherwise.
 
@@ -77,13 +77,10 @@ names = [c.get('case', '') for c in cases]
 expect(r.returncode == 0 and names and all(c.get('device') == 'openmp+opencl' and c.get('pass') for c in cases)
        and any(n.startswith('graveler') for n in names) and any(n.startswith('bmn') for n in names)
        and any(n.startswith('ray') for n in names) and any(n.startswith('exact float') for n in names),
-       'conformance on a set: the float rule and the cases of graveler, bmn and ray, all pass',
+       'conformance on a set: the float rule and the cases of graveler, bmn, ray and life, all pass',
        'exit %d %s %s' % (r.returncode, r.stdout[:300], r.stderr))
-expect(not any(n.startswith('life') for n in names),
-       'conformance on a set leaves out the cases of workloads that run on one device', str(names))
-r = run('conformance', '--backend', 'openmp+opencl', '--workload', 'life')
-expect(r.returncode == 77 and 'runs on a set' in r.stderr, 'conformance on a set with only life selected: skipped (77)',
-       'exit %d %s' % (r.returncode, r.stderr))
+expect(any(n.startswith('life') for n in names), 'conformance on a set: Life\'s cases too (every workload runs on one)',
+       str(names))
 env = dict(os.environ, LOCKSTEP_DEBUG_FAULT='opencl:conformance')
 r = subprocess.run([LS, 'conformance', '--backend', 'openmp+opencl', '--workload', 'graveler'], capture_output=True,
                    text=True, env=env)
@@ -114,7 +111,6 @@ for args, code, words in [
         (['graveler', '--backend', 'openmp,openmp'], 2, 'named twice'),
         (['graveler', '--backend', 'openmp,auto'], 2, 'auto stands alone'),
         (['graveler', '--backend', 'openmp,,'], None, None),
-        (['life', '--backend', 'openmp,opencl', '--size', '16x16', '--steps', '1'], 2, 'runs on one device'),
         (['graveler', '--backend', 'nosuch:all'], 2, 'unknown backend'),
 ]:
     r = run(*args)

@@ -44,6 +44,8 @@ struct ls_ctx {
     cudaDeviceProp prop;
     cudaStream_t queue[LS_GPU_QUEUES];
     cudaEvent_t start, stop, joined;
+    cudaEvent_t copied;          /* orders peer copies with both devices' queues (cu_copy) */
+    unsigned long long peers;    /* bit d: peer access to device d enabled (cu_copy) */
     ls_kernel kernels[CU_MAX_KERNELS];
     int nkernels;
 };
@@ -117,6 +119,8 @@ static void cuda_close(ls_ctx *ctx)
         cudaEventDestroy(ctx->stop);
     if (ctx->joined)
         cudaEventDestroy(ctx->joined);
+    if (ctx->copied)
+        cudaEventDestroy(ctx->copied);
     for (int q = 0; q < LS_GPU_QUEUES; q++)
         if (ctx->queue[q])
             cudaStreamDestroy(ctx->queue[q]);
@@ -131,6 +135,7 @@ static int cuda_open_into(ls_ctx *ctx, int index, ls_error *err)
     for (int q = 0; q < LS_GPU_QUEUES; q++)
         CU_TRY(cudaStreamCreateWithFlags(&ctx->queue[q], cudaStreamNonBlocking), err, "creating a stream");
     CU_TRY(cudaEventCreateWithFlags(&ctx->joined, cudaEventDisableTiming), err, "creating an event");
+    CU_TRY(cudaEventCreateWithFlags(&ctx->copied, cudaEventDisableTiming), err, "creating an event");
     CU_TRY(cudaEventCreate(&ctx->start), err, "creating an event");
     CU_TRY(cudaEventCreate(&ctx->stop), err, "creating an event");
     return 0;
@@ -314,9 +319,66 @@ static int cu_timer_stop(ls_ctx *ctx, double *seconds, ls_error *err)
     return cu_finish(ctx, err);
 }
 
+/* Makes both queues of `waiter` wait for the work queued on both of
+ * `ctx` so far (ctx may be waiter). An event of one device can be waited
+ * for by a stream of another. */
+static int cu_order_after(ls_ctx *waiter, ls_ctx *ctx, ls_error *err)
+{
+    for (int q = 0; q < LS_GPU_QUEUES; q++) {
+        CU_SELECT(ctx, err);
+        CU_TRY(cudaEventRecord(ctx->copied, ctx->queue[q]), err, "recording an event");
+        for (int w = 0; w < LS_GPU_QUEUES; w++)
+            CU_TRY(cudaStreamWaitEvent(waiter->queue[w], ctx->copied, 0), err, "ordering the queues");
+    }
+    return 0;
+}
+
+/* Peer access from dst's device to src's, once: the copy then goes
+ * straight over NVLink or PCIe instead of through host memory. Devices
+ * that cannot reach each other still copy (the driver stages it). */
+static int cu_enable_peer(ls_ctx *dst, const ls_ctx *src, ls_error *err)
+{
+    if (dst->device == src->device || src->device >= 64 || (dst->peers >> src->device & 1u))
+        return 0;
+    int can = 0;
+    CU_SELECT(dst, err);
+    CU_TRY(cudaDeviceCanAccessPeer(&can, dst->device, src->device), err, "asking about peer access");
+    if (can) {
+        cudaError_t st = cudaDeviceEnablePeerAccess(src->device, 0);
+        if (st != cudaSuccess && st != cudaErrorPeerAccessAlreadyEnabled)
+            return ls_fail(err, "CUDA enabling peer access from device %d to %d failed: %s", dst->device, src->device,
+                           cudaGetErrorString(st));
+        cudaGetLastError(); /* an already enabled peer leaves its error set */
+    }
+    dst->peers |= 1ull << src->device;
+    return 0;
+}
+
+/* gpu.h's copy: after all work queued on both devices, on dst's queue 0,
+ * and before any work queued on either after it. */
+static int cu_copy(ls_ctx *dst_ctx, ls_buf *dst, size_t dst_offset, ls_ctx *src_ctx, ls_buf *src, size_t src_offset,
+                   size_t bytes, ls_error *err)
+{
+    if (dst_offset + bytes > dst->bytes || src_offset + bytes > src->bytes)
+        return ls_fail(err, "CUDA copy of %zu bytes at %zu from %zu past a buffer of %zu or %zu", bytes, dst_offset,
+                       src_offset, dst->bytes, src->bytes);
+    if (cu_enable_peer(dst_ctx, src_ctx, err) != 0 || cu_order_after(dst_ctx, src_ctx, err) != 0 ||
+        (dst_ctx != src_ctx && cu_order_after(dst_ctx, dst_ctx, err) != 0))
+        return -1;
+    CU_SELECT(dst_ctx, err);
+    CU_TRY(cudaMemcpyPeerAsync((char *)dst->ptr + dst_offset, dst_ctx->device, (const char *)src->ptr + src_offset,
+                               src_ctx->device, bytes, dst_ctx->queue[0]),
+           err, "copying between devices");
+    /* Later work on either device (the source's next generation overwrites
+     * what was read) waits for the copy. */
+    if (cu_order_after(src_ctx, dst_ctx, err) != 0 || (dst_ctx != src_ctx && cu_order_after(dst_ctx, dst_ctx, err) != 0))
+        return -1;
+    return 0;
+}
+
 static const ls_gpu cuda_gpu = {
     cu_info, cu_alloc, cu_free, cu_write, cu_read, cu_kernel, cu_groups_per_unit, cu_launch, cu_timer_start,
-    cu_timer_stop,
+    cu_timer_stop, cu_copy,
 };
 
 extern "C" const ls_backend ls_backend_cuda = {

@@ -19,6 +19,7 @@
 #include "life_gpu.h"
 #include "life_io.h"
 #include "life_rule.h"
+#include "life_slabs.h"
 #include "output.h"
 #include "workload.h"
 
@@ -26,6 +27,7 @@ typedef struct life_opts {
     uint64_t dims; /* 0 until given: then the input file's, the rule's (a 2D name), else 3 */
     const char *size, *rule_text, *density_text, *in, *out, *format_text, *at_text, *frames;
     uint64_t steps, seed, every, scale;
+    uint64_t slabs, halo; /* scheduling only (life_slabs.h); 0: not given */
     /* Derived by validation. */
     uint32_t size_ext[3]; /* --size's extents (size_sides of them; 0: no --size) */
     int size_sides;
@@ -55,6 +57,8 @@ typedef struct life_data {
     uint64_t population, digest;
     uint32_t dims, extent[3];
     int bounded;
+    int slabs;     /* cut into this many slabs (life_slabs.h); 0: one device, whole */
+    uint32_t halo; /* their ghost depth: generations between exchanges */
     char note[200]; /* on the grid chosen, for stderr (say_note) */
 } life_data;
 
@@ -98,6 +102,11 @@ static int life_params_options(void *pp, ls_opt *out, int max)
         {"at", LS_OPT_STRING, &o->at_text, 0, 0, "X,Y", "place the pattern's top-left cell here (default: centred)"},
         {"every", LS_OPT_COUNT, &o->every, 1, 1000000000000ull, "K", "report the population every K generations"},
         {"scale", LS_OPT_COUNT, &o->scale, 1, 4096, "S", "PNG pixels per cell along each side"},
+        {"slabs", LS_OPT_COUNT, &o->slabs, 1, LIFE_MAX_SLABS, "N",
+         "cut the grid into N slabs over the devices and MPI ranks (default: one per device; fewer when the grid is "
+         "too thin); the answer is the same"},
+        {"halo", LS_OPT_COUNT, &o->halo, 1, LIFE_MAX_HALO, "K",
+         "generations between the slabs' exchanges, their ghost planes' depth (default: 2 on CPUs, 4 with a GPU)"},
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     n = n < max ? n : max;
@@ -413,12 +422,12 @@ static void note(life_data *d, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Says the note on stderr, once per process: `check` runs the same start
- * on every device. */
-static void say_note(const life_data *d)
+/* Says the note on stderr, once per process (`check` runs the same start
+ * on every device) and once per job (on rank 0). */
+static void say_note(const life_data *d, int rank)
 {
     static int said;
-    if (said || !d->note[0])
+    if (said || !d->note[0] || rank != 0)
         return;
     said = 1;
     fprintf(stderr, "lockstep: life: %s\n", d->note);
@@ -605,11 +614,13 @@ static void life_run_free(ls_run *run)
 
 /* ---- the host driver ------------------------------------------------------- */
 
-/* Generations on one device of the set; the grid lives there meanwhile. */
+/* Generations on the session's device, or on slabs over the devices of a
+ * set and the ranks of an MPI job; the grid lives there meanwhile. */
 typedef struct life_device {
-    ls_device *s;
+    ls_set *set;
     life_gpu_state *gpu; /* on a GPU backend */
     life_cpu *cpu;       /* on OpenMP: the host grid is the state */
+    life_slabs *slabs;   /* cut into slabs: d->grid holds the whole grid on rank 0 only */
 } life_device;
 
 static int device_steps(life_device *dev, life_data *d, uint64_t n, double *secs, ls_error *err)
@@ -617,16 +628,31 @@ static int device_steps(life_device *dev, life_data *d, uint64_t n, double *secs
     if (dev->gpu)
         return life_gpu_steps(dev->gpu, d->rule, n, secs, err);
     double t0 = ls_now();
-    life_cpu_steps(dev->cpu, &d->grid, d->rule, n);
+    if (dev->slabs && life_slabs_steps(dev->slabs, d->rule, n, err))
+        return -1;
+    if (dev->cpu)
+        life_cpu_steps(dev->cpu, &d->grid, d->rule, n);
     *secs = ls_now() - t0;
     return 0;
 }
 
-/* A sample of --every: the population, and the frame of each animation. */
+/* The current generation into d->grid (on rank 0: the other ranks send
+ * their slabs). */
+static int fetch_grid(life_device *dev, life_data *d, ls_error *err)
+{
+    if (dev->slabs)
+        return life_slabs_gather(dev->slabs, &d->grid, err);
+    return dev->gpu ? life_gpu_fetch(dev->gpu, &d->grid, err) : 0;
+}
+
+/* A sample of --every: the population, and the frame of each animation
+ * (rank 0 records them; the other ranks send their slabs). */
 static int record_population(life_device *dev, life_data *d, ls_error *err)
 {
-    if (dev->gpu && life_gpu_fetch(dev->gpu, &d->grid, err))
+    if (fetch_grid(dev, d, err))
         return -1;
+    if (!d->grid.words)
+        return 0;
     d->series[d->nseries++] = life_grid_population(&d->grid);
     return d->anim ? life_anim_add(d->anim, &d->grid, d->generation0 + d->steps, err) : 0;
 }
@@ -649,7 +675,8 @@ static uint64_t next_chunk(const ls_chunks *chunks, const life_data *d, uint64_t
  * chunk is short on any device (at most LIFE_FIRST_CHUNK_GENERATIONS
  * launches); later ones are sized from the wall time the chunks took, so
  * that a device whose launches cost more than its kernels still answers
- * Ctrl-C within a fraction of a second. */
+ * Ctrl-C within a fraction of a second. In an MPI job rank 0 decides each
+ * chunk, and when to stop (0 generations), and tells the others. */
 static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out, const ls_progress *progress,
                  ls_error *err)
 {
@@ -661,8 +688,13 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     ls_chunks_init(&chunks, first, o->steps ? o->steps : 1);
     if (d->every && record_population(dev, d, err))
         return -1;
-    while (d->steps < o->steps) {
-        uint64_t n = next_chunk(&chunks, d, o->steps);
+    int stop = 0, root = dev->set->job.rank == 0;
+    for (;;) {
+        uint64_t n = !stop && d->steps < o->steps ? next_chunk(&chunks, d, o->steps) : 0;
+        if (dev->slabs && ls_job_bcast(&dev->set->job, &n, sizeof n, err))
+            return -1;
+        if (n == 0)
+            break;
         double secs = 0, t0 = ls_now();
         if (device_steps(dev, d, n, &secs, err))
             return -1;
@@ -671,10 +703,10 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
         out->seconds += secs;
         if (d->every && d->steps % d->every == 0 && record_population(dev, d, err))
             return -1;
-        if (progress && progress->report && progress->report(progress->user, d->steps * cells, o->steps * cells))
-            break;
+        if (root && progress && progress->report && progress->report(progress->user, d->steps * cells, o->steps * cells))
+            stop = 1;
     }
-    return dev->gpu ? life_gpu_fetch(dev->gpu, &d->grid, err) : 0;
+    return fetch_grid(dev, d, err);
 }
 
 /* What a written picture says beyond its cells: the generation reached,
@@ -704,10 +736,45 @@ static int start_animation(const life_opts *o, life_data *d, size_t frames, ls_e
     return life_anim_open(&a, &d->grid, &d->anim, err);
 }
 
-/* On one device: the set's first (the command layer gives Life no other). */
+/* The OpenMP device holds two generations of the grid in host memory: a
+ * grid over the test cap (life_device_memory) is refused as too large, as
+ * one over a GPU's memory is. */
+static int check_host_memory(const ls_device *s, const life_grid *g, ls_error *err)
+{
+    uint64_t memory, need = 2 * (uint64_t)g->nwords * sizeof(uint32_t);
+    if (life_device_memory(s, &memory, err))
+        return -1;
+    if (need > memory)
+        return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f MiB (two generations, a bit per cell); %s has %.1f MiB%s",
+                             g->nx, g->ny, g->nz, (double)need / (1 << 20), s->info.name, (double)memory / (1 << 20),
+                             life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
+    return 0;
+}
+
+/* Puts the start grid where it runs: one device, or slabs over a set of
+ * devices and MPI ranks, after which only rank 0 keeps the whole grid (to
+ * gather the samples and the result into). */
+static int start_device(ls_set *set, const life_opts *o, life_data *d, life_device *dev, ls_error *err)
+{
+    if (life_slabs_wanted(set, o->slabs)) {
+        if (life_slabs_start(set, &d->grid, o->slabs, o->halo, &dev->slabs, err))
+            return -1;
+        d->slabs = life_slabs_count(dev->slabs);
+        d->halo = life_slabs_halo(dev->slabs);
+        if (set->job.rank != 0)
+            life_grid_free(&d->grid);
+        return 0;
+    }
+    ls_device *s = &set->dev[0];
+    if (s->backend->gpu)
+        return life_gpu_start(s, &d->grid, &dev->gpu, err);
+    if (check_host_memory(s, &d->grid, err))
+        return -1;
+    return life_cpu_start(&d->grid, 0, NULL, &dev->cpu, err);
+}
+
 static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
 {
-    ls_device *s = &set->dev[0];
     const life_opts *o = pp;
     memset(out, 0, sizeof *out);
     life_data *d = calloc(1, sizeof *d);
@@ -722,24 +789,29 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
         life_run_free(out);
         return -1;
     }
-    say_note(d);
-    if (start_animation(o, d, points, err)) {
+    say_note(d, set->job.rank);
+    if (set->job.rank == 0 && start_animation(o, d, points, err)) {
         life_run_free(out);
         return -1;
     }
-    life_device dev = {s, NULL, NULL};
-    int rc = s->backend->gpu ? life_gpu_start(s, &d->grid, &dev.gpu, err)
-                             : life_cpu_start(&d->grid, 0, NULL, &dev.cpu, err);
+    life_device dev = {set, NULL, NULL, NULL};
+    double t0 = ls_now();
+    int rc = start_device(set, o, d, &dev, err);
     if (rc == 0)
         rc = drive(&dev, o, d, out, progress, err);
+    if (rc == 0 && dev.slabs)
+        rc = life_slabs_report(dev.slabs, &out->report, ls_now() - t0, err);
     life_gpu_stop(dev.gpu);
     life_cpu_stop(dev.cpu);
+    life_slabs_stop(dev.slabs);
     if (rc) {
         life_run_free(out);
         return -1;
     }
     out->items = (uint64_t)d->grid.nx * d->grid.ny * d->grid.nz * d->steps;
     out->interrupted = d->steps < o->steps;
+    if (!d->grid.words)
+        return 0; /* another rank than 0: rank 0 reports */
     summarise(d);
     snprintf(out->summary, sizeof out->summary, "population %" PRIu64 ", grid %016" PRIx64, d->population, d->digest);
     return 0;
@@ -769,7 +841,6 @@ static void life_result_json(const void *pp, const ls_run *run, FILE *out)
 
 static void life_print(const void *pp, const ls_set *set, const ls_run *run, FILE *out)
 {
-    const ls_device *s = &set->dev[0];
     (void)pp;
     const life_data *d = run->data;
     char rule[LIFE_RULE_TEXT];
@@ -780,7 +851,12 @@ static void life_print(const void *pp, const ls_set *set, const ls_run *run, FIL
         fprintf(out, "x%u", d->grid.nz);
     fprintf(out, " %s, rule %s, %" PRIu64 " generations%s\n", d->grid.bounded ? "bounded plane" : "torus", rule,
             d->steps, run->interrupted ? " (interrupted)" : "");
-    fprintf(out, "backend:     %s (%s)\n", s->label, s->info.name);
+    if (ls_set_several(set))
+        ls_set_print(out, set, &run->report, "cell updates"); /* slabs: each device's share */
+    else
+        fprintf(out, "backend:     %s (%s)\n", set->dev[0].label, set->dev[0].info.name);
+    if (d->slabs)
+        fprintf(out, "slabs:       %d, ghosts %u deep (an exchange every %u generations)\n", d->slabs, d->halo, d->halo);
     fprintf(out, "population:  %" PRIu64 "\n", d->population);
     fprintf(out, "grid digest: %016" PRIx64 "\n", d->digest);
     fprintf(out, "digest:      %s\n", run->digest);
@@ -895,4 +971,5 @@ const ls_workload ls_workload_life = {
     .run_free = life_run_free,
     .cases = life_cases,
     .ncases = LIFE_GOLDEN_COUNT,
+    .on_set = 1,
 };

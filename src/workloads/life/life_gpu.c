@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 
+#include "life_slabs.h"
+
 /* Work-items per group: a multiple of the warp; on CPU devices (PoCL) a
  * group is a loop on one core. */
 #define LIFE_GROUP_GPU 256u
@@ -24,27 +26,41 @@ struct life_gpu_state {
     uint64_t nwords;
 };
 
-int life_gpu_start(ls_device *s, const life_grid *g, life_gpu_state **out, ls_error *err)
+/* Two buffers of g's shape on s, all dead: the grid and the next
+ * generation. A device whose memory (life_device_memory: its own, or the
+ * test cap) cannot hold them refuses the grid as the user's error. */
+int life_gpu_open(ls_device *s, const life_grid *g, life_gpu_state **out, ls_error *err)
 {
     const ls_gpu *gpu = s->backend->gpu;
-    ls_gpu_info info;
-    gpu->info(s->ctx, &info);
-    uint64_t bytes = (uint64_t)g->nwords * sizeof(uint32_t);
-    if (2 * bytes > info.global_bytes)
-        return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f MiB on the device (two generations, a bit per cell); %s has %.1f MiB",
+    uint64_t bytes = (uint64_t)g->nwords * sizeof(uint32_t), memory;
+    if (life_device_memory(s, &memory, err))
+        return -1;
+    if (2 * bytes > memory)
+        return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f MiB on the device (two generations, a bit per cell); %s has %.1f MiB%s",
                              g->nx, g->ny, g->nz, 2.0 * (double)bytes / (1 << 20), s->info.name,
-                             (double)info.global_bytes / (1 << 20));
+                             (double)memory / (1 << 20), life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
     life_gpu_state *st = calloc(1, sizeof *st);
     if (!st)
         return ls_fail(err, "out of memory");
     *st = (life_gpu_state){s, NULL, NULL, g->dims, g->bounded, g->row_words, g->ny, g->nz, g->last_bits, g->nwords};
     if (gpu->alloc(s->ctx, (size_t)bytes, "the Life grid", &st->cur, err) != 0 ||
-        gpu->alloc(s->ctx, (size_t)bytes, "the next Life generation", &st->next, err) != 0 ||
-        gpu->write(s->ctx, 0, st->cur, 0, g->words, (size_t)bytes, err) != 0) {
+        gpu->alloc(s->ctx, (size_t)bytes, "the next Life generation", &st->next, err) != 0) {
         life_gpu_stop(st);
         return -1;
     }
     *out = st;
+    return 0;
+}
+
+int life_gpu_start(ls_device *s, const life_grid *g, life_gpu_state **out, ls_error *err)
+{
+    if (life_gpu_open(s, g, out, err))
+        return -1;
+    if (s->backend->gpu->write(s->ctx, 0, (*out)->cur, 0, g->words, g->nwords * sizeof(uint32_t), err) != 0) {
+        life_gpu_stop(*out);
+        *out = NULL;
+        return -1;
+    }
     return 0;
 }
 
@@ -129,29 +145,91 @@ static const char *two_kernel_name(const life_gpu_state *st, life_rule r, uint32
     return names[r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE][st->last_bits == 32];
 }
 
-int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seconds, ls_error *err)
+/* The kernels of a run of rule r: one generation a launch, and two
+ * (NULL where there is none); looked up before the timer starts, as a
+ * first lookup builds the program. */
+typedef struct life_kernels {
+    ls_gpu_info info;
+    uint32_t group;
+    ls_kernel *one, *two;
+} life_kernels;
+
+static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_error *err)
 {
     const ls_gpu *gpu = st->s->backend->gpu;
-    ls_gpu_info info;
-    gpu->info(st->s->ctx, &info);
-    uint32_t group = info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
-    if (group > info.max_group)
-        group = info.max_group;
-    const char *two_name = two_kernel_name(st, r, group);
-    ls_kernel *k, *k2 = NULL;
-    if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r), &k, err) != 0 ||
-        (two_name && gpu->kernel(st->s->ctx, "life", two_name, &k2, err) != 0) ||
-        gpu->timer_start(st->s->ctx, err) != 0)
+    gpu->info(st->s->ctx, &ks->info);
+    ks->group = ks->info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
+    if (ks->group > ks->info.max_group)
+        ks->group = ks->info.max_group;
+    const char *two_name = two_kernel_name(st, r, ks->group);
+    ks->two = NULL;
+    if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r), &ks->one, err) != 0 ||
+        (two_name && gpu->kernel(st->s->ctx, "life", two_name, &ks->two, err) != 0))
         return -1;
-    for (uint64_t i = 0; i < steps; i += k2 && steps - i >= 2 ? 2 : 1) {
-        int two = k2 && steps - i >= 2;
-        if (launch_step(st, two ? k2 : k, two, group, target_items(&info, st->dims), r, err) != 0)
+    return 0;
+}
+
+/* Queues `steps` generations with the kernels ks. */
+static int launch_steps(life_gpu_state *st, const life_kernels *ks, life_rule r, uint64_t steps, ls_error *err)
+{
+    for (uint64_t i = 0; i < steps; i += ks->two && steps - i >= 2 ? 2 : 1) {
+        int two = ks->two && steps - i >= 2;
+        if (launch_step(st, two ? ks->two : ks->one, two, ks->group, target_items(&ks->info, st->dims), r, err) != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;
         st->next = t;
     }
+    return 0;
+}
+
+int life_gpu_launch(life_gpu_state *st, life_rule r, uint64_t steps, ls_error *err)
+{
+    life_kernels ks;
+    if (find_kernels(st, r, &ks, err) != 0)
+        return -1;
+    return launch_steps(st, &ks, r, steps, err);
+}
+
+int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seconds, ls_error *err)
+{
+    const ls_gpu *gpu = st->s->backend->gpu;
+    life_kernels ks;
+    if (find_kernels(st, r, &ks, err) != 0 || gpu->timer_start(st->s->ctx, err) != 0 ||
+        launch_steps(st, &ks, r, steps, err) != 0)
+        return -1;
     return gpu->timer_stop(st->s->ctx, seconds, err);
+}
+
+/* Bytes of one plane along the cut axis: a plane of rows in 3D, a row in 2D. */
+static size_t plane_bytes(const life_gpu_state *st)
+{
+    return (size_t)st->row_words * (st->dims == 3 ? st->ny : 1u) * sizeof(uint32_t);
+}
+
+int life_gpu_read_planes(life_gpu_state *st, uint32_t first, uint32_t count, void *dst, ls_error *err)
+{
+    size_t pb = plane_bytes(st);
+    return st->s->backend->gpu->read(st->s->ctx, st->cur, first * pb, dst, count * pb, err);
+}
+
+int life_gpu_write_planes(life_gpu_state *st, uint32_t first, uint32_t count, const void *src, ls_error *err)
+{
+    size_t pb = plane_bytes(st);
+    return st->s->backend->gpu->write(st->s->ctx, 0, st->cur, first * pb, src, count * pb, err);
+}
+
+int life_gpu_can_copy(const life_gpu_state *dst, const life_gpu_state *src)
+{
+    return dst->s->backend == src->s->backend && dst->s->backend->gpu->copy != NULL;
+}
+
+int life_gpu_copy_planes(life_gpu_state *dst, uint32_t dst_first, life_gpu_state *src, uint32_t src_first,
+                         uint32_t count, ls_error *err)
+{
+    size_t pb = plane_bytes(dst);
+    return dst->s->backend->gpu->copy(dst->s->ctx, dst->cur, dst_first * pb, src->s->ctx, src->cur, src_first * pb,
+                                      count * pb, err);
 }
 
 int life_gpu_fetch(life_gpu_state *st, life_grid *g, ls_error *err)

@@ -53,6 +53,15 @@ int life_grid_init(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32
                                   "memory free",
                              nx, ny, nz, (double)bytes / (1u << 20));
     memset(g->words, 0, (size_t)alloc);
+    uint32_t *words = g->words;
+    life_grid_shape(g, dims, nx, ny, nz);
+    g->words = words;
+    return 0;
+}
+
+void life_grid_shape(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz)
+{
+    memset(g, 0, sizeof *g);
     g->dims = dims;
     g->nx = nx;
     g->ny = ny;
@@ -60,7 +69,6 @@ int life_grid_init(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32
     g->row_words = (nx + 31u) / 32u;
     g->last_bits = nx - (g->row_words - 1u) * 32u;
     g->nwords = (size_t)g->row_words * ny * nz;
-    return 0;
 }
 
 void life_grid_free(life_grid *g)

@@ -42,6 +42,9 @@ int life_grid_check_size(unsigned dims, uint64_t nx, uint64_t ny, uint64_t nz, l
  * this machine has no memory for: a message with the size needed). */
 int life_grid_init(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err);
 void life_grid_free(life_grid *g);
+/* The fields of such a grid (a torus), without cells: words NULL, for a
+ * grid that lives elsewhere (a slab on a device). */
+void life_grid_shape(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz);
 
 /* Bytes the cells of such a grid take (one bit per cell, padded rows). */
 uint64_t life_grid_bytes(uint32_t nx, uint32_t ny, uint32_t nz);

@@ -1,0 +1,717 @@
+/* life_slabs.c - a Life grid cut into slabs over a set of devices and the
+ * ranks of an MPI job, with halo exchange: see life_slabs.h.
+ *
+ * One host thread drives every slab of its rank: an epoch launches the
+ * generations of every GPU slab without waiting, runs the OpenMP slabs
+ * meanwhile, then waits for the GPUs and exchanges. Ghosts go device to
+ * device where the backend copies (gpu.h's copy: CUDA), through the host
+ * otherwise (OpenCL, mixed sets), and through MPI between ranks, staged
+ * in host memory (Debian's Open MPI is not CUDA-aware). */
+#include "life_slabs.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "life_cpu.h"
+#include "life_gpu.h"
+#include "progress.h"
+#include "set_run.h"
+
+/* Message tags between ranks: the ghost on side s of slab i is
+ * TAG_GHOST + 2i + s; slab i's planes for rank 0, TAG_GATHER + i; a rank's
+ * figures, TAG_REPORT. All below 32767 with LIFE_MAX_SLABS slabs. */
+#define TAG_GHOST 100
+#define TAG_GATHER (TAG_GHOST + 2 * (int)LIFE_MAX_SLABS)
+#define TAG_REPORT (TAG_GATHER + (int)LIFE_MAX_SLABS)
+_Static_assert(TAG_REPORT < 32767, "MPI promises tags up to 32767 only");
+
+enum { LOW = 0, HIGH = 1 }; /* a slab's side: towards plane 0, towards the last */
+
+/* ---- device memory ------------------------------------------------------ */
+
+/* LOCKSTEP_DEVICE_MEMORY_CAP in bytes; UINT64_MAX when not set. */
+static int memory_cap(uint64_t *cap, ls_error *err)
+{
+    const char *text = getenv(LIFE_MEMORY_CAP_ENV);
+    *cap = UINT64_MAX;
+    if (!text || !*text)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    uint64_t unit = 1;
+    if (*end == 'K' || *end == 'k')
+        unit = 1ull << 10;
+    else if (*end == 'M')
+        unit = 1ull << 20;
+    else if (*end == 'G')
+        unit = 1ull << 30;
+    end += unit > 1;
+    if (end == text || *end || text[0] < '0' || text[0] > '9' || errno || v == 0 || v > UINT64_MAX / unit)
+        return ls_fail_usage(err, LIFE_MEMORY_CAP_ENV " '%s': expected a size in bytes (a whole number, or with K, M "
+                                  "or G)", text);
+    *cap = v * unit;
+    return 0;
+}
+
+int life_memory_capped(void)
+{
+    const char *text = getenv(LIFE_MEMORY_CAP_ENV);
+    return text && *text;
+}
+
+int life_device_memory(const ls_device *d, uint64_t *bytes, ls_error *err)
+{
+    uint64_t cap, own = UINT64_MAX;
+    if (memory_cap(&cap, err))
+        return -1;
+    if (d->backend->gpu) {
+        ls_gpu_info info;
+        d->backend->gpu->info(d->ctx, &info);
+        own = info.global_bytes;
+    }
+    *bytes = own < cap ? own : cap;
+    return 0;
+}
+
+/* ---- the job's devices and its slabs -------------------------------------- */
+
+/* A device of the job, as every rank knows it. */
+typedef struct job_device {
+    int32_t rank, is_gpu;
+    uint64_t memory; /* life_device_memory */
+    char label[48];  /* "opencl:0", or "rank 1 opencl:0" in an MPI job */
+} job_device;
+
+/* What a rank tells the others of its devices; n < 0: it failed (its
+ * error says why). */
+typedef struct rank_devices {
+    int32_t n;
+    job_device dev[LS_MAX_DEVICES];
+} rank_devices;
+
+/* A device of this rank and what it has done. */
+typedef struct local_device {
+    ls_device *s;
+    int job_index;
+    uint64_t items; /* cell updates of the planes its slabs own */
+    double seconds; /* its time: the GPU's timer, the CPU's wall time */
+} local_device;
+
+/* What a rank reports of each of its devices at the end. */
+typedef struct device_report {
+    uint64_t items;
+    double seconds;
+} device_report;
+
+/* A slab of this rank. */
+typedef struct slab {
+    int index;               /* in the job */
+    uint32_t first, owned;   /* the planes of the grid it owns */
+    uint32_t ghost[2];       /* ghost planes below and above them (k, or 0 at a bounded plane's ends) */
+    local_device *dev;
+    life_grid grid;          /* OpenMP: the cells, ghosts included; a GPU: the shape */
+    life_cpu *cpu;
+    life_gpu_state *gpu;
+    uint32_t *edge[2];       /* its lowest and highest k owned planes, on the host for its neighbours */
+    int edge_fresh[2];       /* edge[] holds this epoch's planes */
+    uint32_t *received[2];   /* ghosts from another rank */
+    uint32_t *scratch;       /* a GPU slab's owned planes on their way to rank 0 */
+} slab;
+
+struct life_slabs {
+    ls_job job;          /* the set's: this rank and the others */
+    unsigned dims;
+    int bounded;
+    uint32_t planes;     /* of the whole grid, along the cut axis */
+    size_t plane_words;  /* words of one plane */
+    uint64_t plane_cells;
+    uint32_t k;          /* ghost depth: generations between exchanges */
+    int nslabs;          /* in the job */
+    uint32_t *first, *owned; /* of each slab of the job */
+    int *device_of;      /* each slab's job device */
+    int ndevices;        /* in the job */
+    job_device *devices;
+    int *rank_first;     /* each rank's first job device (and one past the last rank's) */
+    local_device *local_devs;
+    int nlocal_devs;
+    slab *slabs;         /* this rank's, in order */
+    int nlocal;
+};
+
+int life_slabs_wanted(const ls_set *set, uint64_t slabs)
+{
+    return set->ndevices > 1 || set->job.size > 1 || slabs > 1;
+}
+
+int life_slabs_count(const life_slabs *L)
+{
+    return L->nslabs;
+}
+
+uint32_t life_slabs_halo(const life_slabs *L)
+{
+    return L->k;
+}
+
+static int job_rank(const life_slabs *L, int slab_index)
+{
+    return L->devices[L->device_of[slab_index]].rank;
+}
+
+/* This rank's devices: the set's. */
+static int open_local_devices(life_slabs *L, ls_set *set, ls_error *err)
+{
+    int n = set->ndevices;
+    L->local_devs = calloc((size_t)n, sizeof *L->local_devs);
+    if (!L->local_devs)
+        return ls_fail(err, "out of memory");
+    for (int i = 0; i < n; i++)
+        L->local_devs[i].s = &set->dev[i];
+    L->nlocal_devs = n;
+    return 0;
+}
+
+/* This rank's devices as the others will know them; n = -1 when failed. */
+static void describe_devices(const life_slabs *L, int failed, rank_devices *mine, ls_error *err)
+{
+    memset(mine, 0, sizeof *mine);
+    mine->n = failed ? -1 : L->nlocal_devs;
+    for (int i = 0; !failed && i < L->nlocal_devs; i++) {
+        const ls_device *d = L->local_devs[i].s;
+        job_device *j = &mine->dev[i];
+        j->rank = L->job.rank;
+        j->is_gpu = d->info.is_gpu;
+        if (life_device_memory(d, &j->memory, err)) {
+            mine->n = -1;
+            return;
+        }
+        if (L->job.size > 1)
+            snprintf(j->label, sizeof j->label, "rank %d %.32s", j->rank, d->label);
+        else
+            snprintf(j->label, sizeof j->label, "%.47s", d->label);
+    }
+}
+
+/* Every rank's devices, in job order (collective). */
+static int share_devices(life_slabs *L, int failed, ls_error *err)
+{
+    int size = L->job.size;
+    rank_devices mine, *all = calloc((size_t)size, sizeof *all);
+    L->rank_first = calloc((size_t)size + 1, sizeof *L->rank_first);
+    L->devices = calloc((size_t)size * LS_MAX_DEVICES, sizeof *L->devices);
+    if (!all || !L->rank_first || !L->devices) {
+        free(all);
+        return ls_fail(err, "out of memory");
+    }
+    describe_devices(L, failed, &mine, err);
+    int rc = ls_job_allgather(&L->job, &mine, all, sizeof mine, err);
+    for (int r = 0; r < size && rc == 0; r++) {
+        if (all[r].n < 0) {
+            rc = mine.n < 0 ? -1 : ls_fail(err, "MPI rank %d could not describe its devices; nothing was run", r);
+            break;
+        }
+        L->rank_first[r] = L->ndevices;
+        for (int i = 0; i < all[r].n; i++)
+            L->devices[L->ndevices++] = all[r].dev[i];
+    }
+    L->rank_first[size] = L->ndevices;
+    free(all);
+    return rc;
+}
+
+/* Ghost planes on `side` of job slab i: none at a bounded plane's ends. */
+static uint32_t ghost_of(const life_slabs *L, int i, int side)
+{
+    if (L->bounded && ((side == LOW && i == 0) || (side == HIGH && i == L->nslabs - 1)))
+        return 0;
+    return L->k;
+}
+
+/* The ghost depth and the number of slabs: as asked, then as many as
+ * the grid holds with every slab at least k planes thick (its edges are
+ * what its neighbours' ghosts need) and at least LIFE_MIN_SIZE with its
+ * ghosts (the smallest grid the kernels take). */
+static void choose_shape(life_slabs *L, uint64_t slabs, uint64_t halo)
+{
+    int any_gpu = 0;
+    for (int i = 0; i < L->ndevices; i++)
+        any_gpu |= L->devices[i].is_gpu;
+    uint64_t k = halo ? halo : any_gpu ? LIFE_HALO_GPU : LIFE_HALO_CPU;
+    L->k = (uint32_t)(k < L->planes ? k : L->planes);
+    uint32_t thinnest = L->k < LIFE_MIN_SIZE ? LIFE_MIN_SIZE - L->k : 1;
+    if (thinnest < L->k)
+        thinnest = L->k;
+    uint64_t n = slabs ? slabs : (uint64_t)L->ndevices;
+    if (n > L->planes / thinnest)
+        n = L->planes / thinnest; /* at least 1: planes >= LIFE_MIN_SIZE and planes >= k */
+    L->nslabs = (int)n;
+}
+
+/* Each slab's planes (near-equal: thicknesses differ by at most one) and
+ * device (spread evenly over the job's devices, in order), and the check
+ * that every device's memory holds its slabs. */
+static int plan(life_slabs *L, const life_grid *g, uint64_t slabs, uint64_t halo, ls_error *err)
+{
+    choose_shape(L, slabs, halo);
+    int S = L->nslabs;
+    L->first = calloc((size_t)S, sizeof *L->first);
+    L->owned = calloc((size_t)S, sizeof *L->owned);
+    L->device_of = calloc((size_t)S, sizeof *L->device_of);
+    uint64_t *need = calloc((size_t)L->ndevices, sizeof *need);
+    if (!L->first || !L->owned || !L->device_of || !need) {
+        free(need);
+        return ls_fail(err, "out of memory");
+    }
+    for (int i = 0; i < S; i++) {
+        L->first[i] = (uint32_t)((uint64_t)i * L->planes / (uint64_t)S);
+        L->owned[i] = (uint32_t)((uint64_t)(i + 1) * L->planes / (uint64_t)S) - L->first[i];
+        L->device_of[i] = (int)((uint64_t)i * (uint64_t)L->ndevices / (uint64_t)S);
+        uint64_t planes = (uint64_t)ghost_of(L, i, LOW) + L->owned[i] + ghost_of(L, i, HIGH);
+        need[L->device_of[i]] += 2 * planes * L->plane_words * sizeof(uint32_t); /* two generations */
+    }
+    int rc = 0;
+    for (int d = 0; d < L->ndevices && rc == 0; d++)
+        if (need[d] > L->devices[d].memory)
+            rc = ls_fail_usage(err, "a %ux%ux%u grid in %d slabs needs %.1f MiB on %s (two generations of its slabs); "
+                                    "it has %.1f MiB%s",
+                               g->nx, g->ny, g->nz, S, (double)need[d] / (1 << 20), L->devices[d].label,
+                               (double)L->devices[d].memory / (1 << 20),
+                               life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
+    free(need);
+    return rc;
+}
+
+/* Puts slab sl on its device: its owned planes from g, ghosts dead until
+ * the first exchange. */
+static int open_slab(life_slabs *L, slab *sl, const life_grid *g, ls_error *err)
+{
+    uint32_t planes = sl->ghost[LOW] + sl->owned + sl->ghost[HIGH];
+    size_t plane_bytes = L->plane_words * sizeof(uint32_t);
+    const uint32_t *own = g->words + (size_t)sl->first * L->plane_words;
+    for (int side = LOW; side <= HIGH; side++) {
+        sl->edge[side] = malloc(L->k * plane_bytes);
+        sl->received[side] = malloc(L->k * plane_bytes);
+        if (!sl->edge[side] || !sl->received[side])
+            return ls_fail(err, "out of memory for the ghost planes of slab %d (%.1f MiB)", sl->index,
+                           4.0 * L->k * (double)plane_bytes / (1 << 20));
+    }
+    life_grid shape;
+    life_grid_shape(&shape, g->dims, g->nx, g->dims == 3 ? g->ny : planes, g->dims == 3 ? planes : 1);
+    shape.bounded = g->bounded;
+    if (sl->dev->s->backend->gpu) {
+        sl->grid = shape;
+        if (life_gpu_open(sl->dev->s, &shape, &sl->gpu, err))
+            return -1;
+        return life_gpu_write_planes(sl->gpu, sl->ghost[LOW], sl->owned, own, err);
+    }
+    if (life_grid_init(&sl->grid, shape.dims, shape.nx, shape.ny, shape.nz, err))
+        return -1;
+    sl->grid.bounded = g->bounded;
+    memcpy(sl->grid.words + (size_t)sl->ghost[LOW] * L->plane_words, own, sl->owned * plane_bytes);
+    return life_cpu_start(&sl->grid, 0, NULL, &sl->cpu, err);
+}
+
+/* This rank's slabs, on its devices. */
+static int open_slabs(life_slabs *L, const life_grid *g, ls_error *err)
+{
+    int rank = L->job.rank, lo = L->rank_first[rank], hi = L->rank_first[rank + 1];
+    for (int i = 0; i < L->nslabs; i++)
+        L->nlocal += L->device_of[i] >= lo && L->device_of[i] < hi;
+    L->slabs = calloc((size_t)L->nlocal + 1, sizeof *L->slabs);
+    if (!L->slabs)
+        return ls_fail(err, "out of memory");
+    for (int d = 0; d < L->nlocal_devs; d++)
+        L->local_devs[d].job_index = lo + d;
+    int n = 0;
+    for (int i = 0; i < L->nslabs; i++) {
+        if (L->device_of[i] < lo || L->device_of[i] >= hi)
+            continue;
+        slab *sl = &L->slabs[n++];
+        *sl = (slab){.index = i, .first = L->first[i], .owned = L->owned[i], .dev = &L->local_devs[L->device_of[i] - lo]};
+        sl->ghost[LOW] = ghost_of(L, i, LOW);
+        sl->ghost[HIGH] = ghost_of(L, i, HIGH);
+        if (open_slab(L, sl, g, err))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- the exchange ----------------------------------------------------------- */
+
+/* This rank's slab of job index i, or NULL when another rank has it. */
+static slab *local_slab(life_slabs *L, int i)
+{
+    if (L->nlocal == 0 || i < L->slabs[0].index || i >= L->slabs[0].index + L->nlocal)
+        return NULL;
+    return &L->slabs[i - L->slabs[0].index];
+}
+
+/* The slab next to job slab i on `side` (around the torus's seam). */
+static int neighbour(const life_slabs *L, int i, int side)
+{
+    return side == LOW ? (i + L->nslabs - 1) % L->nslabs : (i + 1) % L->nslabs;
+}
+
+/* First plane (of the slab's grid) of its edge on `side`: the k owned
+ * planes its neighbour on that side needs. */
+static uint32_t edge_plane(const life_slabs *L, const slab *sl, int side)
+{
+    return side == LOW ? sl->ghost[LOW] : sl->ghost[LOW] + sl->owned - L->k;
+}
+
+/* First plane of its ghost zone on `side`. */
+static uint32_t ghost_plane(const slab *sl, int side)
+{
+    return side == LOW ? 0 : sl->ghost[LOW] + sl->owned;
+}
+
+static size_t edge_bytes(const life_slabs *L)
+{
+    return L->k * L->plane_words * sizeof(uint32_t);
+}
+
+/* Whether the ghost of `to` comes straight from the device of `from`. */
+static int device_to_device(const slab *to, const slab *from)
+{
+    return to->gpu && from->gpu && life_gpu_can_copy(to->gpu, from->gpu);
+}
+
+/* Slab sl's edge on `side` into sl->edge[side], once an epoch. */
+static int fetch_edge(life_slabs *L, slab *sl, int side, ls_error *err)
+{
+    if (sl->edge_fresh[side])
+        return 0;
+    uint32_t at = edge_plane(L, sl, side);
+    if (sl->gpu && life_gpu_read_planes(sl->gpu, at, L->k, sl->edge[side], err))
+        return -1;
+    if (!sl->gpu)
+        memcpy(sl->edge[side], sl->grid.words + (size_t)at * L->plane_words, edge_bytes(L));
+    sl->edge_fresh[side] = 1;
+    return 0;
+}
+
+/* Writes k planes from the host into slab sl's ghost zone on `side`
+ * (queued on a GPU: src stays as it is until the next epoch's wait). */
+static int put_ghost(life_slabs *L, slab *sl, int side, const uint32_t *src, ls_error *err)
+{
+    uint32_t at = ghost_plane(sl, side);
+    if (sl->gpu)
+        return life_gpu_write_planes(sl->gpu, at, L->k, src, err);
+    memcpy(sl->grid.words + (size_t)at * L->plane_words, src, edge_bytes(L));
+    return 0;
+}
+
+/* The messages of an exchange with other ranks: each local edge that a
+ * slab of another rank needs, and each local ghost that comes from one. */
+static int rank_messages(life_slabs *L, ls_job_msg *sends, int *nsends, ls_job_msg *recvs, int *nrecvs,
+                         ls_error *err)
+{
+    int me = L->job.rank;
+    *nsends = *nrecvs = 0;
+    for (int j = 0; j < L->nlocal; j++) {
+        slab *sl = &L->slabs[j];
+        for (int side = LOW; side <= HIGH; side++) {
+            int other = neighbour(L, sl->index, side);
+            if (job_rank(L, other) == me)
+                continue;
+            /* My edge on `side` is the ghost on the other side of that slab. */
+            if (ghost_of(L, other, !side)) {
+                if (fetch_edge(L, sl, side, err))
+                    return -1;
+                sends[(*nsends)++] = (ls_job_msg){job_rank(L, other), TAG_GHOST + 2 * other + !side,
+                                                      sl->edge[side], edge_bytes(L)};
+            }
+            if (sl->ghost[side])
+                recvs[(*nrecvs)++] = (ls_job_msg){job_rank(L, other), TAG_GHOST + 2 * sl->index + side,
+                                                      sl->received[side], edge_bytes(L)};
+        }
+    }
+    return 0;
+}
+
+/* New ghosts for every slab of this rank from its neighbours' edges, once
+ * every device is idle (wait_devices). */
+static int exchange(life_slabs *L, ls_error *err)
+{
+    ls_job_msg sends[4], recvs[4]; /* only a rank's first and last slab talk to other ranks */
+    ls_job_msg *send = sends, *recv = recvs;
+    int nsends = 0, nrecvs = 0, rc = 0;
+    if (L->nlocal > 2 && !(send = calloc(2 * (size_t)L->nlocal, sizeof *send)))
+        return ls_fail(err, "out of memory");
+    if (L->nlocal > 2 && !(recv = calloc(2 * (size_t)L->nlocal, sizeof *recv)))
+        rc = ls_fail(err, "out of memory");
+    if (rc == 0)
+        rc = rank_messages(L, send, &nsends, recv, &nrecvs, err);
+    if (rc == 0)
+        rc = ls_job_exchange(&L->job, send, nsends, recv, nrecvs, err);
+    for (int j = 0; j < L->nlocal && rc == 0; j++) {
+        slab *sl = &L->slabs[j];
+        for (int side = LOW; side <= HIGH && rc == 0; side++) {
+            if (!sl->ghost[side])
+                continue;
+            slab *from = local_slab(L, neighbour(L, sl->index, side));
+            if (!from)
+                rc = put_ghost(L, sl, side, sl->received[side], err);
+            else if (device_to_device(sl, from))
+                rc = life_gpu_copy_planes(sl->gpu, ghost_plane(sl, side), from->gpu, edge_plane(L, from, !side), L->k,
+                                          err);
+            else if ((rc = fetch_edge(L, from, !side, err)) == 0)
+                rc = put_ghost(L, sl, side, from->edge[!side], err);
+        }
+    }
+    for (int j = 0; j < L->nlocal; j++)
+        L->slabs[j].edge_fresh[LOW] = L->slabs[j].edge_fresh[HIGH] = 0;
+    if (send != sends)
+        free(send);
+    if (recv != recvs)
+        free(recv);
+    return rc;
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+/* Launches e generations of every slab of GPU device d, without waiting. */
+static int launch_device(life_slabs *L, local_device *d, life_rule r, uint32_t e, ls_error *err)
+{
+    const ls_gpu *gpu = d->s->backend->gpu;
+    /* No generations: the kernels are looked up (a first lookup builds the
+     * program) before the timer starts. */
+    for (int j = 0; j < L->nlocal; j++)
+        if (L->slabs[j].dev == d && life_gpu_launch(L->slabs[j].gpu, r, 0, err))
+            return -1;
+    if (gpu->timer_start(d->s->ctx, err))
+        return -1;
+    for (int j = 0; j < L->nlocal; j++)
+        if (L->slabs[j].dev == d && life_gpu_launch(L->slabs[j].gpu, r, e, err))
+            return -1;
+    return 0;
+}
+
+/* Waits for every GPU device of this rank, adding their time. */
+static int wait_devices(life_slabs *L, ls_error *err)
+{
+    for (int i = 0; i < L->nlocal_devs; i++) {
+        local_device *d = &L->local_devs[i];
+        double seconds = 0;
+        if (d->s->backend->gpu && d->s->backend->gpu->timer_stop(d->s->ctx, &seconds, err))
+            return -1;
+        d->seconds += seconds;
+    }
+    return 0;
+}
+
+/* Waits for whatever is queued on this rank's GPU devices (the upload,
+ * ghost writes), outside any timing. */
+static int settle_devices(life_slabs *L, ls_error *err)
+{
+    for (int i = 0; i < L->nlocal_devs; i++) {
+        ls_device *d = L->local_devs[i].s;
+        double ignored;
+        if (d->backend->gpu &&
+            (d->backend->gpu->timer_start(d->ctx, err) || d->backend->gpu->timer_stop(d->ctx, &ignored, err)))
+            return -1;
+    }
+    return 0;
+}
+
+/* e generations of every slab of this rank, then the exchange. */
+static int epoch(life_slabs *L, life_rule r, uint32_t e, ls_error *err)
+{
+    /* The GPUs run while the host runs the OpenMP slabs. */
+    for (int i = 0; i < L->nlocal_devs; i++)
+        if (L->local_devs[i].s->backend->gpu && launch_device(L, &L->local_devs[i], r, e, err))
+            return -1;
+    for (int j = 0; j < L->nlocal; j++) {
+        slab *sl = &L->slabs[j];
+        if (sl->cpu) {
+            double t0 = ls_now();
+            life_cpu_steps(sl->cpu, &sl->grid, r, e);
+            sl->dev->seconds += ls_now() - t0;
+        }
+        sl->dev->items += (uint64_t)sl->owned * L->plane_cells * e;
+    }
+    if (wait_devices(L, err))
+        return -1;
+    return exchange(L, err);
+}
+
+int life_slabs_steps(life_slabs *L, life_rule r, uint64_t n, ls_error *err)
+{
+    while (n > 0) {
+        uint32_t e = n < L->k ? (uint32_t)n : L->k;
+        if (epoch(L, r, e, err))
+            return -1;
+        n -= e;
+    }
+    return 0;
+}
+
+int life_slabs_start(ls_set *set, const life_grid *g, uint64_t slabs, uint64_t halo, life_slabs **out,
+                     ls_error *err)
+{
+    *out = NULL;
+    life_slabs *L = calloc(1, sizeof *L);
+    if (!L)
+        return ls_fail(err, "out of memory");
+    L->job = set->job;
+    L->dims = g->dims;
+    L->bounded = g->bounded;
+    L->planes = g->dims == 3 ? g->nz : g->ny;
+    L->plane_words = (size_t)g->row_words * (g->dims == 3 ? g->ny : 1u);
+    L->plane_cells = (uint64_t)g->nx * (g->dims == 3 ? g->ny : 1u);
+    /* Rank 0's --slabs and --halo for all: the cut must be the same on
+     * every rank, even were these left out of what the ranks compare. */
+    uint64_t asked[2] = {slabs, halo};
+    int rc = ls_job_bcast(&L->job, asked, sizeof asked, err);
+    if (rc == 0)
+        rc = open_local_devices(L, set, err);
+    /* Every rank takes part in each step, whatever the last gave, so that
+     * none waits for another that has given up. */
+    if (share_devices(L, rc != 0, err) != 0)
+        rc = -1;
+    if (rc == 0)
+        rc = plan(L, g, asked[0], asked[1], err); /* the same outcome on every rank */
+    if (rc == 0)
+        rc = open_slabs(L, g, err);
+    int failed = ls_job_count_failed(&L->job, rc == 0);
+    if (failed && rc == 0)
+        rc = ls_fail(err, "%d MPI rank%s could not put %s slabs on %s devices; nothing was run", failed,
+                     failed == 1 ? "" : "s", failed == 1 ? "its" : "their", failed == 1 ? "its" : "their");
+    /* The owned planes have reached the devices (g may go); the ghosts
+     * come from the neighbours. */
+    if (rc == 0)
+        rc = settle_devices(L, err);
+    if (rc == 0)
+        rc = exchange(L, err);
+    if (rc) {
+        life_slabs_stop(L);
+        return -1;
+    }
+    *out = L;
+    return 0;
+}
+
+/* ---- results -------------------------------------------------------------------- */
+
+/* Slab sl's owned planes where rank 0 can have them: into dst on rank 0,
+ * else in host memory (*src) to send. */
+static int owned_planes(life_slabs *L, slab *sl, uint32_t *dst, const uint32_t **src, ls_error *err)
+{
+    size_t bytes = sl->owned * L->plane_words * sizeof(uint32_t);
+    if (!sl->gpu) {
+        const uint32_t *own = sl->grid.words + (size_t)sl->ghost[LOW] * L->plane_words;
+        if (dst)
+            memcpy(dst, own, bytes);
+        *src = own;
+        return 0;
+    }
+    if (!dst && !sl->scratch && !(sl->scratch = malloc(bytes)))
+        return ls_fail(err, "out of memory for %.1f MiB of slab %d", (double)bytes / (1 << 20), sl->index);
+    *src = dst ? dst : sl->scratch;
+    return life_gpu_read_planes(sl->gpu, sl->ghost[LOW], sl->owned, dst ? dst : sl->scratch, err);
+}
+
+int life_slabs_gather(life_slabs *L, life_grid *g, ls_error *err)
+{
+    int root = L->job.rank == 0, nsends = 0, nrecvs = 0, rc = 0;
+    ls_job_msg *send = calloc((size_t)L->nlocal + 1, sizeof *send);
+    ls_job_msg *recv = calloc((size_t)(root ? L->nslabs : 0) + 1, sizeof *recv);
+    if (!send || !recv)
+        rc = ls_fail(err, "out of memory");
+    for (int j = 0; j < L->nlocal && rc == 0; j++) {
+        slab *sl = &L->slabs[j];
+        const uint32_t *src = NULL;
+        rc = owned_planes(L, sl, root ? g->words + (size_t)sl->first * L->plane_words : NULL, &src, err);
+        if (rc == 0 && !root)
+            send[nsends++] = (ls_job_msg){0, TAG_GATHER + sl->index, (void *)src,
+                                              sl->owned * L->plane_words * sizeof(uint32_t)};
+    }
+    for (int i = 0; root && i < L->nslabs && rc == 0; i++)
+        if (job_rank(L, i) != 0)
+            recv[nrecvs++] = (ls_job_msg){job_rank(L, i), TAG_GATHER + i, g->words + (size_t)L->first[i] * L->plane_words,
+                                              L->owned[i] * L->plane_words * sizeof(uint32_t)};
+    if (rc == 0)
+        rc = ls_job_exchange(&L->job, send, nsends, recv, nrecvs, err);
+    for (int j = 0; j < L->nlocal; j++) {
+        free(L->slabs[j].scratch);
+        L->slabs[j].scratch = NULL;
+    }
+    free(send);
+    free(recv);
+    return rc;
+}
+
+/* Every device's figures on rank 0, in job order (other ranks send). */
+static int gather_reports(life_slabs *L, device_report *all, ls_error *err)
+{
+    int root = L->job.rank == 0, size = L->job.size, nrecvs = 0;
+    device_report *mine = all + L->rank_first[L->job.rank];
+    for (int i = 0; i < L->nlocal_devs; i++)
+        mine[i] = (device_report){L->local_devs[i].items, L->local_devs[i].seconds};
+    ls_job_msg send = {0, TAG_REPORT, mine, (size_t)L->nlocal_devs * sizeof *mine};
+    ls_job_msg *recv = calloc((size_t)size, sizeof *recv);
+    if (!recv)
+        return ls_fail(err, "out of memory");
+    for (int r = 1; root && r < size; r++)
+        recv[nrecvs++] = (ls_job_msg){r, TAG_REPORT, all + L->rank_first[r],
+                                          (size_t)(L->rank_first[r + 1] - L->rank_first[r]) * sizeof *all};
+    int rc = ls_job_exchange(&L->job, &send, root ? 0 : 1, recv, nrecvs, err);
+    free(recv);
+    return rc;
+}
+
+int life_slabs_report(life_slabs *L, ls_set_report *st, double wall_seconds, ls_error *err)
+{
+    device_report *all = calloc((size_t)L->ndevices + 1, sizeof *all);
+    if (!all)
+        return ls_fail(err, "out of memory");
+    int rc = gather_reports(L, all, err);
+    memset(st, 0, sizeof *st);
+    st->computed_only = L->job.rank != 0;
+    st->seconds = st->wall_seconds = wall_seconds;
+    st->ndevices = L->ndevices < LS_SET_MAX_DEVICES ? L->ndevices : LS_SET_MAX_DEVICES;
+    for (int i = 0; i < st->ndevices && rc == 0; i++) {
+        ls_set_share *d = &st->dev[i];
+        snprintf(d->label, sizeof d->label, "%s", L->devices[i].label);
+        d->rank = L->devices[i].rank;
+        d->is_gpu = L->devices[i].is_gpu;
+        d->items = all[i].items;
+        d->seconds = all[i].seconds;
+        st->done += all[i].items;
+    }
+    free(all);
+    return rc;
+}
+
+void life_slabs_stop(life_slabs *L)
+{
+    if (!L)
+        return;
+    /* Ghost writes may still be queued from the host buffers freed below. */
+    ls_error ignored;
+    settle_devices(L, &ignored);
+    for (int j = 0; j < L->nlocal; j++) {
+        slab *sl = &L->slabs[j];
+        life_gpu_stop(sl->gpu);
+        life_cpu_stop(sl->cpu);
+        if (!sl->gpu)
+            life_grid_free(&sl->grid);
+        for (int side = LOW; side <= HIGH; side++) {
+            free(sl->edge[side]);
+            free(sl->received[side]);
+        }
+        free(sl->scratch);
+    }
+    free(L->slabs);
+    free(L->local_devs);
+    free(L->devices);
+    free(L->rank_first);
+    free(L->first);
+    free(L->owned);
+    free(L->device_of);
+    free(L);
+}

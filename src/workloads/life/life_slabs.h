@@ -1,0 +1,82 @@
+/* life_slabs.h - one Life grid cut into slabs over the devices of a set
+ * and the ranks of an MPI job, with halo exchange (docs/life.md, "Slabs").
+ *
+ * The grid is cut along its slowest axis (z in 3D, rows in 2D), where a
+ * range of planes is a range of words (life_grid.h), into S slabs of
+ * near-equal thickness, given in order to the job's devices: rank 0's in
+ * the order of its set, then rank 1's, and so on. A slab lives on its
+ * device as a grid of its own with k ghost planes on each side (none on a
+ * bounded plane's outer ends) and runs k generations between exchanges
+ * with the kernels and CPU loop of a whole grid: on a torus the slab is a
+ * torus, whose wrap is garbage that stays within the ghosts; on a bounded
+ * plane a bounded plane, beyond whose cut edges the same holds. After
+ * j <= k generations the planes [j, T + 2k - j) are right, so the slab's
+ * own planes are; then each slab's ghosts are refilled from its
+ * neighbours' outermost k planes. The answer is bit for bit one device's,
+ * whatever S, k and the devices.
+ *
+ * Every call below is made by every rank in the same order. */
+#ifndef LOCKSTEP_LIFE_SLABS_H
+#define LOCKSTEP_LIFE_SLABS_H
+
+#include <stdint.h>
+
+#include "set.h"
+#include "life.h"
+#include "life_grid.h"
+
+#define LIFE_MAX_SLABS 4096u
+#define LIFE_MAX_HALO 256u
+/* The default depth k of the ghost zones, by the kind of device the job
+ * has (a GPU anywhere: the GPU's). On the CPU an exchange is a memcpy of
+ * k planes, and a deeper zone only adds work: k = 1..8 measured within
+ * noise of each other on 2 cores (docs/life.md). On a GPU each exchange
+ * waits for the device and the copies; the lead's H200 batch measures
+ * k = 1, 2, 4, 8 (docs/scale-out.md) and sets this. */
+#define LIFE_HALO_CPU 2u
+#define LIFE_HALO_GPU 4u
+
+/* The per-device memory cap for tests: a device is taken to have at most
+ * this many bytes (an integer, or with a K, M or G suffix: KiB, MiB,
+ * GiB), GPUs and the OpenMP device alike. */
+#define LIFE_MEMORY_CAP_ENV "LOCKSTEP_DEVICE_MEMORY_CAP"
+
+/* The memory a Life grid may use on device d: a GPU's own, the host's for
+ * OpenMP (unlimited: malloc says), either at most the cap when one is set.
+ * 0, or -1 with err->usage set (a cap that is not a size). */
+int life_device_memory(const ls_device *d, uint64_t *bytes, ls_error *err);
+/* 1 when LOCKSTEP_DEVICE_MEMORY_CAP is set. */
+int life_memory_capped(void);
+
+typedef struct life_slabs life_slabs;
+
+/* Whether a run on the set cuts its grid: the set has several devices,
+ * its job several ranks, or `slabs` (--slabs; 0 when not given) asks for
+ * more than one. */
+int life_slabs_wanted(const ls_set *set, uint64_t slabs);
+
+/* Cuts g, the whole start grid (every rank has it), into `slabs` slabs (0:
+ * one per device of the job; fewer where the grid is too thin for them:
+ * each slab at least k planes, and at least LIFE_MIN_SIZE with its ghosts)
+ * with ghosts `halo` deep (0: the default for the job's devices), and
+ * puts each on its device. A device whose memory (life_device_memory)
+ * cannot hold its slabs refuses the grid as the user's error. 0, or -1
+ * with err set, on every rank. */
+int life_slabs_start(ls_set *set, const life_grid *g, uint64_t slabs, uint64_t halo, life_slabs **out,
+                     ls_error *err);
+/* Exactly n generations of rule r: epochs of min(k, left), an exchange
+ * after each. */
+int life_slabs_steps(life_slabs *L, life_rule r, uint64_t n, ls_error *err);
+/* The current generation, whole, into g on rank 0 (g as at start); the
+ * other ranks send theirs and leave g alone. */
+int life_slabs_gather(life_slabs *L, life_grid *g, ls_error *err);
+/* What each device of the job did, into the run's report on rank 0, with
+ * the run's wall time; on other ranks only computed_only. 0, or -1 with
+ * err set. */
+int life_slabs_report(life_slabs *L, ls_set_report *report, double wall_seconds, ls_error *err);
+/* Slabs and ghost depth the job runs with (after thin grids' limits). */
+int life_slabs_count(const life_slabs *L);
+uint32_t life_slabs_halo(const life_slabs *L);
+void life_slabs_stop(life_slabs *L);
+
+#endif
