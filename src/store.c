@@ -148,6 +148,14 @@ int ls_store_fail(ls_store *s, int rc, const char *doing, ls_error *err)
     case SQLITE_FULL:
         return ls_fail(err, "%s: the disk is full (while %s); the last saved state is kept", s->label, doing);
     case SQLITE_READONLY:
+        /* A reader met a hot journal: a writer was killed in the middle of
+         * a commit in rollback-journal mode, and only a writer may roll it
+         * back (a reader never changes the file). */
+        if (rc == SQLITE_READONLY_ROLLBACK)
+            return ls_fail_usage(err, "%s: a search on it was stopped in the middle of a commit; the next search on "
+                                 "it (bmn search --checkpoint) restores its last commit, which can then be read",
+                                 s->label);
+        /* fall through */
     case SQLITE_PERM:
     case SQLITE_CANTOPEN:
     case SQLITE_AUTH:

@@ -565,7 +565,10 @@ int bmn_ckpt_options(const char *path, bmn_params *p, const bmn_given *given, ls
     ls_store s;
     char label[300];
     snprintf(label, sizeof label, "--checkpoint %s", path);
-    if (ls_store_open(&s, path, label, &bmn_kind, 1, err) != 0)
+    /* Opened as the search that follows will open it, as its one writer:
+     * a search killed in the middle of a commit left a journal that only a
+     * writer may roll back to the last commit before reading. */
+    if (ls_store_open(&s, path, label, &bmn_kind, 0, err) != 0)
         return -1;
     bmn_params fp = *p;
     uint64_t target = 0;
