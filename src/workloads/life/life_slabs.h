@@ -31,8 +31,12 @@
  * has (a GPU anywhere: the GPU's). On the CPU an exchange is a memcpy of
  * k planes, and a deeper zone only adds work: k = 1..8 measured within
  * noise of each other on 2 cores (docs/life.md). On a GPU each exchange
- * waits for the device and the copies; the lead's H200 batch measures
- * k = 1, 2, 4, 8 (docs/scale-out.md) and sets this. */
+ * waits for the device and the copies: on one H200 split in two
+ * (docs/perf/2026-11-23-h200-issue15-sets.log) 3D 2048^3 x 256 took
+ * 0.2439 s whole and 0.257-0.263 / 0.253-0.257 / 0.252-0.253 /
+ * 0.253 s at k = 1, 2, 4, 8; 2D 131072^2 x 256 0.428 at k = 1 (one
+ * generation a launch), 0.254-0.258 at k = 2, 4, 8. k = 4 is at the
+ * floor of both. */
 #define LIFE_HALO_CPU 2u
 #define LIFE_HALO_GPU 4u
 
