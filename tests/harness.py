@@ -6,7 +6,11 @@ the exit status (1 when any check failed).
     expect(result == wanted, 'what was checked', 'detail shown on failure')
     finish()
 """
+import os
+import signal
+import subprocess
 import sys
+import time
 
 failures = checks = 0
 
@@ -22,3 +26,32 @@ def expect(ok, what, detail=''):
 def finish():
     print('%d passed, %d failed' % (checks - failures, failures))
     sys.exit(1 if failures else 0)
+
+
+def mpirun_killing_rank1(mpirun_args, marker, env, timeout=120):
+    """Starts `mpirun` with mpirun_args (a list, after 'mpirun'), waits until
+    rank 1's process (its command line holds `marker`, a path unique to the
+    run) is up, lets it run 1.5 s, kills it (SIGKILL) and waits for the job.
+    Returns (victim pid or None, exit status, stdout, stderr)."""
+    p = subprocess.Popen(['mpirun'] + list(mpirun_args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env)
+    victim, deadline = None, time.time() + 60
+    while victim is None and time.time() < deadline and p.poll() is None:
+        time.sleep(0.2)
+        for pid in os.listdir('/proc'):
+            try:
+                environ = open('/proc/%s/environ' % pid, 'rb').read().split(b'\0')
+                cmdline = open('/proc/%s/cmdline' % pid, 'rb').read()
+            except OSError:
+                continue
+            if marker.encode() in cmdline and b'OMPI_COMM_WORLD_RANK=1' in environ:
+                victim = int(pid)
+    time.sleep(1.5)
+    if victim:
+        os.kill(victim, signal.SIGKILL)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    return victim, p.returncode, out, err

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from harness import expect, finish
+from harness import expect, finish, mpirun_killing_rank1
 
 LS = os.path.abspath(sys.argv[1])
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
@@ -245,30 +245,11 @@ with tempfile.TemporaryDirectory() as tmp:
     killed = os.path.join(tmp, 'killed')
     os.mkdir(killed)
     out = os.path.join(killed, 'never.lsgrid')
-    p = subprocess.Popen(['mpirun', '--oversubscribe', '-np', '2', LS, 'life', '--dims', '3', '--size', '160',
-                          '--steps', '1000000', '--backend', 'openmp', '--out', out, '--json', '--quiet'],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    victim, deadline = None, time.time() + 60
-    while victim is None and time.time() < deadline and p.poll() is None:
-        time.sleep(0.2)
-        for pid in os.listdir('/proc'):
-            try:
-                environ = open('/proc/%s/environ' % pid, 'rb').read().split(b'\0')
-                cmdline = open('/proc/%s/cmdline' % pid, 'rb').read()
-            except OSError:
-                continue
-            if LS.encode() in cmdline and out.encode() in cmdline and b'OMPI_COMM_WORLD_RANK=1' in environ:
-                victim = int(pid)
-    time.sleep(1.5)
-    if victim:
-        os.kill(victim, 9)
-    try:
-        stdout, stderr = p.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        stdout, stderr = p.communicate()
-    expect(victim is not None and p.returncode != 0 and 'rank 1' in stderr and 'signal 9' in stderr,
-           'a rank killed mid-run is named and the job fails', 'victim %s, exit %s: %s' % (victim, p.returncode,
+    victim, rc, stdout, stderr = mpirun_killing_rank1(
+        ['--oversubscribe', '-np', '2', LS, 'life', '--dims', '3', '--size', '160', '--steps', '1000000',
+         '--backend', 'openmp', '--out', out, '--json', '--quiet'], out, ENV)
+    expect(victim is not None and rc != 0 and 'rank 1' in stderr and 'signal 9' in stderr,
+           'a rank killed mid-run is named and the job fails', 'victim %s, exit %s: %s' % (victim, rc,
                                                                                            stderr[-500:]))
     expect(stdout == '' and os.listdir(killed) == [], 'a job that lost a rank prints no result and writes no output',
            'stdout %r, left %s' % (stdout[:200], os.listdir(killed)))

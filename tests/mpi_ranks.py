@@ -30,7 +30,7 @@ import sys
 import tempfile
 import time
 
-from harness import expect, finish
+from harness import expect, finish, mpirun_killing_rank1
 
 LS = os.path.abspath(sys.argv[1])
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
@@ -114,29 +114,9 @@ with tempfile.TemporaryDirectory() as tmp:
     ck = os.path.join(tmp, 'killed.ckpt')
     total = '6e6'
     env = dict(ENV, LOCKSTEP_RANK_TIMEOUT='3')
-    p = subprocess.Popen(['mpirun', '--oversubscribe', '--enable-recovery', '-x', 'LOCKSTEP_RANK_TIMEOUT', '-np', '3',
-                          LS, 'bmn', 'search', '--deals', total, '--backend', 'openmp', '--checkpoint', ck, '--json',
-                          '--quiet'], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    victim = None
-    deadline = time.time() + 60
-    while victim is None and time.time() < deadline and p.poll() is None:
-        time.sleep(0.2)
-        for pid in os.listdir('/proc'):
-            try:
-                environ = open('/proc/%s/environ' % pid, 'rb').read().split(b'\0')
-                cmdline = open('/proc/%s/cmdline' % pid, 'rb').read()
-            except OSError:
-                continue
-            if LS.encode() in cmdline and b'OMPI_COMM_WORLD_RANK=1' in environ and ck.encode() in cmdline:
-                victim = int(pid)
-    time.sleep(1.5)
-    if victim:
-        os.kill(victim, 9)
-    try:
-        out, err = p.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        out, err = p.communicate()
+    victim, _, out, err = mpirun_killing_rank1(
+        ['--oversubscribe', '--enable-recovery', '-x', 'LOCKSTEP_RANK_TIMEOUT', '-np', '3', LS, 'bmn', 'search',
+         '--deals', total, '--backend', 'openmp', '--checkpoint', ck, '--json', '--quiet'], ck, env)
     named = 'rank 1' in err and ('presumed lost' in err or 'exited on signal 9' in err)
     expect(victim is not None and named, 'a killed rank is named',
            'victim %s, stderr: %s' % (victim, err[-600:]))

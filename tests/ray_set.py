@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 
-from harness import expect, finish
+from harness import expect, finish, mpirun_killing_rank1
 
 LS = os.path.abspath(sys.argv[1])
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
@@ -226,29 +226,9 @@ with tempfile.TemporaryDirectory() as tmp:
         with open(out, 'wb') as f:
             f.write(b'before')
         env = dict(ENV, LOCKSTEP_RANK_TIMEOUT='3')
-        p = subprocess.Popen(['mpirun', '--oversubscribe', '--enable-recovery', '-x', 'LOCKSTEP_RANK_TIMEOUT', '-np',
-                              '3', LS, *BIG, '--backend', 'openmp', '--out', out], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env)
-        victim = None
-        deadline = time.time() + 60
-        while victim is None and time.time() < deadline and p.poll() is None:
-            time.sleep(0.2)
-            for pid in os.listdir('/proc'):
-                try:
-                    environ = open('/proc/%s/environ' % pid, 'rb').read().split(b'\0')
-                    cmdline = open('/proc/%s/cmdline' % pid, 'rb').read()
-                except OSError:
-                    continue
-                if LS.encode() in cmdline and b'OMPI_COMM_WORLD_RANK=1' in environ and out.encode() in cmdline:
-                    victim = int(pid)
-        time.sleep(1.5)
-        if victim:
-            os.kill(victim, signal.SIGKILL)
-        try:
-            stdout, stderr = p.communicate(timeout=180)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            stdout, stderr = p.communicate()
+        victim, _, stdout, stderr = mpirun_killing_rank1(
+            ['--oversubscribe', '--enable-recovery', '-x', 'LOCKSTEP_RANK_TIMEOUT', '-np', '3', LS, *BIG, '--backend',
+             'openmp', '--out', out], out, env, timeout=180)
         named = 'rank 1' in stderr and ('presumed lost' in stderr or 'exited on signal 9' in stderr)
         expect(victim is not None and named, 'a rank killed mid-render is named',
                'victim %s, stderr: %s' % (victim, stderr[-600:]))

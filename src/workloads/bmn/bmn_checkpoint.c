@@ -20,10 +20,12 @@
  * trigger added to the file never runs). `lockstep bmn report`
  * is in bmn_ckpt_report.c. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "bmn_search.h"
 #include "store.h"
@@ -557,6 +559,27 @@ static int read_target(ls_store *s, uint64_t *target, ls_error *err)
  * is); anything the search's own open would refuse is refused here
  * already, before a device is opened. Only reads: bmn_ckpt_open checks
  * all again (and verifies the whole file) under the writer's lock. */
+/* Opens a checkpoint to read the options stored in it. Read-only (every
+ * rank of an MPI job does it at once, beside nothing else), except when a
+ * search was killed in the middle of a commit and left its journal: only
+ * a writer may roll that back to the last commit, as the search that
+ * follows would. Of ranks that all see the journal one rolls it back; the
+ * others find the writer's lock taken and read once it is gone. */
+static int open_for_options(ls_store *s, const char *path, const char *label, ls_error *err)
+{
+    char journal[PATH_MAX + 16];
+    struct stat jb;
+    snprintf(journal, sizeof journal, "%s-journal", path);
+    if (stat(journal, &jb) == 0 && jb.st_size > 0 && ls_store_open(s, path, label, &bmn_kind, 0, err) == 0)
+        return 0;
+    for (int tries = 0;; tries++) {
+        if (stat(journal, &jb) != 0 || jb.st_size == 0 || tries == 50)
+            return ls_store_open(s, path, label, &bmn_kind, 1, err);
+        struct timespec pause = {0, 100 * 1000 * 1000}; /* another process rolls it back */
+        nanosleep(&pause, NULL);
+    }
+}
+
 int bmn_ckpt_options(const char *path, bmn_params *p, const bmn_given *given, ls_error *err)
 {
     struct stat sb;
@@ -565,10 +588,7 @@ int bmn_ckpt_options(const char *path, bmn_params *p, const bmn_given *given, ls
     ls_store s;
     char label[300];
     snprintf(label, sizeof label, "--checkpoint %s", path);
-    /* Opened as the search that follows will open it, as its one writer:
-     * a search killed in the middle of a commit left a journal that only a
-     * writer may roll back to the last commit before reading. */
-    if (ls_store_open(&s, path, label, &bmn_kind, 0, err) != 0)
+    if (open_for_options(&s, path, label, err) != 0)
         return -1;
     bmn_params fp = *p;
     uint64_t target = 0;
