@@ -53,6 +53,16 @@
  * kernels agree. At most LIFE_MIN_SIZE (4). */
 #define LIFE_GPU_3D_ROWS 4u
 
+/* Generations a launch of the 2D many-generation GPU kernel makes
+ * (life_many_2d in src/kernels/life_kernels.h): here so that the driver,
+ * which lays out the launch, and the kernels agree. At most 32 (a run's
+ * edge lanes absorb the wrong cells, one more a generation, see there).
+ * A build-time knob for variants: -Dc_args and -Dnvcc_flags both
+ * -DLIFE_2D_GENS=N (the OpenCL programs are built with the default). */
+#ifndef LIFE_2D_GENS
+#define LIFE_2D_GENS 8u
+#endif
+
 typedef struct life_rule {
     ls_u32 birth;   /* bit n: a dead cell with n live neighbours is born */
     ls_u32 survive; /* bit n: a live cell with n live neighbours lives on */

@@ -14,6 +14,12 @@
 /* Shortest walk of a work-item (rows in 2D, planes in 3D): two more are
  * read to start it. */
 #define LIFE_MIN_SEGMENT 9u
+/* The many-generation 2D kernel's launches have target_items / this many
+ * work-items: its segments start with 2 LIFE_2D_GENS rows of warm-up, so
+ * they are longer (a build-time knob: -Dc_args=-DLIFE_MANY_TARGET_DIVISOR=N). */
+#ifndef LIFE_MANY_TARGET_DIVISOR
+#define LIFE_MANY_TARGET_DIVISOR 8u
+#endif
 
 struct life_gpu_state {
     ls_device *s;
@@ -78,24 +84,29 @@ static uint32_t segment_length(uint64_t columns, uint32_t n, uint64_t target)
     return seg < n ? (uint32_t)seg : n;
 }
 
-/* One generation from st->cur into st->next, or two with a life_two_*
- * kernel (`two`): runs of 32 work-items for every 30 words of a row. */
-static int launch_step(life_gpu_state *st, ls_kernel *k, int two, uint32_t group, uint64_t target, life_rule r,
-                       ls_error *err)
+/* One generation from st->cur into st->next, two with a life_two_*
+ * kernel (gens 2: runs of 32 work-items for every 30 words of a row), or
+ * LIFE_2D_GENS with a life_many_* one (runs of 32 for every 32 - 2 margin
+ * words; life_many_margin). */
+static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t gens, uint32_t margin, uint32_t group,
+                       uint64_t target, life_rule r, ls_error *err)
 {
     uint32_t birth = r.birth, survive = r.survive;
+    uint32_t width = gens == 2 ? 30 : 32 - 2 * margin;
     uint64_t columns = st->dims == 3 ? (uint64_t)st->row_words * ((st->ny + LIFE_GPU_3D_ROWS - 1) / LIFE_GPU_3D_ROWS)
-                       : two     ? 32u * (((uint64_t)st->row_words + 29) / 30)
-                                 : st->row_words;
+                       : gens > 1 ? 32u * (((uint64_t)st->row_words + width - 1) / width)
+                                  : st->row_words;
     uint32_t n = st->dims == 3 ? st->nz : st->ny;
-    uint32_t seg = segment_length(columns, n, target);
+    uint32_t seg = segment_length(columns, n, gens > 2 ? target / LIFE_MANY_TARGET_DIVISOR : target);
     uint32_t items = (uint32_t)(columns * ((n + seg - 1) / seg));
     ls_arg args2[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
-                      LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(items), LS_ARG(birth), LS_ARG(survive)};
+                      LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(items), LS_ARG(birth), LS_ARG(survive),
+                      LS_ARG(margin)};
     ls_arg args3[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
                       LS_ARG(st->nz), LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(items), LS_ARG(birth),
                       LS_ARG(survive)};
-    ls_launch l = {(items + group - 1) / group, group, 0, 0, st->dims == 3 ? args3 : args2, st->dims == 3 ? 10 : 9};
+    ls_launch l = {(items + group - 1) / group, group, 0, 0, st->dims == 3 ? args3 : args2,
+                   st->dims == 3 ? 10 : gens > 2 ? 10 : 9};
     return st->s->backend->gpu->launch(st->s->ctx, k, &l, err);
 }
 
@@ -129,6 +140,30 @@ static const char *two_kernel_name(const life_gpu_state *st, life_rule r, uint32
     return names[r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE][st->last_bits == 32];
 }
 
+/* Lanes at each end of a life_many_* run that store nothing: they must
+ * hold LIFE_2D_GENS cells or more (src/kernels/life_kernels.h), one word
+ * when every word has that many, else two (rows of two words or more);
+ * 0 where the kernel cannot run this grid (a row of one short word). */
+static uint32_t life_many_margin(const life_gpu_state *st)
+{
+    if (st->last_bits >= LIFE_2D_GENS)
+        return 1;
+    return st->row_words >= 2 ? 2 : 0;
+}
+
+/* The 2D kernel that makes LIFE_2D_GENS generations a launch, or NULL
+ * where it cannot run (as two_kernel_name, or life_many_margin 0). */
+static const char *many_kernel_name(const life_gpu_state *st, life_rule r, uint32_t group)
+{
+    static const char *const names[2][2] = {{"life_many_2d", "life_many_2d_aligned"},
+                                            {"life_many_2d_b3s23", "life_many_2d_b3s23_aligned"}};
+    if (LIFE_2D_GENS <= 2 || !two_kernel_name(st, r, group) || life_many_margin(st) == 0)
+        return NULL;
+    if (st->bounded)
+        return "life_many_2d_plane";
+    return names[r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE][st->last_bits == 32];
+}
+
 int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seconds, ls_error *err)
 {
     const ls_gpu *gpu = st->s->backend->gpu;
@@ -137,15 +172,20 @@ int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seco
     uint32_t group = info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
     if (group > info.max_group)
         group = info.max_group;
-    const char *two_name = two_kernel_name(st, r, group);
-    ls_kernel *k, *k2 = NULL;
+    const char *two_name = two_kernel_name(st, r, group), *many_name = many_kernel_name(st, r, group);
+    ls_kernel *k, *k2 = NULL, *kmany = NULL;
     if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r), &k, err) != 0 ||
         (two_name && gpu->kernel(st->s->ctx, "life", two_name, &k2, err) != 0) ||
+        (many_name && gpu->kernel(st->s->ctx, "life", many_name, &kmany, err) != 0) ||
         gpu->timer_start(st->s->ctx, err) != 0)
         return -1;
-    for (uint64_t i = 0; i < steps; i += k2 && steps - i >= 2 ? 2 : 1) {
-        int two = k2 && steps - i >= 2;
-        if (launch_step(st, two ? k2 : k, two, group, target_items(&info, st->dims), r, err) != 0)
+    uint32_t margin = life_many_margin(st);
+    /* LIFE_2D_GENS generations a launch while that many are left, then two, then one. */
+    for (uint64_t i = 0, gens; i < steps; i += gens) {
+        uint64_t left = steps - i;
+        gens = kmany && left >= LIFE_2D_GENS ? LIFE_2D_GENS : k2 && left >= 2 ? 2 : 1;
+        ls_kernel *kg = gens > 2 ? kmany : gens == 2 ? k2 : k;
+        if (launch_step(st, kg, (uint32_t)gens, margin, group, target_items(&info, st->dims), r, err) != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;
