@@ -368,13 +368,18 @@ LS_DEVICE void life_2dm_sum(ls_u32 w, LS_LOCAL ls_u32 *buf, life_xwrap x, int al
  * y - LIFE_2D_GENS + s - LIFE_2D_GENS. On a bounded plane a level's row
  * beyond the y edges is dead. */
 LS_DEVICE ls_u32 life_2dm_step(ls_u32 w, life_row2 win[LIFE_2D_GENS][3], ls_u32 phase, ls_u32 row0, ls_u32 ny,
-                               life_rule r, life_xwrap x, int aligned, int bounded, LS_LOCAL ls_u32 *buf)
+                               life_rule r, int b3s23, life_xwrap x, int aligned, int bounded,
+                               LS_LOCAL ls_u32 *buf)
 {
     ls_u32 a = (phase + 1u) % 3u, b = (phase + 2u) % 3u, c = phase;
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_2D_GENS; k++) {
         life_2dm_sum(w, buf, x, aligned, bounded, &win[k][c]);
-        w = life_2dt_next(r, x, &win[k][a], &win[k][b], &win[k][c]);
+        if (b3s23) /* the rule is B3/S23: its shorter form */
+            w = life_next_b3s23(win[k][a].s0, win[k][a].s1, win[k][b].s0, win[k][b].s1, win[k][c].s0,
+                                win[k][c].s1, win[k][b].self) & x.keep;
+        else
+            w = life_2dt_next(r, x, &win[k][a], &win[k][b], &win[k][c]);
         if (bounded) /* generation k + 1 of row row0 - k - 1 */
             w &= life_2dt_keep(bounded, row0 - k - 1u, ny);
     }
@@ -389,8 +394,8 @@ LS_DEVICE ls_u32 life_2dm_step(ls_u32 w, life_row2 win[LIFE_2D_GENS][3], ls_u32 
  * (ls_exchange needs them all), storing only its own words of the
  * segment. */
 LS_DEVICE void life_2d_many(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
-                            ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 margin, life_rule r, int aligned,
-                            int bounded, LS_LOCAL ls_u32 *buf)
+                            ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 margin, life_rule r, int b3s23,
+                            int aligned, int bounded, LS_LOCAL ls_u32 *buf)
 {
     ls_u32 t = (ls_u32)(ls_gid() % items);
     ls_u32 lane = t % 32u, q = t / 32u, width = 32u - 2u * margin;
@@ -423,7 +428,7 @@ LS_DEVICE void life_2d_many(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
         ls_u32 w = nw, row0 = y - LIFE_2D_GENS + s + (i);                                                 \
         yr = yr + 1u == ny ? 0u : yr + 1u;                                                                \
         nw = life_row_at(src, yr, rb)[j] & life_2dt_keep(bounded, row0 + 1u, ny);                         \
-        ls_u32 out = life_2dm_step(w, win, (i), row0, ny, r, x, aligned, bounded, buf);                    \
+        ls_u32 out = life_2dm_step(w, win, (i), row0, ny, r, b3s23, x, aligned, bounded, buf);            \
         ls_u32 yo = row0 - LIFE_2D_GENS; /* the output row, huge before the segment */                   \
         if (mine && s + (i) >= 2u * LIFE_2D_GENS && yo < yend)                                            \
             ((LS_GLOBAL ls_u32 *)life_row_at(dst, yo, rb))[j] = out;                                      \
@@ -569,8 +574,8 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
         life_2d_two(src, dst, row_words, ny, last_bits, seg, items, r, aligned, bounded, buf);                    \
     }
 /* As LIFE_KERNEL_2D_TWO, LIFE_2D_GENS generations; `margin` lanes at each
- * end of a run store nothing (life_2d_many). */
-#define LIFE_KERNEL_2D_MANY(name, aligned, bounded, birth_c, survive_c)                                           \
+ * end of a run store nothing (life_2d_many); b3s23: the rule is B3/S23. */
+#define LIFE_KERNEL_2D_MANY(name, aligned, bounded, b3s23, birth_c, survive_c)                                         \
     LS_KERNEL LS_MAX_GROUP(256) void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst,   \
                                           ls_u32 row_words, ls_u32 ny, ls_u32 last_bits, ls_u32 seg, ls_u32 items, \
                                           ls_u32 birth, ls_u32 survive, ls_u32 margin)                            \
@@ -579,7 +584,7 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
         life_rule r;                                                                                              \
         r.birth = birth_c;                                                                                        \
         r.survive = survive_c;                                                                                    \
-        life_2d_many(src, dst, row_words, ny, last_bits, seg, items, margin, r, aligned, bounded, buf);           \
+        life_2d_many(src, dst, row_words, ny, last_bits, seg, items, margin, r, b3s23, aligned, bounded, buf);    \
     }
 #define LIFE_KERNEL_3D(name, aligned, bounded, birth_c, survive_c)                                                \
     LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz, \
@@ -599,10 +604,10 @@ LIFE_KERNEL_2D_TWO(life_two_2d, 0, 0, birth, survive)
 LIFE_KERNEL_2D_TWO(life_two_2d_aligned, 1, 0, birth, survive)
 LIFE_KERNEL_2D_TWO(life_two_2d_b3s23, 0, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
 LIFE_KERNEL_2D_TWO(life_two_2d_b3s23_aligned, 1, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
-LIFE_KERNEL_2D_MANY(life_many_2d, 0, 0, birth, survive)
-LIFE_KERNEL_2D_MANY(life_many_2d_aligned, 1, 0, birth, survive)
-LIFE_KERNEL_2D_MANY(life_many_2d_b3s23, 0, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
-LIFE_KERNEL_2D_MANY(life_many_2d_b3s23_aligned, 1, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
+LIFE_KERNEL_2D_MANY(life_many_2d, 0, 0, 0, birth, survive)
+LIFE_KERNEL_2D_MANY(life_many_2d_aligned, 1, 0, 0, birth, survive)
+LIFE_KERNEL_2D_MANY(life_many_2d_b3s23, 0, 0, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
+LIFE_KERNEL_2D_MANY(life_many_2d_b3s23_aligned, 1, 0, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
 LIFE_KERNEL_3D(life_step_3d, 0, 0, birth, survive)
 LIFE_KERNEL_3D(life_step_3d_aligned, 1, 0, birth, survive)
 LIFE_KERNEL_3D(life_step_3d_b6s567, 0, 0, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
@@ -611,7 +616,7 @@ LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, 0, ((void)birth, LIFE_B6S567_BIRT
 /* Bounded planes: any rule, any row length. */
 LIFE_KERNEL_2D(life_step_2d_plane, 0, 1, birth, survive)
 LIFE_KERNEL_2D_TWO(life_two_2d_plane, 0, 1, birth, survive)
-LIFE_KERNEL_2D_MANY(life_many_2d_plane, 0, 1, birth, survive)
+LIFE_KERNEL_2D_MANY(life_many_2d_plane, 0, 1, 0, birth, survive)
 LIFE_KERNEL_3D(life_step_3d_plane, 0, 1, birth, survive)
 
 #define LS_PROGRAM_KERNELS(X)                                                                                     \

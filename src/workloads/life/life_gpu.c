@@ -14,11 +14,14 @@
 /* Shortest walk of a work-item (rows in 2D, planes in 3D): two more are
  * read to start it. */
 #define LIFE_MIN_SEGMENT 9u
-/* The many-generation 2D kernel's launches have target_items / this many
- * work-items: its segments start with 2 LIFE_2D_GENS rows of warm-up, so
- * they are longer (a build-time knob: -Dc_args=-DLIFE_MANY_TARGET_DIVISOR=N). */
-#ifndef LIFE_MANY_TARGET_DIVISOR
-#define LIFE_MANY_TARGET_DIVISOR 8u
+/* Warps a compute unit holds at once running the many-generation 2D
+ * kernel (life_many_2d*): its launches fill each unit with at most this
+ * many, in one wave, and no more, as a second wave would leave most units
+ * idle while it runs. 24 on sm_90: 75 registers a work-item, three groups
+ * of 256. A build-time knob for variants (-Dc_args=-DLIFE_2D_MANY_WARPS=N)
+ * whose register count differs. */
+#ifndef LIFE_2D_MANY_WARPS
+#define LIFE_2D_MANY_WARPS 24u
 #endif
 
 struct life_gpu_state {
@@ -66,6 +69,19 @@ static uint64_t target_items(const ls_gpu_info *info, unsigned dims)
                         : (uint64_t)info->compute_units * LIFE_GROUP_CPU * 4u;
 }
 
+/* The many-generation kernel's target: one wave of LIFE_2D_MANY_WARPS
+ * warps a compute unit, in whole row bands of `columns` work-items, so
+ * that segment_length makes no more than that (its segments start with 2
+ * LIFE_2D_GENS rows of warm-up: as few and as long as the device allows).
+ * A CPU device as target_items. */
+static uint64_t target_many_items(const ls_gpu_info *info, uint64_t columns)
+{
+    if (!info->is_gpu)
+        return target_items(info, 2);
+    uint64_t wave = (uint64_t)info->compute_units * LIFE_2D_MANY_WARPS * 32u;
+    return wave < columns ? columns : wave / columns * columns;
+}
+
 /* Segment length (rows in 2D, planes in 3D) of a work-item's walk along
  * an axis of n, when `columns` work-items share each segment: long enough
  * that the two warm-up rows or planes cost little, short enough to give
@@ -89,7 +105,7 @@ static uint32_t segment_length(uint64_t columns, uint32_t n, uint64_t target)
  * LIFE_2D_GENS with a life_many_* one (runs of 32 for every 32 - 2 margin
  * words; life_many_margin). */
 static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t gens, uint32_t margin, uint32_t group,
-                       uint64_t target, life_rule r, ls_error *err)
+                       const ls_gpu_info *info, life_rule r, ls_error *err)
 {
     uint32_t birth = r.birth, survive = r.survive;
     uint32_t width = gens == 2 ? 30 : 32 - 2 * margin;
@@ -97,7 +113,8 @@ static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t gens, uint32_t
                        : gens > 1 ? 32u * (((uint64_t)st->row_words + width - 1) / width)
                                   : st->row_words;
     uint32_t n = st->dims == 3 ? st->nz : st->ny;
-    uint32_t seg = segment_length(columns, n, gens > 2 ? target / LIFE_MANY_TARGET_DIVISOR : target);
+    uint64_t target = gens > 2 ? target_many_items(info, columns) : target_items(info, st->dims);
+    uint32_t seg = segment_length(columns, n, target);
     uint32_t items = (uint32_t)(columns * ((n + seg - 1) / seg));
     ls_arg args2[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
                       LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(items), LS_ARG(birth), LS_ARG(survive),
@@ -185,7 +202,7 @@ int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seco
         uint64_t left = steps - i;
         gens = kmany && left >= LIFE_2D_GENS ? LIFE_2D_GENS : k2 && left >= 2 ? 2 : 1;
         ls_kernel *kg = gens > 2 ? kmany : gens == 2 ? k2 : k;
-        if (launch_step(st, kg, (uint32_t)gens, margin, group, target_items(&info, st->dims), r, err) != 0)
+        if (launch_step(st, kg, (uint32_t)gens, margin, group, &info, r, err) != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;
