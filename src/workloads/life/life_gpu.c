@@ -14,16 +14,6 @@
 /* Shortest walk of a work-item (rows in 2D, planes in 3D): two more are
  * read to start it. */
 #define LIFE_MIN_SEGMENT 9u
-/* Warps a compute unit holds at once running the many-generation 2D
- * kernel (life_many_2d*): its launches fill each unit with at most this
- * many, in one wave, and no more, as a second wave would leave most units
- * idle while it runs. 24 on sm_90: 75 registers a work-item, three groups
- * of 256. A build-time knob for variants (-Dc_args=-DLIFE_2D_MANY_WARPS=N)
- * whose register count differs. */
-#ifndef LIFE_2D_MANY_WARPS
-#define LIFE_2D_MANY_WARPS 24u
-#endif
-
 struct life_gpu_state {
     ls_device *s;
     ls_buf *cur, *next;
@@ -69,16 +59,16 @@ static uint64_t target_items(const ls_gpu_info *info, unsigned dims)
                         : (uint64_t)info->compute_units * LIFE_GROUP_CPU * 4u;
 }
 
-/* The many-generation kernel's target: one wave of LIFE_2D_MANY_WARPS
- * warps a compute unit, in whole row bands of `columns` work-items, so
- * that segment_length makes no more than that (its segments start with 2
- * LIFE_2D_GENS rows of warm-up: as few and as long as the device allows).
- * A CPU device as target_items. */
-static uint64_t target_many_items(const ls_gpu_info *info, uint64_t columns)
+/* The many-generation kernel's target: one wave, `wave` work-items (the
+ * groups that fit on every compute unit at once), in whole row bands of
+ * `columns` work-items, so that segment_length makes no more than that:
+ * a second wave would leave most units idle while it runs, and the
+ * segments start with 2 LIFE_2D_GENS rows of warm-up (as few and as long
+ * as the device allows). A CPU device as target_items. */
+static uint64_t target_many_items(const ls_gpu_info *info, uint64_t wave, uint64_t columns)
 {
     if (!info->is_gpu)
         return target_items(info, 2);
-    uint64_t wave = (uint64_t)info->compute_units * LIFE_2D_MANY_WARPS * 32u;
     return wave < columns ? columns : wave / columns * columns;
 }
 
@@ -105,7 +95,7 @@ static uint32_t segment_length(uint64_t columns, uint32_t n, uint64_t target)
  * LIFE_2D_GENS with a life_many_* one (runs of 32 for every 32 - 2 margin
  * words; life_many_margin). */
 static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t gens, uint32_t margin, uint32_t group,
-                       const ls_gpu_info *info, life_rule r, ls_error *err)
+                       const ls_gpu_info *info, uint64_t wave, life_rule r, ls_error *err)
 {
     uint32_t birth = r.birth, survive = r.survive;
     uint32_t width = gens == 2 ? 30 : 32 - 2 * margin;
@@ -113,7 +103,7 @@ static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t gens, uint32_t
                        : gens > 1 ? 32u * (((uint64_t)st->row_words + width - 1) / width)
                                   : st->row_words;
     uint32_t n = st->dims == 3 ? st->nz : st->ny;
-    uint64_t target = gens > 2 ? target_many_items(info, columns) : target_items(info, st->dims);
+    uint64_t target = gens > 2 ? target_many_items(info, wave, columns) : target_items(info, st->dims);
     uint32_t seg = segment_length(columns, n, target);
     uint32_t items = (uint32_t)(columns * ((n + seg - 1) / seg));
     ls_arg args2[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
@@ -191,18 +181,21 @@ int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seco
         group = info.max_group;
     const char *two_name = two_kernel_name(st, r, group), *many_name = many_kernel_name(st, r, group);
     ls_kernel *k, *k2 = NULL, *kmany = NULL;
+    uint32_t per_unit = 1; /* groups of the many-generation kernel a compute unit holds */
     if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r), &k, err) != 0 ||
         (two_name && gpu->kernel(st->s->ctx, "life", two_name, &k2, err) != 0) ||
         (many_name && gpu->kernel(st->s->ctx, "life", many_name, &kmany, err) != 0) ||
+        (kmany && gpu->groups_per_unit(st->s->ctx, kmany, group, 0, &per_unit, err) != 0) ||
         gpu->timer_start(st->s->ctx, err) != 0)
         return -1;
     uint32_t margin = life_many_margin(st);
+    uint64_t wave = (uint64_t)info.compute_units * per_unit * group;
     /* LIFE_2D_GENS generations a launch while that many are left, then two, then one. */
     for (uint64_t i = 0, gens; i < steps; i += gens) {
         uint64_t left = steps - i;
         gens = kmany && left >= LIFE_2D_GENS ? LIFE_2D_GENS : k2 && left >= 2 ? 2 : 1;
         ls_kernel *kg = gens > 2 ? kmany : gens == 2 ? k2 : k;
-        if (launch_step(st, kg, (uint32_t)gens, margin, group, &info, r, err) != 0)
+        if (launch_step(st, kg, (uint32_t)gens, margin, group, &info, wave, r, err) != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;
