@@ -379,7 +379,8 @@ LS_DEVICE ls_u32 life_2dm_step(ls_u32 w, life_row2 win[LIFE_2D_GENS][3], ls_u32 
             w = life_next_b3s23(win[k][a].s0, win[k][a].s1, win[k][b].s0, win[k][b].s1, win[k][c].s0,
                                 win[k][c].s1, win[k][b].self) & x.keep;
         else
-            w = life_2dt_next(r, x, &win[k][a], &win[k][b], &win[k][c]);
+            w = life_next_2d(r, win[k][a].s0, win[k][a].s1, win[k][b].s0, win[k][b].s1, win[k][c].s0, win[k][c].s1,
+                             win[k][b].self) & x.keep;
         if (bounded) /* generation k + 1 of row row0 - k - 1 */
             w &= life_2dt_keep(bounded, row0 - k - 1u, ny);
     }
