@@ -2,7 +2,8 @@
  * (src/kernels/dialect.h); the per-word logic is src/algo/life.h.
  *
  * One bit per cell in device memory (layout: src/workloads/life/life_grid.h),
- * one generation per launch, or two for 2D (life_2d_two below). A work-item owns one 32-bit word column and
+ * one generation per launch, or in 2D two (life_2d_two below) or
+ * LIFE_2D_GENS (life_2d_many: temporal blocking, the default path). A work-item owns one 32-bit word column and
  * walks along the slowest axis (y in 2D, z in 3D) through a segment of the
  * grid, keeping the sums it has made in registers as a sliding window:
  *

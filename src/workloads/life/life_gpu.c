@@ -1,8 +1,9 @@
 /* life_gpu.c - the GPU driver of Life, written once over src/gpu.h. Two
  * buffers hold the current and the next generation; a launch per
- * generation in 3D, per two in 2D (an odd last one alone), all on queue 0
- * without waiting. A work-item walks a word column through a segment of
- * rows (2D) or planes (3D): see src/kernels/life_kernels.h. */
+ * generation in 3D, per LIFE_2D_GENS in 2D (the rest two at a time, an odd
+ * last one alone), all on queue 0 without waiting. A work-item walks a
+ * word column through a segment of rows (2D) or planes (3D): see
+ * src/kernels/life_kernels.h. */
 #include "life_gpu.h"
 
 #include <stdlib.h>
