@@ -59,6 +59,7 @@ typedef struct life_xwrap {
     ls_u32 esh, emask; /* last word of an unaligned row: last_bits, ~0; else 0, 0 */
     ls_u32 keep;      /* the cells of the output word (padding masked) */
     ls_u32 wkeep, ekeep; /* bounded planes: 0 where the west (east) word is beyond the row's edge, else ~0 */
+    ls_u32 esh64;     /* last word of an unaligned row: last_bits, else 32 (life_2dm_sum) */
 } life_xwrap;
 
 LS_DEVICE life_xwrap life_xwrap_make(ls_u32 j, ls_u32 row_words, ls_u32 last_bits)
@@ -74,6 +75,7 @@ LS_DEVICE life_xwrap life_xwrap_make(ls_u32 j, ls_u32 row_words, ls_u32 last_bit
     x.keep = last ? life_valid_mask(last_bits) : 0xffffffffu;
     x.wkeep = first ? 0u : 0xffffffffu;
     x.ekeep = last ? 0u : 0xffffffffu;
+    x.esh64 = last && partial ? last_bits : 32u;
     return x;
 }
 
@@ -355,11 +357,27 @@ LS_DEVICE void life_2dm_sum(ls_u32 w, LS_LOCAL ls_u32 *buf, life_xwrap x, int al
     ls_u32 up[1], dn[1], v[1];
     v[0] = w;
     ls_exchange(buf, 1u, v, up, dn);
-    life_raw raw;
-    raw.wm = up[0];
-    raw.w = w;
-    raw.wp = dn[0];
-    life_raw_sum(raw, x, aligned, bounded, &out->s0, &out->s1, &out->self);
+    if (aligned) {
+        life_raw raw;
+        raw.wm = up[0];
+        raw.w = w;
+        raw.wp = dn[0];
+        life_raw_sum(raw, x, aligned, bounded, &out->s0, &out->s1, &out->self);
+        return;
+    }
+    /* life_raw_sum's x seam with the east word's first cell put above the
+     * last one by a 64-bit shift: by 32 it is none, which saves the mask
+     * (a SEL a word and generation on sm_90: 65535^2 1.35x the aligned
+     * operations, 1.26x without). */
+    ls_u32 wm = up[0], wp = dn[0];
+    if (bounded) {
+        wm &= x.wkeep;
+        wp &= x.ekeep;
+    }
+    ls_u32 west = life_west(w, wm << x.wsh);
+    ls_u32 east = life_east(w | (ls_u32)((ls_u64)wp << x.esh64), wp);
+    life_row_sum(west, w, east, &out->s0, &out->s1);
+    out->self = w;
 }
 
 /* One step of the walk: row `s` of the walk (row y - LIFE_2D_GENS + s,
