@@ -368,7 +368,7 @@ LS_DEVICE void life_2dm_sum(ls_u32 w, LS_LOCAL ls_u32 *buf, life_xwrap x, int al
     /* life_raw_sum's x seam with the east word's first cell put above the
      * last one by a 64-bit shift: by 32 it is none, which saves the mask
      * (a SEL a word and generation on sm_90: 65535^2 1.35x the aligned
-     * operations, 1.26x without). */
+     * operations, 1.27x without). */
     ls_u32 wm = up[0], wp = dn[0];
     if (bounded) {
         wm &= x.wkeep;
