@@ -15,11 +15,15 @@
 # variant build's OpenCL programs are built with the default LIFE_2D_GENS
 # (they are embedded sources), so only the default build runs OpenCL.
 #
-# usage: bash bench/life2d_variants.sh [VARIANT...]   (default: all)
+# usage: bash bench/life2d_variants.sh [VARIANT...]   (default: all; the log
+# also goes to $OUT/life2d_variants.log, $OUT defaulting to /tmp)
 # variants: two g4 g8 g12 g16 (g8 is the default build). About 4 minutes
 # on a 16-core H200 host (the builds run in parallel).
 set -u
 cd "$(dirname "$0")/.." || exit 2
+out=${OUT:-/tmp}
+mkdir -p "$out"
+exec > >(tee "$out/life2d_variants.log") 2>&1
 export PATH=/usr/local/cuda/bin:$PATH
 export PKG_CONFIG_PATH=$PWD/.peers/sqlite/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 ldconfig -p | grep -q libsqlite3.so.0 || export LD_LIBRARY_PATH=$PWD/.peers/sqlite/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
