@@ -62,6 +62,14 @@ CHECKS = [
     # births along the edges show a wrap that leaked through.
     ['life', '--steps', '3', '--rule', 'B03/S23:P37,5'],
     ['life', '--steps', '2', '--rule', 'B0,6/S5-7:P9,5,4'],
+    # The 2D kernels of LIFE_2D_GENS (16, src/algo/life.h: the step count
+    # must reach it) generations a launch: aligned
+    # rows and not (37: two margin lanes), both rules, a bounded plane.
+    ['life', '--dims', '2', '--size', '32x9', '--steps', '16'],
+    ['life', '--dims', '2', '--size', '37x9', '--steps', '16'],
+    ['life', '--dims', '2', '--size', '32x9', '--steps', '16', '--rule', 'B36/S23'],
+    ['life', '--dims', '2', '--size', '37x9', '--steps', '16', '--rule', 'B36/S23'],
+    ['life', '--steps', '16', '--rule', 'B03/S23:P37,9'],
 ]
 RAY = ['--size', '16x16', '--spp', '2', '--quiet']
 

@@ -302,8 +302,57 @@ static void test_gosper_gun(void)
     life_grid_free(&g);
 }
 
+/* life_next_b3s23 against life_plane_sum + life_rule_2d for every input:
+ * the 2^7 values of (a0, a1, b0, b1, c0, c1, self), one a bit, in four
+ * words. */
+static void test_next_b3s23(void)
+{
+    life_rule r = {LIFE_B3S23_BIRTH, LIFE_B3S23_SURVIVE};
+    int same = 1;
+    for (uint32_t word = 0; word < 4; word++) {
+        uint32_t in[7] = {0};
+        for (uint32_t bit = 0; bit < 32; bit++)
+            for (uint32_t k = 0; k < 7; k++)
+                in[k] |= ((word * 32 + bit) >> k & 1u) << bit;
+        uint32_t p0, p1, p2, p3;
+        life_plane_sum(in[0], in[1], in[2], in[3], in[4], in[5], &p0, &p1, &p2, &p3);
+        uint32_t want = life_rule_2d(r, in[6], p0, p1, p2, p3);
+        same &= life_next_b3s23(in[0], in[1], in[2], in[3], in[4], in[5], in[6]) == want;
+    }
+    check(same, "life_next_b3s23 is B3/S23 for every sum and self");
+}
+
+/* life_next_2d against life_plane_sum + life_rule_2d for every input and
+ * 2^12 rules: every birth set over sums 0..5 and survival set over 0..5
+ * (all 64 x 64), then each single count 6..8 in birth and survival. */
+static void test_next_2d(void)
+{
+    int same = 1;
+    for (uint32_t rule = 0; rule < 4096 + 9; rule++) {
+        life_rule r = {rule & 63u, rule >> 6 & 63u};
+        if (rule >= 4096) { /* B6, B7, B8, S6, S7, S8 and B678/S678 */
+            uint32_t k = rule - 4096;
+            r.birth = k < 3 ? 1u << (6 + k) : k == 6 ? 0x1c0u : 0u;
+            r.survive = k >= 3 && k < 6 ? 1u << (3 + k) : k == 6 ? 0x1c0u : 0u;
+        }
+        for (uint32_t word = 0; word < 4; word++) {
+            uint32_t in[7] = {0};
+            for (uint32_t bit = 0; bit < 32; bit++)
+                for (uint32_t k = 0; k < 7; k++)
+                    in[k] |= ((word * 32 + bit) >> k & 1u) << bit;
+            uint32_t p0, p1, p2, p3;
+            life_plane_sum(in[0], in[1], in[2], in[3], in[4], in[5], &p0, &p1, &p2, &p3);
+            uint32_t want = life_rule_2d(r, in[6], p0, p1, p2, p3);
+            same &= life_next_2d(r, in[0], in[1], in[2], in[3], in[4], in[5], in[6]) == want;
+        }
+    }
+    check(same, "life_next_2d is life_rule_2d for every sum and self, 4105 rules");
+}
+
 int main(void)
 {
+    test_next_b3s23();
+    test_next_2d();
     test_rules();
     test_rule_names_and_grids();
     test_r_pentomino();

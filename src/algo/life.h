@@ -53,6 +53,19 @@
  * kernels agree. At most LIFE_MIN_SIZE (4). */
 #define LIFE_GPU_3D_ROWS 4u
 
+/* Generations a launch of the 2D many-generation GPU kernel makes
+ * (life_many_2d in src/kernels/life_kernels.h): here so that the driver,
+ * which lays out the launch, and the kernels agree. At most 32 (a run's
+ * edge lanes absorb the wrong cells, one more a generation, see there).
+ * A build-time knob for variants: -Dc_args and -Dnvcc_flags both
+ * -DLIFE_2D_GENS=N (the OpenCL programs are built with the default).
+ * 16 measured fastest on the H200 (65536^2 x 1024 B3/S23, CUDA: 2 gens
+ * 268.9 ms, 4 176.0, 8 166.7, 12 170.2, 16 133.9;
+ * docs/perf/2026-11-23-h200-life2d-variants.log). */
+#ifndef LIFE_2D_GENS
+#define LIFE_2D_GENS 16u
+#endif
+
 typedef struct life_rule {
     ls_u32 birth;   /* bit n: a dead cell with n live neighbours is born */
     ls_u32 survive; /* bit n: a live cell with n live neighbours lives on */
@@ -193,6 +206,54 @@ LS_FN ls_u32 life_rule_3d(life_rule r, ls_u32 self, ls_u32 s0, ls_u32 s1, ls_u32
     ls_u32 below16 = life_mux(s3, life_mux8(r, self, s0, s1, s2, 0u), life_mux8(r, self, s0, s1, s2, 8u));
     ls_u32 above16 = life_mux(s3, life_mux8(r, self, s0, s1, s2, 16u), life_mux8(r, self, s0, s1, s2, 24u));
     return life_mux(s4, below16, above16);
+}
+
+/* B3/S23 straight from the x sums of the rows above (a), at (b) and below
+ * (c) and the centre word: the same next state as life_plane_sum and
+ * life_rule_2d with the rule B3/S23, in 8 three-input operations (LOP3 on
+ * NVIDIA GPUs) where the folded multiplexer tree takes 10. With the ones
+ * added (p0, carry k1) and the twos (q1, carry q2), the sum (self
+ * included) is p0 + 2 (k1 + q1) + 4 q2; the cell lives for a sum of 3, or
+ * of 4 when alive. One of k1, q1 set (t) leaves sums 2 + p0 + 4 q2: alive
+ * for p0 and not q2. Neither or both (k1 = q1) leave p0 + 4 k1 + 4 q2:
+ * alive for 4, which is not p0, exactly one of k1 and q2, and self. So
+ * the next state is n & g with n = t ? !q2 : k1 ^ q2 and
+ * g = t ? p0 : !p0 & self. Checked
+ * against life_rule_2d over all 2^7 inputs in tests/test_life.c. */
+LS_FN ls_u32 life_next_b3s23(ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b1, ls_u32 c0, ls_u32 c1, ls_u32 self)
+{
+    ls_u32 p0, k1, q1, q2;
+    life_full_add(a0, b0, c0, &p0, &k1);
+    life_full_add(a1, b1, c1, &q1, &q2);
+    /* Each line a function of three words: one LOP3 each (as muxes
+     * through life_mux, nvcc 13 spent two more). */
+    ls_u32 t = k1 ^ q1;
+    ls_u32 n = (t & ~q2) | (~t & (k1 ^ q2));
+    ls_u32 g = (t & p0) | (~t & ~p0 & self);
+    return n & g;
+}
+
+/* Any rule straight from the x sums, as life_next_b3s23 for B3/S23: the
+ * same next state as life_plane_sum and life_rule_2d, in 25 operations
+ * where they take about 32 (nvcc 13, sm_90). The sum is p0 + 2 T + 4 q2
+ * with T = k1 + q1 (0..2): the leaves of sums 2i and 2i + 1 are selected
+ * by p0 (e[i]), then by T (one of k1, q1 set: t; else k1 tells 0 from 2)
+ * and q2. */
+LS_FN ls_u32 life_next_2d(life_rule r, ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b1, ls_u32 c0, ls_u32 c1,
+                          ls_u32 self)
+{
+    ls_u32 p0, k1, q1, q2;
+    life_full_add(a0, b0, c0, &p0, &k1);
+    life_full_add(a1, b1, c1, &q1, &q2);
+    ls_u32 t = k1 ^ q1;
+    ls_u32 e0 = life_mux(p0, life_leaf(r, 0u, self), life_leaf(r, 1u, self));
+    ls_u32 e2 = life_mux(p0, life_leaf(r, 2u, self), life_leaf(r, 3u, self));
+    ls_u32 e4 = life_mux(p0, life_leaf(r, 4u, self), life_leaf(r, 5u, self));
+    ls_u32 e6 = life_mux(p0, life_leaf(r, 6u, self), life_leaf(r, 7u, self));
+    ls_u32 e8 = life_mux(p0, life_leaf(r, 8u, self), life_leaf(r, 9u, self));
+    ls_u32 low = life_mux(t, life_mux(k1, e0, e4), e2);  /* q2 clear: T = 0, 2; 1 */
+    ls_u32 high = life_mux(t, life_mux(k1, e4, e8), e6); /* q2 set: 4 + the same */
+    return life_mux(q2, low, high);
 }
 
 /* ---- one word, whole ------------------------------------------------- */

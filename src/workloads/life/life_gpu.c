@@ -1,8 +1,9 @@
 /* life_gpu.c - the GPU driver of Life, written once over src/gpu.h. Two
  * buffers hold the current and the next generation; a launch per
- * generation in 3D, per two in 2D (an odd last one alone), all on queue 0
- * without waiting. A work-item walks a word column through a segment of
- * rows (2D) or planes (3D): see src/kernels/life_kernels.h. */
+ * generation in 3D, per LIFE_2D_GENS in 2D (the rest two at a time, an odd
+ * last one alone), all on queue 0 without waiting. A work-item walks a
+ * word column through a segment of rows (2D) or planes (3D): see
+ * src/kernels/life_kernels.h. */
 #include "life_gpu.h"
 
 #include <stdlib.h>
@@ -16,7 +17,6 @@
 /* Shortest walk of a work-item (rows in 2D, planes in 3D): two more are
  * read to start it. */
 #define LIFE_MIN_SEGMENT 9u
-
 struct life_gpu_state {
     ls_device *s;
     ls_buf *cur, *next;
@@ -76,6 +76,19 @@ static uint64_t target_items(const ls_gpu_info *info, unsigned dims)
                         : (uint64_t)info->compute_units * LIFE_GROUP_CPU * 4u;
 }
 
+/* The many-generation kernel's target: one wave, `wave` work-items (the
+ * groups that fit on every compute unit at once), in whole row bands of
+ * `columns` work-items, so that segment_length makes no more than that:
+ * a second wave would leave most units idle while it runs, and the
+ * segments start with 2 LIFE_2D_GENS rows of warm-up (as few and as long
+ * as the device allows). A CPU device as target_items. */
+static uint64_t target_many_items(const ls_gpu_info *info, uint64_t wave, uint64_t columns)
+{
+    if (!info->is_gpu)
+        return target_items(info, 2);
+    return wave < columns ? columns : wave / columns * columns;
+}
+
 /* Segment length (rows in 2D, planes in 3D) of a work-item's walk along
  * an axis of n, when `columns` work-items share each segment: long enough
  * that the two warm-up rows or planes cost little, short enough to give
@@ -94,24 +107,30 @@ static uint32_t segment_length(uint64_t columns, uint32_t n, uint64_t target)
     return seg < n ? (uint32_t)seg : n;
 }
 
-/* One generation from st->cur into st->next, or two with a life_two_*
- * kernel (`two`): runs of 32 work-items for every 30 words of a row. */
-static int launch_step(life_gpu_state *st, ls_kernel *k, int two, uint32_t group, uint64_t target, life_rule r,
-                       ls_error *err)
+/* One generation from st->cur into st->next, two with a life_two_*
+ * kernel (gens 2: runs of 32 work-items for every 30 words of a row), or
+ * LIFE_2D_GENS with a life_many_* one (runs of 32 for every 32 - 2 margin
+ * words; life_many_margin). */
+static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t gens, uint32_t margin, uint32_t group,
+                       const ls_gpu_info *info, uint64_t wave, life_rule r, ls_error *err)
 {
     uint32_t birth = r.birth, survive = r.survive;
+    uint32_t width = gens == 2 ? 30 : 32 - 2 * margin;
     uint64_t columns = st->dims == 3 ? (uint64_t)st->row_words * ((st->ny + LIFE_GPU_3D_ROWS - 1) / LIFE_GPU_3D_ROWS)
-                       : two     ? 32u * (((uint64_t)st->row_words + 29) / 30)
-                                 : st->row_words;
+                       : gens > 1 ? 32u * (((uint64_t)st->row_words + width - 1) / width)
+                                  : st->row_words;
     uint32_t n = st->dims == 3 ? st->nz : st->ny;
+    uint64_t target = gens > 2 ? target_many_items(info, wave, columns) : target_items(info, st->dims);
     uint32_t seg = segment_length(columns, n, target);
     uint32_t items = (uint32_t)(columns * ((n + seg - 1) / seg));
     ls_arg args2[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
-                      LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(items), LS_ARG(birth), LS_ARG(survive)};
+                      LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(items), LS_ARG(birth), LS_ARG(survive),
+                      LS_ARG(margin)};
     ls_arg args3[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
                       LS_ARG(st->nz), LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(items), LS_ARG(birth),
                       LS_ARG(survive)};
-    ls_launch l = {(items + group - 1) / group, group, 0, 0, st->dims == 3 ? args3 : args2, st->dims == 3 ? 10 : 9};
+    ls_launch l = {(items + group - 1) / group, group, 0, 0, st->dims == 3 ? args3 : args2,
+                   st->dims == 3 ? 10 : gens > 2 ? 10 : 9};
     return st->s->backend->gpu->launch(st->s->ctx, k, &l, err);
 }
 
@@ -145,13 +164,39 @@ static const char *two_kernel_name(const life_gpu_state *st, life_rule r, uint32
     return names[r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE][st->last_bits == 32];
 }
 
-/* The kernels of a run of rule r: one generation a launch, and two
- * (NULL where there is none); looked up before the timer starts, as a
- * first lookup builds the program. */
+/* Lanes at each end of a life_many_* run that store nothing: they must
+ * hold LIFE_2D_GENS cells or more (src/kernels/life_kernels.h), one word
+ * when every word has that many, else two (rows of two words or more);
+ * 0 where the kernel cannot run this grid (a row of one short word). */
+static uint32_t life_many_margin(const life_gpu_state *st)
+{
+    if (st->last_bits >= LIFE_2D_GENS)
+        return 1;
+    return st->row_words >= 2 ? 2 : 0;
+}
+
+/* The 2D kernel that makes LIFE_2D_GENS generations a launch, or NULL
+ * where it cannot run (as two_kernel_name, or life_many_margin 0). */
+static const char *many_kernel_name(const life_gpu_state *st, life_rule r, uint32_t group)
+{
+    static const char *const names[2][2] = {{"life_many_2d", "life_many_2d_aligned"},
+                                            {"life_many_2d_b3s23", "life_many_2d_b3s23_aligned"}};
+    if (LIFE_2D_GENS <= 2 || !two_kernel_name(st, r, group) || life_many_margin(st) == 0)
+        return NULL;
+    if (st->bounded)
+        return "life_many_2d_plane";
+    return names[r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE][st->last_bits == 32];
+}
+
+/* The kernels of a run of rule r: one generation a launch, two, and
+ * LIFE_2D_GENS (NULL where there is none); looked up before the timer
+ * starts, as a first lookup builds the program. */
 typedef struct life_kernels {
     ls_gpu_info info;
     uint32_t group;
-    ls_kernel *one, *two;
+    ls_kernel *one, *two, *many;
+    uint32_t margin; /* life_many_margin */
+    uint64_t wave;   /* work-items of one wave of `many` on the device */
 } life_kernels;
 
 static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_error *err)
@@ -161,20 +206,29 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
     ks->group = ks->info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
     if (ks->group > ks->info.max_group)
         ks->group = ks->info.max_group;
-    const char *two_name = two_kernel_name(st, r, ks->group);
+    const char *two_name = two_kernel_name(st, r, ks->group), *many_name = many_kernel_name(st, r, ks->group);
+    uint32_t per_unit = 1; /* groups of the many-generation kernel a compute unit holds */
     ks->two = NULL;
+    ks->many = NULL;
     if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r), &ks->one, err) != 0 ||
-        (two_name && gpu->kernel(st->s->ctx, "life", two_name, &ks->two, err) != 0))
+        (two_name && gpu->kernel(st->s->ctx, "life", two_name, &ks->two, err) != 0) ||
+        (many_name && gpu->kernel(st->s->ctx, "life", many_name, &ks->many, err) != 0) ||
+        (ks->many && gpu->groups_per_unit(st->s->ctx, ks->many, ks->group, 0, &per_unit, err) != 0))
         return -1;
+    ks->margin = life_many_margin(st);
+    ks->wave = (uint64_t)ks->info.compute_units * per_unit * ks->group;
     return 0;
 }
 
-/* Queues `steps` generations with the kernels ks. */
+/* Queues `steps` generations with the kernels ks: LIFE_2D_GENS a launch
+ * while that many are left, then two, then one. */
 static int launch_steps(life_gpu_state *st, const life_kernels *ks, life_rule r, uint64_t steps, ls_error *err)
 {
-    for (uint64_t i = 0; i < steps; i += ks->two && steps - i >= 2 ? 2 : 1) {
-        int two = ks->two && steps - i >= 2;
-        if (launch_step(st, two ? ks->two : ks->one, two, ks->group, target_items(&ks->info, st->dims), r, err) != 0)
+    for (uint64_t i = 0, gens; i < steps; i += gens) {
+        uint64_t left = steps - i;
+        gens = ks->many && left >= LIFE_2D_GENS ? LIFE_2D_GENS : ks->two && left >= 2 ? 2 : 1;
+        ls_kernel *k = gens > 2 ? ks->many : gens == 2 ? ks->two : ks->one;
+        if (launch_step(st, k, (uint32_t)gens, ks->margin, ks->group, &ks->info, ks->wave, r, err) != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;
