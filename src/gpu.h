@@ -57,6 +57,11 @@ typedef struct ls_gpu_info {
     uint32_t max_group;     /* most work-items per group */
     uint64_t local_bytes;   /* local (shared) memory per group */
     uint64_t global_bytes;  /* device memory */
+    /* 1 when dialect.h's ls_exchange between work-items of a group is a
+     * register shuffle (CUDA's warps); 0 when it goes through local memory
+     * with barriers (OpenCL C 1.2), which makes kernels that exchange
+     * often slower than their instruction count says. */
+    int shuffles;
 } ls_gpu_info;
 
 typedef struct ls_gpu {

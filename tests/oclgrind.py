@@ -95,9 +95,12 @@ def programs():
 
 
 def oclgrind(args):
-    """Runs lockstep under Oclgrind: (exit status, stdout, stderr, kernels it ran)."""
+    """Runs lockstep under Oclgrind: (exit status, stdout, stderr, kernels it ran).
+    Life 2D's many-generation kernels run there too (Oclgrind is a simulated
+    GPU without shuffles, where the driver would not choose them)."""
     r = subprocess.run([OCLGRIND, '--data-races', '--check-api', '--inst-counts', LOCKSTEP] + args,
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=600,
+                       env=dict(os.environ, LOCKSTEP_DEBUG_LIFE_MANY='1'))
     ran = set(re.findall(r"^Instructions executed for kernel '(\w+)'", r.stdout, re.M))
     return r.returncode, r.stdout, r.stderr, ran
 

@@ -261,6 +261,7 @@ static ls_ctx *cl_open(int index, ls_error *err)
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     ctx->info.is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    ctx->info.shuffles = 0; /* ls_exchange: local memory and barriers */
     ctx->info.compute_units = units ? units : 1;
     ctx->info.max_group = (uint32_t)(max_wg ? max_wg : 1);
     ctx->info.local_bytes = local;

@@ -7,6 +7,7 @@
 #include "life_gpu.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "life_slabs.h"
 
@@ -176,12 +177,26 @@ static uint32_t life_many_margin(const life_gpu_state *st)
 }
 
 /* The 2D kernel that makes LIFE_2D_GENS generations a launch, or NULL
- * where it cannot run (as two_kernel_name, or life_many_margin 0). */
-static const char *many_kernel_name(const life_gpu_state *st, life_rule r, uint32_t group)
+ * where it cannot run (as two_kernel_name, or life_many_margin 0) or does
+ * not pay: on a GPU whose work-items exchange words through local memory
+ * and barriers rather than shuffles (OpenCL), where the walk's 2
+ * exchanges a level and row cost more than the passes saved. On the H200
+ * through NVIDIA's OpenCL, 65536^2 x 1024: 16 generations a launch 344.5
+ * ms, 8 230.4 ms, the two-generation kernel 264.4 ms; through CUDA 134.3,
+ * 166.7 and 250.9 ms (docs/perf/2026-11-23-h200-final-issue16.log,
+ * -life2d-variants.log). On a CPU device (PoCL) a barrier is a loop split,
+ * and the many-generation kernel runs. LOCKSTEP_DEBUG_LIFE_MANY=1 runs it
+ * on every device where it can run, for the tests (Oclgrind, a simulated
+ * GPU, checks every kernel's memory accesses). */
+static const char *many_kernel_name(const life_gpu_state *st, const ls_gpu_info *info, life_rule r,
+                                    uint32_t group)
 {
     static const char *const names[2][2] = {{"life_many_2d", "life_many_2d_aligned"},
                                             {"life_many_2d_b3s23", "life_many_2d_b3s23_aligned"}};
-    if (LIFE_2D_GENS <= 2 || !two_kernel_name(st, r, group) || life_many_margin(st) == 0)
+    const char *debug = getenv("LOCKSTEP_DEBUG_LIFE_MANY");
+    int forced = debug && strcmp(debug, "1") == 0;
+    if (LIFE_2D_GENS <= 2 || !two_kernel_name(st, r, group) || life_many_margin(st) == 0 ||
+        (info->is_gpu && !info->shuffles && !forced))
         return NULL;
     if (st->bounded)
         return "life_many_2d_plane";
@@ -206,7 +221,7 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
     ks->group = ks->info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
     if (ks->group > ks->info.max_group)
         ks->group = ks->info.max_group;
-    const char *two_name = two_kernel_name(st, r, ks->group), *many_name = many_kernel_name(st, r, ks->group);
+    const char *two_name = two_kernel_name(st, r, ks->group), *many_name = many_kernel_name(st, &ks->info, r, ks->group);
     uint32_t per_unit = 1; /* groups of the many-generation kernel a compute unit holds */
     ks->two = NULL;
     ks->many = NULL;
