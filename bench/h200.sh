@@ -103,6 +103,9 @@ sanitizer_runs=(
   "life --dims 3 --size 37x9x7 --steps 3 --rule B5/S45"
   "life --dims 2 --size 101x37 --steps 5 --rule B3/S23:P101,37"   # bounded planes: life_two_2d_plane, life_step_2d_plane
   "life --dims 3 --size 37x9x7 --steps 3 --rule B6/S567:P37,9,7"  # life_step_3d_plane
+  "life --dims 2 --size 128x40 --steps 37"       # life_many_2d_b3s23_aligned (LIFE_2D_GENS a launch), then two and one
+  "life --dims 2 --size 101x37 --steps 37 --rule B36/S23"          # life_many_2d
+  "life --dims 2 --size 101x37 --steps 37 --rule B3/S23:P101,37"   # life_many_2d_plane
   "life --dims 3 --size 61x47x33 --steps 7 --slabs 3 --halo 2"  # slabs: partial reads, ghost writes, peer copies
   "life --dims 2 --size 101x37 --steps 9 --slabs 2 --halo 4"
   "ray --size 32x24 --spp 4"                     # ray_exact
