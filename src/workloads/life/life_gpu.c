@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "life_slabs.h"
+#include "life_memory.h"
 
 /* Work-items per group: a multiple of the warp; on CPU devices (PoCL) a
  * group is a loop on one core. */

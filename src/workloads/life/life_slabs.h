@@ -24,6 +24,7 @@
 #include "set.h"
 #include "life.h"
 #include "life_grid.h"
+#include "life_memory.h"
 
 #define LIFE_MAX_SLABS 4096u
 #define LIFE_MAX_HALO 256u
@@ -39,18 +40,6 @@
  * floor of both. */
 #define LIFE_HALO_CPU 2u
 #define LIFE_HALO_GPU 4u
-
-/* The per-device memory cap for tests: a device is taken to have at most
- * this many bytes (an integer, or with a K, M or G suffix: KiB, MiB,
- * GiB), GPUs and the OpenMP device alike. */
-#define LIFE_MEMORY_CAP_ENV "LOCKSTEP_DEVICE_MEMORY_CAP"
-
-/* The memory a Life grid may use on device d: a GPU's own, the host's for
- * OpenMP (unlimited: malloc says), either at most the cap when one is set.
- * 0, or -1 with err->usage set (a cap that is not a size). */
-int life_device_memory(const ls_device *d, uint64_t *bytes, ls_error *err);
-/* 1 when LOCKSTEP_DEVICE_MEMORY_CAP is set. */
-int life_memory_capped(void);
 
 typedef struct life_slabs life_slabs;
 

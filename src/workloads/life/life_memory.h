@@ -1,0 +1,27 @@
+/* life_memory.h - how much memory a Life grid may take on a device: the
+ * device's own (a GPU's memory; the host's for OpenMP, where malloc says),
+ * or less under the per-device cap that tests set to run grids larger than
+ * one device on a set (docs/life.md). Below the single-device drivers
+ * (life_gpu.c, life.c's OpenMP path) and the slabs (life_slabs.c), which
+ * all ask it. */
+#ifndef LOCKSTEP_LIFE_MEMORY_H
+#define LOCKSTEP_LIFE_MEMORY_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "set.h"
+
+/* The per-device memory cap for tests: a device is taken to have at most
+ * this many bytes (an integer, or with a K, M or G suffix: KiB, MiB,
+ * GiB), GPUs and the OpenMP device alike. */
+#define LIFE_MEMORY_CAP_ENV "LOCKSTEP_DEVICE_MEMORY_CAP"
+
+/* The memory a Life grid may use on device d: a GPU's own, the host's for
+ * OpenMP (unlimited: malloc says), either at most the cap when one is set.
+ * 0, or -1 with err->usage set (a cap that is not a size). */
+int life_device_memory(const ls_device *d, uint64_t *bytes, ls_error *err);
+/* 1 when LOCKSTEP_DEVICE_MEMORY_CAP is set. */
+int life_memory_capped(void);
+
+#endif
