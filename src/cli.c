@@ -110,17 +110,12 @@ static int looks_like_option(const char *a)
     return 1;
 }
 
-/* The targets the last ls_opts_parse set (ls_opt_given); an option given
- * twice counts once, and a table holds far fewer than this. */
+/* The targets the last ls_opts_parse set (ls_opt_given), each once: an
+ * option given twice is noted once, so the distinct options of one table
+ * (far fewer than this) always fit. */
 #define LS_MAX_GIVEN 64
 static const void *given_targets[LS_MAX_GIVEN];
 static int ngiven;
-
-static void note_given(const void *target)
-{
-    if (ngiven < LS_MAX_GIVEN)
-        given_targets[ngiven++] = target;
-}
 
 int ls_opt_given(const void *target)
 {
@@ -128,6 +123,12 @@ int ls_opt_given(const void *target)
         if (given_targets[i] == target)
             return 1;
     return 0;
+}
+
+static void note_given(const void *target)
+{
+    if (!ls_opt_given(target) && ngiven < LS_MAX_GIVEN)
+        given_targets[ngiven++] = target;
 }
 
 int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
