@@ -181,10 +181,12 @@ static uint32_t life_many_margin(const life_gpu_state *st)
  * not pay: on a GPU whose work-items exchange words through local memory
  * and barriers rather than shuffles (OpenCL), where the walk's 2
  * exchanges a level and row cost more than the passes saved. On the H200
- * through NVIDIA's OpenCL, 65536^2 x 1024: 16 generations a launch 344.5
- * ms, 8 230.4 ms, the two-generation kernel 264.4 ms; through CUDA 134.3,
- * 166.7 and 250.9 ms (docs/perf/2026-11-23-h200-final-issue16.log,
- * -life2d-variants.log). On a CPU device (PoCL) a barrier is a loop split,
+ * through NVIDIA's OpenCL, 65536^2 x 1024: 16 generations a launch (the
+ * build's LIFE_2D_GENS) 344.5 ms, the two-generation kernel 264.4 ms;
+ * through CUDA 134.3 and 250.9 ms (docs/perf/2026-11-23-h200-final-
+ * issue16.log). A build of 8 ran 230.4 ms on OpenCL (-life2d-variants.log):
+ * a generation count per kind of device, given to OpenCL's build, is what
+ * would take OpenCL below the two-generation kernel. On a CPU device (PoCL) a barrier is a loop split,
  * and the many-generation kernel runs. LOCKSTEP_DEBUG_LIFE_MANY=1 runs it
  * on every device where it can run, for the tests (Oclgrind, a simulated
  * GPU, checks every kernel's memory accesses). */
