@@ -302,21 +302,30 @@ static void test_gosper_gun(void)
     life_grid_free(&g);
 }
 
-/* life_next_b3s23 against life_plane_sum + life_rule_2d for every input:
- * the 2^7 values of (a0, a1, b0, b1, c0, c1, self), one a bit, in four
- * words. */
+/* Word `word` (0..3) of every input of the per-word 2D rule: bit b holds
+ * input number word * 32 + b, whose 7 bits are (a0, a1, b0, b1, c0, c1,
+ * self), one in each of in[0..6]; four words hold all 2^7. *want is
+ * life_plane_sum + life_rule_2d of rule r on them, the reference. */
+static void all_rule_inputs(uint32_t word, life_rule r, uint32_t in[7], uint32_t *want)
+{
+    for (uint32_t k = 0; k < 7; k++)
+        in[k] = 0;
+    for (uint32_t bit = 0; bit < 32; bit++)
+        for (uint32_t k = 0; k < 7; k++)
+            in[k] |= ((word * 32 + bit) >> k & 1u) << bit;
+    uint32_t p0, p1, p2, p3;
+    life_plane_sum(in[0], in[1], in[2], in[3], in[4], in[5], &p0, &p1, &p2, &p3);
+    *want = life_rule_2d(r, in[6], p0, p1, p2, p3);
+}
+
+/* life_next_b3s23 against life_plane_sum + life_rule_2d for every input. */
 static void test_next_b3s23(void)
 {
     life_rule r = {LIFE_B3S23_BIRTH, LIFE_B3S23_SURVIVE};
     int same = 1;
     for (uint32_t word = 0; word < 4; word++) {
-        uint32_t in[7] = {0};
-        for (uint32_t bit = 0; bit < 32; bit++)
-            for (uint32_t k = 0; k < 7; k++)
-                in[k] |= ((word * 32 + bit) >> k & 1u) << bit;
-        uint32_t p0, p1, p2, p3;
-        life_plane_sum(in[0], in[1], in[2], in[3], in[4], in[5], &p0, &p1, &p2, &p3);
-        uint32_t want = life_rule_2d(r, in[6], p0, p1, p2, p3);
+        uint32_t in[7], want;
+        all_rule_inputs(word, r, in, &want);
         same &= life_next_b3s23(in[0], in[1], in[2], in[3], in[4], in[5], in[6]) == want;
     }
     check(same, "life_next_b3s23 is B3/S23 for every sum and self");
@@ -336,13 +345,8 @@ static void test_next_2d(void)
             r.survive = k >= 3 && k < 6 ? 1u << (3 + k) : k == 6 ? 0x1c0u : 0u;
         }
         for (uint32_t word = 0; word < 4; word++) {
-            uint32_t in[7] = {0};
-            for (uint32_t bit = 0; bit < 32; bit++)
-                for (uint32_t k = 0; k < 7; k++)
-                    in[k] |= ((word * 32 + bit) >> k & 1u) << bit;
-            uint32_t p0, p1, p2, p3;
-            life_plane_sum(in[0], in[1], in[2], in[3], in[4], in[5], &p0, &p1, &p2, &p3);
-            uint32_t want = life_rule_2d(r, in[6], p0, p1, p2, p3);
+            uint32_t in[7], want;
+            all_rule_inputs(word, r, in, &want);
             same &= life_next_2d(r, in[0], in[1], in[2], in[3], in[4], in[5], in[6]) == want;
         }
     }
