@@ -3,14 +3,11 @@
  * view of the process's place in the MPI job; these take it so that a
  * workload names what it talks through, and so that a workload never
  * includes cluster.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cluster.h"
 #include "set.h"
-
-/* The job's messages and cluster.c's are the same fields in the same
- * order: an exchange passes them through. */
-_Static_assert(sizeof(ls_job_msg) == sizeof(ls_cluster_msg), "ls_job_msg mirrors ls_cluster_msg");
 
 int ls_job_bcast(const ls_job *job, void *data, size_t len, ls_error *err)
 {
@@ -34,5 +31,16 @@ int ls_job_exchange(const ls_job *job, const ls_job_msg *sends, int nsends, cons
                     ls_error *err)
 {
     (void)job;
-    return ls_cluster_exchange((const ls_cluster_msg *)sends, nsends, (const ls_cluster_msg *)recvs, nrecvs, err);
+    /* The same fields as cluster.c's messages, copied rather than cast
+     * (distinct types); an exchange has a few, one per neighbour slab. */
+    ls_cluster_msg *msgs = malloc(((size_t)nsends + (size_t)nrecvs + 1) * sizeof *msgs);
+    if (!msgs)
+        return ls_fail(err, "out of memory for %d messages", nsends + nrecvs);
+    for (int i = 0; i < nsends + nrecvs; i++) {
+        const ls_job_msg *m = i < nsends ? &sends[i] : &recvs[i - nsends];
+        msgs[i] = (ls_cluster_msg){m->rank, m->tag, m->data, m->len};
+    }
+    int rc = ls_cluster_exchange(msgs, nsends, msgs + nsends, nrecvs, err);
+    free(msgs);
+    return rc;
 }
