@@ -28,6 +28,20 @@ def finish():
     sys.exit(1 if failures else 0)
 
 
+def interrupted_after(cmd, env, seconds=3, timeout=120):
+    """Runs cmd (a list), sends it SIGINT (Ctrl-C) after `seconds` and waits
+    for it: (exit status, stdout, stderr)."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(seconds)
+    p.send_signal(signal.SIGINT)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    return p.returncode, out, err
+
+
 def mpirun_killing_rank1(mpirun_args, marker, env, timeout=120):
     """Starts `mpirun` with mpirun_args (a list, after 'mpirun'), waits until
     rank 1's process (its command line holds `marker`, a path unique to the

@@ -19,13 +19,11 @@ usage: life_set.py LOCKSTEP
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-from harness import expect, finish, mpirun_killing_rank1
+from harness import expect, finish, interrupted_after, mpirun_killing_rank1
 
 LS = os.path.abspath(sys.argv[1])
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
@@ -183,16 +181,12 @@ with tempfile.TemporaryDirectory() as tmp:
     # reported, and no output is written.
     if HAVE_CL:
         out = os.path.join(tmp, 'stopped.lsgrid')
-        p = subprocess.Popen([LS, 'life', '--dims', '3', '--size', '128', '--steps', '1000000', '--backend',
-                              'openmp,opencl', '--out', out, '--json', '--quiet'], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=ENV)
-        time.sleep(3)
-        p.send_signal(signal.SIGINT)
-        stdout, stderr = p.communicate(timeout=120)
+        rc, stdout, stderr = interrupted_after([LS, 'life', '--dims', '3', '--size', '128', '--steps', '1000000',
+                                                '--backend', 'openmp,opencl', '--out', out, '--json', '--quiet'], ENV)
         d = doc(subprocess.CompletedProcess([], 0, stdout, stderr))
-        expect(p.returncode == 130 and d.get('interrupted') is True and 0 < d.get('generations', 0) < 1000000 and
+        expect(rc == 130 and d.get('interrupted') is True and 0 < d.get('generations', 0) < 1000000 and
                not os.path.exists(out), 'Ctrl-C stops a set: exit 130, the generations done, no output',
-               'exit %d %s %s' % (p.returncode, stdout[-300:], stderr[-300:]))
+               'exit %d %s %s' % (rc, stdout[-300:], stderr[-300:]))
 
     if not HAVE_MPI:
         print('MPI checks skipped: no mpirun, or this lockstep was built without MPI')

@@ -24,13 +24,11 @@ usage: mpi_ranks.py LOCKSTEP
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-from harness import expect, finish, mpirun_killing_rank1
+from harness import expect, finish, interrupted_after, mpirun_killing_rank1
 
 LS = os.path.abspath(sys.argv[1])
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
@@ -138,16 +136,12 @@ with tempfile.TemporaryDirectory() as tmp:
     # Ctrl-C to mpirun: every rank finishes its chunk, rank 0 reports what
     # was done and the checkpoint holds exactly that.
     ck = os.path.join(tmp, 'interrupted.ckpt')
-    p = subprocess.Popen(['mpirun', '--oversubscribe', '-np', '2', LS, 'bmn', 'search', '--deals', '1e8', '--backend',
-                          'openmp', '--checkpoint', ck, '--json', '--quiet'], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=ENV)
-    time.sleep(3)
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=120)
+    rc, out, err = interrupted_after(['mpirun', '--oversubscribe', '-np', '2', LS, 'bmn', 'search', '--deals', '1e8',
+                                      '--backend', 'openmp', '--checkpoint', ck, '--json', '--quiet'], ENV)
     d = doc(subprocess.CompletedProcess([], 0, out, err))
     report = plain('bmn', 'report', ck, '--json')
     saved = json.loads(report.stdout).get('deals', -1) if report.returncode == 0 else -1
-    expect(p.returncode != 0 and d.get('interrupted') is True and 0 < d.get('deals', 0) < 1e8 and saved == d.get('deals'),
+    expect(rc != 0 and d.get('interrupted') is True and 0 < d.get('deals', 0) < 1e8 and saved == d.get('deals'),
            'Ctrl-C to mpirun: rank 0 reports the %s deals done, as the checkpoint holds' % d.get('deals'),
            'checkpoint %s; %s %s' % (saved, out[:200], err[-300:]))
 

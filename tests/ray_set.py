@@ -27,13 +27,11 @@ usage: ray_set.py LOCKSTEP
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-from harness import expect, finish, mpirun_killing_rank1
+from harness import expect, finish, interrupted_after, mpirun_killing_rank1
 
 LS = os.path.abspath(sys.argv[1])
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
@@ -198,18 +196,11 @@ def interrupt(cmd, out, how):
     file (a file already there stays as it was)."""
     with open(out, 'wb') as f:
         f.write(b'before')
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    time.sleep(3)
-    p.send_signal(signal.SIGINT)
-    try:
-        stdout, stderr = p.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        stdout, stderr = p.communicate()
+    rc, stdout, stderr = interrupted_after(cmd, ENV)
     d = doc(subprocess.CompletedProcess([], 0, stdout, stderr))
-    expect(p.returncode != 0 and d.get('interrupted') is True and 0 < d.get('pixels', 0) < 2048 * 2048 and
+    expect(rc != 0 and d.get('interrupted') is True and 0 < d.get('pixels', 0) < 2048 * 2048 and
            read(out) == b'before', 'Ctrl-C to a render %s: %s pixels reported, the output left as it was'
-           % (how, d.get('pixels')), 'exit %d %s %s' % (p.returncode, stdout[:200], stderr[-300:]))
+           % (how, d.get('pixels')), 'exit %d %s %s' % (rc, stdout[:200], stderr[-300:]))
 
 
 BIG = ['ray', '--size', '2048x2048', '--spp', '256', '--json', '--quiet']
