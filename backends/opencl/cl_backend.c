@@ -54,7 +54,7 @@ struct ls_ctx {
      * thousands of short launches (Life) feel. */
     int timing, markers_timed;
     cl_event first[LS_GPU_QUEUES], last[LS_GPU_QUEUES];
-    const char *extra_options; /* cl_device_options' options for it, or "" */
+    const char *extra_options; /* cl_quirks' build options for it, or "" */
 };
 
 #define CL_TRY(call, err, what)                                                              \
@@ -178,33 +178,47 @@ static int cl_markers_timed(ls_ctx *ctx)
     return ok;
 }
 
-/* OpenCL implementations whose compiler needs an option to build code the
- * device can run, by platform name. Oclgrind (an interpreter that checks
- * every memory access): its clang optimizer turns idioms into LLVM
- * intrinsics that its interpreter lacks, so creating the kernel fails
- * (CL_INVALID_KERNEL_NAME): llvm.ctpop from `(x & (x - 1)) == 0` (bmn),
- * llvm.fshl from `(w << 1) | (prev >> 31)` (life),
- * llvm.experimental.noalias.scope.decl from inlining a function that
- * returns a struct (ray). Unoptimized code has none of them, whatever the
- * source says, so no spelling in the kernels is needed. It is not found by
- * a probe kernel: one that fails makes Oclgrind print a fatal error on
- * every run. Other devices keep the full optimizer. */
-static const struct {
+/* What an OpenCL implementation needs, or offers, beyond OpenCL C 1.2, by
+ * platform name: build options, and whether ls_exchange (dialect.h) is a
+ * register shuffle there.
+ *
+ * Oclgrind (an interpreter that checks every memory access): its clang
+ * optimizer turns idioms into LLVM intrinsics that its interpreter lacks,
+ * so creating the kernel fails (CL_INVALID_KERNEL_NAME): llvm.ctpop from
+ * `(x & (x - 1)) == 0` (bmn), llvm.fshl from `(w << 1) | (prev >> 31)`
+ * (life), llvm.experimental.noalias.scope.decl from inlining a function
+ * that returns a struct (ray). Unoptimized code has none of them, whatever
+ * the source says, so no spelling in the kernels is needed. It is not
+ * found by a probe kernel: one that fails makes Oclgrind print a fatal
+ * error on every run. Other devices keep the full optimizer.
+ *
+ * NVIDIA: its OpenCL compiler takes inline PTX, as hashcat's kernels use
+ * it; LS_NV_SHFL makes ls_exchange the warp shuffle CUDA uses rather than
+ * local memory between two barriers, which made Life's 16-generation 2D
+ * kernel slower than the two-generation one there (344.5 against 264.4
+ * ms, docs/perf/2026-11-23-h200-final-issue16.log). */
+typedef struct cl_platform_quirks {
     const char *platform, *options;
-} cl_device_options[] = {
-    {"Oclgrind", " -cl-opt-disable"},
+    int shuffles; /* ls_gpu_info.shuffles */
+} cl_platform_quirks;
+
+static const cl_platform_quirks cl_quirks_table[] = {
+    {"Oclgrind", " -cl-opt-disable", 0},
+    {"NVIDIA CUDA", " -DLS_NV_SHFL=1", 1},
 };
 
-/* The options cl_device_options gives a platform ("" when none). */
-static const char *cl_extra_options(cl_platform_id platform)
+/* The entry of cl_quirks_table for a platform (none: no options, no
+ * shuffles). */
+static cl_platform_quirks cl_quirks(cl_platform_id platform)
 {
+    cl_platform_quirks none = {"", "", 0};
     char name[128] = "";
     if (clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
-        return "";
-    for (size_t i = 0; i < sizeof cl_device_options / sizeof cl_device_options[0]; i++)
-        if (strstr(name, cl_device_options[i].platform))
-            return cl_device_options[i].options;
-    return "";
+        return none;
+    for (size_t i = 0; i < sizeof cl_quirks_table / sizeof cl_quirks_table[0]; i++)
+        if (strstr(name, cl_quirks_table[i].platform))
+            return cl_quirks_table[i];
+    return none;
 }
 
 static void cl_close(ls_ctx *ctx)
@@ -261,13 +275,14 @@ static ls_ctx *cl_open(int index, ls_error *err)
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     ctx->info.is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
-    ctx->info.shuffles = 0; /* ls_exchange: local memory and barriers */
+    cl_platform_quirks quirks = cl_quirks(ctx->platform);
+    ctx->info.shuffles = quirks.shuffles;
     ctx->info.compute_units = units ? units : 1;
     ctx->info.max_group = (uint32_t)(max_wg ? max_wg : 1);
     ctx->info.local_bytes = local;
     ctx->info.global_bytes = global;
     ctx->markers_timed = cl_markers_timed(ctx);
-    ctx->extra_options = cl_extra_options(ctx->platform);
+    ctx->extra_options = quirks.options;
     return ctx;
 }
 

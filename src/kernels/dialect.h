@@ -46,7 +46,8 @@
  *                                 1.2 has no shuffle (cl_khr_subgroup_shuffle
  *                                 is optional and its sub-group size is not
  *                                 fixed at 32), so it goes through local
- *                                 memory between two barriers.
+ *                                 memory between two barriers, except on
+ *                                 NVIDIA (LS_NV_SHFL, below).
  *   LS_MAX_GROUP(n)               a promise that launches use at most n
  *                                 work-items per group (CUDA uses it to
  *                                 budget registers; OpenCL has no
@@ -56,11 +57,16 @@
  * points: kernels_cu/NAME.cu turns it into the table the CUDA backend
  * looks kernels up in by name (OpenCL finds them by name itself).
  *
- * The source has no per-device spellings. An OpenCL implementation whose
- * compiler needs something else to build code its device runs gets build
- * options from the OpenCL backend (cl_device_options in
- * backends/opencl/cl_backend.c: Oclgrind, whose optimizer emits LLVM
- * intrinsics its interpreter lacks, builds with -cl-opt-disable).
+ * The kernel sources have no per-device spellings; this file has one. An
+ * OpenCL implementation whose compiler needs something else to build code
+ * its device runs, or offers more, gets build options from the OpenCL
+ * backend (cl_quirks_table in backends/opencl/cl_backend.c): Oclgrind,
+ * whose optimizer emits LLVM intrinsics its interpreter lacks, builds with
+ * -cl-opt-disable; NVIDIA's OpenCL, which compiles to PTX and takes inline
+ * PTX (as hashcat's kernels use it), gets LS_NV_SHFL, and ls_exchange is
+ * then the warp shuffle CUDA's __shfl_up/down_sync compile to. NVIDIA
+ * places the work-items of a 1-D group in warps in order of their local
+ * id, so a warp is a run of 32, as ls_exchange's contract says.
  * tests/oclgrind.py runs every kernel on Oclgrind and fails on any of its
  * reports (invalid accesses, data races).
  *
@@ -108,6 +114,31 @@
 #define ls_barrier() barrier(CLK_LOCAL_MEM_FENCE)
 #define ls_atomic_inc_local(p) atomic_inc(p)
 #define ls_atomic_inc_global(p) atomic_inc(p)
+#ifdef LS_NV_SHFL
+#define LS_EXCHANGE_BUF(name, n) __local ls_u32 *name = 0
+/* What __shfl_up_sync(~0, v, 1) and __shfl_down_sync(~0, v, 1) are in PTX:
+ * lane - 1 (clamped at lane 0: c = 0) and lane + 1 (clamped at 31). */
+static inline ls_u32 ls_nv_shfl_up1(ls_u32 v)
+{
+    ls_u32 r;
+    __asm__ volatile("shfl.sync.up.b32 %0, %1, 1, 0, 0xffffffff;" : "=r"(r) : "r"(v));
+    return r;
+}
+static inline ls_u32 ls_nv_shfl_down1(ls_u32 v)
+{
+    ls_u32 r;
+    __asm__ volatile("shfl.sync.down.b32 %0, %1, 1, 31, 0xffffffff;" : "=r"(r) : "r"(v));
+    return r;
+}
+#define ls_exchange(buf, n, v, up, dn)                                            \
+    do {                                                                          \
+        (void)(buf);                                                              \
+        for (ls_u32 ls_x_k_ = 0; ls_x_k_ < (n); ls_x_k_++) {                      \
+            (up)[ls_x_k_] = ls_nv_shfl_up1((v)[ls_x_k_]);                         \
+            (dn)[ls_x_k_] = ls_nv_shfl_down1((v)[ls_x_k_]);                       \
+        }                                                                         \
+    } while (0)
+#else
 #define LS_EXCHANGE_BUF(name, n) __local ls_u32 name[(n) * 256]
 /* The first barrier: the previous call's reads are done before buf is
  * written again. */
@@ -125,6 +156,7 @@
             (dn)[ls_x_k_] = (buf)[ls_x_k_ * 256u + ls_x_dn_];                    \
         }                                                                         \
     } while (0)
+#endif
 
 #elif defined(__CUDACC__)
 
