@@ -353,8 +353,64 @@ static void test_next_2d(void)
     check(same, "life_next_2d is life_rule_2d for every sum and self, 4105 rules");
 }
 
+/* life_next_b6s567 against life_cube_sum + life_rule_3d for every input:
+ * 13 bits (three redundant plane sums of four words and self), 256 words
+ * of 32. The reference takes the same sums made whole (life_plane_sum's
+ * four planes) from y0 + 2 (y1 + y2) + 4 y3. */
+static void test_next_b6s567(void)
+{
+    life_rule r = {LIFE_B6S567_BIRTH, LIFE_B6S567_SURVIVE};
+    int same = 1;
+    for (uint32_t word = 0; word < 256; word++) {
+        uint32_t in[13] = {0}, whole[12];
+        for (uint32_t bit = 0; bit < 32; bit++)
+            for (uint32_t k = 0; k < 13; k++)
+                in[k] |= ((word * 32 + bit) >> k & 1u) << bit;
+        for (uint32_t p = 0; p < 3; p++) {
+            const uint32_t *y = in + 4 * p;
+            uint32_t carry = y[1] & y[2];
+            whole[4 * p] = y[0];
+            whole[4 * p + 1] = y[1] ^ y[2];
+            whole[4 * p + 2] = y[3] ^ carry;
+            whole[4 * p + 3] = y[3] & carry;
+        }
+        uint32_t s0, s1, s2, s3, s4;
+        life_cube_sum(whole[0], whole[1], whole[2], whole[3], whole[4], whole[5], whole[6], whole[7], whole[8],
+                      whole[9], whole[10], whole[11], &s0, &s1, &s2, &s3, &s4);
+        uint32_t want = life_rule_3d(r, in[12], s0, s1, s2, s3, s4);
+        same &= life_next_b6s567(in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9], in[10], in[11],
+                                 in[12]) == want;
+    }
+    check(same, "life_next_b6s567 is B6/S567 for every sum and self");
+}
+
+/* life_plane_sum_redundant against life_plane_sum for every input. */
+static void test_plane_sum_redundant(void)
+{
+    int same = 1;
+    for (uint32_t word = 0; word < 2; word++) {
+        uint32_t in[6] = {0};
+        for (uint32_t bit = 0; bit < 32; bit++)
+            for (uint32_t k = 0; k < 6; k++)
+                in[k] |= ((word * 32 + bit) >> k & 1u) << bit;
+        uint32_t p[4], y[4];
+        life_plane_sum(in[0], in[1], in[2], in[3], in[4], in[5], &p[0], &p[1], &p[2], &p[3]);
+        life_plane_sum_redundant(in[0], in[1], in[2], in[3], in[4], in[5], &y[0], &y[1], &y[2], &y[3]);
+        for (uint32_t bit = 0; bit < 32; bit++) {
+            uint32_t whole = 0, redundant = 0;
+            for (uint32_t k = 0; k < 4; k++)
+                whole += (p[k] >> bit & 1u) << k;
+            redundant = (y[0] >> bit & 1u) + 2 * ((y[1] >> bit & 1u) + (y[2] >> bit & 1u)) + 4 * (y[3] >> bit & 1u);
+            same &= whole == redundant;
+        }
+    }
+    check(same, "life_plane_sum_redundant is life_plane_sum for every input");
+}
+
 int main(void)
 {
+    test_plane_sum_redundant();
+    test_next_b6s567();
     test_next_b3s23();
     test_next_2d();
     test_rules();

@@ -51,7 +51,9 @@
  * life_kernels.h): the x sums of the rows above and below them are shared
  * among them. Here so that the driver, which sizes the launch, and the
  * kernels agree. At most LIFE_MIN_SIZE (4). */
+#ifndef LIFE_GPU_3D_ROWS
 #define LIFE_GPU_3D_ROWS 4u
+#endif
 
 /* Generations a launch of the 2D many-generation GPU kernel makes
  * (life_many_2d in src/kernels/life_kernels.h): here so that the driver,
@@ -254,6 +256,48 @@ LS_FN ls_u32 life_next_2d(life_rule r, ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b
     ls_u32 low = life_mux(t, life_mux(k1, e0, e4), e2);  /* q2 clear: T = 0, 2; 1 */
     ls_u32 high = life_mux(t, life_mux(k1, e4, e8), e6); /* q2 set: 4 + the same */
     return life_mux(q2, low, high);
+}
+
+/* The 3x3 sum of a plane from the row sums of the rows above (u), at (c)
+ * and below (d), left redundant: y0 + 2 (y1 + y2) + 4 y3 (0..9), in 4
+ * operations where life_plane_sum's four bit-planes take 6. For
+ * life_next_b6s567, which adds three of them. */
+LS_FN void life_plane_sum_redundant(ls_u32 u0, ls_u32 u1, ls_u32 c0, ls_u32 c1, ls_u32 d0, ls_u32 d1, ls_u32 *y0,
+                                    ls_u32 *y1, ls_u32 *y2, ls_u32 *y3)
+{
+    life_full_add(u0, c0, d0, y0, y1); /* the ones: y0, a carry of weight 2 */
+    life_full_add(u1, c1, d1, y2, y3); /* the twos: weight 2 and 4 */
+}
+
+/* B6/S567 from the redundant 3x3 sums (life_plane_sum_redundant) of the
+ * planes before (a), at (b) and after (c) along z, and the cell: the same
+ * next state as life_cube_sum and life_rule_3d with the rule B6/S567, in
+ * 19 three-input operations (12 adding, 7 deciding) where those take
+ * about 35 on sm_90. The sum (self included) is o + 2 t + 4 F: o the
+ * ones, t the parity of the seven bits of weight 2 (three planes' two
+ * each and the ones' carry), F (0..6) the count of the six bits of weight
+ * 4 (three planes' y3, the twos' carries), itself e1 + f1 + 2 (e2 + f2).
+ * A dead cell is born at sum 6 (F = 1, t, not o); a live one stays at 6,
+ * 7 (F = 1, t, o) or 8 (F = 2, not t, not o). Checked against
+ * life_cube_sum + life_rule_3d over all 2^13 inputs in tests/test_life.c. */
+LS_FN ls_u32 life_next_b6s567(ls_u32 a0, ls_u32 a1, ls_u32 a2, ls_u32 a3, ls_u32 b0, ls_u32 b1, ls_u32 b2,
+                              ls_u32 b3, ls_u32 c0, ls_u32 c1, ls_u32 c2, ls_u32 c3, ls_u32 self)
+{
+    ls_u32 o, k, x1, x2, y1, y2, t, z2, e1, e2, f1, f2;
+    life_full_add(a0, b0, c0, &o, &k);
+    life_full_add(a1, b1, c1, &x1, &x2);
+    life_full_add(a2, b2, c2, &y1, &y2);
+    life_full_add(x1, y1, k, &t, &z2);
+    life_full_add(a3, b3, c3, &e1, &e2);
+    life_full_add(x2, y2, z2, &f1, &f2);
+    ls_u32 high = e2 | f2;
+    ls_u32 f_one = (e1 ^ f1) & ~high; /* F = 1 */
+    /* F = 2: e1 = f1 = 1 and no high bit, or e1 = f1 = 0 and one. */
+    ls_u32 pick = (e1 & ~high) | (~e1 & (e2 ^ f2)); /* one LOP3 of e1, e2, f2 */
+    ls_u32 f_two = ~(e1 ^ f1) & pick;
+    ls_u32 with_t = f_one & (~o | self);
+    ls_u32 without_t = ~o & self & f_two;
+    return (t & with_t) | (~t & without_t);
 }
 
 /* ---- one word, whole ------------------------------------------------- */

@@ -485,8 +485,10 @@ LS_DEVICE void life_3d_load(const LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, con
         v->row[k] = life_raw_clip(life_raw_load(life_row_at(plane, ys[k], row_bytes), x), bounded, zout || yout[k]);
 }
 
-/* The window entry of a plane from its words. */
-LS_DEVICE void life_3d_sums(const life_raw3 *v, life_xwrap x, int aligned, int bounded, life_plane3 *p)
+/* The window entry of a plane from its words: the 3x3 sums as four
+ * bit-planes (life_plane_sum), or for the B6/S567 kernels (b6s567) in
+ * the redundant form life_next_b6s567 adds. */
+LS_DEVICE void life_3d_sums(const life_raw3 *v, life_xwrap x, int aligned, int bounded, int b6s567, life_plane3 *p)
 {
     ls_u32 s0[LIFE_GPU_3D_ROWS + 2u], s1[LIFE_GPU_3D_ROWS + 2u], c[LIFE_GPU_3D_ROWS + 2u];
 #pragma unroll
@@ -494,20 +496,27 @@ LS_DEVICE void life_3d_sums(const life_raw3 *v, life_xwrap x, int aligned, int b
         life_raw_sum(v->row[k], x, aligned, bounded, &s0[k], &s1[k], &c[k]);
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS; k++) {
-        life_plane_sum(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p->s[k][0], &p->s[k][1],
-                       &p->s[k][2], &p->s[k][3]);
+        if (b6s567)
+            life_plane_sum_redundant(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p->s[k][0],
+                                     &p->s[k][1], &p->s[k][2], &p->s[k][3]);
+        else
+            life_plane_sum(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p->s[k][0], &p->s[k][1],
+                           &p->s[k][2], &p->s[k][3]);
         p->self[k] = c[k + 1u];
     }
 }
 
 /* The output words of plane b from the window a, b, c (planes z-1, z, z+1). */
-LS_DEVICE void life_3d_emit(LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 row_bytes, life_rule r, life_xwrap x,
-                            const life_plane3 *a, const life_plane3 *b, const life_plane3 *c)
+LS_DEVICE void life_3d_emit(LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 row_bytes, life_rule r, int b6s567,
+                            life_xwrap x, const life_plane3 *a, const life_plane3 *b, const life_plane3 *c)
 {
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS; k++) {
-        ls_u32 next = life_word_3d(r, b->self[k], a->s[k][0], a->s[k][1], a->s[k][2], a->s[k][3], b->s[k][0],
-                                   b->s[k][1], b->s[k][2], b->s[k][3], c->s[k][0], c->s[k][1], c->s[k][2], c->s[k][3]);
+        ls_u32 next =
+            b6s567 ? life_next_b6s567(a->s[k][0], a->s[k][1], a->s[k][2], a->s[k][3], b->s[k][0], b->s[k][1],
+                                      b->s[k][2], b->s[k][3], c->s[k][0], c->s[k][1], c->s[k][2], c->s[k][3], b->self[k])
+                   : life_word_3d(r, b->self[k], a->s[k][0], a->s[k][1], a->s[k][2], a->s[k][3], b->s[k][0],
+                                  b->s[k][1], b->s[k][2], b->s[k][3], c->s[k][0], c->s[k][1], c->s[k][2], c->s[k][3]);
         LS_GLOBAL ls_u32 *out = (LS_GLOBAL ls_u32 *)life_row_at(plane, ys[k + 1u], row_bytes);
         out[x.j] = next & x.keep;
     }
@@ -518,7 +527,7 @@ LS_DEVICE void life_3d_emit(LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 ro
  * multiple of LIFE_GPU_3D_ROWS (two work-items then write the same words, with
  * the same values). */
 LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz,
-                       ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int aligned, int bounded)
+                       ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int b6s567, int aligned, int bounded)
 {
     ls_u64 t = ls_gid();
     if (t >= items)
@@ -543,8 +552,8 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     ls_u32 zn = z + 1u == nz ? 0u : z + 1u; /* the next plane to read */
     life_3d_load(src + (z == 0u ? nz - 1u : z - 1u) * plane_words, ys, yout, z == 0u, rb, x, bounded, &va);
     life_3d_load(src + z * plane_words, ys, yout, 0, rb, x, bounded, &vb);
-    life_3d_sums(&va, x, aligned, bounded, &a);
-    life_3d_sums(&vb, x, aligned, bounded, &b);
+    life_3d_sums(&va, x, aligned, bounded, b6s567, &a);
+    life_3d_sums(&vb, x, aligned, bounded, b6s567, &b);
     for (;;) {
         /* The three planes' reads first, all in flight together. They are
          * planes z + 1 .. z + 3, wrapped. */
@@ -553,14 +562,14 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
         life_3d_load(src + z1 * plane_words, ys, yout, z + 2u >= nz, rb, x, bounded, &va);
         life_3d_load(src + z2 * plane_words, ys, yout, z + 3u >= nz, rb, x, bounded, &vb);
         zn = z2 + 1u == nz ? 0u : z2 + 1u;
-        life_3d_sums(&vc, x, aligned, bounded, &c);
-        life_3d_emit(dst + z * plane_words, ys, rb, r, x, &a, &b, &c);
-        life_3d_sums(&va, x, aligned, bounded, &a);
+        life_3d_sums(&vc, x, aligned, bounded, b6s567, &c);
+        life_3d_emit(dst + z * plane_words, ys, rb, r, b6s567, x, &a, &b, &c);
+        life_3d_sums(&va, x, aligned, bounded, b6s567, &a);
         if (z + 1u < zend)
-            life_3d_emit(dst + (z + 1u) * plane_words, ys, rb, r, x, &b, &c, &a);
-        life_3d_sums(&vb, x, aligned, bounded, &b);
+            life_3d_emit(dst + (z + 1u) * plane_words, ys, rb, r, b6s567, x, &b, &c, &a);
+        life_3d_sums(&vb, x, aligned, bounded, b6s567, &b);
         if (z + 2u < zend)
-            life_3d_emit(dst + (z + 2u) * plane_words, ys, rb, r, x, &c, &a, &b);
+            life_3d_emit(dst + (z + 2u) * plane_words, ys, rb, r, b6s567, x, &c, &a, &b);
         z += 3u;
         if (z >= zend)
             break;
@@ -606,14 +615,14 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
         r.survive = survive_c;                                                                                    \
         life_2d_many(src, dst, row_words, ny, last_bits, seg, items, margin, r, b3s23, aligned, bounded, buf);    \
     }
-#define LIFE_KERNEL_3D(name, aligned, bounded, birth_c, survive_c)                                                \
+#define LIFE_KERNEL_3D(name, aligned, bounded, b6s567, birth_c, survive_c)                                        \
     LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz, \
                         ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive)                \
     {                                                                                                             \
         life_rule r;                                                                                              \
         r.birth = birth_c;                                                                                        \
         r.survive = survive_c;                                                                                    \
-        life_3d(src, dst, row_words, ny, nz, last_bits, seg, items, r, aligned, bounded);                         \
+        life_3d(src, dst, row_words, ny, nz, last_bits, seg, items, r, b6s567, aligned, bounded);                 \
     }
 
 LIFE_KERNEL_2D(life_step_2d, 0, 0, birth, survive)
@@ -628,16 +637,16 @@ LIFE_KERNEL_2D_MANY(life_many_2d, 0, 0, 0, birth, survive)
 LIFE_KERNEL_2D_MANY(life_many_2d_aligned, 1, 0, 0, birth, survive)
 LIFE_KERNEL_2D_MANY(life_many_2d_b3s23, 0, 0, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
 LIFE_KERNEL_2D_MANY(life_many_2d_b3s23_aligned, 1, 0, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
-LIFE_KERNEL_3D(life_step_3d, 0, 0, birth, survive)
-LIFE_KERNEL_3D(life_step_3d_aligned, 1, 0, birth, survive)
-LIFE_KERNEL_3D(life_step_3d_b6s567, 0, 0, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
-LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, 0, ((void)birth, LIFE_B6S567_BIRTH),
+LIFE_KERNEL_3D(life_step_3d, 0, 0, 0, birth, survive)
+LIFE_KERNEL_3D(life_step_3d_aligned, 1, 0, 0, birth, survive)
+LIFE_KERNEL_3D(life_step_3d_b6s567, 0, 0, 1, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
+LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, 0, 1, ((void)birth, LIFE_B6S567_BIRTH),
                ((void)survive, LIFE_B6S567_SURVIVE))
 /* Bounded planes: any rule, any row length. */
 LIFE_KERNEL_2D(life_step_2d_plane, 0, 1, birth, survive)
 LIFE_KERNEL_2D_TWO(life_two_2d_plane, 0, 1, birth, survive)
 LIFE_KERNEL_2D_MANY(life_many_2d_plane, 0, 1, 0, birth, survive)
-LIFE_KERNEL_3D(life_step_3d_plane, 0, 1, birth, survive)
+LIFE_KERNEL_3D(life_step_3d_plane, 0, 1, 0, birth, survive)
 
 #define LS_PROGRAM_KERNELS(X)                                                                                     \
     X(life_step_2d)                                                                                               \
