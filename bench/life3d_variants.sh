@@ -52,6 +52,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,
 t0=$(date +%s)
 jobs_per=$(( $(nproc) / ${#variants[@]} ))
 [ "$jobs_per" -ge 1 ] || jobs_per=1
+pids=()
 for v in "${variants[@]}"; do
   dir=/tmp/life3d-$v
   opts=$(options "$v") || exit 2
@@ -60,8 +61,12 @@ for v in "${variants[@]}"; do
   # shellcheck disable=SC2086 # opts is a list of options
   ( meson setup "$dir" "$src" -Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi=disabled $opts >"$dir.setup.log" 2>&1 &&
     ninja -C "$dir" -j "$jobs_per" lockstep >"$dir.ninja.log" 2>&1 ) &
+  pids+=($!)
 done
-wait
+# The builds by their ids: a bare `wait` also waits for the tee above,
+# which never ends (the variant run that "timed out in its builds" on
+# 2026-11-23 hung here, its builds done).
+wait "${pids[@]}"
 for v in "${variants[@]}"; do
   [ -x "/tmp/life3d-$v/lockstep" ] || { echo "== $v did not build:"; tail -20 "/tmp/life3d-$v.setup.log" "/tmp/life3d-$v.ninja.log"; exit 1; }
 done
