@@ -2,9 +2,12 @@
 # bench/life3d_variants.sh - issue 16, Life 3D: variants of the 3D GPU
 # kernel side by side on one NVIDIA machine (docs/perf/README.md keeps a
 # row per variant). Each variant is a build of its own under /tmp:
-#   rN    LIFE_GPU_3D_ROWS=N (rows a work-item owns, src/algo/life.h) given
-#         to the host C code and nvcc alike (the host sizes the launch);
-#         r4 is the default build
+#   knobs joined by '-' (r8-a1-b3), each given to the host C code and to
+#   nvcc alike (the host sizes the launch):
+#   rN    LIFE_GPU_3D_ROWS=N, rows a work-item owns (src/algo/life.h; 4)
+#   aN    LIFE_3D_AHEAD=N, planes read ahead (src/kernels/life_kernels.h; 3)
+#   bN    LIFE_3D_MIN_GROUPS=N, groups of 256 an SM must hold (CUDA)
+#   r4 is the default build
 #   base  the tree in $BASE_TAR (a `git archive` of the commit to compare
 #         with), built as it is: the A of an A/B in the same batch
 # For each: the issue's case 1024^3 x 1024 (B6/S567, density 0.2), the
@@ -30,12 +33,20 @@ fi
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(r4)
 
-options() { # the meson options of a variant
-  case $1 in
-    r4|base) ;;
-    r[0-9]*) echo "-Dc_args=-DLIFE_GPU_3D_ROWS=${1#r}u -Dnvcc_flags=-DLIFE_GPU_3D_ROWS=${1#r}u" ;;
-    *) echo "unknown variant $1" >&2; return 1 ;;
-  esac
+defines() { # the -D definitions of a variant, its knobs joined by '-'
+  local defs=() knob knobs
+  [ "$1" = base ] && return 0
+  IFS=- read -ra knobs <<< "$1"
+  for knob in "${knobs[@]}"; do
+    case $knob in
+      r4) ;;
+      r[0-9]*) defs+=("-DLIFE_GPU_3D_ROWS=${knob#r}u") ;;
+      a[0-9]*) defs+=("-DLIFE_3D_AHEAD=${knob#a}") ;;
+      b[0-9]*) defs+=("-DLIFE_3D_MIN_GROUPS=${knob#b}") ;;
+      *) echo "unknown knob $knob in variant $1" >&2; return 1 ;;
+    esac
+  done
+  echo "${defs[*]}"
 }
 source_of() { # the source tree of a variant
   if [ "$1" = base ]; then
@@ -55,11 +66,13 @@ jobs_per=$(( $(nproc) / ${#variants[@]} ))
 pids=()
 for v in "${variants[@]}"; do
   dir=/tmp/life3d-$v
-  opts=$(options "$v") || exit 2
+  defs=$(defines "$v") || exit 2
   src=$(source_of "$v") || exit 2
   rm -rf "$dir"
-  # shellcheck disable=SC2086 # opts is a list of options
-  ( meson setup "$dir" "$src" -Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi=disabled $opts >"$dir.setup.log" 2>&1 &&
+  # c_args splits on spaces, nvcc_flags (an array option) on commas
+  opts=(-Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi=disabled)
+  [ -n "$defs" ] && opts+=("-Dc_args=$defs" "-Dnvcc_flags=${defs// /,}")
+  ( meson setup "$dir" "$src" "${opts[@]}" >"$dir.setup.log" 2>&1 &&
     ninja -C "$dir" -j "$jobs_per" lockstep >"$dir.ninja.log" 2>&1 ) &
   pids+=($!)
 done
@@ -78,7 +91,7 @@ bench() { # VARIANT WHAT ARGS...: one bench, its result lines
   /tmp/life3d-"$v"/lockstep bench life --dims 3 --steps 1024 --density 0.2 --repeat 3 --warmup 1 "$@" 2>&1 | tail -3
 }
 for v in "${variants[@]}"; do
-  echo "== variant $v: $(options "$v")"
+  echo "== variant $v: $(defines "$v")"
   bench "$v" "1024^3 x 1024 B6/S567 cuda" --size 1024 --backend cuda
   bench "$v" "1024^3 x 1024 B5/S45 cuda" --size 1024 --backend cuda --rule B5/S45
   bench "$v" "1023^3 x 1024 B6/S567 cuda" --size 1023 --backend cuda
