@@ -79,7 +79,8 @@ static void nvrtc_load(void)
         }
 }
 
-/* Whether this NVRTC compiles for sm_<arch>. */
+/* Whether this NVRTC compiles for sm_<arch>. Called with codes_lock held,
+ * as every call into NVRTC is. */
 static int nvrtc_knows(int arch)
 {
     int n = 0;
@@ -203,7 +204,8 @@ static const ls_cl_source *nvrtc_source(const char *program)
 }
 
 /* The code of (program, defines, arch): kept, or compiled now and kept.
- * Called with codes_lock held. */
+ * Called with codes_lock held: one compilation at a time, and a second
+ * thread asking for the same code waits for the first's. */
 static int nvrtc_code_for(const char *program, const char *defines, int arch, nvrtc_code **out, ls_error *err)
 {
     for (nvrtc_code *c = codes; c; c = c->next)
@@ -244,16 +246,15 @@ int ls_nvrtc_cubin(const char *program, const char *defines, int arch, const voi
         ls_fail(err, "%s", api_missing);
         return 1;
     }
-    if (!nvrtc_knows(arch)) {
-        ls_fail(err, "this NVRTC (%s) does not compile for sm_%d", LS_NVRTC_SONAME, arch);
-        return 1;
-    }
     nvrtc_code *c = NULL;
     pthread_mutex_lock(&codes_lock);
-    int rc = nvrtc_code_for(program, defines, arch, &c, err);
+    int knows = nvrtc_knows(arch);
+    int rc = knows ? nvrtc_code_for(program, defines, arch, &c, err) : 1;
     pthread_mutex_unlock(&codes_lock);
+    if (!knows)
+        ls_fail(err, "this NVRTC (%s) does not compile for sm_%d", LS_NVRTC_SONAME, arch);
     if (rc != 0)
-        return -1;
+        return knows ? -1 : 1;
     *cubin = c->cubin;
     *bytes = c->bytes;
     return 0;

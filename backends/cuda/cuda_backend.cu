@@ -41,14 +41,18 @@ struct ls_kernel {
     ls_kernel *next;
 };
 
+#ifdef LS_HAVE_NVRTC
 /* A program NVRTC compiled with definitions, loaded for the device; lib
- * NULL when NVRTC cannot make it here (kept so as not to ask again). */
+ * NULL when NVRTC cannot make it here (kept so as not to ask again).
+ * cudaLibrary_t is CUDA 12's: without NVRTC the backend builds with older
+ * toolkits too. */
 typedef struct cu_library {
     const char *program;
     char *defines;
     cudaLibrary_t lib;
     struct cu_library *next;
 } cu_library;
+#endif
 
 struct ls_buf {
     void *ptr;
@@ -62,8 +66,10 @@ struct ls_ctx {
     cudaEvent_t start, stop, joined;
     cudaEvent_t copied;          /* orders peer copies with both devices' queues (cu_copy) */
     unsigned long long peers;    /* bit d: peer access to device d enabled (cu_copy) */
-    ls_kernel *kernels;     /* found so far, newest first */
+    ls_kernel *kernels; /* found so far, newest first */
+#ifdef LS_HAVE_NVRTC
     cu_library *libraries; /* loaded so far, newest first */
+#endif
 };
 
 /* Fails with "what: CUDA's message" when the call did not succeed. */
@@ -134,6 +140,7 @@ static void cuda_close(ls_ctx *ctx)
         ctx->kernels = k->next;
         free(k);
     }
+#ifdef LS_HAVE_NVRTC
     while (ctx->libraries) {
         cu_library *l = ctx->libraries;
         ctx->libraries = l->next;
@@ -142,6 +149,7 @@ static void cuda_close(ls_ctx *ctx)
         free(l->defines);
         free(l);
     }
+#endif
     if (ctx->start)
         cudaEventDestroy(ctx->start);
     if (ctx->stop)
