@@ -304,7 +304,7 @@ static int cu_add_kernel(ls_ctx *ctx, const char *program, const char *defines, 
     ls_kernel *k = (ls_kernel *)calloc(1, sizeof *k);
     if (!k)
         return ls_fail(err, "out of host memory for CUDA kernel %s", entry->name);
-    *k = (ls_kernel){program, entry->name, defines, fn, entry, ctx->kernels};
+    *k = ls_kernel{program, entry->name, defines, fn, entry, ctx->kernels};
     ctx->kernels = k;
     *out = k;
     return 0;
