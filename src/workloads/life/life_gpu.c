@@ -234,8 +234,13 @@ static const char *rule_defines(const life_gpu_state *st, life_rule r, char *buf
 {
     if (default_rule_kernels(st, r))
         return NULL;
-    snprintf(buf, len, "LIFE_FIXED_DIMS=%u LIFE_FIXED_BIRTH=0x%x LIFE_FIXED_SURVIVE=0x%x", st->dims,
-             (unsigned)r.birth, (unsigned)r.survive);
+    int n = snprintf(buf, len, "LIFE_FIXED_DIMS=%u LIFE_FIXED_BIRTH=0x%x LIFE_FIXED_SURVIVE=0x%x", st->dims,
+                     (unsigned)r.birth, (unsigned)r.survive);
+    /* The generations a launch this driver lays out, which a variant build
+     * changes (-Dc_args=-DLIFE_2D_GENS=N, src/algo/life.h): a program built
+     * at run time would otherwise have the default. */
+    if (st->dims == 2 && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " LIFE_2D_GENS=%u", (unsigned)LIFE_2D_GENS);
     return buf;
 }
 
@@ -275,7 +280,7 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
     if (ks->group > ks->info.max_group)
         ks->group = ks->info.max_group;
     const char *two_name = two_kernel_name(st, r, ks->group), *many_name = many_kernel_name(st, &ks->info, r, ks->group);
-    char buf[96];
+    char buf[128];
     const char *defines = rule_defines(st, r, buf, sizeof buf);
     uint32_t per_unit = 1; /* groups of the many-generation kernel a compute unit holds */
     ks->two = NULL;
