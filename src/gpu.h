@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "error.h"
 
@@ -81,6 +82,22 @@ typedef struct ls_gpu {
     /* Entry point `name` of program `program` (built on first use, cached
      * by the context, owned by it). */
     int (*kernel)(ls_ctx *ctx, const char *program, const char *name, ls_kernel **out, ls_error *err);
+    /* Optional (NULL where the backend cannot build a program at run time:
+     * the CUDA backend built without NVRTC). Entry point `name` of program
+     * `program` built with `defines`, a list of NAME=VALUE separated by
+     * spaces ("LIFE_FIXED_BIRTH=0x48 LIFE_FIXED_SURVIVE=0xc"; ls_gpu_define
+     * reads it), each as if #defined before the program's source: what the
+     * definitions make constant the compiler folds, where a kernel
+     * argument cannot be. The kernel has the name and parameters of the
+     * program's kernel without them; "" is the program as `kernel` gives it.
+     * Each (program, defines) is built on first use and cached by the
+     * context, like `kernel`'s programs; a setting chosen per kind of
+     * device would reach the build the same way. Returns 0 with *out NULL
+     * when this device cannot have it although the backend could (CUDA:
+     * no libnvrtc at run time, or one that does not know the GPU): the
+     * caller then uses `kernel`'s, which takes the same arguments. */
+    int (*kernel_with)(ls_ctx *ctx, const char *program, const char *defines, const char *name, ls_kernel **out,
+                       ls_error *err);
     /* How many groups of `group_size` with `local_bytes` of dynamic local
      * memory are resident on one compute unit at once: CUDA's occupancy
      * calculator; OpenCL has no such query and estimates it from the
@@ -106,5 +123,36 @@ typedef struct ls_gpu {
     int (*copy)(ls_ctx *dst_ctx, ls_buf *dst, size_t dst_offset, ls_ctx *src_ctx, ls_buf *src, size_t src_offset,
                 size_t bytes, ls_error *err);
 } ls_gpu;
+
+/* Reads the next definition of a kernel_with list from *list into def, a
+ * buffer of len bytes, as "NAME=VALUE", and moves *list past it. Returns 1
+ * when one was read, 0 at the end of the list, -1 when the list is not one:
+ * a NAME that is no identifier, a VALUE empty or not letters, digits and _,
+ * or a definition longer than len - 1. Backends refuse such a list rather
+ * than hand it to a compiler among its options. */
+static inline int ls_gpu_define(const char **list, char *def, size_t len)
+{
+    const char *p = *list;
+    while (*p == ' ')
+        p++;
+    size_t n = 0, eq = 0;
+    for (; p[n] && p[n] != ' '; n++) {
+        char c = p[n];
+        int digit = c >= '0' && c <= '9';
+        int word = digit || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+        if (c == '=' && !eq && n > 0)
+            eq = n;
+        else if (!word || (n == 0 && digit))
+            return -1;
+    }
+    *list = p + n;
+    if (n == 0)
+        return 0;
+    if (!eq || eq + 1 == n || n >= len)
+        return -1;
+    memcpy(def, p, n);
+    def[n] = '\0';
+    return 1;
+}
 
 #endif

@@ -6,7 +6,11 @@
  * NVIDIA driver: the backend then lists itself as unavailable, with why.
  * Programs are compiled at build time (kernels_cu/NAME.cu, for the
  * architectures meson chose); a kernel is found by name in its program's
- * table (cu_program.h) and launched with cudaLaunchKernel. */
+ * table (cu_program.h) and launched with cudaLaunchKernel. A program with
+ * definitions (gpu.h's kernel_with) is compiled at run time by NVRTC for
+ * the device's architecture (cu_nvrtc.h; -Dnvrtc), loaded as a library
+ * (cudaLibraryLoadData), and its kernels launched the same way, checked
+ * against the parameters of nvcc's kernel of the same name. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,9 @@ extern "C" {
 }
 #include "cu_args.h"
 #include "cu_program.h"
+#ifdef LS_HAVE_NVRTC
+#include "cu_nvrtc.h"
+#endif
 
 /* Every program meson built: LS_GPU_PROGRAMS is X(graveler) X(bmn) ... */
 #define LS_CU_DECLARE_(p) extern "C" const ls_cu_program ls_cu_program_##p;
@@ -26,13 +33,26 @@ LS_GPU_PROGRAMS(LS_CU_DECLARE_)
 #define LS_CU_LIST_(p) &ls_cu_program_##p,
 static const ls_cu_program *const cu_programs[] = {LS_GPU_PROGRAMS(LS_CU_LIST_) NULL};
 
-#define CU_MAX_KERNELS 64
-
 struct ls_kernel {
     const char *program, *name;
-    const void *fn;
-    const ls_cu_entry *entry; /* with its parameters, to check launches against */
+    const char *defines;      /* "" for nvcc's kernels, else its library's */
+    const void *fn;           /* the __global__ function, or a library's cudaKernel_t */
+    const ls_cu_entry *entry; /* nvcc's kernel of that name: its parameters, to check launches against */
+    ls_kernel *next;
 };
+
+#ifdef LS_HAVE_NVRTC
+/* A program NVRTC compiled with definitions, loaded for the device; lib
+ * NULL when NVRTC cannot make it here (kept so as not to ask again).
+ * cudaLibrary_t is CUDA 12's: without NVRTC the backend builds with older
+ * toolkits too. */
+typedef struct cu_library {
+    const char *program;
+    char *defines;
+    cudaLibrary_t lib;
+    struct cu_library *next;
+} cu_library;
+#endif
 
 struct ls_buf {
     void *ptr;
@@ -46,8 +66,10 @@ struct ls_ctx {
     cudaEvent_t start, stop, joined;
     cudaEvent_t copied;          /* orders peer copies with both devices' queues (cu_copy) */
     unsigned long long peers;    /* bit d: peer access to device d enabled (cu_copy) */
-    ls_kernel kernels[CU_MAX_KERNELS];
-    int nkernels;
+    ls_kernel *kernels; /* found so far, newest first */
+#ifdef LS_HAVE_NVRTC
+    cu_library *libraries; /* loaded so far, newest first */
+#endif
 };
 
 /* Fails with "what: CUDA's message" when the call did not succeed. */
@@ -113,6 +135,21 @@ static void cuda_close(ls_ctx *ctx)
     if (!ctx)
         return;
     cudaSetDevice(ctx->device);
+    while (ctx->kernels) {
+        ls_kernel *k = ctx->kernels;
+        ctx->kernels = k->next;
+        free(k);
+    }
+#ifdef LS_HAVE_NVRTC
+    while (ctx->libraries) {
+        cu_library *l = ctx->libraries;
+        ctx->libraries = l->next;
+        if (l->lib)
+            cudaLibraryUnload(l->lib);
+        free(l->defines);
+        free(l);
+    }
+#endif
     if (ctx->start)
         cudaEventDestroy(ctx->start);
     if (ctx->stop)
@@ -233,32 +270,125 @@ static int cu_read(ls_ctx *ctx, ls_buf *b, size_t offset, void *dst, size_t byte
     return 0;
 }
 
-static int cu_kernel(ls_ctx *ctx, const char *program, const char *name, ls_kernel **out, ls_error *err)
+/* The kernel found before as (program, defines, name), or NULL. */
+static ls_kernel *cu_found(ls_ctx *ctx, const char *program, const char *defines, const char *name)
 {
-    for (int i = 0; i < ctx->nkernels; i++)
-        if (strcmp(ctx->kernels[i].program, program) == 0 && strcmp(ctx->kernels[i].name, name) == 0) {
-            *out = &ctx->kernels[i];
-            return 0;
-        }
+    for (ls_kernel *k = ctx->kernels; k; k = k->next)
+        if (strcmp(k->program, program) == 0 && strcmp(k->defines, defines) == 0 && strcmp(k->name, name) == 0)
+            return k;
+    return NULL;
+}
+
+/* nvcc's kernel `name` of program `program`, from its table. */
+static int cu_entry(const char *program, const char *name, const ls_cu_program **prog, const ls_cu_entry **out,
+                    ls_error *err)
+{
     for (int p = 0; cu_programs[p]; p++) {
         if (strcmp(cu_programs[p]->name, program) != 0)
             continue;
         for (int e = 0; e < cu_programs[p]->count; e++)
             if (strcmp(cu_programs[p]->entries[e].name, name) == 0) {
-                if (ctx->nkernels == CU_MAX_KERNELS)
-                    return ls_fail(err, "CUDA: more than %d kernels in use", CU_MAX_KERNELS);
-                ls_kernel *k = &ctx->kernels[ctx->nkernels++];
-                k->program = cu_programs[p]->name;
-                k->name = cu_programs[p]->entries[e].name;
-                k->fn = cu_programs[p]->entries[e].fn;
-                k->entry = &cu_programs[p]->entries[e];
-                *out = k;
+                *prog = cu_programs[p];
+                *out = &cu_programs[p]->entries[e];
                 return 0;
             }
         return ls_fail(err, "CUDA program %s has no kernel %s", program, name);
     }
     return ls_fail(err, "no CUDA program %s in this build", program);
 }
+
+/* Remembers kernel fn as (program, defines, entry's name) in the context. */
+static int cu_add_kernel(ls_ctx *ctx, const char *program, const char *defines, const void *fn,
+                         const ls_cu_entry *entry, ls_kernel **out, ls_error *err)
+{
+    ls_kernel *k = (ls_kernel *)calloc(1, sizeof *k);
+    if (!k)
+        return ls_fail(err, "out of host memory for CUDA kernel %s", entry->name);
+    *k = ls_kernel{program, entry->name, defines, fn, entry, ctx->kernels};
+    ctx->kernels = k;
+    *out = k;
+    return 0;
+}
+
+static int cu_kernel(ls_ctx *ctx, const char *program, const char *name, ls_kernel **out, ls_error *err)
+{
+    const ls_cu_program *prog;
+    const ls_cu_entry *e;
+    if ((*out = cu_found(ctx, program, "", name)))
+        return 0;
+    if (cu_entry(program, name, &prog, &e, err) != 0)
+        return -1;
+    return cu_add_kernel(ctx, prog->name, "", e->fn, e, out, err);
+}
+
+#ifdef LS_HAVE_NVRTC
+/* Program `program` compiled by NVRTC with `defines` for this device and
+ * loaded: the one loaded before, or now. */
+static int cu_library_for(ls_ctx *ctx, const ls_cu_program *prog, const char *defines, cu_library **out,
+                          ls_error *err)
+{
+    for (cu_library *l = ctx->libraries; l; l = l->next)
+        if (l->program == prog->name && strcmp(l->defines, defines) == 0) {
+            *out = l;
+            return 0;
+        }
+    cu_library *l = (cu_library *)calloc(1, sizeof *l);
+    if (!l || !(l->defines = strdup(defines))) {
+        free(l);
+        return ls_fail(err, "out of host memory for CUDA program %s", prog->name);
+    }
+    const void *cubin = NULL;
+    size_t bytes = 0;
+    ls_error why = {{0}, 0};
+    int rc = ls_nvrtc_cubin(prog->name, defines, ctx->prop.major * 10 + ctx->prop.minor, &cubin, &bytes, &why);
+    cudaError_t st = cudaSuccess;
+    if (rc == 0) {
+        st = cudaSetDevice(ctx->device);
+        if (st == cudaSuccess)
+            st = cudaLibraryLoadData(&l->lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
+    }
+    if (rc < 0 || st != cudaSuccess) {
+        free(l->defines);
+        free(l);
+        if (rc < 0)
+            return ls_fail(err, "%s", why.msg);
+        return ls_fail(err, "CUDA could not load program %s built with %s: %s", prog->name, defines,
+                       cudaGetErrorString(st));
+    }
+    l->program = prog->name;
+    l->next = ctx->libraries;
+    ctx->libraries = l;
+    *out = l;
+    return 0;
+}
+
+/* gpu.h's kernel_with: nvcc's kernel for "", else the kernel of that name
+ * of the program NVRTC compiled with the definitions (none where NVRTC
+ * cannot make it here). */
+static int cu_kernel_with(ls_ctx *ctx, const char *program, const char *defines, const char *name, ls_kernel **out,
+                          ls_error *err)
+{
+    const ls_cu_program *prog;
+    const ls_cu_entry *e;
+    cu_library *l;
+    if (!defines[0])
+        return cu_kernel(ctx, program, name, out, err);
+    if ((*out = cu_found(ctx, program, defines, name)))
+        return 0;
+    if (cu_entry(program, name, &prog, &e, err) != 0 || cu_library_for(ctx, prog, defines, &l, err) != 0)
+        return -1;
+    if (!l->lib)
+        return 0;
+    cudaKernel_t fn;
+    cudaError_t st = cudaLibraryGetKernel(&fn, l->lib, name);
+    if (st != cudaSuccess)
+        return ls_fail(err, "CUDA program %s built with %s has no kernel %s: %s", program, defines, name,
+                       cudaGetErrorString(st));
+    return cu_add_kernel(ctx, prog->name, l->defines, (const void *)fn, e, out, err);
+}
+#else
+#define cu_kernel_with NULL /* built without NVRTC (-Dnvrtc) */
+#endif
 
 static int cu_groups_per_unit(ls_ctx *ctx, ls_kernel *k, uint32_t group_size, size_t local_bytes, uint32_t *out,
                               ls_error *err)
@@ -378,8 +508,8 @@ static int cu_copy(ls_ctx *dst_ctx, ls_buf *dst, size_t dst_offset, ls_ctx *src_
 }
 
 static const ls_gpu cuda_gpu = {
-    cu_info, cu_alloc, cu_free, cu_write, cu_read, cu_kernel, cu_groups_per_unit, cu_launch, cu_timer_start,
-    cu_timer_stop, cu_copy,
+    cu_info, cu_alloc, cu_free, cu_write, cu_read, cu_kernel, cu_kernel_with, cu_groups_per_unit, cu_launch,
+    cu_timer_start, cu_timer_stop, cu_copy,
 };
 
 extern "C" const ls_backend ls_backend_cuda = {

@@ -661,29 +661,56 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
         life_3d(src, dst, row_words, ny, nz, last_bits, seg, items, r, b6s567, aligned, bounded);                 \
     }
 
-LIFE_KERNEL_2D(life_step_2d, 0, 0, birth, survive)
-LIFE_KERNEL_2D(life_step_2d_aligned, 1, 0, birth, survive)
+/* A rule built in (src/workloads/life/life_gpu.c, through gpu.h's
+ * kernel_with): a program built with LIFE_FIXED_DIMS (2 or 3),
+ * LIFE_FIXED_BIRTH and LIFE_FIXED_SURVIVE defined has that rule as a
+ * constant in its kernels that take any rule, which then ignore their
+ * birth and survive arguments as the default rule's kernels do, and the
+ * compiler folds life_rule_2d/3d's tree down to what the rule needs. It
+ * holds only those kernels of that dimension: the others would never run
+ * with it, and each costs build time. */
+#if defined(LIFE_FIXED_DIMS) != defined(LIFE_FIXED_BIRTH) || defined(LIFE_FIXED_DIMS) != defined(LIFE_FIXED_SURVIVE)
+#error "a rule built in needs LIFE_FIXED_DIMS, LIFE_FIXED_BIRTH and LIFE_FIXED_SURVIVE"
+#endif
+#ifdef LIFE_FIXED_DIMS
+#define LIFE_BIRTH ((void)birth, (ls_u32)(LIFE_FIXED_BIRTH))
+#define LIFE_SURVIVE ((void)survive, (ls_u32)(LIFE_FIXED_SURVIVE))
+#else
+#define LIFE_BIRTH birth
+#define LIFE_SURVIVE survive
+#endif
+
+#if !defined(LIFE_FIXED_DIMS) || LIFE_FIXED_DIMS == 2
+LIFE_KERNEL_2D(life_step_2d, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_2D(life_step_2d_aligned, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_2D_TWO(life_two_2d, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_2D_TWO(life_two_2d_aligned, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_2D_MANY(life_many_2d, 0, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_2D_MANY(life_many_2d_aligned, 1, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+/* Bounded planes: any rule, any row length. */
+LIFE_KERNEL_2D(life_step_2d_plane, 0, 1, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_2D_TWO(life_two_2d_plane, 0, 1, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_2D_MANY(life_many_2d_plane, 0, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
+#endif
+#if !defined(LIFE_FIXED_DIMS) || LIFE_FIXED_DIMS == 3
+LIFE_KERNEL_3D(life_step_3d, 0, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_3D(life_step_3d_aligned, 1, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_3D(life_step_3d_plane, 0, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
+#endif
+#ifndef LIFE_FIXED_DIMS
 LIFE_KERNEL_2D(life_step_2d_b3s23, 0, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
 LIFE_KERNEL_2D(life_step_2d_b3s23_aligned, 1, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
-LIFE_KERNEL_2D_TWO(life_two_2d, 0, 0, birth, survive)
-LIFE_KERNEL_2D_TWO(life_two_2d_aligned, 1, 0, birth, survive)
 LIFE_KERNEL_2D_TWO(life_two_2d_b3s23, 0, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
 LIFE_KERNEL_2D_TWO(life_two_2d_b3s23_aligned, 1, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
-LIFE_KERNEL_2D_MANY(life_many_2d, 0, 0, 0, birth, survive)
-LIFE_KERNEL_2D_MANY(life_many_2d_aligned, 1, 0, 0, birth, survive)
 LIFE_KERNEL_2D_MANY(life_many_2d_b3s23, 0, 0, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
 LIFE_KERNEL_2D_MANY(life_many_2d_b3s23_aligned, 1, 0, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
-LIFE_KERNEL_3D(life_step_3d, 0, 0, 0, birth, survive)
-LIFE_KERNEL_3D(life_step_3d_aligned, 1, 0, 0, birth, survive)
 LIFE_KERNEL_3D(life_step_3d_b6s567, 0, 0, 1, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
 LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, 0, 1, ((void)birth, LIFE_B6S567_BIRTH),
                ((void)survive, LIFE_B6S567_SURVIVE))
-/* Bounded planes: any rule, any row length. */
-LIFE_KERNEL_2D(life_step_2d_plane, 0, 1, birth, survive)
-LIFE_KERNEL_2D_TWO(life_two_2d_plane, 0, 1, birth, survive)
-LIFE_KERNEL_2D_MANY(life_many_2d_plane, 0, 1, 0, birth, survive)
-LIFE_KERNEL_3D(life_step_3d_plane, 0, 1, 0, birth, survive)
+#endif
 
+/* The entry points of the program built without definitions (the CUDA
+ * backend's table of its kernels built by nvcc). */
 #define LS_PROGRAM_KERNELS(X)                                                                                     \
     X(life_step_2d)                                                                                               \
     X(life_step_2d_aligned)                                                                                       \

@@ -6,6 +6,7 @@
  * src/kernels/life_kernels.h. */
 #include "life_gpu.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,6 +136,16 @@ static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t gens, uint32_t
     return st->s->backend->gpu->launch(st->s->ctx, k, &l, err);
 }
 
+/* Whether the grid's kernels for rule r are the default rule's, which
+ * have it as a constant (B3/S23 in 2D, B6/S567 in 3D, on a torus). */
+static int default_rule_kernels(const life_gpu_state *st, life_rule r)
+{
+    if (st->bounded)
+        return 0;
+    return st->dims == 3 ? r.birth == LIFE_B6S567_BIRTH && r.survive == LIFE_B6S567_SURVIVE
+                         : r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE;
+}
+
 /* The kernel for this grid and rule: the default rule of the dimension
  * as a constant, and the cheaper x seam when rows end on a word boundary;
  * on a bounded plane the one kernel for any rule and row. */
@@ -146,10 +157,7 @@ static const char *kernel_name(const life_gpu_state *st, life_rule r)
         {{"life_step_2d", "life_step_2d_aligned"}, {"life_step_2d_b3s23", "life_step_2d_b3s23_aligned"}},
         {{"life_step_3d", "life_step_3d_aligned"}, {"life_step_3d_b6s567", "life_step_3d_b6s567_aligned"}},
     };
-    int three = st->dims == 3;
-    int fixed = three ? r.birth == LIFE_B6S567_BIRTH && r.survive == LIFE_B6S567_SURVIVE
-                      : r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE;
-    return names[three][fixed][st->last_bits == 32];
+    return names[st->dims == 3][default_rule_kernels(st, r)][st->last_bits == 32];
 }
 
 /* The 2D kernel that makes two generations a launch, or NULL where the
@@ -162,7 +170,7 @@ static const char *two_kernel_name(const life_gpu_state *st, life_rule r, uint32
         return NULL;
     if (st->bounded)
         return "life_two_2d_plane";
-    return names[r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE][st->last_bits == 32];
+    return names[default_rule_kernels(st, r)][st->last_bits == 32];
 }
 
 /* Lanes at each end of a life_many_* run that store nothing: they must
@@ -202,7 +210,55 @@ static const char *many_kernel_name(const life_gpu_state *st, const ls_gpu_info 
         return NULL;
     if (st->bounded)
         return "life_many_2d_plane";
-    return names[r.birth == LIFE_B3S23_BIRTH && r.survive == LIFE_B3S23_SURVIVE][st->last_bits == 32];
+    return names[default_rule_kernels(st, r)][st->last_bits == 32];
+}
+
+/* The definitions that build rule r into the kernels that take any rule
+ * (LIFE_FIXED_*, src/kernels/life_kernels.h), in buf; NULL where the
+ * grid's kernels are the default rule's, which have it already. With the
+ * rule a constant the compiler folds its tree to what the rule needs: on
+ * the H200, B36/S23 took 2.26 times B3/S23's time with the rule as kernel
+ * arguments; in NVRTC 13.0's PTX for sm_90, life_many_2d_aligned is 3900
+ * instructions with the rule as arguments, 2202 with B36/S23 built in,
+ * 2009 with B3/S23 (its own kernel: 2012); life_step_3d_aligned 3687, with
+ * B5/S45 1495 (B6/S567's kernel: 1567).
+ *
+ * What a user pays for it, once per rule in a process: on CUDA, NVRTC
+ * compiles the program for the GPU, 0.85 s for 2D and 0.5 s for 3D on one
+ * core of an AMD EPYC (Zen 5, 2.6 GHz; tests/test_nvrtc.c prints it), and
+ * the devices of a set share it; on OpenCL nothing more, as the program is
+ * built at run time anyway (PoCL 3.1: 0.5 s to build it, and 2.1 s to
+ * compile a kernel at its first launch, against 0.6 s and 2.7 s without
+ * the rule; PoCL keeps kernels in its cache directory for later runs). */
+static const char *rule_defines(const life_gpu_state *st, life_rule r, char *buf, size_t len)
+{
+    if (default_rule_kernels(st, r))
+        return NULL;
+    int n = snprintf(buf, len, "LIFE_FIXED_DIMS=%u LIFE_FIXED_BIRTH=0x%x LIFE_FIXED_SURVIVE=0x%x", st->dims,
+                     (unsigned)r.birth, (unsigned)r.survive);
+    /* The generations a launch this driver lays out, which a variant build
+     * changes (-Dc_args=-DLIFE_2D_GENS=N, src/algo/life.h): a program built
+     * at run time would otherwise have the default. */
+    if (st->dims == 2 && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " LIFE_2D_GENS=%u", (unsigned)LIFE_2D_GENS);
+    return buf;
+}
+
+/* Kernel `name` of the life program with `defines` built in where the
+ * backend can build them (gpu.h's kernel_with), else the one that takes
+ * the rule as arguments: both take the same arguments.
+ * LOCKSTEP_DEBUG_LIFE_RULE_ARGS=1 takes the latter on every backend, as
+ * CUDA does without NVRTC, for the tests. */
+static int life_kernel(life_gpu_state *st, const char *defines, const char *name, ls_kernel **out, ls_error *err)
+{
+    const ls_gpu *gpu = st->s->backend->gpu;
+    const char *debug = getenv("LOCKSTEP_DEBUG_LIFE_RULE_ARGS");
+    int rule_args = debug && strcmp(debug, "1") == 0;
+    *out = NULL;
+    if (defines && gpu->kernel_with && !rule_args &&
+        gpu->kernel_with(st->s->ctx, "life", defines, name, out, err) != 0)
+        return -1;
+    return *out ? 0 : gpu->kernel(st->s->ctx, "life", name, out, err);
 }
 
 /* The kernels of a run of rule r: one generation a launch, two, and
@@ -224,12 +280,14 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
     if (ks->group > ks->info.max_group)
         ks->group = ks->info.max_group;
     const char *two_name = two_kernel_name(st, r, ks->group), *many_name = many_kernel_name(st, &ks->info, r, ks->group);
+    char buf[128];
+    const char *defines = rule_defines(st, r, buf, sizeof buf);
     uint32_t per_unit = 1; /* groups of the many-generation kernel a compute unit holds */
     ks->two = NULL;
     ks->many = NULL;
-    if (gpu->kernel(st->s->ctx, "life", kernel_name(st, r), &ks->one, err) != 0 ||
-        (two_name && gpu->kernel(st->s->ctx, "life", two_name, &ks->two, err) != 0) ||
-        (many_name && gpu->kernel(st->s->ctx, "life", many_name, &ks->many, err) != 0) ||
+    if (life_kernel(st, defines, kernel_name(st, r), &ks->one, err) != 0 ||
+        (two_name && life_kernel(st, defines, two_name, &ks->two, err) != 0) ||
+        (many_name && life_kernel(st, defines, many_name, &ks->many, err) != 0) ||
         (ks->many && gpu->groups_per_unit(st->s->ctx, ks->many, ks->group, 0, &per_unit, err) != 0))
         return -1;
     ks->margin = life_many_margin(st);
