@@ -17,8 +17,7 @@
 #
 # usage: bash bench/life2d_variants.sh [VARIANT...]   (default: all; the log
 # also goes to $OUT/life2d_variants.log, $OUT defaulting to /tmp)
-# variants: two g4 g8 g12 g16 (g16 is the default build), gN for any N up
-# to 32; s1 s2: LIFE_FMA_SHIFTS (src/kernels/life_kernels.h). About 4 minutes
+# variants: two g4 g8 g12 g16 (g16 is the default build). About 4 minutes
 # on a 16-core H200 host (the builds run in parallel).
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -41,7 +40,6 @@ options() {
     g16) ;;
     two) echo "-Dc_args=-DLIFE_2D_GENS=2u -Dnvcc_flags=-DLIFE_2D_GENS=2u" ;;
     g*) echo "-Dc_args=-DLIFE_2D_GENS=${1#g}u -Dnvcc_flags=-DLIFE_2D_GENS=${1#g}u" ;;
-    s[0-9]) echo "-Dc_args=-DLIFE_FMA_SHIFTS=${1#s} -Dnvcc_flags=-DLIFE_FMA_SHIFTS=${1#s}" ;;
     *) echo "unknown variant $1" >&2; return 1 ;;
   esac
 }

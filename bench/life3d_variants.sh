@@ -7,7 +7,6 @@
 #   rN    LIFE_GPU_3D_ROWS=N, rows a work-item owns (src/algo/life.h; 4)
 #   aN    LIFE_3D_AHEAD=N, planes read ahead (src/kernels/life_kernels.h; 3)
 #   bN    LIFE_3D_MIN_GROUPS=N, groups of 256 an SM must hold (CUDA)
-#   sN    LIFE_FMA_SHIFTS=N, x shifts on the multiply pipe (life_kernels.h)
 #   r4 is the default build
 #   base  the tree in $BASE_TAR (a `git archive` of the commit to compare
 #         with), built as it is: the A of an A/B in the same batch
@@ -44,7 +43,6 @@ defines() { # the -D definitions of a variant, its knobs joined by '-'
       r[0-9]*) defs+=("-DLIFE_GPU_3D_ROWS=${knob#r}u") ;;
       a[0-9]*) defs+=("-DLIFE_3D_AHEAD=${knob#a}") ;;
       b[0-9]*) defs+=("-DLIFE_3D_MIN_GROUPS=${knob#b}") ;;
-      s[0-9]) defs+=("-DLIFE_FMA_SHIFTS=${knob#s}") ;;
       *) echo "unknown knob $knob in variant $1" >&2; return 1 ;;
     esac
   done

@@ -25,8 +25,6 @@
  *   ls_atomic_inc_local(p)        32-bit atomic increment of local memory,
  *                                 returning the old value
  *   ls_atomic_inc_global(p)       the same on global memory
- *   ls_mulhi(a, b)                the high 32 bits of the 64-bit product
- *                                 of two 32-bit unsigned integers
  *   LS_RESTRICT                   after the * of a buffer parameter: the
  *                                 kernel reaches that memory through no
  *                                 other pointer, so loads may be moved
@@ -116,7 +114,6 @@
 #define ls_barrier() barrier(CLK_LOCAL_MEM_FENCE)
 #define ls_atomic_inc_local(p) atomic_inc(p)
 #define ls_atomic_inc_global(p) atomic_inc(p)
-#define ls_mulhi(a, b) mul_hi((ls_u32)(a), (ls_u32)(b))
 #ifdef LS_NV_SHFL
 #define LS_EXCHANGE_BUF(name, n) __local ls_u32 *name = 0
 /* What __shfl_up_sync(~0, v, 1) and __shfl_down_sync(~0, v, 1) are in PTX:
@@ -185,7 +182,6 @@ static inline ls_u32 ls_nv_shfl_down1(ls_u32 v)
 #define ls_barrier() __syncthreads()
 #define ls_atomic_inc_local(p) atomicAdd((p), 1u)
 #define ls_atomic_inc_global(p) atomicAdd((p), 1u)
-#define ls_mulhi(a, b) __umulhi((ls_u32)(a), (ls_u32)(b))
 #define LS_EXCHANGE_BUF(name, n) ls_u32 *name = 0
 #define ls_exchange(buf, n, v, up, dn)                                            \
     do {                                                                          \

@@ -60,18 +60,7 @@ typedef struct life_xwrap {
     ls_u32 keep;      /* the cells of the output word (padding masked) */
     ls_u32 wkeep, ekeep; /* bounded planes: 0 where the west (east) word is beyond the row's edge, else ~0 */
     ls_u32 esh64;     /* last word of an unaligned row: last_bits, else 32 (life_2dm_sum) */
-    ls_u32 two, two31; /* 2 and 2^31, as values the compiler cannot see (LIFE_FMA_SHIFTS) */
 } life_xwrap;
-
-/* Variant knob (bench/life2d_variants.sh): the x shifts of aligned rows
- * made on the multiply pipe rather than as funnel shifts on the logic
- * pipe the counting saturates: w << 1 | p >> 31 is w * 2 + hi(p * 2), w >>
- * 1 | n << 31 is hi(w * 2^31) + n * 2^31 (the terms share no bit). 0: none,
- * 1: the west shift, 2: both. The factors are opaque (life_xwrap's two,
- * two31), or the compiler turns the products back into shifts. */
-#ifndef LIFE_FMA_SHIFTS
-#define LIFE_FMA_SHIFTS 0
-#endif
 
 LS_DEVICE life_xwrap life_xwrap_make(ls_u32 j, ls_u32 row_words, ls_u32 last_bits)
 {
@@ -87,8 +76,6 @@ LS_DEVICE life_xwrap life_xwrap_make(ls_u32 j, ls_u32 row_words, ls_u32 last_bit
     x.wkeep = first ? 0u : 0xffffffffu;
     x.ekeep = last ? 0u : 0xffffffffu;
     x.esh64 = last && partial ? last_bits : 32u;
-    x.two = 2u | (row_words >> 31); /* row_words < 2^31 */
-    x.two31 = x.two << 30;
     return x;
 }
 
@@ -139,16 +126,8 @@ LS_DEVICE void life_raw_sum(life_raw v, life_xwrap x, int aligned, int bounded, 
         wp &= x.ekeep;
     }
     if (aligned) {
-#if LIFE_FMA_SHIFTS >= 1
-        west = w * x.two + ls_mulhi(wm, x.two);
-#else
         west = life_west(w, wm);
-#endif
-#if LIFE_FMA_SHIFTS >= 2
-        east = ls_mulhi(w, x.two31) + wp * x.two31;
-#else
         east = life_east(w, wp);
-#endif
     } else {
         /* j == 0: the last word's last cell moved up to bit 31; last word:
          * the first cell put just above the last one (a padding bit). */
