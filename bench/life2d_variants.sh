@@ -44,7 +44,7 @@ options() {
   esac
 }
 
-echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), lockstep $(git rev-parse --short HEAD 2>/dev/null || echo "${LOCKSTEP_COMMIT:-?}")"
+echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), lockstep ${LOCKSTEP_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo ?)}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
 t0=$(date +%s)
 jobs_per=$(( $(nproc) / ${#variants[@]} ))
