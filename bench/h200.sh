@@ -73,6 +73,11 @@ echo "== life 3D 2048^3 (two 1 GiB grids on the device), 4 generations"
 for b in cuda $nv; do $ls life --dims 3 --size 2048 --steps 4 --density 0.2 --backend "$b" --quiet; done
 echo "== bench life 2D 65536^2 x 1024, B3/S23, density 0.2"
 for b in cuda $nv; do $ls bench life --dims 2 --size 65536 --steps 1024 --density 0.2 --backend "$b" --repeat 3 --warmup 1; done
+echo "== bench life, rules other than the defaults (built into the kernels: NVRTC, OpenCL -D): 2D B36/S23, 3D B5/S45"
+for b in cuda $nv; do
+  $ls bench life --dims 2 --size 65536 --steps 1024 --density 0.2 --rule B36/S23 --backend "$b" --repeat 3 --warmup 1
+  $ls bench life --dims 3 --size 1024 --steps 1024 --density 0.2 --rule B5/S45 --backend "$b" --repeat 3 --warmup 1
+done
 echo "== bench ray 512x512x64"
 for m in exact fast; do
   for b in cuda $nv; do $ls bench ray --mode "$m" --backend "$b" --repeat 10 --warmup 2; done
