@@ -11,13 +11,17 @@ the target takes it:
     small tmpfs, as root): exit 1, one line, OUT as it was, no temporary
     file left; a directory that takes no file: exit 2 before computing;
   - SIGKILL at moments during the write: OUT is the old file or the whole
-    new one, and the next write removes what the killed one left.
+    new one, and the next write removes what the killed one left;
+  - the input is read while the devices open (ls_workload.prepare): a bad
+    input is the user's fault (exit 2) even when the backend cannot open,
+    and Ctrl-C while it is read stops the run with its report (exit 130).
 The faults are made by an LD_PRELOAD shim (tests/io_faults.c).
 
 usage: life_pku_io.py LOCKSTEP SHIM"""
 import json
 import os
 import random
+import signal
 import struct
 import subprocess
 import sys
@@ -207,8 +211,46 @@ def killed_while_writing(d):
     os.remove(src)
 
 
+def read_ahead(d):
+    src = os.path.join(d, 'bad.data')
+    with open(src, 'wb') as f:
+        f.write(struct.pack('<QQ', 4, 0) + bytes(10) + b'\x02' + bytes(53))
+    out = os.path.join(d, 'never.data')
+    for backend in ('openmp', 'cuda'):
+        r = subprocess.run([LS, 'life', src, out, '1', '--backend', backend, '--quiet'], capture_output=True, text=True,
+                           timeout=120)
+        expect(r.returncode == 2 and 'offset 26' in r.stderr and one_line(r.stderr.encode()),
+               'a bad input with --backend %s: exit 2, the input named (read while the device opens)' % backend,
+               'exit %d, %r' % (r.returncode, r.stderr))
+    expect(not os.path.exists(out) and temporaries(d) == [], 'a bad input: no output, no temporary file')
+    os.remove(src)
+    # Ctrl-C while the input is read (from a FIFO that waits): the run
+    # stops at its first chunk and reports it.
+    fifo = os.path.join(d, 'in.fifo')
+    os.mkfifo(fifo)
+    p = subprocess.Popen([LS, 'life', '--in', fifo, '--format', 'pku', '--steps', '1000000', '--backend', 'openmp',
+                          '--json', '--quiet'], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    m = 32
+    try:
+        with open(fifo, 'wb') as f:
+            f.write(struct.pack('<QQ', m, 0) + bytes(m ** 3 // 2))
+            f.flush()
+            time.sleep(0.5)
+            p.send_signal(signal.SIGINT)
+            time.sleep(0.2)
+            f.write(bytes(m ** 3 - m ** 3 // 2))
+    except BrokenPipeError:
+        pass  # the reader is gone: the check below says how it ended
+    out_text, err_text = p.communicate(timeout=120)
+    expect(p.returncode == 130 and '"interrupted":true' in out_text.replace(' ', ''),
+           'Ctrl-C while the input is read: exit 130 and the report of what was done',
+           'exit %d, %r %r' % (p.returncode, out_text[-200:], err_text[-200:]))
+    os.remove(fifo)
+
+
 with tempfile.TemporaryDirectory() as tmp:
     same_bytes_every_path(tmp)
     full_disks(tmp)
     killed_while_writing(tmp)
+    read_ahead(tmp)
 finish()
