@@ -363,13 +363,13 @@ static size_t pku_transfer(int fd, int writing, uint8_t *buf, size_t len, off_t 
 
 /* A parallel pass over the cells of a PKU file (rows of m bytes): threads
  * take chunks of whole rows (PKU_CHUNK_BYTES at most) and convert them in
- * place in a mapping of the file (`map`, its first cell), or in a buffer
- * of their own that pku_transfer moves to or from offset `base` of fd;
- * what went wrong is gathered here. */
+ * a buffer of their own that pku_transfer moves to or from offset `base`
+ * of fd, or, writing, straight into a mapping of the file (`map`, its
+ * first cell); what went wrong is gathered here. */
 typedef struct pku_pass {
     int fd;
     off_t base;
-    uint8_t *map;      /* the cells mapped, or NULL: through fd */
+    uint8_t *map;      /* writing: the cells mapped, or NULL: through fd */
     uint32_t m;
     int64_t rows, per; /* rows in all, rows a chunk */
     life_grid *dst;    /* reading: the grid the rows are packed into */
@@ -418,15 +418,17 @@ static int pku_parallel(pku_pass *p, void (*chunk)(pku_pass *p, uint8_t *bytes, 
     return nomem ? -1 : 0;
 }
 
-/* Reads rows r0 .. r0 + nr (unless they are mapped) and packs them; the
- * first bad byte in file order is the one kept, whichever thread finds
- * it. */
+/* Reads rows r0 .. r0 + nr into bytes and packs them; the first bad byte
+ * in file order is the one kept, whichever thread finds it. (pread, not a
+ * mapping of the input: a mapping measured no faster, and a file cut
+ * short under it would end the process with SIGBUS instead of a
+ * message.) */
 static void pku_read_chunk(pku_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
 {
     uint32_t m = p->m;
     size_t len = (size_t)nr * m;
     int e = 0;
-    size_t got = p->map ? len : pku_transfer(p->fd, 0, bytes, len, p->base + (off_t)((uint64_t)r0 * m), &e);
+    size_t got = pku_transfer(p->fd, 0, bytes, len, p->base + (off_t)((uint64_t)r0 * m), &e);
     if (got < len) {
 #pragma omp critical(life_pku_read)
         {
@@ -930,12 +932,16 @@ int life_out_write(life_out *out, const char *path, life_format fmt, const life_
     if (ls_atomic_open(&out->file, path, err) != 0)
         return -1;
     /* A PKU file through a mapping where the target takes one (its
-     * messages name the file), else through the stream. */
+     * messages name the file), else through the stream (a writer's
+     * messages do not). */
     int rc = fmt == LIFE_FORMAT_PKU ? pku_write_mapped(&out->file, g, meta, beside, err) : 1;
-    if (rc > 0 && (rc = write_stream(&out->file, fmt, g, meta, beside, err)) != 0 && !err->usage) {
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        ls_fail(err, "cannot write %s: %s", path, why);
+    if (rc > 0) {
+        rc = write_stream(&out->file, fmt, g, meta, beside, err);
+        if (rc != 0 && !err->usage) {
+            char why[sizeof err->msg];
+            memcpy(why, err->msg, sizeof why);
+            ls_fail(err, "cannot write %s: %s", path, why);
+        }
     }
     if (rc != 0) {
         ls_atomic_abort(&out->file);
