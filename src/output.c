@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -329,8 +330,11 @@ int ls_atomic_open(ls_atomic_file *a, const char *path, ls_error *err)
     return rc;
 }
 
+static int unmap(ls_atomic_file *a);
+
 void ls_atomic_abort(ls_atomic_file *a)
 {
+    unmap(a);
     /* The name goes first, while our lock still keeps cleaners off it. */
     if (a->tmp)
         unlink(a->tmp);
@@ -343,6 +347,145 @@ void ls_atomic_abort(ls_atomic_file *a)
     memset(a, 0, sizeof *a);
     a->std_fd = -1;
 }
+
+/* ---- Writing through a mapping (ls_atomic_map) ------------------------------ */
+
+/* The one mapping that may be open, for the SIGBUS handler: where it
+ * lies, the temporary file to remove, and the line to print, made
+ * beforehand (a signal handler may not format). */
+static struct {
+    char *start;
+    size_t size;
+    const char *tmp;
+    char line[1024];
+    size_t line_len;
+    struct sigaction before;
+} guard;
+
+/* A SIGBUS inside the mapping: the file system could not give the page a
+ * fault asked for. Nothing can be written any more, so the temporary file
+ * goes and the process ends as a failed write does (exit 1), with the
+ * target left as it was. Any other SIGBUS is not ours: the action that
+ * was there before is put back, and it gets the signal again (a fault
+ * elsewhere raises it anew as the faulting instruction runs again; one
+ * that was sent, which carries no address, is sent again). */
+static void on_sigbus(int sig, siginfo_t *info, void *context)
+{
+    (void)context;
+    char *at = info->si_addr;
+    if (info->si_code <= 0 || at < guard.start || at >= guard.start + guard.size) {
+        sigaction(SIGBUS, &guard.before, NULL);
+        if (info->si_code <= 0)
+            raise(sig);
+        return;
+    }
+    unlink(guard.tmp);
+    ssize_t said = write(2, guard.line, guard.line_len);
+    (void)said;
+    _exit(1);
+}
+
+/* Watches a->map for SIGBUS: 0, or -1 with errno set. */
+static int guard_on(const ls_atomic_file *a)
+{
+    guard.size = a->map_size;
+    guard.tmp = a->tmp;
+    int n = snprintf(guard.line, sizeof guard.line,
+                     "lockstep: cannot write %s: the file system failed a page of it while it was being written "
+                     "(SIGBUS: out of space, or an I/O error); the file was left as it was\n",
+                     a->name);
+    guard.line_len = n < 0 ? 0 : (size_t)n < sizeof guard.line ? (size_t)n : sizeof guard.line - 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    guard.start = a->map; /* before the handler can run */
+    if (sigaction(SIGBUS, &sa, &guard.before) == 0)
+        return 0;
+    guard.start = NULL;
+    return -1;
+}
+
+static void guard_off(void)
+{
+    sigaction(SIGBUS, &guard.before, NULL);
+    guard.start = NULL;
+    guard.size = 0;
+}
+
+/* Gives fd `size` bytes with every block allocated: a page fault into a
+ * shared mapping that needs a block the disk no longer has cannot return
+ * ENOSPC, it raises SIGBUS, so the space is taken here, where running out
+ * is an error code. 0; 1 where the file system cannot reserve space; -1
+ * with errno set. (Linux's fallocate, not posix_fallocate: where the file
+ * system has none, glibc emulates that with a byte written in every
+ * block, a second pass over a gigabyte that reserves nothing on a
+ * copy-on-write file system.) */
+static int reserve_blocks(int fd, size_t size)
+{
+    int rc;
+    while ((rc = fallocate(fd, 0, 0, (off_t)size)) != 0 && errno == EINTR)
+        ;
+    if (rc == 0)
+        return 0;
+    return errno == EOPNOTSUPP || errno == ENOSYS ? 1 : -1;
+}
+
+int ls_atomic_map(ls_atomic_file *a, size_t size, void **data, ls_error *err)
+{
+    *data = NULL;
+    if (a->through || !a->tmp || guard.start || size == 0 || size > (size_t)INT64_MAX)
+        return 1;
+    int fd = fileno(a->f);
+    if (fflush(a->f) != 0 || ftello(a->f) != 0)
+        return 1; /* something was written through a->f: it goes on there */
+    int reserved = reserve_blocks(fd, size);
+    if (reserved < 0)
+        return ls_fail(err, "cannot write %s: %s", a->name, strerror(errno));
+    if (reserved > 0)
+        return 1;
+    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) {
+        /* Not mapped (a file system that maps no files, no address
+         * space): a->f writes it, from an empty file again. */
+        if (ftruncate(fd, 0) != 0)
+            return ls_fail(err, "cannot write %s: %s", a->name, strerror(errno));
+        return 1;
+    }
+    a->map = map;
+    a->map_size = size;
+    if (guard_on(a) != 0) {
+        int e = errno;
+        munmap(map, size);
+        a->map = NULL;
+        return ls_fail(err, "cannot write %s: cannot watch its mapping for SIGBUS: %s", a->name, strerror(e));
+    }
+    *data = map;
+    return 0;
+}
+
+/* Ends the mapping, and leaves a->f at the end of what it held, for a
+ * writer that goes on there. No msync: on Linux the mapped pages are the
+ * file's page cache, written back with the rest, and fsync (--sync) syncs
+ * them as it syncs what write() left there. */
+static int unmap(ls_atomic_file *a)
+{
+    if (!a->map)
+        return 0;
+    int rc = munmap(a->map, a->map_size);
+    int e = errno;
+    guard_off();
+    a->map = NULL;
+    if (rc == 0 && fseeko(a->f, (off_t)a->map_size, SEEK_SET) != 0) {
+        rc = -1;
+        e = errno;
+    }
+    errno = e;
+    return rc;
+}
+
+/* ---- Committing ---------------------------------------------------------- */
 
 /* Makes the rename itself durable. */
 static int sync_dir(const char *path)
@@ -377,7 +520,9 @@ void ls_output_set_sync(int on)
 static int commit_replace(ls_atomic_file *a, ls_error *err)
 {
     int e = 0;
-    if (fflush(a->f) != 0 || ferror(a->f))
+    if (unmap(a) != 0)
+        e = errno;
+    else if (fflush(a->f) != 0 || ferror(a->f))
         e = errno ? errno : EIO;
     else if (sync_outputs && fsync(fileno(a->f)) != 0)
         e = errno;

@@ -57,6 +57,8 @@ typedef struct ls_atomic_file {
     int std_fd;  /* written through to this process's stdout (1) or stderr (2); else -1 */
     char *data;  /* written through: the contents, rendered in memory */
     size_t size;
+    void *map;   /* the temporary file mapped (ls_atomic_map), or NULL */
+    size_t map_size;
 } ls_atomic_file;
 
 /* What an output path is, and how ls_atomic_* writes it:
@@ -96,14 +98,31 @@ typedef struct ls_atomic_file {
  * (mode 0666 less the umask), or a buffer in memory for a target written
  * through. */
 int ls_atomic_open(ls_atomic_file *a, const char *path, ls_error *err);
-/* Replaced file: flushes, syncs, renames the temporary file over the
- * target, then syncs the directory; on failure the temporary file is
- * removed and the target is left as it was. Written through: opens the
- * target and writes the whole contents. */
+/* Replaced file: unmaps it (ls_atomic_map), flushes, syncs, renames the
+ * temporary file over the target, then syncs the directory; on failure
+ * the temporary file is removed and the target is left as it was.
+ * Written through: opens the target and writes the whole contents. */
 int ls_atomic_commit(ls_atomic_file *a, ls_error *err);
 /* Removes the temporary file (or drops the buffer); path is left as it
  * was. */
 void ls_atomic_abort(ls_atomic_file *a);
+
+/* Writes a replaced file through a shared mapping instead of a->f, for
+ * large outputs that threads fill at once (each thread's page faults
+ * proceed in parallel, where write() calls on one file take turns on its
+ * lock). Before anything is written to a->f: gives the temporary file
+ * `size` bytes with their blocks reserved (fallocate), so that no page
+ * fault needs a block that the disk no longer has, and maps it writable
+ * at *data. ls_atomic_commit and ls_atomic_abort unmap it. While it is
+ * mapped, a SIGBUS in it (a file system that fails the fault all the
+ * same: an I/O error, a copy-on-write file system out of space) ends the
+ * process with one line and exit status 1, having removed the temporary
+ * file: the target is left as it was. Returns 0; 1 when this target is
+ * not written so (written through; a file system that cannot reserve
+ * blocks, or map files; another mapping open): write a->f as usual; or
+ * -1 with err set when the reservation failed (no space, over quota, too
+ * large for the file system). */
+int ls_atomic_map(ls_atomic_file *a, size_t size, void **data, ls_error *err);
 
 /* Checks, before any long computation, that an output file can be written
  * at path later, as ls_atomic_open will write it: not a directory or

@@ -84,6 +84,15 @@ typedef struct ls_workload {
     int max_positional;
     int (*params_positional)(void *params, int n, const char **pos, ls_error *err);
     int (*params_validate)(void *params, ls_error *err);
+    /* Reads the run's input files into params ahead of the run, on one
+     * thread while another opens the devices (a CUDA context takes a
+     * quarter of a second, as long as reading a 1 GiB Life grid takes):
+     * `lockstep NAME` calls it in one process (under mpirun, and in
+     * check, bench and conformance, run reads its inputs itself). What
+     * the run does not take, params_free frees. NULL: nothing to read
+     * ahead. 0, or -1 with err set. */
+    int (*prepare)(void *params, ls_error *err);
+    void (*params_free)(void *params);
 
     /* One run on the set: on every device of it and every rank of the
      * job when on_set, else on set->dev[0] (the only one the command layer

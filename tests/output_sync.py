@@ -16,15 +16,17 @@ LS, SHIM = sys.argv[1], sys.argv[2]
 
 RUNS = {
     'life': ['life', '--dims', '2', '--size', '64x32', '--steps', '3', '--backend', 'openmp', '--quiet'],
+    # PKU: written through a mapping of the file (ls_atomic_map).
+    'life pku': ['life', '--dims', '3', '--size', '40', '--steps', '3', '--backend', 'openmp', '--quiet'],
     'ray': ['ray', '--size', '16x8', '--spp', '1', '--backend', 'openmp', '--quiet'],
 }
-EXT = {'life': 'x.lsgrid', 'ray': 'x.ppm'}
+EXT = {'life': 'x.lsgrid', 'life pku': 'x.data', 'ray': 'x.ppm'}
 
 with tempfile.TemporaryDirectory() as tmp:
     for name, args in RUNS.items():
         outputs = {}
         for sync in (False, True):
-            count = os.path.join(tmp, 'count-%s-%d' % (name, sync))
+            count = os.path.join(tmp, 'count-%s-%d' % (name.replace(' ', '-'), sync))
             out = os.path.join(tmp, '%d-%s' % (sync, EXT[name]))
             env = dict(os.environ, LD_PRELOAD=SHIM, FSYNC_COUNT_FILE=count)
             r = subprocess.run([LS] + args + ['--out', out] + (['--sync'] if sync else []), env=env,

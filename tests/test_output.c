@@ -10,7 +10,13 @@
  *     device: written through; dangling: refused, nothing created;
  *   - names of 243 to 255 bytes work (the temporary name is shortened);
  *   - the temporary file of a write killed with SIGKILL is removed by the
- *     next write of the same target, and a live writer's is not.
+ *     next write of the same target, and a live writer's is not;
+ *   - a file written through a mapping (ls_atomic_map) holds what was
+ *     stored, or is not there after an abort; a target written through,
+ *     or a file already written to, is not mapped; a SIGBUS in the mapping
+ *     is one line and exit 1, the temporary file gone and the target as it
+ *     was, and any other SIGBUS (sent, a fault elsewhere, one after the
+ *     commit) still ends the process as SIGBUS does.
  * Device nodes are made in a scratch directory (mknod, as root), so that a
  * broken writer can only replace those; without root, /dev/null and
  * /dev/full, which an ordinary user cannot replace, are used. */
@@ -21,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -408,6 +415,155 @@ static void test_stale_temporaries(void)
     check(ls_atomic_commit(&live, &err) == 0 && same_text(path, "live\n"), "the live writer still commits");
 }
 
+/* ---- ls_atomic_map ------------------------------------------------------ */
+
+#define MAPPED_SIZE (3 * 4096 + 17) /* pages and a part of one */
+
+/* Maps a new write of path: the mapping, or NULL (a failed check). */
+static unsigned char *map_write(ls_atomic_file *a, const char *path)
+{
+    ls_error err = {{0}, 0};
+    void *data = NULL;
+    if (ls_atomic_open(a, path, &err) != 0)
+        return NULL;
+    if (ls_atomic_map(a, MAPPED_SIZE, &data, &err) != 0) {
+        ls_atomic_abort(a);
+        return NULL;
+    }
+    return data;
+}
+
+static int holds_pattern(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    static unsigned char buf[MAPPED_SIZE + 1];
+    ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (n != MAPPED_SIZE)
+        return 0;
+    for (size_t i = 0; i < MAPPED_SIZE; i++)
+        if (buf[i] != (unsigned char)(i * 7))
+            return 0;
+    return 1;
+}
+
+static void test_map_writes(void)
+{
+    char path[512];
+    path_in(path, sizeof path, "mapped.bin");
+    ls_error err = {{0}, 0};
+    ls_atomic_file a;
+    unsigned char *data = map_write(&a, path);
+    check(data != NULL, "a new file is mapped");
+    if (data) {
+        for (size_t i = 0; i < MAPPED_SIZE; i++)
+            data[i] = (unsigned char)(i * 7);
+        check(ls_atomic_commit(&a, &err) == 0 && holds_pattern(path) && count_named(dir, ".mapped.bin.tmp-") == 0,
+              "a mapped write, committed, holds what was stored, and no temporary file is left");
+    }
+    if (write_text(path, "old\n", &err) != 0 || !(data = map_write(&a, path))) {
+        check(0, "a mapped write of a file that exists");
+        return;
+    }
+    memset(data, 'x', MAPPED_SIZE);
+    ls_atomic_abort(&a);
+    check(same_text(path, "old\n") && count_named(dir, ".mapped.bin.tmp-") == 0,
+          "a mapped write, aborted, leaves the file as it was and no temporary file");
+    void *none = NULL;
+    if (ls_atomic_open(&a, path, &err) == 0) {
+        fputs("streamed ", a.f);
+        check(ls_atomic_map(&a, MAPPED_SIZE, &none, &err) == 1 && none == NULL, "a file already written to is not mapped");
+        fputs("on\n", a.f);
+        check(ls_atomic_commit(&a, &err) == 0 && same_text(path, "streamed on\n"), "and its stream goes on");
+    }
+    char null[512];
+    device(null, sizeof null, "null", 3);
+    if (ls_atomic_open(&a, null, &err) == 0) {
+        check(ls_atomic_map(&a, MAPPED_SIZE, &none, &err) == 1, "a character device is not mapped (written through)");
+        ls_atomic_abort(&a);
+    }
+    unlink(path);
+}
+
+/* What a child made of a SIGBUS: its status, and what it said on stderr
+ * (in `said`). `how`: 0 a fault in the mapping (the file cut short under
+ * it), 1 a SIGBUS sent to it, 2 a fault in another mapping, 3 a fault in
+ * another mapping after the commit. */
+static int sigbus_child(const char *path, int how, char *said, size_t len)
+{
+    int pipefd[2];
+    if (pipe(pipefd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* A handler that gives the fault back to itself for ever: killed by
+         * SIGALRM, which fails the check, rather than a hang. */
+        signal(SIGALRM, SIG_DFL);
+        alarm(10);
+        dup2(pipefd[1], 2);
+        ls_atomic_file a;
+        unsigned char *data = map_write(&a, path);
+        char other[600];
+        snprintf(other, sizeof other, "%s.other", path);
+        int fd = open(other, O_RDWR | O_CREAT | O_TRUNC, 0600);
+        volatile unsigned char *elsewhere = fd >= 0 && ftruncate(fd, 4096) == 0
+            ? mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+        if (!data || elsewhere == (void *)MAP_FAILED || ftruncate(fd, 0) != 0)
+            _exit(3);
+        ls_error err = {{0}, 0};
+        if (how == 0 && ftruncate(fileno(a.f), 0) == 0)
+            data[2 * 4096] = 1;
+        else if (how == 1)
+            raise(SIGBUS);
+        else if (how == 2)
+            elsewhere[0] = 1;
+        else if (how == 3 && ls_atomic_commit(&a, &err) == 0)
+            elsewhere[0] = 1;
+        _exit(0);
+    }
+    close(pipefd[1]);
+    ssize_t n = read(pipefd[0], said, len - 1);
+    said[n > 0 ? n : 0] = 0;
+    close(pipefd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+static void test_map_sigbus(void)
+{
+    char path[512], said[2048];
+    path_in(path, sizeof path, "bus.bin");
+    ls_error err = {{0}, 0};
+    if (write_text(path, "old\n", &err) != 0) {
+        check(0, "scratch file");
+        return;
+    }
+    int status = sigbus_child(path, 0, said, sizeof said);
+    check(WIFEXITED(status) && WEXITSTATUS(status) == 1, "a SIGBUS in the mapping: exit 1");
+    check(strncmp(said, "lockstep: cannot write ", 23) == 0 && strstr(said, "SIGBUS") &&
+              strchr(said, '\n') == said + strlen(said) - 1,
+          "a SIGBUS in the mapping: one line that names the file and says SIGBUS");
+    check(same_text(path, "old\n") && count_named(dir, ".bus.bin.tmp-") == 0,
+          "a SIGBUS in the mapping: the file as it was, no temporary file");
+    static const char *const others[] = {"a SIGBUS sent to the process", "a SIGBUS fault in another mapping",
+                                         "a SIGBUS fault after the commit"};
+    for (int how = 1; how <= 3; how++) {
+        status = sigbus_child(path, how, said, sizeof said);
+        char what[120];
+        snprintf(what, sizeof what, "%s still ends it as SIGBUS does", others[how - 1]);
+        check(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS, what);
+    }
+    /* The temporary files of the children killed by a signal go with the
+     * next write of the target. */
+    check(write_text(path, "new\n", &err) == 0 && count_named(dir, ".bus.bin.tmp-") == 0, "their leftovers go");
+    char other[600];
+    snprintf(other, sizeof other, "%s.other", path);
+    unlink(other);
+    unlink(path);
+}
+
 int main(void)
 {
     char tmpl[] = "/tmp/lockstep-output-XXXXXX";
@@ -424,6 +580,8 @@ int main(void)
     test_symlinks();
     test_long_names();
     test_stale_temporaries();
+    test_map_writes();
+    test_map_sigbus();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -2,6 +2,7 @@
  * device, a set of them, or the ranks of an MPI job, reported and its
  * output files written. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,54 @@ static char *problem_text(const ls_workload *w, void *params)
     return b.data;
 }
 
+typedef struct set_opening {
+    const char *spec;
+    ls_set *set;
+    ls_error err;
+    int rc;
+} set_opening;
+
+static void *open_set(void *arg)
+{
+    set_opening *o = arg;
+    o->rc = ls_set_open(o->spec, o->set, &o->err);
+    return NULL;
+}
+
+/* Opens the set on a thread of its own while the workload reads its
+ * inputs (w->prepare) on this one. Under mpirun the ranks open their
+ * devices and agree on it first, as ever, and the run reads its inputs.
+ * 0; -1 with err set, the input's fault first (the user's), else the
+ * devices'. */
+static int open_while_preparing(const ls_workload *w, void *params, const char *spec, ls_set *set, ls_error *err)
+{
+    if (!w->prepare || ls_cluster_size() > 1)
+        return ls_set_open(spec, set, err);
+    set_opening opening = {spec, set, {{0}, 0}, -1};
+    pthread_t thread;
+    int threaded = pthread_create(&thread, NULL, open_set, &opening) == 0;
+    if (!threaded)
+        open_set(&opening);
+    int prepared = w->prepare(params, err);
+    if (threaded)
+        pthread_join(thread, NULL);
+    if (prepared != 0) {
+        if (opening.rc == 0)
+            ls_set_close(set);
+        return -1;
+    }
+    if (opening.rc != 0)
+        *err = opening.err;
+    return opening.rc;
+}
+
+static void free_params(const ls_workload *w, void *params)
+{
+    if (w->params_free)
+        w->params_free(params);
+    free(params);
+}
+
 int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage)
 {
     ls_common c = {0};
@@ -101,16 +150,19 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         free(params);
         return rc == 1 ? 0 : ls_report(&err);
     }
-    /* Every rank opens its devices; all go on only when all could. */
+    /* Every rank opens its devices; all go on only when all could. A stop
+     * signal from here on (while the input is read ahead) stops the run
+     * at its first chunk, which reports what was done. */
+    ls_progress_catch_sigint();
     ls_set s;
-    int opened = ls_set_open(c.backend, &s, &err) == 0;
+    int opened = open_while_preparing(w, params, c.backend, &s, &err) == 0;
     if (opened && ls_cmd_check_set(w, &s, &err) != 0) {
         ls_set_close(&s);
         opened = 0;
     }
     int failed_ranks = ls_cluster_count_failed(opened);
     if (!opened || failed_ranks) {
-        free(params);
+        free_params(w, params);
         if (!opened)
             return ls_report(&err);
         ls_set_close(&s);
@@ -123,7 +175,6 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     snprintf(label, sizeof label, "%s on %s", w->name, ls_cluster_size() > 1 ? "every rank" : s.label);
     ls_progress_bar bar;
     ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet, c.progress_every);
-    ls_progress_catch_sigint();
     ls_run run;
     rc = w->run(&s, params, &run, &prog, &err);
     ls_progress_finish(&bar);
@@ -144,7 +195,7 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
             rc = ls_exit_interrupted();
     }
     ls_set_close(&s);
-    free(params);
+    free_params(w, params);
     if (rc > 1)
         return rc; /* interrupted: the report said what was done */
     if (rc != 0 && ls_cluster_size() > 1) {

@@ -361,13 +361,15 @@ static size_t pku_transfer(int fd, int writing, uint8_t *buf, size_t len, off_t 
     return done;
 }
 
-/* A parallel pass over the cells of a PKU file (rows of m bytes from
- * offset base of fd): threads take chunks of whole rows (PKU_CHUNK_BYTES
- * at most), each in a buffer of its own, and move them with pku_transfer;
- * what went wrong is gathered here. */
+/* A parallel pass over the cells of a PKU file (rows of m bytes): threads
+ * take chunks of whole rows (PKU_CHUNK_BYTES at most) and convert them in
+ * a buffer of their own that pku_transfer moves to or from offset `base`
+ * of fd, or, writing, straight into a mapping of the file (`map`, its
+ * first cell); what went wrong is gathered here. */
 typedef struct pku_pass {
     int fd;
     off_t base;
+    uint8_t *map;      /* writing: the cells mapped, or NULL: through fd */
     uint32_t m;
     int64_t rows, per; /* rows in all, rows a chunk */
     life_grid *dst;    /* reading: the grid the rows are packed into */
@@ -376,26 +378,39 @@ typedef struct pku_pass {
     int64_t short_row; /* reading: the first row a read fell short in (the file shrank meanwhile) */
     uint64_t first_bad; /* reading: file offset of the first bad byte */
     unsigned bad_value;
+    const life_beside *beside; /* run by one of the threads meanwhile, or NULL */
 } pku_pass;
 
-/* Runs chunk() over every chunk on the threads. 0, or -1 when a thread had
- * no memory for its buffer. */
-static int pku_parallel(pku_pass *p, void (*chunk)(pku_pass *p, uint8_t *buf, int64_t r0, int64_t nr))
+static void run_beside(const life_beside *beside)
+{
+    if (beside && beside->fn)
+        beside->fn(beside->arg);
+}
+
+/* Runs chunk() over every chunk on the threads, with the chunk's bytes:
+ * in the mapping, or in the thread's buffer; the first thread to come runs
+ * p->beside first, and then takes chunks as the others do. 0, or -1 when
+ * a thread had no memory for its buffer. */
+static int pku_parallel(pku_pass *p, void (*chunk)(pku_pass *p, uint8_t *bytes, int64_t r0, int64_t nr))
 {
     p->per = PKU_CHUNK_BYTES / p->m ? PKU_CHUNK_BYTES / p->m : 1;
     int64_t chunks = (p->rows + p->per - 1) / p->per;
     int nomem = 0;
 #pragma omp parallel
     {
-        uint8_t *buf = malloc((size_t)p->per * p->m);
-        if (!buf) {
+#pragma omp single nowait
+        run_beside(p->beside);
+        uint8_t *buf = p->map ? NULL : malloc((size_t)p->per * p->m);
+        if (!p->map && !buf) {
 #pragma omp atomic write
             nomem = 1;
         }
 #pragma omp for schedule(dynamic, 1)
         for (int64_t c = 0; c < chunks; c++) {
             int64_t r0 = c * p->per, nr = p->rows - r0 < p->per ? p->rows - r0 : p->per;
-            if (buf)
+            if (p->map)
+                chunk(p, p->map + (size_t)r0 * p->m, r0, nr);
+            else if (buf)
                 chunk(p, buf, r0, nr);
         }
         free(buf);
@@ -403,14 +418,17 @@ static int pku_parallel(pku_pass *p, void (*chunk)(pku_pass *p, uint8_t *buf, in
     return nomem ? -1 : 0;
 }
 
-/* Reads rows r0 .. r0 + nr and packs them; the first bad byte in file
- * order is the one kept, whichever thread finds it. */
-static void pku_read_chunk(pku_pass *p, uint8_t *buf, int64_t r0, int64_t nr)
+/* Reads rows r0 .. r0 + nr into bytes and packs them; the first bad byte
+ * in file order is the one kept, whichever thread finds it. (pread, not a
+ * mapping of the input: a mapping measured no faster, and a file cut
+ * short under it would end the process with SIGBUS instead of a
+ * message.) */
+static void pku_read_chunk(pku_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
 {
     uint32_t m = p->m;
     size_t len = (size_t)nr * m;
     int e = 0;
-    size_t got = pku_transfer(p->fd, 0, buf, len, p->base + (off_t)((uint64_t)r0 * m), &e);
+    size_t got = pku_transfer(p->fd, 0, bytes, len, p->base + (off_t)((uint64_t)r0 * m), &e);
     if (got < len) {
 #pragma omp critical(life_pku_read)
         {
@@ -423,12 +441,12 @@ static void pku_read_chunk(pku_pass *p, uint8_t *buf, int64_t r0, int64_t nr)
     }
     for (int64_t r = 0; r < nr; r++) {
         uint32_t bad;
-        if (pack_row(buf + (size_t)r * m, m, p->dst->words + (size_t)(r0 + r) * p->dst->row_words, &bad)) {
+        if (pack_row(bytes + (size_t)r * m, m, p->dst->words + (size_t)(r0 + r) * p->dst->row_words, &bad)) {
             uint64_t at = PKU_HEADER + (uint64_t)(r0 + r) * m + bad;
 #pragma omp critical(life_pku_read)
             if (at < p->first_bad) {
                 p->first_bad = at;
-                p->bad_value = buf[(size_t)r * m + bad];
+                p->bad_value = bytes[(size_t)r * m + bad];
             }
             return;
         }
@@ -506,40 +524,43 @@ int life_read_pku(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_e
     return 0;
 }
 
-/* Expands rows r0 .. r0 + nr and writes them at their offset. */
-static void pku_write_chunk(pku_pass *p, uint8_t *buf, int64_t r0, int64_t nr)
+/* Expands rows r0 .. r0 + nr into bytes, and writes them at their offset
+ * unless bytes are the mapped file's. */
+static void pku_write_chunk(pku_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
 {
     uint32_t m = p->m;
     for (int64_t r = 0; r < nr; r++)
-        unpack_row(p->src->words + (size_t)(r0 + r) * p->src->row_words, m, buf + (size_t)r * m);
+        unpack_row(p->src->words + (size_t)(r0 + r) * p->src->row_words, m, bytes + (size_t)r * m);
+    if (p->map)
+        return;
     size_t len = (size_t)nr * m;
     int e = 0;
-    if (pku_transfer(p->fd, 1, buf, len, p->base + (off_t)((uint64_t)r0 * m), &e) < len) {
+    if (pku_transfer(p->fd, 1, bytes, len, p->base + (off_t)((uint64_t)r0 * m), &e) < len) {
 #pragma omp critical(life_pku_write)
         p->io_errno = e ? e : ENOSPC;
     }
 }
 
-/* Threads expand chunks of rows and write them at their offsets (pwrite)
- * when f is a regular file, as the atomic writer's temporary file is;
- * otherwise row after row through the stream. */
-int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
+static void pku_header(uint8_t head[PKU_HEADER], const life_grid *g, const life_meta *meta)
 {
-    if (life_format_check_shape(LIFE_FORMAT_PKU, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
-        return -1;
-    unpack_table_init();
-    uint8_t head[PKU_HEADER];
     store_le(head, g->nx, 8);
     store_le(head + 8, meta->generation, 8);
+}
+
+/* The cells, after the header that f has just been given: threads expand
+ * chunks of rows and write them at their offsets (pwrite) when f is a
+ * regular file, as the atomic writer's temporary file is; otherwise row
+ * after row through the stream. `beside` runs meanwhile (on one of the
+ * threads, or first). */
+static int pku_write_cells(FILE *f, const life_grid *g, const life_beside *beside, ls_error *err)
+{
     uint32_t m = g->nx;
-    errno = 0;
-    if (fwrite(head, 1, sizeof head, f) != sizeof head || fflush(f) != 0)
-        return write_error(err);
     int64_t rows = (int64_t)g->ny * g->nz;
     off_t base = ftello(f);
     struct stat st;
+    unpack_table_init();
     if (base >= 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
-        pku_pass p = {.fd = fileno(f), .base = base, .m = m, .rows = rows, .src = g};
+        pku_pass p = {.fd = fileno(f), .base = base, .m = m, .rows = rows, .src = g, .beside = beside};
         if (pku_parallel(&p, pku_write_chunk) != 0)
             return ls_fail(err, "out of memory for %u MiB of write buffers", PKU_CHUNK_BYTES >> 20);
         if (p.io_errno)
@@ -549,6 +570,7 @@ int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
             return write_error(err);
         return 0;
     }
+    run_beside(beside);
     uint8_t *row = malloc(m);
     if (!row)
         return ls_fail(err, "out of memory for a row of %u cells", m);
@@ -559,6 +581,25 @@ int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
     }
     free(row);
     return ok ? 0 : write_error(err);
+}
+
+/* The header, then the cells (pku_write_cells). */
+static int pku_write_stream(FILE *f, const life_grid *g, const life_meta *meta, const life_beside *beside,
+                            ls_error *err)
+{
+    if (life_format_check_shape(LIFE_FORMAT_PKU, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
+        return -1;
+    uint8_t head[PKU_HEADER];
+    pku_header(head, g, meta);
+    errno = 0;
+    if (fwrite(head, 1, sizeof head, f) != sizeof head || fflush(f) != 0)
+        return write_error(err);
+    return pku_write_cells(f, g, beside, err);
+}
+
+int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
+{
+    return pku_write_stream(f, g, meta, NULL, err);
 }
 
 /* ---- native: bit-packed, any size -------------------------------------- */
@@ -845,33 +886,82 @@ static grid_writer writer_for(life_format fmt)
     }
 }
 
-/* Writes through `write` to a temporary file next to `path`, renamed over
- * `path` once complete (src/output.h): a reader never sees a partial
- * file, and a failure leaves no file behind. */
-static int write_atomically(const char *path, grid_writer write, const life_grid *g, const life_meta *meta,
+/* A PKU file into the temporary file mapped (ls_atomic_map): threads
+ * expand their rows straight into the file's pages, in parallel, where
+ * pwrite()s to one file take turns on its lock. 0; 1 when the target is
+ * not mapped (a pipe, a device, a file system that maps no files, or
+ * reserves no blocks), and nothing was written; -1 with err set. */
+static int pku_write_mapped(ls_atomic_file *a, const life_grid *g, const life_meta *meta, const life_beside *beside,
                             ls_error *err)
 {
-    ls_atomic_file a;
-    if (ls_atomic_open(&a, path, err) != 0)
+    if (life_format_check_shape(LIFE_FORMAT_PKU, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
         return -1;
-    if (write(a.f, g, meta, err) != 0) {
-        ls_atomic_abort(&a);
-        if (err->usage)
-            return -1;
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        return ls_fail(err, "cannot write %s: %s", path, why);
-    }
-    return ls_atomic_commit(&a, err);
+    uint32_t m = g->nx;
+    int64_t rows = (int64_t)g->ny * g->nz;
+    void *map;
+    int mapped = ls_atomic_map(a, PKU_HEADER + (size_t)rows * m, &map, err);
+    if (mapped != 0)
+        return mapped;
+    unpack_table_init();
+    pku_header(map, g, meta);
+    pku_pass p = {.map = (uint8_t *)map + PKU_HEADER, .m = m, .rows = rows, .src = g, .beside = beside};
+    return pku_parallel(&p, pku_write_chunk); /* no buffers to allocate: never fails */
 }
 
-int life_write_file(const char *path, life_format fmt, const life_grid *g, const life_meta *meta, ls_error *err)
+/* g in format fmt through the stream a->f; beside has run when this
+ * returns 0. */
+static int write_stream(ls_atomic_file *a, life_format fmt, const life_grid *g, const life_meta *meta,
+                        const life_beside *beside, ls_error *err)
 {
+    if (fmt == LIFE_FORMAT_PKU)
+        return pku_write_stream(a->f, g, meta, beside, err);
+    run_beside(beside);
+    return writer_for(fmt)(a->f, g, meta, err);
+}
+
+int life_out_write(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
+                   const life_beside *beside, ls_error *err)
+{
+    memset(out, 0, sizeof *out);
     if (life_format_resolve(path, fmt, &fmt, err))
         return -1;
     if (!writer_for(fmt))
         return ls_fail_usage(err, "%s: the %s format is no grid file (an animation is written by the run, with "
                                   "--every)",
                              path, life_format_name(fmt));
-    return write_atomically(path, writer_for(fmt), g, meta, err);
+    if (ls_atomic_open(&out->file, path, err) != 0)
+        return -1;
+    /* A PKU file through a mapping where the target takes one (its
+     * messages name the file), else through the stream (a writer's
+     * messages do not). */
+    int rc = fmt == LIFE_FORMAT_PKU ? pku_write_mapped(&out->file, g, meta, beside, err) : 1;
+    if (rc > 0) {
+        rc = write_stream(&out->file, fmt, g, meta, beside, err);
+        if (rc != 0 && !err->usage) {
+            char why[sizeof err->msg];
+            memcpy(why, err->msg, sizeof why);
+            ls_fail(err, "cannot write %s: %s", path, why);
+        }
+    }
+    if (rc != 0) {
+        ls_atomic_abort(&out->file);
+        return -1;
+    }
+    out->written = 1;
+    return 0;
+}
+
+int life_out_commit(life_out *out, ls_error *err)
+{
+    if (!out->written)
+        return 0;
+    out->written = 0;
+    return ls_atomic_commit(&out->file, err);
+}
+
+void life_out_abort(life_out *out)
+{
+    if (out->written)
+        ls_atomic_abort(&out->file);
+    out->written = 0;
 }

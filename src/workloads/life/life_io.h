@@ -27,6 +27,7 @@
 
 #include "error.h"
 #include "life.h"
+#include "output.h"
 #include "life_grid.h"
 #include "life_rule.h"
 
@@ -130,9 +131,30 @@ int life_place(life_grid *g, const life_pattern *p, const life_at *at, ls_error 
 int life_read_file(const char *path, life_format fmt, uint32_t png_scale, life_grid *g, life_pattern *p,
                    life_meta *meta, ls_error *err);
 
-/* Writes g to `path` in format `fmt`, whole or not at all: the data goes
- * to a temporary file in the same directory, renamed over `path` only
- * when every byte is written and flushed. */
-int life_write_file(const char *path, life_format fmt, const life_grid *g, const life_meta *meta, ls_error *err);
+/* Writes g to `path` in format `fmt`, whole or not at all, in two steps:
+ * life_out_write writes the file under a temporary name in the same
+ * directory (a target written through, such as a pipe: into memory), and
+ * life_out_commit renames it over `path` (writes it through) once the run
+ * is reported whole; life_out_abort removes it. Both do nothing to an out
+ * never written, or already committed. A PKU file is written by threads
+ * into a mapping of the temporary file (ls_atomic_map) where the target
+ * takes one, else through pwrite(). Meanwhile one of the threads runs
+ * beside->fn(beside->arg) (or it runs first, for a writer of one thread):
+ * the run's digest, a single thread's work that the writing would
+ * otherwise wait for. It has run when life_out_write returns 0. */
+typedef struct life_beside {
+    void (*fn)(void *arg);
+    void *arg;
+} life_beside;
+
+typedef struct life_out {
+    ls_atomic_file file;
+    int written; /* written, not yet committed or aborted */
+} life_out;
+
+int life_out_write(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
+                   const life_beside *beside, ls_error *err);
+int life_out_commit(life_out *out, ls_error *err);
+void life_out_abort(life_out *out);
 
 #endif
