@@ -50,7 +50,10 @@
 /* Rows of a word column that a 3D GPU work-item owns (src/kernels/
  * life_kernels.h): the x sums of the rows above and below them are shared
  * among them. Here so that the driver, which sizes the launch, and the
- * kernels agree. At most LIFE_MIN_SIZE (4). */
+ * kernels agree. At most LIFE_MIN_SIZE (4); other values are build-time
+ * variants for bench/life3d_variants.sh on grids at least that tall (2
+ * rows 139.2 ms, 4 120.2, 8 144.9 for 1024^3 x 1024 on the H200,
+ * docs/perf/2026-11-24-h200-life3d-variants.log). */
 #ifndef LIFE_GPU_3D_ROWS
 #define LIFE_GPU_3D_ROWS 4u
 #endif
@@ -272,8 +275,8 @@ LS_FN void life_plane_sum_redundant(ls_u32 u0, ls_u32 u1, ls_u32 c0, ls_u32 c1, 
 /* B6/S567 from the redundant 3x3 sums (life_plane_sum_redundant) of the
  * planes before (a), at (b) and after (c) along z, and the cell: the same
  * next state as life_cube_sum and life_rule_3d with the rule B6/S567, in
- * 19 three-input operations (12 adding, 7 deciding) where those take
- * about 35 on sm_90. The sum (self included) is o + 2 t + 4 F: o the
+ * 19 three-input operations (12 adding, 7 deciding) where those took
+ * about 25 LOP3 on sm_90 (docs/perf/2026-11-24-h200-life3d-sass.txt). The sum (self included) is o + 2 t + 4 F: o the
  * ones, t the parity of the seven bits of weight 2 (three planes' two
  * each and the ones' carry), F (0..6) the count of the six bits of weight
  * 4 (three planes' y3, the twos' carries), itself e1 + f1 + 2 (e2 + f2).

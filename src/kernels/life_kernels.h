@@ -465,7 +465,10 @@ LS_DEVICE void life_2d_many(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
 /* Variant knobs (bench/life3d_variants.sh): planes read ahead of their
  * sums (3: all three of a round at its start; 1: each one step before),
  * and on CUDA a number of groups of 256 an SM must hold, which caps the
- * registers. */
+ * registers. Measured on the H200, 1024^3 x 1024: the default 120.2 ms;
+ * read ahead 1 126.5 ms (still 128 registers); 3 groups 181.2 ms (80
+ * registers and spills). Kept as knobs so that the next attempt starts
+ * from a measurement (docs/perf/2026-11-24-h200-life3d-variants.log). */
 #ifndef LIFE_3D_AHEAD
 #define LIFE_3D_AHEAD 3
 #endif
