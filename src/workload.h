@@ -84,8 +84,8 @@ typedef struct ls_workload {
     int max_positional;
     int (*params_positional)(void *params, int n, const char **pos, ls_error *err);
     int (*params_validate)(void *params, ls_error *err);
-    /* Reads the run's input files into params ahead of the run, on one
-     * thread while another opens the devices (a CUDA context takes a
+    /* Reads the run's input files into params ahead of the run, on a
+     * thread of its own while the devices open (a CUDA context takes a
      * quarter of a second, as long as reading a 1 GiB Life grid takes):
      * `lockstep NAME` calls it in one process (under mpirun, and in
      * check, bench and conformance, run reads its inputs itself). What

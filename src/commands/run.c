@@ -60,45 +60,46 @@ static char *problem_text(const ls_workload *w, void *params)
     return b.data;
 }
 
-typedef struct set_opening {
-    const char *spec;
-    ls_set *set;
+typedef struct preparing {
+    const ls_workload *w;
+    void *params;
     ls_error err;
     int rc;
-} set_opening;
+} preparing;
 
-static void *open_set(void *arg)
+static void *prepare_inputs(void *arg)
 {
-    set_opening *o = arg;
-    o->rc = ls_set_open(o->spec, o->set, &o->err);
+    preparing *p = arg;
+    p->rc = p->w->prepare(p->params, &p->err);
     return NULL;
 }
 
-/* Opens the set on a thread of its own while the workload reads its
- * inputs (w->prepare) on this one. Under mpirun the ranks open their
- * devices and agree on it first, as ever, and the run reads its inputs.
- * 0; -1 with err set, the input's fault first (the user's), else the
- * devices'. */
+/* Opens the set while the workload reads its inputs (w->prepare) on a
+ * thread of its own. The devices open on this thread, as they always
+ * have: a driver may leave things behind on the thread that first calls
+ * it (LLVM in PoCL gives it an alternate signal stack of its own). Under
+ * mpirun the ranks open their devices and agree on it first, as ever,
+ * and the run reads its inputs. 0; -1 with err set, the input's fault
+ * first (the user's), else the devices'. */
 static int open_while_preparing(const ls_workload *w, void *params, const char *spec, ls_set *set, ls_error *err)
 {
     if (!w->prepare || ls_cluster_size() > 1)
         return ls_set_open(spec, set, err);
-    set_opening opening = {spec, set, {{0}, 0}, -1};
+    preparing prep = {w, params, {{0}, 0}, -1};
     pthread_t thread;
-    int threaded = pthread_create(&thread, NULL, open_set, &opening) == 0;
+    int threaded = pthread_create(&thread, NULL, prepare_inputs, &prep) == 0;
     if (!threaded)
-        open_set(&opening);
-    int prepared = w->prepare(params, err);
+        prepare_inputs(&prep);
+    int opened = ls_set_open(spec, set, err);
     if (threaded)
         pthread_join(thread, NULL);
-    if (prepared != 0) {
-        if (opening.rc == 0)
+    if (prep.rc != 0) {
+        if (opened == 0)
             ls_set_close(set);
+        *err = prep.err;
         return -1;
     }
-    if (opening.rc != 0)
-        *err = opening.err;
-    return opening.rc;
+    return opened;
 }
 
 static void free_params(const ls_workload *w, void *params)
