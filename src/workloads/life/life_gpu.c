@@ -187,15 +187,15 @@ static uint32_t life_many_margin(const life_gpu_state *st)
 /* The 2D kernel that makes LIFE_2D_GENS generations a launch, or NULL
  * where it cannot run (as two_kernel_name, or life_many_margin 0) or does
  * not pay: on a GPU whose work-items exchange words through local memory
- * and barriers rather than shuffles (OpenCL), where the walk's 2
- * exchanges a level and row cost more than the passes saved. On the H200
- * through NVIDIA's OpenCL, 65536^2 x 1024: 16 generations a launch (the
- * build's LIFE_2D_GENS) 344.5 ms, the two-generation kernel 264.4 ms;
- * through CUDA 134.3 and 250.9 ms (docs/perf/2026-11-23-h200-final-
- * issue16.log). A build of 8 ran 230.4 ms on OpenCL (-life2d-variants.log):
- * a generation count per kind of device, given to OpenCL's build, is what
- * would take OpenCL below the two-generation kernel. On a CPU device (PoCL) a barrier is a loop split,
- * and the many-generation kernel runs. LOCKSTEP_DEBUG_LIFE_MANY=1 runs it
+ * and barriers rather than shuffles (OpenCL C 1.2), where the walk's 2
+ * exchanges a level and row cost more than the passes saved: on the H200
+ * through NVIDIA's OpenCL before it had shuffles, 65536^2 x 1024 took
+ * 344.5 ms at 16 generations a launch against 264.4 ms with the two-
+ * generation kernel (docs/perf/2026-11-23-h200-final-issue16.log). NVIDIA's
+ * OpenCL now has them (LS_NV_SHFL, inline PTX; ls_gpu_info.shuffles) and
+ * runs it in 134.1 ms, CUDA's time (docs/perf/2026-11-24-h200-nv-opencl-
+ * shuffles.log). On a CPU device (PoCL) a barrier is a loop split, and the
+ * many-generation kernel runs. LOCKSTEP_DEBUG_LIFE_MANY=1 runs it
  * on every device where it can run, for the tests (Oclgrind, a simulated
  * GPU, checks every kernel's memory accesses). */
 static const char *many_kernel_name(const life_gpu_state *st, const ls_gpu_info *info, life_rule r,
