@@ -462,22 +462,6 @@ LS_DEVICE void life_2d_many(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
 
 /* ---- 3D ---------------------------------------------------------------- */
 
-/* Variant knobs (bench/life3d_variants.sh): planes read ahead of their
- * sums (3: all three of a round at its start; 1: each one step before),
- * and on CUDA a number of groups of 256 an SM must hold, which caps the
- * registers. Measured on the H200, 1024^3 x 1024: the default 120.2 ms;
- * read ahead 1 126.5 ms (still 128 registers); 3 groups 181.2 ms (80
- * registers and spills). Kept as knobs so that the next attempt starts
- * from a measurement (docs/perf/2026-11-24-h200-life3d-variants.log). */
-#ifndef LIFE_3D_AHEAD
-#define LIFE_3D_AHEAD 3
-#endif
-#if defined(__CUDACC__) && defined(LIFE_3D_MIN_GROUPS)
-#define LIFE_3D_BOUNDS __launch_bounds__(256, LIFE_3D_MIN_GROUPS)
-#else
-#define LIFE_3D_BOUNDS
-#endif
-
 /* The 3x3 sums (four bit-planes) of a work-item's rows in one plane, and
  * their centre words: the window of the 3D walk. */
 typedef struct life_plane3 {
@@ -570,31 +554,8 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     life_3d_load(src + z * plane_words, ys, yout, 0, rb, x, bounded, &vb);
     life_3d_sums(&va, x, aligned, bounded, b6s567, &a);
     life_3d_sums(&vb, x, aligned, bounded, b6s567, &b);
-#if LIFE_3D_AHEAD == 1
-    life_3d_load(src + zn * plane_words, ys, yout, z + 1u >= nz, rb, x, bounded, &vc);
-#endif
     for (;;) {
         ls_u32 z1 = zn + 1u == nz ? 0u : zn + 1u, z2 = z1 + 1u == nz ? 0u : z1 + 1u;
-#if LIFE_3D_AHEAD == 1
-        /* Each plane read one step before its sums: planes z + 2 .. z + 4,
-         * the last for the next round. */
-        life_3d_load(src + z1 * plane_words, ys, yout, z + 2u >= nz, rb, x, bounded, &va);
-        life_3d_sums(&vc, x, aligned, bounded, b6s567, &c);
-        life_3d_emit(dst + z * plane_words, ys, rb, r, b6s567, aligned, x, &a, &b, &c);
-        life_3d_load(src + z2 * plane_words, ys, yout, z + 3u >= nz, rb, x, bounded, &vb);
-        life_3d_sums(&va, x, aligned, bounded, b6s567, &a);
-        if (z + 1u < zend)
-            life_3d_emit(dst + (z + 1u) * plane_words, ys, rb, r, b6s567, aligned, x, &b, &c, &a);
-        zn = z2 + 1u == nz ? 0u : z2 + 1u;
-        life_3d_load(src + zn * plane_words, ys, yout, z + 4u >= nz, rb, x, bounded, &vc);
-        life_3d_sums(&vb, x, aligned, bounded, b6s567, &b);
-        if (z + 2u < zend)
-            life_3d_emit(dst + (z + 2u) * plane_words, ys, rb, r, b6s567, aligned, x, &c, &a, &b);
-        z += 3u;
-        if (z >= zend)
-            break;
-        continue;
-#endif
         /* The three planes' reads first, all in flight together. They are
          * planes z + 1 .. z + 3, wrapped. */
         life_3d_load(src + zn * plane_words, ys, yout, z + 1u >= nz, rb, x, bounded, &vc);
@@ -655,7 +616,7 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
         life_2d_many(src, dst, row_words, ny, last_bits, seg, items, margin, r, b3s23, aligned, bounded, buf);    \
     }
 #define LIFE_KERNEL_3D(name, aligned, bounded, b6s567, birth_c, survive_c)                                        \
-    LS_KERNEL LIFE_3D_BOUNDS void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz, \
+    LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz, \
                         ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive)                \
     {                                                                                                             \
         life_rule r;                                                                                              \
