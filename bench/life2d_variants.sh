@@ -17,71 +17,36 @@
 #
 # usage: bash bench/life2d_variants.sh [VARIANT...]   (default: all; the log
 # also goes to $OUT/life2d_variants.log, $OUT defaulting to /tmp)
-# variants: two g4 g8 g12 g16 (g16 is the default build). About 4 minutes
-# on a 16-core H200 host (the builds run in parallel).
+# variants: two, gN for N up to 32 (g16 is the default build; all: two g4
+# g8 g12 g16). About 4 minutes on a 16-core H200 host (the builds run in
+# parallel).
 set -u
-cd "$(dirname "$0")/.." || exit 2
-out=${OUT:-/tmp}
-mkdir -p "$out"
-exec > >(tee "$out/life2d_variants.log") 2>&1
-export PATH=/usr/local/cuda/bin:$PATH
-export PKG_CONFIG_PATH=$PWD/.peers/sqlite/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-ldconfig -p | grep -q libsqlite3.so.0 || export LD_LIBRARY_PATH=$PWD/.peers/sqlite/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-if [ -w /etc/OpenCL/vendors ] || mkdir -p /etc/OpenCL/vendors 2>/dev/null; then
-  echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-fi
+. "$(dirname "$0")/variants_lib.sh"
+variants_setup life2d_variants
 
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(two g4 g8 g12 g16)
 
-# The meson options of a variant: the generation count to host and kernels.
-options() {
+variant_defines() { # the generation count a launch
   case $1 in
     g16) ;;
-    two) echo "-Dc_args=-DLIFE_2D_GENS=2u -Dnvcc_flags=-DLIFE_2D_GENS=2u" ;;
-    g*) echo "-Dc_args=-DLIFE_2D_GENS=${1#g}u -Dnvcc_flags=-DLIFE_2D_GENS=${1#g}u" ;;
+    two) echo "-DLIFE_2D_GENS=2u" ;;
+    g[0-9]*) echo "-DLIFE_2D_GENS=${1#g}u" ;;
     *) echo "unknown variant $1" >&2; return 1 ;;
   esac
 }
 
-echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), lockstep ${LOCKSTEP_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo ?)}"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
-t0=$(date +%s)
-jobs_per=$(( $(nproc) / ${#variants[@]} ))
-[ "$jobs_per" -ge 1 ] || jobs_per=1
-pids=()
+variants_build life2d "${variants[@]}"
 for v in "${variants[@]}"; do
-  dir=/tmp/life2d-$v
-  opts=$(options "$v") || exit 2
-  rm -rf "$dir"
-  # shellcheck disable=SC2086 # opts is a list of options
-  ( meson setup "$dir" . -Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi=disabled $opts >"$dir.setup.log" 2>&1 &&
-    ninja -C "$dir" -j "$jobs_per" lockstep >"$dir.ninja.log" 2>&1 ) &
-  pids+=($!)
-done
-# The builds by their ids: a bare `wait` also waits for the tee above,
-# which never ends (the variant run that "timed out in its builds" on
-# 2026-11-23 hung here, its builds done).
-wait "${pids[@]}"
-for v in "${variants[@]}"; do
-  [ -x "/tmp/life2d-$v/lockstep" ] || { echo "== $v did not build:"; tail -20 "/tmp/life2d-$v.setup.log" "/tmp/life2d-$v.ninja.log"; exit 1; }
-done
-echo "== built ${#variants[@]} variants in $(( $(date +%s) - t0 )) s"
-
-bench() { # VARIANT WHAT ARGS...: one bench, its result lines
-  local v=$1 what=$2; shift 2
-  echo "-- $v: $what"
-  /tmp/life2d-"$v"/lockstep bench life --dims 2 --steps 1024 --density 0.2 --repeat 3 --warmup 1 "$@" 2>&1 | tail -3
-}
-for v in "${variants[@]}"; do
-  echo "== variant $v: $(options "$v")"
-  bench "$v" "65536^2 x 1024 B3/S23 cuda" --size 65536 --backend cuda
-  bench "$v" "65536^2 x 1024 B36/S23 cuda" --size 65536 --backend cuda --rule B36/S23
-  bench "$v" "65535^2 x 1024 B3/S23 cuda" --size 65535 --backend cuda
+  echo "== variant $v: $(variant_defines "$v")"
+  set2d=(--dims 2 --steps 1024 --density 0.2)
+  variants_bench life2d "$v" "65536^2 x 1024 B3/S23 cuda" "${set2d[@]}" --size 65536 --backend cuda
+  variants_bench life2d "$v" "65536^2 x 1024 B36/S23 cuda" "${set2d[@]}" --size 65536 --backend cuda --rule B36/S23
+  variants_bench life2d "$v" "65535^2 x 1024 B3/S23 cuda" "${set2d[@]}" --size 65535 --backend cuda
   if [ "$v" = g16 ]; then
-    nv=$(/tmp/life2d-g16/lockstep devices --json | python3 bench/nvidia_cl_device.py)
+    nv=$(variants_nvidia_opencl life2d g16)
     if [ -n "$nv" ]; then
-      bench "$v" "65536^2 x 1024 B3/S23 $nv" --size 65536 --backend "$nv"
+      variants_bench life2d "$v" "65536^2 x 1024 B3/S23 $nv" "${set2d[@]}" --size 65536 --backend "$nv"
     else
       echo "-- $v: no NVIDIA OpenCL device"
     fi
@@ -89,4 +54,4 @@ for v in "${variants[@]}"; do
   echo "-- $v: check 4099x1031 x 37 openmp,cuda"
   /tmp/life2d-"$v"/lockstep check life --dims 2 --size 4099x1031 --steps 37 --backends openmp,cuda --quiet 2>&1 | tail -1
 done
-echo "== done in $(( $(date +%s) - t0 )) s"
+variants_done
