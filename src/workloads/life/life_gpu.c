@@ -221,12 +221,15 @@ static const char *many_kernel_name(const life_gpu_state *st, const ls_gpu_info 
  * arguments; in NVRTC 13.0's PTX for sm_90, life_many_2d_aligned is 3900
  * instructions with the rule as arguments, 2202 with B36/S23 built in,
  * 2009 with B3/S23 (its own kernel: 2012); life_step_3d_aligned 3687, with
- * B5/S45 1495 (B6/S567's kernel: 1567).
+ * B5/S45 1495 (B6/S567's kernel: 1567). Measured on the H200 with the rule
+ * built in: 2D B36/S23 1.35x B3/S23's time, 3D B5/S45 1.05x B6/S567's
+ * (docs/perf/2026-11-24-h200-variants-rules.log).
  *
  * What a user pays for it, once per rule in a process: on CUDA, NVRTC
  * compiles the program for the GPU, 0.85 s for 2D and 0.5 s for 3D on one
- * core of an AMD EPYC (Zen 5, 2.6 GHz; tests/test_nvrtc.c prints it), and
- * the devices of a set share it; on OpenCL nothing more, as the program is
+ * core of an AMD EPYC (Zen 5, 2.6 GHz; tests/test_nvrtc.c prints it; a
+ * whole 4096^2 x 64 run on the H200 host took 0.36 s against 0.32 s with
+ * the default rule), and the devices of a set share it; on OpenCL nothing more, as the program is
  * built at run time anyway (PoCL 3.1: 0.5 s to build it, and 2.1 s to
  * compile a kernel at its first launch, against 0.6 s and 2.7 s without
  * the rule; PoCL keeps kernels in its cache directory for later runs). */
