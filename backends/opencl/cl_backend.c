@@ -189,7 +189,7 @@ static int cl_markers_timed(ls_ctx *ctx)
  * error on every run. Other devices keep the full optimizer.
  *
  * NVIDIA: its OpenCL compiler takes inline PTX, as hashcat's kernels use
- * it; LS_NV_PTX makes ls_exchange the warp shuffle CUDA uses rather than
+ * it; LS_NV_SHFL makes ls_exchange the warp shuffle CUDA uses rather than
  * local memory between two barriers, which made Life's 16-generation 2D
  * kernel slower than the two-generation one there (344.5 against 264.4
  * ms, docs/perf/2026-11-23-h200-final-issue16.log). */
@@ -200,7 +200,7 @@ typedef struct cl_platform_quirks {
 
 static const cl_platform_quirks cl_quirks_table[] = {
     {"Oclgrind", " -cl-opt-disable", 0},
-    {"NVIDIA CUDA", " -DLS_NV_PTX=1", 1},
+    {"NVIDIA CUDA", " -DLS_NV_SHFL=1", 1},
 };
 
 /* The entry of cl_quirks_table for a platform (none: no options, no

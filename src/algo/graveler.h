@@ -77,24 +77,7 @@ LS_FN GRV_LANE grv_mwc_next(grv_mwc *g)
 {
     GRV_LANE carry = g->s >> 32;
     GRV_LANE out = g->s ^ carry;
-#if defined(LS_PTX) && !defined(GRV_MWC_PORTABLE)
-    /* The same step in PTX, the carry added after the product. From the C
-     * spelling ptxas makes one IMAD.WIDE with the carry as its 64-bit
-     * addend, which must sit in an even register with a zero above it: a
-     * move and a zeroing every step, nearly all on the FMA pipe the
-     * multiply already fills (81.6% busy, docs/perf/). From this one it
-     * makes IMAD.WIDE with a zero addend, an IADD3 adding the carry with a
-     * carry out (ALU pipe) and an IMAD.X for the high word: as many
-     * instructions, one fewer on the FMA pipe. GRV_MWC_PORTABLE builds the
-     * C spelling, for A/B runs. */
-    ls_u64 next;
-    __asm__("{ .reg .b64 c64; cvt.u64.u32 c64, %2; mad.wide.u32 %0, %1, %3, c64; }"
-            : "=l"(next)
-            : "r"((ls_u32)g->s), "r"((ls_u32)carry), "r"(GRV_MWC_A));
-    g->s = next;
-#else
     g->s = GRV_MWC_MUL(g->s) + carry;
-#endif
     return out;
 }
 

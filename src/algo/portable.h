@@ -38,17 +38,6 @@ typedef uint64_t ls_u64;
 #define LS_FN static inline
 #endif
 
-/* LS_PTX: the compiler takes NVIDIA's inline PTX. CUDA's device pass
- * does; NVIDIA's OpenCL compiler does too (as hashcat's kernels use it),
- * and the OpenCL backend builds for that platform with -DLS_NV_PTX
- * (cl_quirks_table in backends/opencl/cl_backend.c). Per-element logic
- * spells an operation in PTX only where ptxas emits measurably better code
- * for it than for the portable spelling, and keeps the portable one beside
- * it for every other compiler. */
-#if defined(__CUDA_ARCH__) || (defined(__OPENCL_C_VERSION__) && defined(LS_NV_PTX))
-#define LS_PTX 1
-#endif
-
 /* 32x32 -> high 32 bits of the 64-bit product. */
 #if defined(__OPENCL_C_VERSION__)
 #define LS_MULHI32(a, b) mul_hi((ls_u32)(a), (ls_u32)(b))

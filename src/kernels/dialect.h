@@ -47,7 +47,7 @@
  *                                 is optional and its sub-group size is not
  *                                 fixed at 32), so it goes through local
  *                                 memory between two barriers, except on
- *                                 NVIDIA (LS_NV_PTX, below).
+ *                                 NVIDIA (LS_NV_SHFL, below).
  *   LS_MAX_GROUP(n)               a promise that launches use at most n
  *                                 work-items per group (CUDA uses it to
  *                                 budget registers; OpenCL has no
@@ -63,7 +63,7 @@
  * backend (cl_quirks_table in backends/opencl/cl_backend.c): Oclgrind,
  * whose optimizer emits LLVM intrinsics its interpreter lacks, builds with
  * -cl-opt-disable; NVIDIA's OpenCL, which compiles to PTX and takes inline
- * PTX (as hashcat's kernels use it), gets LS_NV_PTX, and ls_exchange is
+ * PTX (as hashcat's kernels use it), gets LS_NV_SHFL, and ls_exchange is
  * then the warp shuffle CUDA's __shfl_up/down_sync compile to. NVIDIA
  * places the work-items of a 1-D group in warps in order of their local
  * id, so a warp is a run of 32, as ls_exchange's contract says.
@@ -114,7 +114,7 @@
 #define ls_barrier() barrier(CLK_LOCAL_MEM_FENCE)
 #define ls_atomic_inc_local(p) atomic_inc(p)
 #define ls_atomic_inc_global(p) atomic_inc(p)
-#ifdef LS_NV_PTX
+#ifdef LS_NV_SHFL
 #define LS_EXCHANGE_BUF(name, n) __local ls_u32 *name = 0
 /* What __shfl_up_sync(~0, v, 1) and __shfl_down_sync(~0, v, 1) are in PTX:
  * lane - 1 (clamped at lane 0: c = 0) and lane + 1 (clamped at 31). */
