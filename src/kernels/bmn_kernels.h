@@ -26,10 +26,13 @@
 #define BMN_DECK_MEM LS_LOCAL /* the shuffle's deck lives in local memory */
 #include "bmn.h"
 
-/* Events played between two checks for the end of a game: 4 measured
- * fastest of 1, 2 and 4 on the H200 (docs/perf/). */
+/* Events played between two checks for the end of a game. On the H200,
+ * 1e9 deals: 1.028e9 deals/s at 4, 1.039e9 at 8, 1.032e9 at 12, 1.009e9
+ * at 16 through CUDA; 8.99e8, 9.04e8, 8.99e8, 8.83e8 through NVIDIA's
+ * OpenCL (docs/perf/2026-11-24-h200-graveler-unroll.log; 1 and 2 were
+ * slower than 4 before). */
 #ifndef BMN_STEPS
-#define BMN_STEPS 4
+#define BMN_STEPS 8
 #endif
 
 LS_KERNEL void LS_MAX_GROUP(BMN_DEAL_GROUP)

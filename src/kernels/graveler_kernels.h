@@ -18,10 +18,13 @@
 #include "dialect.h"
 #include "graveler.h"
 
-/* How far the 64-battle loop is unrolled: 4 measured fastest of 1, 2, 4 on
- * the H200 (docs/perf/). */
+/* How far the 64-battle loop is unrolled. On the H200, 1e9 battles: 4.028
+ * ms at 4, 3.966 at 8, 3.996 at 16 through CUDA; 4.014, 4.009, 3.969
+ * through NVIDIA's OpenCL (docs/perf/2026-11-24-h200-graveler-unroll.log;
+ * 1 and 2 were slower still). 8 is CUDA's best, and keeps CUDA no slower
+ * than OpenCL. */
 #ifndef GRV_UNROLL
-#define GRV_UNROLL 4
+#define GRV_UNROLL 8
 #endif
 #define GRV_PRAGMA_(x) _Pragma(#x)
 #define GRV_PRAGMA(x) GRV_PRAGMA_(x)
