@@ -43,14 +43,7 @@ for v in "${variants[@]}"; do
   variants_bench life2d "$v" "65536^2 x 1024 B3/S23 cuda" "${set2d[@]}" --size 65536 --backend cuda
   variants_bench life2d "$v" "65536^2 x 1024 B36/S23 cuda" "${set2d[@]}" --size 65536 --backend cuda --rule B36/S23
   variants_bench life2d "$v" "65535^2 x 1024 B3/S23 cuda" "${set2d[@]}" --size 65535 --backend cuda
-  if [ "$v" = g16 ]; then
-    nv=$(variants_nvidia_opencl life2d g16)
-    if [ -n "$nv" ]; then
-      variants_bench life2d "$v" "65536^2 x 1024 B3/S23 $nv" "${set2d[@]}" --size 65536 --backend "$nv"
-    else
-      echo "-- $v: no NVIDIA OpenCL device"
-    fi
-  fi
+  [ "$v" = g16 ] && variants_bench_nvidia life2d "$v" "65536^2 x 1024 B3/S23" "${set2d[@]}" --size 65536
   echo "-- $v: check 4099x1031 x 37 openmp,cuda"
   /tmp/life2d-"$v"/lockstep check life --dims 2 --size 4099x1031 --steps 37 --backends openmp,cuda --quiet 2>&1 | tail -1
 done

@@ -46,14 +46,7 @@ for v in "${variants[@]}"; do
   variants_bench life3d "$v" "1024^3 x 1024 B6/S567 cuda" "${set3d[@]}" --size 1024 --backend cuda
   variants_bench life3d "$v" "1024^3 x 1024 B5/S45 cuda" "${set3d[@]}" --size 1024 --backend cuda --rule B5/S45
   variants_bench life3d "$v" "1023^3 x 1024 B6/S567 cuda" "${set3d[@]}" --size 1023 --backend cuda
-  if [ "$v" = r4 ]; then
-    nv=$(variants_nvidia_opencl life3d r4)
-    if [ -n "$nv" ]; then
-      variants_bench life3d "$v" "1024^3 x 1024 B6/S567 $nv" "${set3d[@]}" --size 1024 --backend "$nv"
-    else
-      echo "-- $v: no NVIDIA OpenCL device"
-    fi
-  fi
+  [ "$v" = r4 ] && variants_bench_nvidia life3d "$v" "1024^3 x 1024 B6/S567" "${set3d[@]}" --size 1024
   echo "-- $v: check 67x61x59 x 13 openmp,cuda"
   /tmp/life3d-"$v"/lockstep check life --dims 3 --size 67x61x59 --steps 13 --density 0.3 --backends openmp,cuda --quiet 2>&1 | tail -1
 done

@@ -67,10 +67,18 @@ variants_bench() {
   /tmp/"$prefix-$v"/lockstep bench life --repeat 3 --warmup 1 "$@" 2>&1 | tail -3
 }
 
-# variants_nvidia_opencl PREFIX VARIANT: NVIDIA's OpenCL device spec as that
-# build lists it, or nothing.
-variants_nvidia_opencl() {
-  /tmp/"$1-$2"/lockstep devices --json | python3 bench/nvidia_cl_device.py
+# variants_bench_nvidia PREFIX VARIANT WHAT ARGS...: variants_bench on
+# NVIDIA's OpenCL device as that build lists it (WHAT gets its spec), or a
+# line saying there is none.
+variants_bench_nvidia() {
+  local prefix=$1 v=$2 what=$3 nv
+  shift 3
+  nv=$(/tmp/"$prefix-$v"/lockstep devices --json | python3 bench/nvidia_cl_device.py)
+  if [ -n "$nv" ]; then
+    variants_bench "$prefix" "$v" "$what $nv" "$@" --backend "$nv"
+  else
+    echo "-- $v: no NVIDIA OpenCL device"
+  fi
 }
 
 variants_done() {
