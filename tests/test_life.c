@@ -331,6 +331,27 @@ static void test_next_b3s23(void)
     check(same, "life_next_b3s23 is B3/S23 for every sum and self");
 }
 
+/* life_pair_sum + life_next_b3s23_pair against life_plane_sum +
+ * life_rule_2d for every input that can occur: the 2^7 of the rows above
+ * (a), at (b) and below (c) and the cell, less those where the cell is
+ * alive and b's x sum is 0 (b's sum counts the cell). Both ways the walk
+ * uses it: E = b + c with a as the third row, and E = a + b with c. */
+static void test_next_b3s23_pair(void)
+{
+    life_rule r = {LIFE_B3S23_BIRTH, LIFE_B3S23_SURVIVE};
+    int same = 1;
+    for (uint32_t word = 0; word < 4; word++) {
+        uint32_t in[7], want, e0, e1, e2;
+        all_rule_inputs(word, r, in, &want);
+        uint32_t can_occur = ~(in[6] & ~in[2] & ~in[3]); /* alive with b's sum 0: never */
+        life_pair_sum(in[2], in[3], in[4], in[5], &e0, &e1, &e2);
+        same &= ((life_next_b3s23_pair(e0, e1, e2, in[0], in[1], in[6]) ^ want) & can_occur) == 0;
+        life_pair_sum(in[0], in[1], in[2], in[3], &e0, &e1, &e2);
+        same &= ((life_next_b3s23_pair(e0, e1, e2, in[4], in[5], in[6]) ^ want) & can_occur) == 0;
+    }
+    check(same, "life_next_b3s23_pair is B3/S23 for every sum and self that can occur");
+}
+
 /* life_next_2d against life_plane_sum + life_rule_2d for every input and
  * 2^12 rules: every birth set over sums 0..5 and survival set over 0..5
  * (all 64 x 64), then each single count 6..8 in birth and survival. */
@@ -412,6 +433,7 @@ int main(void)
     test_plane_sum_redundant();
     test_next_b6s567();
     test_next_b3s23();
+    test_next_b3s23_pair();
     test_next_2d();
     test_rules();
     test_rule_names_and_grids();

@@ -189,10 +189,15 @@ static int cl_markers_timed(ls_ctx *ctx)
  * error on every run. Other devices keep the full optimizer.
  *
  * NVIDIA: its OpenCL compiler takes inline PTX, as hashcat's kernels use
- * it; LS_NV_SHFL makes ls_exchange the warp shuffle CUDA uses rather than
+ * it; LS_NV_PTX makes ls_exchange the warp shuffle CUDA uses rather than
  * local memory between two barriers, which made Life's 16-generation 2D
  * kernel slower than the two-generation one there (344.5 against 264.4
- * ms, docs/perf/2026-11-23-h200-final-issue16.log). */
+ * ms, docs/perf/2026-11-23-h200-final-issue16.log); the same PTX gives
+ * Life's B3/S23 its LOP3 gates (src/algo/life.h). -cl-nv-maxrregcount=128
+ * caps registers as CUDA's LS_MAX_GROUP_FIT(256, 2) does for the
+ * many-generation 2D walk, which nvcc and NVIDIA's OpenCL otherwise give
+ * 147 registers and a compute unit one group (148.3 against 134.0 ms,
+ * docs/perf/2026-11-24-h200-life2d-pairs.log); no other kernel uses more. */
 typedef struct cl_platform_quirks {
     const char *platform, *options;
     int shuffles; /* ls_gpu_info.shuffles */
@@ -200,7 +205,7 @@ typedef struct cl_platform_quirks {
 
 static const cl_platform_quirks cl_quirks_table[] = {
     {"Oclgrind", " -cl-opt-disable", 0},
-    {"NVIDIA CUDA", " -DLS_NV_SHFL=1", 1},
+    {"NVIDIA CUDA", " -DLS_NV_PTX=1 -cl-nv-maxrregcount=128", 1},
 };
 
 /* The entry of cl_quirks_table for a platform (none: no options, no

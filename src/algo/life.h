@@ -238,6 +238,71 @@ LS_FN ls_u32 life_next_b3s23(ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b1, ls_u32 
     return n & g;
 }
 
+/* Three-input logic functions given by their truth table: bit 4a + 2b + c
+ * of the table is the value for bits a, b, c (NVIDIA's LOP3 convention).
+ * Where inline PTX is taken (LS_PTX) each is one lop3.b32: from the same
+ * functions written as C expressions nvcc 13 made 6 LOP3 of the 4 gates of
+ * life_next_b3s23_pair and 5 of life_pair_sum's 4. Elsewhere the table's
+ * minterms, which compilers fold. */
+#ifdef LS_PTX
+#define LIFE_LOP3(name, table)                                                                         \
+    LS_FN ls_u32 name(ls_u32 a, ls_u32 b, ls_u32 c)                                                    \
+    {                                                                                                  \
+        ls_u32 d;                                                                                      \
+        LS_ASM("lop3.b32 %0, %1, %2, %3, " #table ";" : "=r"(d) : "r"(a), "r"(b), "r"(c));            \
+        return d;                                                                                      \
+    }
+#else
+#define LIFE_LOP3(name, table)                                                                         \
+    LS_FN ls_u32 name(ls_u32 a, ls_u32 b, ls_u32 c)                                                    \
+    {                                                                                                  \
+        ls_u32 r = 0u;                                                                                 \
+        for (ls_u32 q = 0; q < 8u; q++)                                                                \
+            if (((table) >> q) & 1u)                                                                   \
+                r |= ((q & 4u) ? a : ~a) & ((q & 2u) ? b : ~b) & ((q & 1u) ? c : ~c);                  \
+        return r;                                                                                      \
+    }
+#endif
+LIFE_LOP3(life_lop3_xor2, 0x3c)  /* a ^ b */
+LIFE_LOP3(life_lop3_and2, 0xc0)  /* a & b */
+LIFE_LOP3(life_lop3_xor3, 0x96)  /* a ^ b ^ c */
+LIFE_LOP3(life_lop3_maj3, 0xe8)  /* at least two of a, b, c */
+LIFE_LOP3(life_lop3_bc, 0xbc)
+LIFE_LOP3(life_lop3_da, 0xda)
+LIFE_LOP3(life_lop3_4e, 0x4e)
+LIFE_LOP3(life_lop3_82, 0x82)
+
+/* The sum of two rows' x sums (s0 + 2 s1 and t0 + 2 t1, 0..3 each) as
+ * e0 + 2 e1 + 4 e2 (0..6): four operations. Two neighbouring output rows
+ * y and y + 1 both need rows y and y + 1, so the walk makes this sum once
+ * for both (life_next_b3s23_pair). */
+LS_FN void life_pair_sum(ls_u32 s0, ls_u32 s1, ls_u32 t0, ls_u32 t1, ls_u32 *e0, ls_u32 *e1, ls_u32 *e2)
+{
+    ls_u32 carry = life_lop3_and2(s0, t0, 0u);
+    *e0 = life_lop3_xor2(s0, t0, 0u);
+    *e1 = life_lop3_xor3(s1, t1, carry);
+    *e2 = life_lop3_maj3(s1, t1, carry);
+}
+
+/* B3/S23 from a pair sum E (life_pair_sum of the cell's own row and a
+ * neighbouring one), the x sum r0 + 2 r1 of the third row and the cell
+ * itself: alive when E + R is 3, or 4 with the cell alive. Four
+ * three-input operations, against life_next_b3s23's eight after the
+ * shared x sums; with life_pair_sum's four made once for two rows, a row
+ * of output costs 2 + 4 where it cost 8. The circuit was found by exact
+ * synthesis (a SAT solver over every circuit of 3 and 4 gates: none of 3),
+ * using two facts about the inputs: E is never 7, and E is at least 1
+ * where the cell is alive (E includes the cell's own row, whose x sum
+ * counts the cell). Checked against the plain rule over every input that
+ * can occur in tests/test_life.c. */
+LS_FN ls_u32 life_next_b3s23_pair(ls_u32 e0, ls_u32 e1, ls_u32 e2, ls_u32 r0, ls_u32 r1, ls_u32 self)
+{
+    ls_u32 g0 = life_lop3_bc(e0, r0, self); /* e0 ^ r0, or all three */
+    ls_u32 g1 = life_lop3_da(e1, e2, r1);   /* e1 ? e2 | !r1 : r1 */
+    ls_u32 g2 = life_lop3_4e(e2, self, g0); /* e2 ? self & !g0 : self | g0 */
+    return life_lop3_82(g0, g1, g2);        /* g2 & (g0 == g1) */
+}
+
 /* Any rule straight from the x sums, as life_next_b3s23 for B3/S23: the
  * same next state as life_plane_sum and life_rule_2d, in 25 operations
  * where they take about 32 (nvcc 13, sm_90). The sum is p0 + 2 T + 4 q2

@@ -38,6 +38,22 @@ typedef uint64_t ls_u64;
 #define LS_FN static inline
 #endif
 
+/* LS_PTX: the compiler takes NVIDIA's inline PTX. CUDA's device pass
+ * does, and so does NVIDIA's OpenCL compiler (as hashcat's kernels use
+ * it), which the OpenCL backend builds with -DLS_NV_PTX (cl_quirks_table
+ * in backends/opencl/cl_backend.c). Per-element logic spells an operation
+ * in PTX only where that measurably beats what the compiler makes of the
+ * portable spelling, and keeps the portable one for every other compiler. */
+#if defined(__CUDA_ARCH__) || (defined(__OPENCL_C_VERSION__) && defined(LS_NV_PTX))
+#define LS_PTX 1
+#endif
+/* The inline assembly keyword: NVRTC knows only C++'s `asm`. */
+#ifdef __CUDACC__
+#define LS_ASM asm
+#else
+#define LS_ASM __asm__
+#endif
+
 /* 32x32 -> high 32 bits of the 64-bit product. */
 #if defined(__OPENCL_C_VERSION__)
 #define LS_MULHI32(a, b) mul_hi((ls_u32)(a), (ls_u32)(b))

@@ -47,11 +47,15 @@
  *                                 is optional and its sub-group size is not
  *                                 fixed at 32), so it goes through local
  *                                 memory between two barriers, except on
- *                                 NVIDIA (LS_NV_SHFL, below).
+ *                                 NVIDIA (LS_NV_PTX, below).
  *   LS_MAX_GROUP(n)               a promise that launches use at most n
  *                                 work-items per group (CUDA uses it to
  *                                 budget registers; OpenCL has no
  *                                 equivalent that is not a requirement)
+ *   LS_MAX_GROUP_FIT(n, m)        the same, and registers capped so that m
+ *                                 such groups fit on a compute unit (CUDA;
+ *                                 NVIDIA's OpenCL caps them for every kernel
+ *                                 through its build options instead)
  *
  * Each program ends with LS_PROGRAM_KERNELS(X), the list of its entry
  * points: kernels_cu/NAME.cu turns it into the table the CUDA backend
@@ -63,7 +67,7 @@
  * backend (cl_quirks_table in backends/opencl/cl_backend.c): Oclgrind,
  * whose optimizer emits LLVM intrinsics its interpreter lacks, builds with
  * -cl-opt-disable; NVIDIA's OpenCL, which compiles to PTX and takes inline
- * PTX (as hashcat's kernels use it), gets LS_NV_SHFL, and ls_exchange is
+ * PTX (as hashcat's kernels use it), gets LS_NV_PTX, and ls_exchange is
  * then the warp shuffle CUDA's __shfl_up/down_sync compile to. NVIDIA
  * places the work-items of a 1-D group in warps in order of their local
  * id, so a warp is a run of 32, as ls_exchange's contract says.
@@ -103,6 +107,7 @@
 #define LS_SHARED __local
 #define LS_DEVICE static inline
 #define LS_MAX_GROUP(n)
+#define LS_MAX_GROUP_FIT(n, m)
 #define LS_DYNAMIC_LOCAL(type, name)
 #define LS_DYNAMIC_LOCAL_PARAM(type, name) , __local type *name
 #define ls_lid() ((ls_u32)get_local_id(0))
@@ -114,7 +119,7 @@
 #define ls_barrier() barrier(CLK_LOCAL_MEM_FENCE)
 #define ls_atomic_inc_local(p) atomic_inc(p)
 #define ls_atomic_inc_global(p) atomic_inc(p)
-#ifdef LS_NV_SHFL
+#ifdef LS_NV_PTX
 #define LS_EXCHANGE_BUF(name, n) __local ls_u32 *name = 0
 /* What __shfl_up_sync(~0, v, 1) and __shfl_down_sync(~0, v, 1) are in PTX:
  * lane - 1 (clamped at lane 0: c = 0) and lane + 1 (clamped at 31). */
@@ -167,6 +172,7 @@ static inline ls_u32 ls_nv_shfl_down1(ls_u32 v)
 #define LS_SHARED __shared__
 #define LS_DEVICE static __device__ __forceinline__
 #define LS_MAX_GROUP(n) __launch_bounds__(n)
+#define LS_MAX_GROUP_FIT(n, m) __launch_bounds__(n, m)
 /* One dynamic shared array per kernel, typed by a cast (CUDA allows one
  * extern __shared__ array per translation unit and type). */
 #define LS_DYNAMIC_LOCAL(type, name)                                \

@@ -328,8 +328,8 @@ LS_DEVICE void life_2d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, l
  * is summed along x and makes, with the two rows before it, generation 1
  * of the row above; that row's x sum makes generation 2 of the row above
  * it, and so on, so a row read makes generation LIFE_2D_GENS of the row
- * LIFE_2D_GENS above it, which is stored. A level keeps the x sums of its
- * last two rows (the window rotates by unrolling the walk three times).
+ * LIFE_2D_GENS above it, which is stored. Rows go down the levels two at
+ * a time, and a level keeps the x sums of the two rows before them.
  *
  * No edge words are read: lanes 0 and 31 take their outer neighbour word
  * from the exchange's unspecified values. That makes wrong cells, but
@@ -380,30 +380,102 @@ LS_DEVICE void life_2dm_sum(ls_u32 w, LS_LOCAL ls_u32 *buf, life_xwrap x, int al
     out->self = w;
 }
 
-/* One step of the walk: row `s` of the walk (row y - LIFE_2D_GENS + s,
- * wrapped) arrives as word w; win[k][phase] takes the x sum of level k's
- * newest row, win[k][(phase + 1) % 3] and win[k][(phase + 2) % 3] hold
- * its rows before (oldest first). Returns generation LIFE_2D_GENS of row
- * y - LIFE_2D_GENS + s - LIFE_2D_GENS. On a bounded plane a level's row
+/* One step of the walk: rows `s` and `s + 1` of the walk (rows row0 =
+ * y - LIFE_2D_GENS + s and row0 + 1, wrapped) arrive as words *w0p and
+ * *w1p; win[k][0] and win[k][1] hold the x sums of level k's two rows
+ * before them and take these two. Level k makes generation k + 1 of rows
+ * row0 - k - 1 and row0 - k, the next level's arrivals; *w0p and *w1p leave with
+ * generation LIFE_2D_GENS of rows row0 - LIFE_2D_GENS and the one after.
+ * Two rows a step let both outputs share the sum of the two rows they have
+ * in common (life_pair_sum) under B3/S23. On a bounded plane a level's row
  * beyond the y edges is dead. */
-LS_DEVICE ls_u32 life_2dm_step(ls_u32 w, life_row2 win[LIFE_2D_GENS][3], ls_u32 phase, ls_u32 row0, ls_u32 ny,
-                               life_rule r, int b3s23, life_xwrap x, int aligned, int bounded,
-                               LS_LOCAL ls_u32 *buf)
+LS_DEVICE void life_2dm_step(ls_u32 *w0p, ls_u32 *w1p, life_row2 win[LIFE_2D_GENS][2], ls_u32 row0, ls_u32 ny,
+                             life_rule r, int b3s23, life_xwrap x, int aligned, int bounded, LS_LOCAL ls_u32 *buf)
 {
-    ls_u32 a = (phase + 1u) % 3u, b = (phase + 2u) % 3u, c = phase;
+    ls_u32 w0 = *w0p, w1 = *w1p;
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_2D_GENS; k++) {
-        life_2dm_sum(w, buf, x, aligned, bounded, &win[k][c]);
-        if (b3s23) /* the rule is B3/S23: its shorter form */
-            w = life_next_b3s23(win[k][a].s0, win[k][a].s1, win[k][b].s0, win[k][b].s1, win[k][c].s0,
-                                win[k][c].s1, win[k][b].self) & x.keep;
-        else
-            w = life_next_2d(r, win[k][a].s0, win[k][a].s1, win[k][b].s0, win[k][b].s1, win[k][c].s0, win[k][c].s1,
-                             win[k][b].self) & x.keep;
-        if (bounded) /* generation k + 1 of row row0 - k - 1 */
-            w &= life_2dt_keep(bounded, row0 - k - 1u, ny);
+        life_row2 a = win[k][0], b = win[k][1], c, d;
+        life_2dm_sum(w0, buf, x, aligned, bounded, &c);
+        life_2dm_sum(w1, buf, x, aligned, bounded, &d);
+        if (b3s23) { /* the rule is B3/S23: rows b and c summed once for both */
+            ls_u32 e0, e1, e2;
+            life_pair_sum(b.s0, b.s1, c.s0, c.s1, &e0, &e1, &e2);
+            w0 = life_next_b3s23_pair(e0, e1, e2, a.s0, a.s1, b.self);
+            w1 = life_next_b3s23_pair(e0, e1, e2, d.s0, d.s1, c.self);
+        } else {
+            w0 = life_next_2d(r, a.s0, a.s1, b.s0, b.s1, c.s0, c.s1, b.self);
+            w1 = life_next_2d(r, b.s0, b.s1, c.s0, c.s1, d.s0, d.s1, c.self);
+        }
+        if (!aligned) { /* aligned: no padding, keep is ~0 */
+            w0 &= x.keep;
+            w1 &= x.keep;
+        }
+        if (bounded) { /* generation k + 1 of rows row0 - k - 1 and row0 - k */
+            w0 &= life_2dt_keep(bounded, row0 - k - 1u, ny);
+            w1 &= life_2dt_keep(bounded, row0 - k, ny);
+        }
+        win[k][0] = c;
+        win[k][1] = d;
     }
-    return w;
+    *w0p = w0;
+    *w1p = w1;
+}
+
+/* The walk of one segment, rows y .. yend - 1 (generation LIFE_2D_GENS of
+ * each), by a work-item of word j that stores when `mine`. */
+LS_DEVICE void life_2dm_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 j, ls_u32 rb, ls_u32 ny,
+                             ls_u32 y, ls_u32 yend, ls_u32 seg, int mine, life_xwrap x, life_rule r, int b3s23,
+                             int aligned, int bounded, LS_LOCAL ls_u32 *buf)
+{
+    life_row2 win[LIFE_2D_GENS][2];
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_2D_GENS; k++)
+        for (ls_u32 i = 0; i < 2u; i++) {
+            win[k][i].s0 = 0u;
+            win[k][i].s1 = 0u;
+            win[k][i].self = 0u;
+        }
+    /* Row y - LIFE_2D_GENS, wrapped (rows wrap as often as a short grid needs). */
+    ls_u32 yr = (y + ny - LIFE_2D_GENS % ny) % ny;
+    ls_u32 steps = seg + 2u * LIFE_2D_GENS;
+    /* Each step's two rows are read one step ahead. The rows and outputs
+     * are scalars, not two-element arrays: with them in private arrays
+     * PoCL 3.1's vectorizing work-group method (loopvec) computed wrong
+     * cells under some rules on bounded planes (B2/S on a 64 x 8 plane, 16
+     * generations: 18 of 64 x 8 cells), where its other methods, the same
+     * source built -cl-opt-disable, and Oclgrind (--data-races
+     * --uninitialized: nothing found) agreed with every other device. */
+    ls_u32 nw0 = life_row_at(src, yr, rb)[j] & life_2dt_keep(bounded, y - LIFE_2D_GENS, ny);
+    yr = yr + 1u == ny ? 0u : yr + 1u;
+    ls_u32 nw1 = life_row_at(src, yr, rb)[j] & life_2dt_keep(bounded, y - LIFE_2D_GENS + 1u, ny);
+    yr = yr + 1u == ny ? 0u : yr + 1u;
+#pragma unroll 2
+    for (ls_u32 s = 0; s < steps; s += 2u) {
+        /* Rows row0 and row0 + 1 arrive; generation LIFE_2D_GENS of rows
+         * row0 - LIFE_2D_GENS and the one after leaves. */
+        ls_u32 w0 = nw0, w1 = nw1, row0 = y - LIFE_2D_GENS + s;
+        nw0 = life_row_at(src, yr, rb)[j] & life_2dt_keep(bounded, row0 + 2u, ny);
+        yr = yr + 1u == ny ? 0u : yr + 1u;
+        nw1 = life_row_at(src, yr, rb)[j] & life_2dt_keep(bounded, row0 + 3u, ny);
+        yr = yr + 1u == ny ? 0u : yr + 1u;
+        life_2dm_step(&w0, &w1, win, row0, ny, r, b3s23, x, aligned, bounded, buf);
+        ls_u32 yo = row0 - LIFE_2D_GENS; /* the first output row, huge before the segment */
+        if (mine && s >= 2u * LIFE_2D_GENS && yo < yend)
+            ((LS_GLOBAL ls_u32 *)life_row_at(dst, yo, rb))[j] = w0;
+        if (mine && s + 1u >= 2u * LIFE_2D_GENS && yo + 1u < yend)
+            ((LS_GLOBAL ls_u32 *)life_row_at(dst, yo + 1u, rb))[j] = w1;
+    }
+}
+
+/* Whether run t / 32 (as life_2d_many lays it out) holds no word of a
+ * row's x seam: its words, unwrapped, are run * width - margin .. + 31,
+ * and none may be the first word (whose west neighbour is the short last
+ * word), the last, or wrap past either. */
+LS_DEVICE int life_2dm_seamless(ls_u32 t, ls_u32 runs, ls_u32 width, ls_u32 margin, ls_u32 row_words)
+{
+    ls_u32 lo = t / 32u % runs * width; /* the run's first word + margin */
+    return lo >= margin + 1u && lo + 33u <= row_words + margin;
 }
 
 /* Work-item t: lane t % 32 of run t / 32, which is run t / 32 % runs of
@@ -412,7 +484,14 @@ LS_DEVICE ls_u32 life_2dm_step(ls_u32 w, life_row2 win[LIFE_2D_GENS][3], ls_u32 
  * lane - margin (mod row_words). Work-items past `items` redo item t %
  * items and store nothing new; every work-item takes every step
  * (ls_exchange needs them all), storing only its own words of the
- * segment. */
+ * segment.
+ *
+ * Rows whose last word is short (not `aligned`) need the x seam's shifts
+ * and mask (life_2dm_sum) only in the runs that hold a row's first or
+ * last word; a group none of whose runs does walks as aligned rows do.
+ * The choice is the group's, so that every work-item of a group meets the
+ * same barriers (ls_exchange through local memory); on 65535^2, runs of
+ * 30 words and groups of 8 runs, 60 of 69 groups take it. */
 LS_DEVICE void life_2d_many(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
                             ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 margin, life_rule r, int b3s23,
                             int aligned, int bounded, LS_LOCAL ls_u32 *buf)
@@ -426,38 +505,15 @@ LS_DEVICE void life_2d_many(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
     ls_u32 y = q / runs * seg;
     ls_u32 yend = y + seg < ny ? y + seg : ny;
     ls_u32 rb = row_words * 4u;
-    life_xwrap x = life_xwrap_make(j, row_words, last_bits);
-    life_row2 win[LIFE_2D_GENS][3];
-#pragma unroll
-    for (ls_u32 k = 0; k < LIFE_2D_GENS; k++)
-        for (ls_u32 i = 0; i < 3u; i++) {
-            win[k][i].s0 = 0u;
-            win[k][i].s1 = 0u;
-            win[k][i].self = 0u;
-        }
-    /* Row y - LIFE_2D_GENS, wrapped (rows wrap as often as a short grid needs). */
-    ls_u32 yr = (y + ny - LIFE_2D_GENS % ny) % ny;
-    ls_u32 steps = seg + 2u * LIFE_2D_GENS;
-    /* Each step's row is read one step ahead. */
-    ls_u32 nw = life_row_at(src, yr, rb)[j] & life_2dt_keep(bounded, y - LIFE_2D_GENS, ny);
-    for (ls_u32 s = 0; s < steps; s += 3u) {
-/* Step s + i: row0 = y - LIFE_2D_GENS + s + i is the row that arrives,
- * generation LIFE_2D_GENS of row0 - LIFE_2D_GENS is stored. */
-#define LIFE_2DM_STEP(i)                                                                                  \
-    {                                                                                                     \
-        ls_u32 w = nw, row0 = y - LIFE_2D_GENS + s + (i);                                                 \
-        yr = yr + 1u == ny ? 0u : yr + 1u;                                                                \
-        nw = life_row_at(src, yr, rb)[j] & life_2dt_keep(bounded, row0 + 1u, ny);                         \
-        ls_u32 out = life_2dm_step(w, win, (i), row0, ny, r, b3s23, x, aligned, bounded, buf);            \
-        ls_u32 yo = row0 - LIFE_2D_GENS; /* the output row, huge before the segment */                   \
-        if (mine && s + (i) >= 2u * LIFE_2D_GENS && yo < yend)                                            \
-            ((LS_GLOBAL ls_u32 *)life_row_at(dst, yo, rb))[j] = out;                                      \
-    }
-        LIFE_2DM_STEP(0u)
-        LIFE_2DM_STEP(1u)
-        LIFE_2DM_STEP(2u)
-#undef LIFE_2DM_STEP
-    }
+    int seamless = !aligned && !bounded;
+    for (ls_u32 i = 0; seamless && i < ls_lsize(); i += 32u)
+        seamless = life_2dm_seamless((ls_u32)((ls_group() * ls_lsize() + i) % items), runs, width, margin, row_words);
+    if (seamless)
+        life_2dm_walk(src, dst, j, rb, ny, y, yend, seg, mine, life_xwrap_make(j, row_words, 32u), r, b3s23, 1, 0,
+                      buf);
+    else
+        life_2dm_walk(src, dst, j, rb, ny, y, yend, seg, mine, life_xwrap_make(j, row_words, last_bits), r, b3s23,
+                      aligned, bounded, buf);
 }
 
 /* ---- 3D ---------------------------------------------------------------- */
@@ -603,9 +659,13 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
         life_2d_two(src, dst, row_words, ny, last_bits, seg, items, r, aligned, bounded, buf);                    \
     }
 /* As LIFE_KERNEL_2D_TWO, LIFE_2D_GENS generations; `margin` lanes at each
- * end of a run store nothing (life_2d_many); b3s23: the rule is B3/S23. */
+ * end of a run store nothing (life_2d_many); b3s23: the rule is B3/S23.
+ * Two groups a compute unit: left alone, nvcc gives the walk 147
+ * registers and the H200 one group of 8 warps, and 65536^2 x 1024 took
+ * 141.9 ms; capped at 128 (a few words spilled) 120.5 ms
+ * (docs/perf/2026-11-24-h200-life2d-pairs.log). */
 #define LIFE_KERNEL_2D_MANY(name, aligned, bounded, b3s23, birth_c, survive_c)                                         \
-    LS_KERNEL LS_MAX_GROUP(256) void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst,   \
+    LS_KERNEL LS_MAX_GROUP_FIT(256, 2) void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst,   \
                                           ls_u32 row_words, ls_u32 ny, ls_u32 last_bits, ls_u32 seg, ls_u32 items, \
                                           ls_u32 birth, ls_u32 survive, ls_u32 margin)                            \
     {                                                                                                             \

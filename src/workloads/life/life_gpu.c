@@ -192,7 +192,7 @@ static uint32_t life_many_margin(const life_gpu_state *st)
  * through NVIDIA's OpenCL before it had shuffles, 65536^2 x 1024 took
  * 344.5 ms at 16 generations a launch against 264.4 ms with the two-
  * generation kernel (docs/perf/2026-11-23-h200-final-issue16.log). NVIDIA's
- * OpenCL now has them (LS_NV_SHFL, inline PTX; ls_gpu_info.shuffles) and
+ * OpenCL now has them (LS_NV_PTX, inline PTX; ls_gpu_info.shuffles) and
  * runs it in 134.1 ms, CUDA's time (docs/perf/2026-11-24-h200-nv-opencl-
  * shuffles.log). On a CPU device (PoCL) a barrier is a loop split, and the
  * many-generation kernel runs. LOCKSTEP_DEBUG_LIFE_MANY=1 runs it
