@@ -58,7 +58,7 @@ $ls bmn play ---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---
 echo "== check life: odd 3D box, odd 2D grid (every device)"
 $ls check life --dims 3 --size 37x29x23 --steps 9 --density 0.3 --quiet
 $ls check life --dims 2 --size 1001x999 --steps 17 --density 0.3 --quiet
-$ls check life --dims 2 --size 16001x67 --steps 35 --density 0.3 --quiet  # groups with and without the x seam
+$ls check life --dims 2 --size 16001x67 --steps 35 --density 0.3 --quiet  # runs that read across the x seam, and not
 echo "== check life on bounded planes (Golly's :P), 2D and 3D, and --every (every device)"
 $ls check life --dims 2 --steps 40 --density 0.3 --rule B3/S23:P1001,999 --quiet
 $ls check life --dims 3 --steps 9 --density 0.3 --rule B6/S567:P37,29,23 --quiet
@@ -111,7 +111,7 @@ sanitizer_runs=(
   "life --dims 3 --size 37x9x7 --steps 3 --rule B6/S567:P37,9,7"  # life_step_3d_plane
   "life --dims 2 --size 128x40 --steps 37"       # life_many_2d_b3s23_aligned (LIFE_2D_GENS a launch), then two and one
   "life --dims 2 --size 101x37 --steps 37 --rule B36/S23"          # life_many_2d
-  "life --dims 2 --size 16001x40 --steps 37"     # life_many_2d_b3s23: groups that walk as aligned rows, and not
+  "life --dims 2 --size 16001x40 --steps 37"     # life_many_2d_b3s23: reads across the x seam (life_vword)
   "life --dims 2 --size 101x37 --steps 37 --rule B3/S23:P101,37"   # life_many_2d_plane
   "life --dims 3 --size 61x47x33 --steps 7 --slabs 3 --halo 2"  # slabs: partial reads, ghost writes, peer copies
   "life --dims 2 --size 101x37 --steps 9 --slabs 2 --halo 4"

@@ -422,11 +422,58 @@ LS_DEVICE void life_2dm_step(ls_u32 *w0p, ls_u32 *w1p, life_row2 win[LIFE_2D_GEN
     *w1p = w1;
 }
 
+/* Where a work-item's word comes from on a torus whose rows end in a
+ * short word (life_2d_many): the 32 cells of the row from cell o on,
+ * wrapping past its end, which span up to three of its words: word a0
+ * from bit r0 up, then word a1 shifted up by l1 and word a2 by l2 where
+ * m1 and m2 are all ones (zero where the cells before fill the word). */
+typedef struct life_vword {
+    ls_u32 a0, a1, a2, r0, l1, l2, m1, m2;
+} life_vword;
+
+/* The next word of a row of row_words words, the last of last_bits cells,
+ * after word a, and how many cells word a has from bit b on. */
+LS_DEVICE ls_u32 life_vword_next(ls_u32 a, ls_u32 row_words)
+{
+    return a + 1u == row_words ? 0u : a + 1u;
+}
+LS_DEVICE ls_u32 life_vword_cells(ls_u32 a, ls_u32 b, ls_u32 row_words, ls_u32 last_bits)
+{
+    return (a + 1u == row_words ? last_bits : 32u) - b;
+}
+
+/* Cells o .. o + 31 (mod the row's row_words words, the last of last_bits
+ * cells; rows of two words or more, so three words always hold them). */
+LS_DEVICE life_vword life_vword_make(ls_u32 o, ls_u32 row_words, ls_u32 last_bits)
+{
+    life_vword g;
+    g.a0 = o / 32u;
+    g.r0 = o % 32u;
+    ls_u32 n0 = life_vword_cells(g.a0, g.r0, row_words, last_bits);
+    g.a1 = life_vword_next(g.a0, row_words);
+    ls_u32 n1 = life_vword_cells(g.a1, 0u, row_words, last_bits);
+    g.a2 = life_vword_next(g.a1, row_words);
+    g.m1 = n0 < 32u ? 0xffffffffu : 0u;
+    g.l1 = n0 < 32u ? n0 : 0u;
+    g.m2 = n0 + n1 < 32u ? 0xffffffffu : 0u;
+    g.l2 = n0 + n1 < 32u ? n0 + n1 : 0u;
+    return g;
+}
+
+/* Those cells of `row`, whose short word's bits past its last cell are
+ * zero (every kernel stores it so). */
+LS_DEVICE ls_u32 life_vword_read(const LS_GLOBAL ls_u32 *row, life_vword g)
+{
+    return (row[g.a0] >> g.r0) | ((row[g.a1] << g.l1) & g.m1) | ((row[g.a2] << g.l2) & g.m2);
+}
+
 /* The walk of one segment, rows y .. yend - 1 (generation LIFE_2D_GENS of
- * each), by a work-item of word j that stores when `mine`. */
-LS_DEVICE void life_2dm_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 j, ls_u32 rb, ls_u32 ny,
-                             ls_u32 y, ls_u32 yend, ls_u32 seg, int mine, life_xwrap x, life_rule r, int b3s23,
-                             int aligned, int bounded, LS_LOCAL ls_u32 *buf)
+ * each), by a work-item whose word is j (stored when `mine`, and with
+ * `keep` of its cells) and that reads word j or, where `virt`, the cells
+ * g says. */
+LS_DEVICE void life_2dm_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 j, int virt, life_vword g,
+                             ls_u32 keep, ls_u32 rb, ls_u32 ny, ls_u32 y, ls_u32 yend, ls_u32 seg, int mine,
+                             life_xwrap x, life_rule r, int b3s23, int aligned, int bounded, LS_LOCAL ls_u32 *buf)
 {
     life_row2 win[LIFE_2D_GENS][2];
 #pragma unroll
@@ -446,36 +493,28 @@ LS_DEVICE void life_2dm_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst,
      * generations: 18 of 64 x 8 cells), where its other methods, the same
      * source built -cl-opt-disable, and Oclgrind (--data-races
      * --uninitialized: nothing found) agreed with every other device. */
-    ls_u32 nw0 = life_row_at(src, yr, rb)[j] & life_2dt_keep(bounded, y - LIFE_2D_GENS, ny);
+#define LIFE_2DM_READ(yr) (virt ? life_vword_read(life_row_at(src, (yr), rb), g) : life_row_at(src, (yr), rb)[j])
+    ls_u32 nw0 = LIFE_2DM_READ(yr) & life_2dt_keep(bounded, y - LIFE_2D_GENS, ny);
     yr = yr + 1u == ny ? 0u : yr + 1u;
-    ls_u32 nw1 = life_row_at(src, yr, rb)[j] & life_2dt_keep(bounded, y - LIFE_2D_GENS + 1u, ny);
+    ls_u32 nw1 = LIFE_2DM_READ(yr) & life_2dt_keep(bounded, y - LIFE_2D_GENS + 1u, ny);
     yr = yr + 1u == ny ? 0u : yr + 1u;
 #pragma unroll 2
     for (ls_u32 s = 0; s < steps; s += 2u) {
         /* Rows row0 and row0 + 1 arrive; generation LIFE_2D_GENS of rows
          * row0 - LIFE_2D_GENS and the one after leaves. */
         ls_u32 w0 = nw0, w1 = nw1, row0 = y - LIFE_2D_GENS + s;
-        nw0 = life_row_at(src, yr, rb)[j] & life_2dt_keep(bounded, row0 + 2u, ny);
+        nw0 = LIFE_2DM_READ(yr) & life_2dt_keep(bounded, row0 + 2u, ny);
         yr = yr + 1u == ny ? 0u : yr + 1u;
-        nw1 = life_row_at(src, yr, rb)[j] & life_2dt_keep(bounded, row0 + 3u, ny);
+        nw1 = LIFE_2DM_READ(yr) & life_2dt_keep(bounded, row0 + 3u, ny);
         yr = yr + 1u == ny ? 0u : yr + 1u;
         life_2dm_step(&w0, &w1, win, row0, ny, r, b3s23, x, aligned, bounded, buf);
         ls_u32 yo = row0 - LIFE_2D_GENS; /* the first output row, huge before the segment */
         if (mine && s >= 2u * LIFE_2D_GENS && yo < yend)
-            ((LS_GLOBAL ls_u32 *)life_row_at(dst, yo, rb))[j] = w0;
+            ((LS_GLOBAL ls_u32 *)life_row_at(dst, yo, rb))[j] = w0 & keep;
         if (mine && s + 1u >= 2u * LIFE_2D_GENS && yo + 1u < yend)
-            ((LS_GLOBAL ls_u32 *)life_row_at(dst, yo + 1u, rb))[j] = w1;
+            ((LS_GLOBAL ls_u32 *)life_row_at(dst, yo + 1u, rb))[j] = w1 & keep;
     }
-}
-
-/* Whether run t / 32 (as life_2d_many lays it out) holds no word of a
- * row's x seam: its words, unwrapped, are run * width - margin .. + 31,
- * and none may be the first word (whose west neighbour is the short last
- * word), the last, or wrap past either. */
-LS_DEVICE int life_2dm_seamless(ls_u32 t, ls_u32 runs, ls_u32 width, ls_u32 margin, ls_u32 row_words)
-{
-    ls_u32 lo = t / 32u % runs * width; /* the run's first word + margin */
-    return lo >= margin + 1u && lo + 33u <= row_words + margin;
+#undef LIFE_2DM_READ
 }
 
 /* Work-item t: lane t % 32 of run t / 32, which is run t / 32 % runs of
@@ -486,12 +525,17 @@ LS_DEVICE int life_2dm_seamless(ls_u32 t, ls_u32 runs, ls_u32 width, ls_u32 marg
  * (ls_exchange needs them all), storing only its own words of the
  * segment.
  *
- * Rows whose last word is short (not `aligned`) need the x seam's shifts
- * and mask (life_2dm_sum) only in the runs that hold a row's first or
- * last word; a group none of whose runs does walks as aligned rows do.
- * The choice is the group's, so that every work-item of a group meets the
- * same barriers (ls_exchange through local memory); on 65535^2, runs of
- * 30 words and groups of 8 runs, 60 of 69 groups take it. */
+ * On a torus whose rows end in a short word, the row a run walks is not
+ * wrapped word by word but cell by cell: its lane of word v (run * width
+ * + lane - margin, unwrapped) holds cells 32 v .. 32 v + 31 of the row
+ * repeated without end, which are the row's word v for v = 0 ..
+ * row_words - 2. So every lane's word has 32 cells, and the walk is that
+ * of aligned rows: the x seam is paid when a row is read (life_vword, up
+ * to three words) instead of in every generation's x sums (two shifts and
+ * an OR, and the padding's mask; on the H200 65535^2 x 1024 took 1.19
+ * times 65536^2's time that way with one row a step, 1.34 times with two,
+ * docs/perf/2026-11-24-h200-life2d-seam.log). The word of the row's last
+ * word is stored without the cells past its end. */
 LS_DEVICE void life_2d_many(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
                             ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 margin, life_rule r, int b3s23,
                             int aligned, int bounded, LS_LOCAL ls_u32 *buf)
@@ -505,15 +549,18 @@ LS_DEVICE void life_2d_many(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
     ls_u32 y = q / runs * seg;
     ls_u32 yend = y + seg < ny ? y + seg : ny;
     ls_u32 rb = row_words * 4u;
-    int seamless = !aligned && !bounded;
-    for (ls_u32 i = 0; seamless && i < ls_lsize(); i += 32u)
-        seamless = life_2dm_seamless((ls_u32)((ls_group() * ls_lsize() + i) % items), runs, width, margin, row_words);
-    if (seamless)
-        life_2dm_walk(src, dst, j, rb, ny, y, yend, seg, mine, life_xwrap_make(j, row_words, 32u), r, b3s23, 1, 0,
-                      buf);
-    else
-        life_2dm_walk(src, dst, j, rb, ny, y, yend, seg, mine, life_xwrap_make(j, row_words, last_bits), r, b3s23,
-                      aligned, bounded, buf);
+    life_xwrap x = life_xwrap_make(j, row_words, last_bits);
+    life_vword g = {0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u};
+    if (aligned || bounded) {
+        life_2dm_walk(src, dst, j, 0, g, 0xffffffffu, rb, ny, y, yend, seg, mine, x, r, b3s23, aligned, bounded, buf);
+        return;
+    }
+    /* Cell 32 (u - margin) of the row repeated (mod cells: u - margin is
+     * -margin or more, margin at most 2, and a row 33 cells or more). */
+    ls_u64 cells = (ls_u64)(row_words - 1u) * 32u + last_bits;
+    g = life_vword_make((ls_u32)(((ls_u64)u * 32u + 2u * cells - 32u * margin) % cells), row_words, last_bits);
+    life_2dm_walk(src, dst, j, 1, g, x.keep, rb, ny, y, yend, seg, mine, life_xwrap_make(j, row_words, 32u), r,
+                  b3s23, 1, 0, buf);
 }
 
 /* ---- 3D ---------------------------------------------------------------- */
