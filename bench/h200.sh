@@ -59,6 +59,8 @@ echo "== check life: odd 3D box, odd 2D grid (every device)"
 $ls check life --dims 3 --size 37x29x23 --steps 9 --density 0.3 --quiet
 $ls check life --dims 2 --size 1001x999 --steps 17 --density 0.3 --quiet
 $ls check life --dims 2 --size 16001x67 --steps 35 --density 0.3 --quiet  # runs that read across the x seam, and not
+$ls check life --dims 2 --size 33x9 --steps 43 --quiet  # rows of two words, the second of one cell
+$ls check life --dims 2 --size 1024x100 --steps 48 --quiet  # aligned rows, 16 generations a launch
 echo "== check life on bounded planes (Golly's :P), 2D and 3D, and --every (every device)"
 $ls check life --dims 2 --steps 40 --density 0.3 --rule B3/S23:P1001,999 --quiet
 $ls check life --dims 3 --steps 9 --density 0.3 --rule B6/S567:P37,29,23 --quiet

@@ -331,6 +331,19 @@ static void test_next_b3s23(void)
     check(same, "life_next_b3s23 is B3/S23 for every sum and self");
 }
 
+/* Each three-input gate's C expression (what every compiler but NVIDIA's
+ * runs) is its truth table, the lop3.b32 immediate NVIDIA's compilers
+ * run: with a, b, c the columns 0xf0, 0xcc, 0xaa, bit q of the result is
+ * the gate of bit q's a, b, c, which is bit q of the table. */
+static void test_lop3_gates(void)
+{
+    int same = 1;
+#define LIFE_TEST_GATE(name, table, expr) same &= (name(0xf0u, 0xccu, 0xaau) & 0xffu) == (table);
+    LIFE_LOP3_GATES(LIFE_TEST_GATE)
+#undef LIFE_TEST_GATE
+    check(same, "every three-input gate's expression is its truth table");
+}
+
 /* life_pair_sum + life_next_b3s23_pair against life_plane_sum +
  * life_rule_2d for every input that can occur: the 2^7 of the rows above
  * (a), at (b) and below (c) and the cell, less those where the cell is
@@ -433,6 +446,7 @@ int main(void)
     test_plane_sum_redundant();
     test_next_b6s567();
     test_next_b3s23();
+    test_lop3_gates();
     test_next_b3s23_pair();
     test_next_2d();
     test_rules();

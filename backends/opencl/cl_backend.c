@@ -197,7 +197,12 @@ static int cl_markers_timed(ls_ctx *ctx)
  * caps registers as CUDA's LS_MAX_GROUP_FIT(256, 2) does for the
  * many-generation 2D walk, which nvcc and NVIDIA's OpenCL otherwise give
  * 147 registers and a compute unit one group (148.3 against 134.0 ms,
- * docs/perf/2026-11-24-h200-life2d-pairs.log); no other kernel uses more. */
+ * docs/perf/2026-11-24-h200-life2d-pairs.log). Other kernels nvcc gives
+ * more than 128: the 3D ones that take the rule as arguments (239-255;
+ * OpenCL builds the rule in, LOCKSTEP_DEBUG_LIFE_RULE_ARGS aside) and
+ * life_step_3d_plane with a rule built in (138); Life 3D 1024^3 x 1024
+ * took 121.4 ms capped against 119.8 ms before (docs/perf/2026-11-24-
+ * h200-life2d-pairs-fixed.log). */
 typedef struct cl_platform_quirks {
     const char *platform, *options;
     int shuffles; /* ls_gpu_info.shuffles */

@@ -238,14 +238,17 @@ LS_FN ls_u32 life_next_b3s23(ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b1, ls_u32 
     return n & g;
 }
 
-/* Three-input logic functions given by their truth table: bit 4a + 2b + c
- * of the table is the value for bits a, b, c (NVIDIA's LOP3 convention).
- * Where inline PTX is taken (LS_PTX) each is one lop3.b32: from the same
- * functions written as C expressions nvcc 13 made 6 LOP3 of the 4 gates of
- * life_next_b3s23_pair and 5 of life_pair_sum's 4. Elsewhere the table's
- * minterms, which compilers fold. */
+/* Three-input logic functions, each given twice: by its truth table (bit
+ * 4a + 2b + c of the table is the value for bits a, b, c: NVIDIA's LOP3
+ * convention) and as a C expression, which tests/test_life.c checks
+ * against the table. Where inline PTX is taken (LS_PTX) each is one
+ * lop3.b32 of its table: from the C expressions nvcc 13 made 6 LOP3 of
+ * the 4 gates of life_next_b3s23_pair and 5 of life_pair_sum's 4.
+ * Elsewhere the expression. (An earlier portable form, a loop over the
+ * table's minterms, was miscompiled by PoCL 5.0's vectorizer on the H200
+ * host: docs/perf/2026-11-24-h200-life2d-seam.log.) */
 #ifdef LS_PTX
-#define LIFE_LOP3(name, table)                                                                         \
+#define LIFE_LOP3(name, table, expr)                                                                   \
     LS_FN ls_u32 name(ls_u32 a, ls_u32 b, ls_u32 c)                                                    \
     {                                                                                                  \
         ls_u32 d;                                                                                      \
@@ -253,24 +256,24 @@ LS_FN ls_u32 life_next_b3s23(ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b1, ls_u32 
         return d;                                                                                      \
     }
 #else
-#define LIFE_LOP3(name, table)                                                                         \
+#define LIFE_LOP3(name, table, expr)                                                                   \
     LS_FN ls_u32 name(ls_u32 a, ls_u32 b, ls_u32 c)                                                    \
     {                                                                                                  \
-        ls_u32 r = 0u;                                                                                 \
-        for (ls_u32 q = 0; q < 8u; q++)                                                                \
-            if (((table) >> q) & 1u)                                                                   \
-                r |= ((q & 4u) ? a : ~a) & ((q & 2u) ? b : ~b) & ((q & 1u) ? c : ~c);                  \
-        return r;                                                                                      \
+        (void)a, (void)b, (void)c;                                                                     \
+        return (expr);                                                                                 \
     }
 #endif
-LIFE_LOP3(life_lop3_xor2, 0x3c)  /* a ^ b */
-LIFE_LOP3(life_lop3_and2, 0xc0)  /* a & b */
-LIFE_LOP3(life_lop3_xor3, 0x96)  /* a ^ b ^ c */
-LIFE_LOP3(life_lop3_maj3, 0xe8)  /* at least two of a, b, c */
-LIFE_LOP3(life_lop3_bc, 0xbc)
-LIFE_LOP3(life_lop3_da, 0xda)
-LIFE_LOP3(life_lop3_4e, 0x4e)
-LIFE_LOP3(life_lop3_82, 0x82)
+/* The gates and their tables, for tests/test_life.c: X(name, table, expr). */
+#define LIFE_LOP3_GATES(X)                                                                             \
+    X(life_lop3_xor2, 0x3c, a ^ b)                                                                     \
+    X(life_lop3_and2, 0xc0, a & b)                                                                     \
+    X(life_lop3_xor3, 0x96, a ^ b ^ c)                                                                 \
+    X(life_lop3_maj3, 0xe8, (a & b) | (c & (a ^ b)))                                                   \
+    X(life_lop3_bc, 0xbc, (a ^ b) | (a & b & c))                                                       \
+    X(life_lop3_da, 0xda, (a & (b | ~c)) | (~a & c))                                                   \
+    X(life_lop3_4e, 0x4e, (a & b & ~c) | (~a & (b | c)))                                               \
+    X(life_lop3_82, 0x82, c & ~(a ^ b))
+LIFE_LOP3_GATES(LIFE_LOP3)
 
 /* The sum of two rows' x sums (s0 + 2 s1 and t0 + 2 t1, 0..3 each) as
  * e0 + 2 e1 + 4 e2 (0..6): four operations. Two neighbouring output rows
