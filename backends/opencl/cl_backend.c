@@ -51,6 +51,7 @@ struct ls_ctx {
     int timing, markers_timed;
     cl_event first[LS_GPU_QUEUES], last[LS_GPU_QUEUES];
     const char *extra_options; /* cl_quirks' build options for it, or "" */
+    const char *registers_128; /* and for LS_CL_REGISTERS_128 programs */
 };
 
 #define CL_TRY(call, err, what)                                                              \
@@ -193,31 +194,30 @@ static int cl_markers_timed(ls_ctx *ctx)
  * local memory between two barriers, which made Life's 16-generation 2D
  * kernel slower than the two-generation one there (344.5 against 264.4
  * ms, docs/perf/2026-11-23-h200-final-issue16.log); the same PTX gives
- * Life's B3/S23 its LOP3 gates (src/algo/life.h). -cl-nv-maxrregcount=128
- * caps registers as CUDA's LS_MAX_GROUP_FIT(256, 2) does for the
- * many-generation 2D walk, which nvcc and NVIDIA's OpenCL otherwise give
- * 147 registers and a compute unit one group (148.3 against 134.0 ms,
- * docs/perf/2026-11-24-h200-life2d-pairs.log). Other kernels nvcc gives
- * more than 128: the 3D ones that take the rule as arguments (239-255;
- * OpenCL builds the rule in, LOCKSTEP_DEBUG_LIFE_RULE_ARGS aside) and
- * life_step_3d_plane with a rule built in (138); Life 3D 1024^3 x 1024
- * took 121.4 ms capped against 119.8 ms before (docs/perf/2026-11-24-
- * h200-life2d-pairs-fixed.log). */
+ * Life's B3/S23 its LOP3 gates (src/algo/life.h). A program that asks for
+ * 128 registers (LS_REGISTERS_128, dialect.h: the life program, whose
+ * many-generation 2D walk nvcc and NVIDIA's OpenCL otherwise give 147
+ * registers and a compute unit one group, 148.3 against 134.0 ms,
+ * docs/perf/2026-11-24-h200-life2d-pairs.log) gets -cl-nv-maxrregcount=128;
+ * with it on every program, ray's exact kernel took 1.002 ms against
+ * 0.894 and Graveler 4.170 against 4.010 ms (docs/perf/2026-11-24-h200-
+ * final3.log against -final2.log). */
 typedef struct cl_platform_quirks {
     const char *platform, *options;
-    int shuffles; /* ls_gpu_info.shuffles */
+    const char *registers_128; /* options for LS_CL_REGISTERS_128 programs */
+    int shuffles;              /* ls_gpu_info.shuffles */
 } cl_platform_quirks;
 
 static const cl_platform_quirks cl_quirks_table[] = {
-    {"Oclgrind", " -cl-opt-disable", 0},
-    {"NVIDIA CUDA", " -DLS_NV_PTX=1 -cl-nv-maxrregcount=128", 1},
+    {"Oclgrind", " -cl-opt-disable", "", 0},
+    {"NVIDIA CUDA", " -DLS_NV_PTX=1", " -cl-nv-maxrregcount=128", 1},
 };
 
 /* The entry of cl_quirks_table for a platform (none: no options, no
  * shuffles). */
 static cl_platform_quirks cl_quirks(cl_platform_id platform)
 {
-    cl_platform_quirks none = {"", "", 0};
+    cl_platform_quirks none = {"", "", "", 0};
     char name[128] = "";
     if (clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
         return none;
@@ -298,6 +298,7 @@ static ls_ctx *cl_open(int index, ls_error *err)
     ctx->info.global_bytes = global;
     ctx->markers_timed = cl_markers_timed(ctx);
     ctx->extra_options = quirks.options;
+    ctx->registers_128 = quirks.registers_128;
     return ctx;
 }
 
@@ -398,14 +399,16 @@ static char *cl_build_options(ls_ctx *ctx, const ls_cl_source *src, const char *
         }
         fp = " -cl-fp32-correctly-rounded-divide-sqrt";
     }
+    const char *regs = src->flags & LS_CL_REGISTERS_128 ? ctx->registers_128 : "";
     /* Each definition adds " -D" to its own characters. */
-    size_t len = sizeof "-cl-std=CL1.2" + strlen(fp) + strlen(ctx->extra_options) + 4 * strlen(defines) + 8;
+    size_t len = sizeof "-cl-std=CL1.2" + strlen(fp) + strlen(ctx->extra_options) + strlen(regs) +
+                 4 * strlen(defines) + 8;
     char *opts = malloc(len);
     if (!opts) {
         ls_fail(err, "out of memory building OpenCL program %s", src->name);
         return NULL;
     }
-    int used = snprintf(opts, len, "-cl-std=CL1.2%s%s", fp, ctx->extra_options);
+    int used = snprintf(opts, len, "-cl-std=CL1.2%s%s%s", fp, ctx->extra_options, regs);
     char def[256];
     const char *next = defines;
     int got;

@@ -54,8 +54,8 @@
  *                                 equivalent that is not a requirement)
  *   LS_MAX_GROUP_FIT(n, m)        the same, and registers capped so that m
  *                                 such groups fit on a compute unit (CUDA;
- *                                 NVIDIA's OpenCL caps them for every kernel
- *                                 through its build options instead)
+ *                                 NVIDIA's OpenCL caps a whole program's,
+ *                                 LS_REGISTERS_128 below)
  *
  * Each program ends with LS_PROGRAM_KERNELS(X), the list of its entry
  * points: kernels_cu/NAME.cu turns it into the table the CUDA backend
@@ -89,7 +89,14 @@
  *     the rule above).
  * The opposite, for results that need not match bit for bit (the
  * raytracer's fast mode): a source that defines LS_FAST_FP is built with
- * -cl-fast-relaxed-math on OpenCL and --use_fast_math on CUDA. */
+ * -cl-fast-relaxed-math on OpenCL and --use_fast_math on CUDA.
+ *
+ * Registers: LS_MAX_GROUP_FIT(n, m) caps a CUDA kernel's registers so that
+ * m groups of n fit on a compute unit. NVIDIA's OpenCL takes only a cap
+ * for the whole program (-cl-nv-maxrregcount): a source that defines
+ * LS_REGISTERS_128 is built with 128 there (cl_quirks_table in
+ * backends/opencl/cl_backend.c), the cap LS_MAX_GROUP_FIT(256, 2) means,
+ * and every other program keeps its compiler's choice. */
 #ifndef LOCKSTEP_KERNELS_DIALECT_H
 #define LOCKSTEP_KERNELS_DIALECT_H
 

@@ -49,6 +49,10 @@
  * sm_80, sm_90 and sm_100 makes the torus kernels' machine code byte for
  * byte what it was before planes; a mask written as an expression rather than under
  * `if (bounded)` changed two of them.) */
+/* The 2D many-generation walk fits two groups of 256 on a compute unit in
+ * 128 registers (LS_MAX_GROUP_FIT below); compilers that cap registers only
+ * program-wide are asked for that (dialect.h). */
+#define LS_REGISTERS_128
 #include "dialect.h"
 #include "life.h"
 
