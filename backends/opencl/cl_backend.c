@@ -198,10 +198,10 @@ static int cl_markers_timed(ls_ctx *ctx)
  * 128 registers (LS_REGISTERS_128, dialect.h: the life program, whose
  * many-generation 2D walk nvcc and NVIDIA's OpenCL otherwise give 147
  * registers and a compute unit one group, 148.3 against 134.0 ms,
- * docs/perf/2026-11-24-h200-life2d-pairs.log) gets -cl-nv-maxrregcount=128;
- * with it on every program, ray's exact kernel took 1.002 ms against
- * 0.894 and Graveler 4.170 against 4.010 ms (docs/perf/2026-11-24-h200-
- * final3.log against -final2.log). */
+ * docs/perf/2026-11-24-h200-life2d-pairs.log; and bmn's, 1% faster so)
+ * gets -cl-nv-maxrregcount=128; with it on every program, ray's exact
+ * kernel took 1.001 ms against 0.893 and Graveler 4.169 against 4.008 ms
+ * (docs/perf/2026-11-24-h200-nv-registers.log). */
 typedef struct cl_platform_quirks {
     const char *platform, *options;
     const char *registers_128; /* options for LS_CL_REGISTERS_128 programs */

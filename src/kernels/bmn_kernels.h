@@ -22,6 +22,10 @@
  * host gives each queue its own rows, so batches on two queues may overlap.
  * Rare events (a deal above the thresholds, or still running at the cap)
  * take a slot in the global lists with a 32-bit atomic increment. */
+/* 128 registers on compilers that cap them program-wide (dialect.h): on
+ * NVIDIA's OpenCL 1e9 deals took 1.094 s so, against 1.106 s without
+ * (docs/perf/2026-11-24-h200-nv-registers.log); CUDA keeps nvcc's 79. */
+#define LS_REGISTERS_128
 #include "dialect.h"
 #define BMN_DECK_MEM LS_LOCAL /* the shuffle's deck lives in local memory */
 #include "bmn.h"
