@@ -307,26 +307,28 @@ LS_FN ls_u32 life_next_b3s23_pair(ls_u32 e0, ls_u32 e1, ls_u32 e2, ls_u32 r0, ls
 }
 
 /* Any rule straight from the x sums, as life_next_b3s23 for B3/S23: the
- * same next state as life_plane_sum and life_rule_2d, in 25 operations
- * where they take about 32 (nvcc 13, sm_90). The sum is p0 + 2 T + 4 q2
- * with T = k1 + q1 (0..2): the leaves of sums 2i and 2i + 1 are selected
- * by p0 (e[i]), then by T (one of k1, q1 set: t; else k1 tells 0 from 2)
- * and q2. */
+ * same next state as life_plane_sum and life_rule_2d. The sum is p0 + 2 T
+ * + 4 q2 with T = k1 + q1 (0..2). For each T the next state is a function
+ * of p0, q2 and the cell alone (f0, f1, f2), so with the rule a constant
+ * each is one three-input operation, and two selects by k1 and t = k1 ^
+ * q1 finish: 6 operations after the two full adders (nvcc 13, sm_90, any
+ * rule built in), where selecting the leaves by p0, then T, then q2 took
+ * 8 (B36/S23 65536^2 x 1024 181.2 ms on the H200, 1.49 times B3/S23:
+ * docs/perf/2026-11-24-h200-final3.log). */
 LS_FN ls_u32 life_next_2d(life_rule r, ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b1, ls_u32 c0, ls_u32 c1,
                           ls_u32 self)
 {
     ls_u32 p0, k1, q1, q2;
     life_full_add(a0, b0, c0, &p0, &k1);
     life_full_add(a1, b1, c1, &q1, &q2);
-    ls_u32 t = k1 ^ q1;
-    ls_u32 e0 = life_mux(p0, life_leaf(r, 0u, self), life_leaf(r, 1u, self));
-    ls_u32 e2 = life_mux(p0, life_leaf(r, 2u, self), life_leaf(r, 3u, self));
-    ls_u32 e4 = life_mux(p0, life_leaf(r, 4u, self), life_leaf(r, 5u, self));
-    ls_u32 e6 = life_mux(p0, life_leaf(r, 6u, self), life_leaf(r, 7u, self));
-    ls_u32 e8 = life_mux(p0, life_leaf(r, 8u, self), life_leaf(r, 9u, self));
-    ls_u32 low = life_mux(t, life_mux(k1, e0, e4), e2);  /* q2 clear: T = 0, 2; 1 */
-    ls_u32 high = life_mux(t, life_mux(k1, e4, e8), e6); /* q2 set: 4 + the same */
-    return life_mux(q2, low, high);
+#define LIFE_NEXT_2D_LEAVES(n)                                                                                \
+    life_mux(q2, life_mux(p0, life_leaf(r, (n), self), life_leaf(r, (n) + 1u, self)),                         \
+             life_mux(p0, life_leaf(r, (n) + 4u, self), life_leaf(r, (n) + 5u, self)))
+    ls_u32 f0 = LIFE_NEXT_2D_LEAVES(0u); /* T = 0: sums 0, 1, 4, 5 */
+    ls_u32 f1 = LIFE_NEXT_2D_LEAVES(2u); /* T = 1: sums 2, 3, 6, 7 */
+    ls_u32 f2 = LIFE_NEXT_2D_LEAVES(4u); /* T = 2: sums 4, 5, 8, 9 */
+#undef LIFE_NEXT_2D_LEAVES
+    return life_mux(k1 ^ q1, life_mux(k1, f0, f2), f1);
 }
 
 /* The 3x3 sum of a plane from the row sums of the rows above (u), at (c)
