@@ -223,7 +223,9 @@ static const char *many_kernel_name(const life_gpu_state *st, const ls_gpu_info 
  * 2009 with B3/S23 (its own kernel: 2012); life_step_3d_aligned 3687, with
  * B5/S45 1495 (B6/S567's kernel: 1567). Measured on the H200 with the rule
  * built in: 2D B36/S23 1.35x B3/S23's time, 3D B5/S45 1.05x B6/S567's
- * (docs/perf/2026-11-24-h200-variants-rules.log).
+ * (docs/perf/2026-11-24-h200-variants-rules.log); since the 2D pair walk
+ * and the decision in f0, f1, f2 (life_next_2d), B36/S23 1.33x
+ * (docs/perf/2026-11-24-h200-life2d-rules.log).
  *
  * What a user pays for it, once per rule in a process: on CUDA, NVRTC
  * compiles the program for the GPU, 0.85 s for 2D and 0.5 s for 3D on one
