@@ -371,8 +371,9 @@ static int cl_read(ls_ctx *ctx, ls_buf *b, size_t offset, void *dst, size_t byte
 }
 
 /* The build options of a program: the OpenCL C version and floating-point
- * options the program's source asks for, the device's own
- * (cl_device_options), and -DNAME=VALUE for each definition. Exact
+ * options the program's source asks for, its platform's (cl_quirks_table,
+ * with the register cap where the source asks for it), and -DNAME=VALUE
+ * for each definition. Exact
  * floating point (dialect.h) needs correctly rounded divide and sqrt, and
  * denormals: a device without them cannot give the bits the other
  * backends give, and is refused. Returns a string to free, or NULL with
