@@ -563,8 +563,8 @@ LS_DEVICE void life_2d_many(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
      * -margin or more, margin at most 2, and a row 33 cells or more). */
     ls_u64 cells = (ls_u64)(row_words - 1u) * 32u + last_bits;
     g = life_vword_make((ls_u32)(((ls_u64)u * 32u + 2u * cells - 32u * margin) % cells), row_words, last_bits);
-    life_2dm_walk(src, dst, j, 1, g, x.keep, rb, ny, y, yend, seg, mine, life_xwrap_make(j, row_words, 32u), r,
-                  b3s23, 1, 0, buf);
+    /* Walked as aligned rows, which use none of x's seam fields. */
+    life_2dm_walk(src, dst, j, 1, g, x.keep, rb, ny, y, yend, seg, mine, x, r, b3s23, 1, 0, buf);
 }
 
 /* ---- 3D ---------------------------------------------------------------- */
