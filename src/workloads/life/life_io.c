@@ -5,6 +5,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,9 +241,17 @@ static void sink_abort(row_sink *s)
 /* ---- PKU HPCGame problem G ------------------------------------------------- */
 
 #define PKU_HEADER 16
-/* Rows a thread converts at a time: about 4 MiB of bytes, so that the
- * buffer stays in cache-sized pieces and the work spreads over threads. */
+/* Rows a thread converts at a time through a buffer of its own (reading,
+ * and writing with pwrite): about 4 MiB of bytes, so that the buffer stays
+ * in cache-sized pieces and the work spreads over threads. */
 #define PKU_CHUNK_BYTES (4u << 20)
+/* Writing into a mapping, a thread takes larger pieces of the file: an
+ * equal share of it, between PKU_CHUNK_BYTES and this. Threads filling
+ * pieces next to each other fault their pages in far more slowly. On the
+ * H200 host (16-core Xeon, ext4), 1 GiB took 0.50 s in 4 MiB pieces, 0.53
+ * in 8, 0.29 in 16, 0.21 in 32 and 64: the PKU form's whole process went
+ * from 1.04-1.08 s to 0.76 s (docs/perf/2026-11-24-h200-pku-chunks.log). */
+#define PKU_MAP_CHUNK_MAX (32u << 20)
 
 /* 8 cells, a byte each (0 or 1, the first in the low byte), to 8 bits:
  * the multiplier moves byte i's bit (bit 8 i) to bit 56 + i, and no two
@@ -362,7 +371,7 @@ static size_t pku_transfer(int fd, int writing, uint8_t *buf, size_t len, off_t 
 }
 
 /* A parallel pass over the cells of a PKU file (rows of m bytes): threads
- * take chunks of whole rows (PKU_CHUNK_BYTES at most) and convert them in
+ * take chunks of whole rows (pku_chunk_bytes at most) and convert them in
  * a buffer of their own that pku_transfer moves to or from offset `base`
  * of fd, or, writing, straight into a mapping of the file (`map`, its
  * first cell); what went wrong is gathered here. */
@@ -387,13 +396,25 @@ static void run_beside(const life_beside *beside)
         beside->fn(beside->arg);
 }
 
+/* Bytes a chunk of a pass holds: PKU_CHUNK_BYTES through buffers; into a
+ * mapping, the file shared among the threads, within PKU_CHUNK_BYTES ..
+ * PKU_MAP_CHUNK_MAX. */
+static uint64_t pku_chunk_bytes(const pku_pass *p)
+{
+    if (!p->map)
+        return PKU_CHUNK_BYTES;
+    uint64_t share = (uint64_t)p->rows * p->m / (uint64_t)omp_get_max_threads();
+    return share < PKU_CHUNK_BYTES ? PKU_CHUNK_BYTES : share > PKU_MAP_CHUNK_MAX ? PKU_MAP_CHUNK_MAX : share;
+}
+
 /* Runs chunk() over every chunk on the threads, with the chunk's bytes:
  * in the mapping, or in the thread's buffer; the first thread to come runs
  * p->beside first, and then takes chunks as the others do. 0, or -1 when
  * a thread had no memory for its buffer. */
 static int pku_parallel(pku_pass *p, void (*chunk)(pku_pass *p, uint8_t *bytes, int64_t r0, int64_t nr))
 {
-    p->per = PKU_CHUNK_BYTES / p->m ? PKU_CHUNK_BYTES / p->m : 1;
+    uint64_t bytes = pku_chunk_bytes(p);
+    p->per = bytes / p->m ? (int64_t)(bytes / p->m) : 1;
     int64_t chunks = (p->rows + p->per - 1) / p->per;
     int nomem = 0;
 #pragma omp parallel
