@@ -340,10 +340,12 @@ LS_DEVICE void life_2d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, l
  * only one more cell inward a generation: after g generations the g
  * outer cells of the run are wrong and no others. So when each end's
  * `margin` lanes (not stored) hold at least LIFE_2D_GENS cells, every
- * stored word is exact: margin 1 when a word has at least LIFE_2D_GENS
- * cells (aligned rows, or last_bits >= LIFE_2D_GENS), else 2 (two
- * consecutive words of a row of two or more words hold 33 cells or
- * more). The driver chooses it; a run stores 32 - 2 margin words.
+ * stored word is exact: margin 1 when a lane's word has at least
+ * LIFE_2D_GENS cells (aligned rows, last_bits >= LIFE_2D_GENS, or a
+ * torus's rows of two words or more, walked cell by cell below: every
+ * lane holds 32 cells), else 2 (a bounded plane's rows: two consecutive
+ * words of a row of two or more words hold 33 cells or more). The driver
+ * chooses it (life_many_margin); a run stores 32 - 2 margin words.
  *
  * A segment of seg output rows reads seg + 2 LIFE_2D_GENS rows, from
  * LIFE_2D_GENS rows above it: the levels start from zeros, and what the

@@ -174,14 +174,19 @@ static const char *two_kernel_name(const life_gpu_state *st, life_rule r, uint32
 }
 
 /* Lanes at each end of a life_many_* run that store nothing: they must
- * hold LIFE_2D_GENS cells or more (src/kernels/life_kernels.h), one word
- * when every word has that many, else two (rows of two words or more);
- * 0 where the kernel cannot run this grid (a row of one short word). */
+ * hold LIFE_2D_GENS cells or more (src/kernels/life_kernels.h). One word
+ * when every word has that many, and on a torus of rows of two words or
+ * more, whose lanes each hold 32 cells of the row repeated (life_vword);
+ * two on a bounded plane whose rows end in a short word; 0 where the
+ * kernel cannot run this grid (a row of one short word). A run stores 32
+ * - 2 margin words: margin 1 rather than 2 is 7% fewer runs (65537^2). */
 static uint32_t life_many_margin(const life_gpu_state *st)
 {
     if (st->last_bits >= LIFE_2D_GENS)
         return 1;
-    return st->row_words >= 2 ? 2 : 0;
+    if (st->row_words < 2)
+        return 0;
+    return st->bounded ? 2 : 1;
 }
 
 /* The 2D kernel that makes LIFE_2D_GENS generations a launch, or NULL
