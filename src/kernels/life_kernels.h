@@ -583,49 +583,15 @@ typedef struct life_raw3 {
     life_raw row[LIFE_GPU_3D_ROWS + 2u];
 } life_raw3;
 
-/* Where a work-item's rows lie in a plane, and the planes' stride: row
- * y0 - 1 + k (wrapped) is ys[k], and its first word is word rw[k] of the
- * plane. The walk takes one of two ways to an address (life_3d):
- *  - narrow, where every word of the grid has a 32-bit index (grids of up
- *    to 2^37 cells): word x of row k of plane z is grid[z * plane_words32
- *    + rw[k] + x], an index made with 32-bit adds and multiplies that the
- *    compiler puts on the multiply pipe, and one multiply-add to an
- *    address there too. The logic pipe, which the rule saturates, makes
- *    no addresses: 33.2 logic-pipe operations a word of B6/S567 on sm_90
- *    against 36.8 the wide way (SASS of the loop).
- *  - wide, for larger grids: 64-bit plane and row pointers (life_row_at). */
-typedef struct life_3d_at {
-    ls_u32 ys[LIFE_GPU_3D_ROWS + 2u]; /* wide: the rows */
-    ls_u32 rw[LIFE_GPU_3D_ROWS + 2u]; /* narrow: their first words' index in a plane */
-    ls_u32 row_bytes;
-    ls_u32 plane_words32; /* narrow: plane_words, below 2^32 */
-    ls_u64 plane_words;
-} life_3d_at;
-
-/* Row k's words x.jm, x.j, x.jp of plane zp, which starts at `plane`. */
-LS_DEVICE life_raw life_3d_raw(const LS_GLOBAL ls_u32 *grid, const LS_GLOBAL ls_u32 *plane, const life_3d_at *at,
-                               ls_u32 zp, ls_u32 k, life_xwrap x, int narrow)
+/* Reads them from the plane at `plane`; ys[k] is row y0 - 1 + k (wrapped).
+ * On a bounded plane, a row beyond the y edges (yout[k]) or a plane
+ * beyond the z edges (zout) reads as dead. */
+LS_DEVICE void life_3d_load(const LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, const int *yout, int zout,
+                            ls_u32 row_bytes, life_xwrap x, int bounded, life_raw3 *v)
 {
-    if (!narrow)
-        return life_raw_load(life_row_at(plane, at->ys[k], at->row_bytes), x);
-    ls_u32 i = zp * at->plane_words32 + at->rw[k];
-    life_raw v;
-    v.wm = grid[i + x.jm];
-    v.w = grid[i + x.j];
-    v.wp = grid[i + x.jp];
-    return v;
-}
-
-/* Reads a work-item's words of plane zp. On a bounded plane, a row beyond
- * the y edges (yout[k]) or a plane beyond the z edges (zout) reads as
- * dead. */
-LS_DEVICE void life_3d_load(const LS_GLOBAL ls_u32 *src, ls_u32 zp, const life_3d_at *at, const int *yout, int zout,
-                            life_xwrap x, int bounded, int narrow, life_raw3 *v)
-{
-    const LS_GLOBAL ls_u32 *plane = src + zp * at->plane_words; /* wide */
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++)
-        v->row[k] = life_raw_clip(life_3d_raw(src, plane, at, zp, k, x, narrow), bounded, zout || yout[k]);
+        v->row[k] = life_raw_clip(life_raw_load(life_row_at(plane, ys[k], row_bytes), x), bounded, zout || yout[k]);
 }
 
 /* The window entry of a plane from its words: the 3x3 sums as four
@@ -649,13 +615,10 @@ LS_DEVICE void life_3d_sums(const life_raw3 *v, life_xwrap x, int aligned, int b
     }
 }
 
-/* The output words of plane zp from the window a, b, c (planes zp - 1,
- * zp, zp + 1). */
-LS_DEVICE void life_3d_emit(LS_GLOBAL ls_u32 *dst, ls_u32 zp, const life_3d_at *at, life_rule r, int b6s567,
-                            int aligned, int narrow, life_xwrap x, const life_plane3 *a, const life_plane3 *b,
-                            const life_plane3 *c)
+/* The output words of plane b from the window a, b, c (planes z-1, z, z+1). */
+LS_DEVICE void life_3d_emit(LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 row_bytes, life_rule r, int b6s567,
+                            int aligned, life_xwrap x, const life_plane3 *a, const life_plane3 *b, const life_plane3 *c)
 {
-    LS_GLOBAL ls_u32 *plane = dst + zp * at->plane_words; /* wide */
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS; k++) {
         ls_u32 next =
@@ -663,71 +626,17 @@ LS_DEVICE void life_3d_emit(LS_GLOBAL ls_u32 *dst, ls_u32 zp, const life_3d_at *
                                       b->s[k][2], b->s[k][3], c->s[k][0], c->s[k][1], c->s[k][2], c->s[k][3], b->self[k])
                    : life_word_3d(r, b->self[k], a->s[k][0], a->s[k][1], a->s[k][2], a->s[k][3], b->s[k][0],
                                   b->s[k][1], b->s[k][2], b->s[k][3], c->s[k][0], c->s[k][1], c->s[k][2], c->s[k][3]);
-        next = aligned ? next : next & x.keep; /* aligned: no padding, keep is ~0 */
-        if (narrow)
-            dst[zp * at->plane_words32 + at->rw[k + 1u] + x.j] = next;
-        else
-            ((LS_GLOBAL ls_u32 *)life_row_at(plane, at->ys[k + 1u], at->row_bytes))[x.j] = next;
-    }
-}
-
-/* The walk of a work-item through planes z .. zend - 1 of rows y0 ..
- * (life_3d). */
-LS_DEVICE void life_3d_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
-                            ls_u32 nz, ls_u32 y0, ls_u32 z, ls_u32 zend, life_xwrap x, life_rule r, int b6s567,
-                            int aligned, int bounded, int narrow)
-{
-    life_3d_at at;
-    int yout[LIFE_GPU_3D_ROWS + 2u]; /* row y0 - 1 + k is beyond an edge */
-#pragma unroll
-    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++) {
-        at.ys[k] = (y0 + k + ny - 1u) % ny;
-        at.rw[k] = at.ys[k] * row_words;
-        yout[k] = y0 + k == 0u || y0 + k > ny;
-    }
-    at.row_bytes = row_words * 4u;
-    at.plane_words = (ls_u64)row_words * ny;
-    at.plane_words32 = (ls_u32)at.plane_words;
-    life_plane3 a, b, c;
-    life_raw3 va, vb, vc;
-    ls_u32 zn = z + 1u == nz ? 0u : z + 1u; /* the next plane to read */
-    life_3d_load(src, z == 0u ? nz - 1u : z - 1u, &at, yout, z == 0u, x, bounded, narrow, &va);
-    life_3d_load(src, z, &at, yout, 0, x, bounded, narrow, &vb);
-    life_3d_sums(&va, x, aligned, bounded, b6s567, &a);
-    life_3d_sums(&vb, x, aligned, bounded, b6s567, &b);
-    for (;;) {
-        ls_u32 z1 = zn + 1u == nz ? 0u : zn + 1u, z2 = z1 + 1u == nz ? 0u : z1 + 1u;
-        /* The three planes' reads first, all in flight together. They are
-         * planes z + 1 .. z + 3, wrapped. */
-        life_3d_load(src, zn, &at, yout, z + 1u >= nz, x, bounded, narrow, &vc);
-        life_3d_load(src, z1, &at, yout, z + 2u >= nz, x, bounded, narrow, &va);
-        life_3d_load(src, z2, &at, yout, z + 3u >= nz, x, bounded, narrow, &vb);
-        zn = z2 + 1u == nz ? 0u : z2 + 1u;
-        life_3d_sums(&vc, x, aligned, bounded, b6s567, &c);
-        life_3d_emit(dst, z, &at, r, b6s567, aligned, narrow, x, &a, &b, &c);
-        life_3d_sums(&va, x, aligned, bounded, b6s567, &a);
-        if (z + 1u < zend)
-            life_3d_emit(dst, z + 1u, &at, r, b6s567, aligned, narrow, x, &b, &c, &a);
-        life_3d_sums(&vb, x, aligned, bounded, b6s567, &b);
-        if (z + 2u < zend)
-            life_3d_emit(dst, z + 2u, &at, r, b6s567, aligned, narrow, x, &c, &a, &b);
-        z += 3u;
-        if (z >= zend)
-            break;
+        LS_GLOBAL ls_u32 *out = (LS_GLOBAL ls_u32 *)life_row_at(plane, ys[k + 1u], row_bytes);
+        out[x.j] = aligned ? next : next & x.keep; /* aligned: no padding, keep is ~0 */
     }
 }
 
 /* Work-item = (word j, LIFE_GPU_3D_ROWS rows, segment of `seg` planes); the
  * last group of rows is moved up to end at ny - 1 when ny is not a
  * multiple of LIFE_GPU_3D_ROWS (two work-items then write the same words, with
- * the same values). `narrow`: the grid's words have 32-bit indices
- * (life_3d_at). The kernels hold both walks and take the narrow one
- * unless the grid is too large for it or the driver asks for the wide
- * one (`wide`, for the tests: LOCKSTEP_DEBUG_LIFE_WIDE); the whole launch
- * takes the branch the same way. */
+ * the same values). */
 LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz,
-                       ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int b6s567, int aligned, int bounded,
-                       int narrow)
+                       ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int b6s567, int aligned, int bounded)
 {
     ls_u64 t = ls_gid();
     if (t >= items)
@@ -738,8 +647,42 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     if (y0 > ny - LIFE_GPU_3D_ROWS)
         y0 = ny - LIFE_GPU_3D_ROWS;
     ls_u32 zend = z + seg < nz ? z + seg : nz;
+    ls_u32 ys[LIFE_GPU_3D_ROWS + 2u], rb = row_words * 4u;
+    int yout[LIFE_GPU_3D_ROWS + 2u]; /* row y0 - 1 + k is beyond an edge */
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_GPU_3D_ROWS + 2u; k++) {
+        ys[k] = (y0 + k + ny - 1u) % ny;
+        yout[k] = y0 + k == 0u || y0 + k > ny;
+    }
+    ls_u64 plane_words = (ls_u64)row_words * ny;
     life_xwrap x = life_xwrap_make(j, row_words, last_bits);
-    life_3d_walk(src, dst, row_words, ny, nz, y0, z, zend, x, r, b6s567, aligned, bounded, narrow);
+    life_plane3 a, b, c;
+    life_raw3 va, vb, vc;
+    ls_u32 zn = z + 1u == nz ? 0u : z + 1u; /* the next plane to read */
+    life_3d_load(src + (z == 0u ? nz - 1u : z - 1u) * plane_words, ys, yout, z == 0u, rb, x, bounded, &va);
+    life_3d_load(src + z * plane_words, ys, yout, 0, rb, x, bounded, &vb);
+    life_3d_sums(&va, x, aligned, bounded, b6s567, &a);
+    life_3d_sums(&vb, x, aligned, bounded, b6s567, &b);
+    for (;;) {
+        ls_u32 z1 = zn + 1u == nz ? 0u : zn + 1u, z2 = z1 + 1u == nz ? 0u : z1 + 1u;
+        /* The three planes' reads first, all in flight together. They are
+         * planes z + 1 .. z + 3, wrapped. */
+        life_3d_load(src + zn * plane_words, ys, yout, z + 1u >= nz, rb, x, bounded, &vc);
+        life_3d_load(src + z1 * plane_words, ys, yout, z + 2u >= nz, rb, x, bounded, &va);
+        life_3d_load(src + z2 * plane_words, ys, yout, z + 3u >= nz, rb, x, bounded, &vb);
+        zn = z2 + 1u == nz ? 0u : z2 + 1u;
+        life_3d_sums(&vc, x, aligned, bounded, b6s567, &c);
+        life_3d_emit(dst + z * plane_words, ys, rb, r, b6s567, aligned, x, &a, &b, &c);
+        life_3d_sums(&va, x, aligned, bounded, b6s567, &a);
+        if (z + 1u < zend)
+            life_3d_emit(dst + (z + 1u) * plane_words, ys, rb, r, b6s567, aligned, x, &b, &c, &a);
+        life_3d_sums(&vb, x, aligned, bounded, b6s567, &b);
+        if (z + 2u < zend)
+            life_3d_emit(dst + (z + 2u) * plane_words, ys, rb, r, b6s567, aligned, x, &c, &a, &b);
+        z += 3u;
+        if (z >= zend)
+            break;
+    }
 }
 
 /* ---- entry points -------------------------------------------------------- */
@@ -787,15 +730,12 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     }
 #define LIFE_KERNEL_3D(name, aligned, bounded, b6s567, birth_c, survive_c)                                        \
     LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz, \
-                        ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive, ls_u32 wide)   \
+                        ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive)                \
     {                                                                                                             \
         life_rule r;                                                                                              \
         r.birth = birth_c;                                                                                        \
         r.survive = survive_c;                                                                                    \
-        if (!wide && (ls_u64)row_words * ny * nz <= 0xffffffffu)                                                  \
-            life_3d(src, dst, row_words, ny, nz, last_bits, seg, items, r, b6s567, aligned, bounded, 1);          \
-        else                                                                                                      \
-            life_3d(src, dst, row_words, ny, nz, last_bits, seg, items, r, b6s567, aligned, bounded, 0);          \
+        life_3d(src, dst, row_words, ny, nz, last_bits, seg, items, r, b6s567, aligned, bounded);                 \
     }
 
 /* A rule built in (src/workloads/life/life_gpu.c, through gpu.h's

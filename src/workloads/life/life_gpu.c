@@ -113,8 +113,8 @@ static uint32_t segment_length(uint64_t columns, uint32_t n, uint64_t target)
  * kernel (gens 2: runs of 32 work-items for every 30 words of a row), or
  * LIFE_2D_GENS with a life_many_* one (runs of 32 for every 32 - 2 margin
  * words; life_many_margin). */
-static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t gens, uint32_t margin, uint32_t wide,
-                       uint32_t group, const ls_gpu_info *info, uint64_t wave, life_rule r, ls_error *err)
+static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t gens, uint32_t margin, uint32_t group,
+                       const ls_gpu_info *info, uint64_t wave, life_rule r, ls_error *err)
 {
     uint32_t birth = r.birth, survive = r.survive;
     uint32_t width = gens == 2 ? 30 : 32 - 2 * margin;
@@ -130,9 +130,9 @@ static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t gens, uint32_t
                       LS_ARG(margin)};
     ls_arg args3[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
                       LS_ARG(st->nz), LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(items), LS_ARG(birth),
-                      LS_ARG(survive), LS_ARG(wide)};
+                      LS_ARG(survive)};
     ls_launch l = {(items + group - 1) / group, group, 0, 0, st->dims == 3 ? args3 : args2,
-                   st->dims == 3 ? 11 : gens > 2 ? 10 : 9};
+                   st->dims == 3 ? 10 : gens > 2 ? 10 : 9};
     return st->s->backend->gpu->launch(st->s->ctx, k, &l, err);
 }
 
@@ -187,17 +187,6 @@ static uint32_t life_many_margin(const life_gpu_state *st)
     if (st->row_words < 2)
         return 0;
     return st->bounded ? 2 : 1;
-}
-
-/* Whether the 3D kernels walk with 64-bit addresses (1) or 32-bit word
- * indices (0, src/kernels/life_kernels.h life_3d_at: about 10% fewer
- * operations on the logic pipe on sm_90). The kernels take the wide walk
- * anyway where the grid has 2^32 words or more; LOCKSTEP_DEBUG_LIFE_WIDE=1
- * asks for it on every grid, so that the tests run it. */
-static uint32_t life_3d_wide(const life_gpu_state *st)
-{
-    const char *debug = getenv("LOCKSTEP_DEBUG_LIFE_WIDE");
-    return (uint64_t)st->row_words * st->ny * st->nz > UINT32_MAX || (debug && strcmp(debug, "1") == 0);
 }
 
 /* The 2D kernel that makes LIFE_2D_GENS generations a launch, or NULL
@@ -290,7 +279,6 @@ typedef struct life_kernels {
     uint32_t group;
     ls_kernel *one, *two, *many;
     uint32_t margin; /* life_many_margin */
-    uint32_t wide;   /* life_3d_wide */
     uint64_t wave;   /* work-items of one wave of `many` on the device */
 } life_kernels;
 
@@ -313,7 +301,6 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
         (ks->many && gpu->groups_per_unit(st->s->ctx, ks->many, ks->group, 0, &per_unit, err) != 0))
         return -1;
     ks->margin = life_many_margin(st);
-    ks->wide = life_3d_wide(st);
     ks->wave = (uint64_t)ks->info.compute_units * per_unit * ks->group;
     return 0;
 }
@@ -326,7 +313,7 @@ static int launch_steps(life_gpu_state *st, const life_kernels *ks, life_rule r,
         uint64_t left = steps - i;
         gens = ks->many && left >= LIFE_2D_GENS ? LIFE_2D_GENS : ks->two && left >= 2 ? 2 : 1;
         ls_kernel *k = gens > 2 ? ks->many : gens == 2 ? ks->two : ks->one;
-        if (launch_step(st, k, (uint32_t)gens, ks->margin, ks->wide, ks->group, &ks->info, ks->wave, r, err) != 0)
+        if (launch_step(st, k, (uint32_t)gens, ks->margin, ks->group, &ks->info, ks->wave, r, err) != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;
