@@ -65,6 +65,9 @@
  * (high bits don't-care). */
 typedef struct {
     GRV_LANE s;
+#ifdef GRV_MWC_HI
+    GRV_LANE hi; /* zero, ORed into each step's addend: a register ptxas keeps (src/kernels/graveler_kernels.h) */
+#endif
 } grv_mwc;
 
 /* (low 32 bits of v) * A as a 64-bit product. Vector users map it to their
@@ -77,6 +80,9 @@ LS_FN GRV_LANE grv_mwc_next(grv_mwc *g)
 {
     GRV_LANE carry = g->s >> 32;
     GRV_LANE out = g->s ^ carry;
+#ifdef GRV_MWC_HI
+    carry |= g->hi;
+#endif
     g->s = GRV_MWC_MUL(g->s) + carry;
     return out;
 }
