@@ -5,12 +5,14 @@
 #include "output.h"
 
 #include <errno.h>
-#include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* ---- formats ------------------------------------------------------------ */
 
@@ -403,7 +405,12 @@ static uint64_t pku_chunk_bytes(const pku_pass *p)
 {
     if (!p->map)
         return PKU_CHUNK_BYTES;
-    uint64_t share = (uint64_t)p->rows * p->m / (uint64_t)omp_get_max_threads();
+#ifdef _OPENMP /* the fuzz harnesses build this file without OpenMP, one thread */
+    uint64_t threads = (uint64_t)omp_get_max_threads();
+#else
+    uint64_t threads = 1;
+#endif
+    uint64_t share = (uint64_t)p->rows * p->m / threads;
     return share < PKU_CHUNK_BYTES ? PKU_CHUNK_BYTES : share > PKU_MAP_CHUNK_MAX ? PKU_MAP_CHUNK_MAX : share;
 }
 
