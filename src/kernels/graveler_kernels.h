@@ -55,7 +55,7 @@ LS_DEVICE void grv_play_private(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls
     for (ls_u64 s = stream0 + ls_gid(); s < stream0 + nstreams; s += stride) {
         grv_mwc x;
         x.s = grv_stream_state(seed, s);
-        x.hi = opaque_hi ? (ls_u64)(ls_lid() >> 16) << 32 : 0u;
+        x.hi = opaque_hi ? (ls_u64)(lid >> 16) << 32 : 0u;
         ls_u64 b0 = s * GRV_BATTLES_PER_STREAM;
         if (b0 >= lo && b0 + GRV_BATTLES_PER_STREAM <= hi) {
             GRV_PRAGMA(unroll GRV_UNROLL)
