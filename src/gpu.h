@@ -109,7 +109,9 @@ typedef struct ls_gpu {
     /* Device time: timer_start marks the point on both queues after which
      * work is timed; timer_stop waits for both queues and returns the
      * seconds the device spent from that point to the end of the last
-     * work (CUDA events; OpenCL profiling of the launched kernels). */
+     * work (CUDA events; OpenCL profiling of the launched kernels). The
+     * workloads call them through gpu_timer.h, which checks the figure
+     * against the wall clock: a backend passes on what its device says. */
     int (*timer_start)(ls_ctx *ctx, ls_error *err);
     int (*timer_stop)(ls_ctx *ctx, double *seconds, ls_error *err);
 

@@ -21,6 +21,31 @@
 
 #include "backend.h"
 
+/* The clock behind a time: the device's own timer (CUDA events, OpenCL
+ * profiling), or the host's wall clock. The CPU (OpenMP) is always timed
+ * by the wall clock, and so is a run on several devices (its seconds are
+ * the wall time of the whole run); a GPU is timed by the wall clock
+ * around its finished queues when its timer read a figure that cannot be
+ * right (gpu_timer.h), and `why` then says what it read. */
+typedef struct ls_clock {
+    int wall;      /* 0: the device's timer */
+    char why[200]; /* "" unless a GPU's timer was not believed */
+} ls_clock;
+
+/* "device" or "wall", as the JSON documents name the clock. */
+static inline const char *ls_clock_name(const ls_clock *c)
+{
+    return c->wall ? "wall" : "device";
+}
+
+/* How a GPU device's work was timed (gpu_timer.c), since it was opened. */
+typedef struct ls_device_timing {
+    double started;    /* the wall clock when its timer was started */
+    uint64_t timed;    /* intervals timed */
+    uint64_t rejected; /* of them, timed by the wall clock: the device's figure could not be right */
+    char why[200];     /* the last figure rejected, said */
+} ls_device_timing;
+
 /* One opened device. */
 typedef struct ls_device {
     const ls_backend *backend;
@@ -28,6 +53,7 @@ typedef struct ls_device {
     ls_device_info info;
     ls_ctx *ctx;
     char label[48]; /* "cuda:0" */
+    ls_device_timing timing;
 } ls_device;
 
 /* This process's place in the job: its rank among `size` ranks, and among
@@ -100,7 +126,9 @@ typedef struct ls_set_share {
     int rank;
     int is_gpu;
     uint64_t items;
-    double seconds; /* its device time */
+    double seconds;     /* its time, by its clock: */
+    int wall_clock;     /* 1: the wall clock (a CPU, or a GPU whose timer was rejected) */
+    int timer_rejected; /* 1: a GPU whose timer read a figure that cannot be right */
 } ls_set_share;
 
 typedef struct ls_set_report {
@@ -111,6 +139,9 @@ typedef struct ls_set_report {
     int computed_only;     /* an MPI rank other than 0: it folded nothing */
     int ndevices;
     ls_set_share dev[LS_SET_MAX_DEVICES];
+    /* The clock of `seconds` (and so of the run's): set by the command
+     * layer after the run (ls_set_clock, gpu_timer.h). */
+    ls_clock clock;
 } ls_set_report;
 
 /* The "backend:" lines of a report: the device, or for a run on several,
@@ -118,5 +149,10 @@ typedef struct ls_set_report {
  * report (which may have no devices: a run that did not use the set
  * runner). */
 void ls_set_print(FILE *out, const ls_set *set, const ls_set_report *report, const char *unit);
+
+/* The "clock:" line of a report whose device's timer was not believed
+ * (its seconds are the wall time, and why), its text from column
+ * `width`; nothing when the clock is what it always is for the device. */
+void ls_clock_print(FILE *out, const ls_clock *clock, int width);
 
 #endif

@@ -16,6 +16,8 @@ void ls_set_print(FILE *out, const ls_set *set, const ls_set_report *report, con
     if (!ls_set_several(set)) {
         const ls_device *d = &set->dev[0];
         fprintf(out, "backend:  %s (%s)\n", d->label, d->info.name);
+        if (report)
+            ls_clock_print(out, &report->clock, 10);
         return;
     }
     int n = st ? st->ndevices : set->ndevices;
@@ -25,7 +27,15 @@ void ls_set_print(FILE *out, const ls_set *set, const ls_set_report *report, con
     fprintf(out, "%s\n", st ? ", each:" : "");
     for (int i = 0; st && i < st->ndevices; i++) {
         const ls_set_share *d = &st->dev[i];
-        fprintf(out, "  %-24s %14" PRIu64 " %s in %8.3f s, %.4g %s/s\n", d->label, d->items, unit, d->seconds,
-                d->seconds > 0 ? (double)d->items / d->seconds : 0.0, unit);
+        fprintf(out, "  %-24s %14" PRIu64 " %s in %8.3f s, %.4g %s/s%s\n", d->label, d->items, unit, d->seconds,
+                d->seconds > 0 ? (double)d->items / d->seconds : 0.0, unit,
+                d->timer_rejected ? " (wall clock: its timer read a time that cannot be right)" : "");
     }
+}
+
+void ls_clock_print(FILE *out, const ls_clock *clock, int width)
+{
+    if (clock->why[0])
+        fprintf(out, "%-*swall time around the finished queues, not the device's timer: %s\n", width, "clock:",
+                clock->why);
 }

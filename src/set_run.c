@@ -21,6 +21,7 @@
 
 #include "chunks.h"
 #include "cluster.h"
+#include "gpu_timer.h"
 #include "progress.h"
 
 /* ---- byte strings ----------------------------------------------------------- */
@@ -94,6 +95,9 @@ typedef struct result_head {
     int32_t slot, rc;
     uint64_t seq;
     double seconds;
+    /* The clock of the seconds (ls_clock): the wall clock, and whether
+     * because a GPU's timer read a figure that could not be right. */
+    int32_t wall_clock, timer_rejected;
 } result_head;
 
 /* ---- workers ------------------------------------------------------------------ */
@@ -113,6 +117,8 @@ typedef struct worker {
     double since;   /* when it was handed its chunk */
     uint64_t items;
     double seconds;
+    int wall_clock;     /* a chunk was timed by the wall clock: a CPU's, or a GPU's rejected timer's */
+    int timer_rejected; /* a chunk's GPU timing was rejected (gpu_timer.h) */
     /* The local thread's mailbox, under the runner's lock. */
     pthread_t thread;
     int started;
@@ -123,6 +129,7 @@ typedef struct worker {
     int finished, rc;
     ls_bytes out;
     double secs;
+    int secs_wall, secs_rejected;
     ls_error err;
 } worker;
 
@@ -168,14 +175,19 @@ static void *device_thread(void *arg)
         ls_bytes out = {0};
         ls_error err = {{0}, 0};
         double secs = 0;
+        uint64_t rejected = ls_gpu_timer_rejected(w->dev);
         int rc = sp->ops->compute(sp->job, w->dev, lo, n, w->hint_len ? w->hint : NULL, w->hint_len, &out, &secs,
                                   &err);
+        int secs_rejected = ls_gpu_timer_rejected(w->dev) != rejected;
+        int secs_wall = !w->dev->backend->gpu || secs_rejected;
         pthread_mutex_lock(&sp->lock);
         w->has_job = 0;
         w->finished = 1;
         w->rc = rc;
         w->out = out;
         w->secs = secs;
+        w->secs_wall = secs_wall;
+        w->secs_rejected = secs_rejected;
         w->err = err;
         pthread_cond_broadcast(&sp->changed);
     }
@@ -315,7 +327,7 @@ static int serve(runner *sp, ls_error *err)
             pthread_mutex_unlock(&sp->lock);
             if (!fin)
                 continue;
-            result_head rh = {w->slot, w->rc, w->seq, w->secs};
+            result_head rh = {w->slot, w->rc, w->seq, w->secs, w->secs_wall, w->secs_rejected};
             ls_bytes msg = {0};
             const char *body = w->rc == 0 ? (const char *)w->out.data : w->err.msg;
             size_t body_len = w->rc == 0 ? w->out.len : strlen(w->err.msg) + 1;
@@ -386,7 +398,8 @@ static chunk *find_chunk(runner *sp, uint64_t seq)
 }
 
 /* Records a worker's finished chunk. */
-static void finish_chunk(runner *sp, worker *w, int rc, ls_bytes *out, double secs, const char *error)
+static void finish_chunk(runner *sp, worker *w, int rc, ls_bytes *out, double secs, int secs_wall,
+                         int secs_rejected, const char *error)
 {
     chunk *c = find_chunk(sp, w->seq);
     w->busy = 0;
@@ -404,6 +417,8 @@ static void finish_chunk(runner *sp, worker *w, int rc, ls_bytes *out, double se
     if (rc == 0) {
         w->items += c->n;
         w->seconds += secs;
+        w->wall_clock |= secs_wall;
+        w->timer_rejected |= secs_rejected;
         ls_chunks_done(&w->sizer, c->n, secs);
     }
 }
@@ -417,7 +432,7 @@ static int collect_local(runner *sp)
         worker *w = &sp->w[i];
         if (w->dev && w->finished) {
             w->finished = 0;
-            finish_chunk(sp, w, w->rc, &w->out, w->secs, w->err.msg);
+            finish_chunk(sp, w, w->rc, &w->out, w->secs, w->secs_wall, w->secs_rejected, w->err.msg);
             any = 1;
         }
     }
@@ -457,7 +472,7 @@ static int collect_remote(runner *sp, ls_error *err)
         snprintf(error, sizeof error, "%.*s", (int)(body_len < sizeof error ? body_len : sizeof error - 1), body);
     }
     free(data);
-    finish_chunk(sp, w, rh.rc, &out, rh.seconds, error);
+    finish_chunk(sp, w, rh.rc, &out, rh.seconds, rh.wall_clock != 0, rh.timer_rejected != 0, error);
     return 1;
 }
 
@@ -718,6 +733,8 @@ static void fill_stats(const runner *sp, ls_set_report *st, double wall)
         d->is_gpu = w->is_gpu;
         d->items = w->items;
         d->seconds = w->seconds;
+        d->timer_rejected = w->timer_rejected;
+        d->wall_clock = w->wall_clock;
         device += w->seconds;
     }
     st->seconds = st->ndevices == 1 ? device : wall;

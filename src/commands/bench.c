@@ -21,7 +21,16 @@ typedef struct bench_result {
     double median, min, max;
     char digest[17], summary[200];
     int stopped; /* a signal came before every run was timed */
+    ls_clock clock; /* the wall clock when any timed run's was */
 } bench_result;
+
+/* Folds a timed run's clock into the bench's: the figures are the wall
+ * clock's as soon as one run's is (the first reason kept). */
+static void keep_clock(ls_clock *bench, const ls_clock *run)
+{
+    if (run->wall && !bench->wall)
+        *bench = *run;
+}
 
 /* Runs w `warmup` times untimed, then `repeat` times timed, on s; every
  * run's digest must be the first's. A signal stops the run in hand (its
@@ -39,7 +48,7 @@ static int bench_runs(const ls_workload *w, const void *params, ls_set *s, uint6
     int failed = 0;
     for (uint64_t i = 0; i < warmup + repeat && !failed && !ls_progress_interrupted(); i++) {
         ls_run run;
-        if (w->run(s, params, &run, &prog, err) != 0) {
+        if (ls_cmd_run_workload(w, s, params, &run, &prog, err) != 0) {
             failed = 1;
             break;
         }
@@ -57,8 +66,10 @@ static int bench_runs(const ls_workload *w, const void *params, ls_set *s, uint6
                     (unsigned long long)i + 1, run.digest, out->digest);
             failed = 1;
         }
-        if (i >= warmup && !failed)
+        if (i >= warmup && !failed) {
             times[out->timed++] = run.seconds;
+            keep_clock(&out->clock, &run.report.clock);
+        }
         out->items = run.items;
         w->run_free(&run);
     }
@@ -88,14 +99,17 @@ static void bench_json(FILE *out, const ls_workload *w, const void *params, cons
     ls_json_string(out, device_name);
     fprintf(out,
             ",\"items\":%" PRIu64 ",\"repeat\":%" PRIu64 ",\"median_s\":%.6g,\"min_s\":%.6g,\"max_s\":%.6g,"
-            "\"items_per_s\":%.6g,\"digest\":\"%s\",\"interrupted\":%s",
-            r->items, r->timed, r->median, r->min, r->max, r->median > 0 ? (double)r->items / r->median : 0.0,
-            r->digest, r->stopped ? "true" : "false");
+            "\"items_per_s\":%.6g,",
+            r->items, r->timed, r->median, r->min, r->max, r->median > 0 ? (double)r->items / r->median : 0.0);
+    ls_clock_json(out, &r->clock);
+    fprintf(out, ",\"digest\":\"%s\",\"interrupted\":%s", r->digest, r->stopped ? "true" : "false");
 }
 
 static const char bench_summary[] =
     "Times WORKLOAD: W untimed warm-up runs, then R timed runs; reports the median, the\n"
-    "fastest and the slowest (device time: events on GPUs). Every run's digest must match.\n"
+    "fastest and the slowest: device time on GPUs (events, profiling), checked against the\n"
+    "wall time around the finished queues, which replaces a device time that cannot be\n"
+    "right; wall time on the CPU (--json: \"clock\"). Every run's digest must match.\n"
     "`bench all` times every workload at the small sizes of `check all` on every device\n"
     "(or those in --backends LIST) and prints one table. `lockstep bench WORKLOAD --help`\n"
     "lists the workload's options.";
@@ -110,8 +124,9 @@ static void bench_row(const ls_workload *w, const char *device, const char *name
     }
     char items[32];
     ls_format_count(r->items, items, sizeof items);
-    printf("%-9s %-12s %-32.32s %9s %-12s %10.6f %10.4g %s\n", w->name, device, name, items, w->unit, r->median,
-           r->median > 0 ? (double)r->items / r->median : 0.0, r->digest);
+    printf("%-9s %-12s %-32.32s %9s %-12s %10.6f %10.4g %s%s\n", w->name, device, name, items, w->unit, r->median,
+           r->median > 0 ? (double)r->items / r->median : 0.0, r->digest,
+           r->clock.why[0] ? "  (wall clock: the device's timer read a time that cannot be right)" : "");
 }
 
 /* lockstep bench all: every workload at its quick size on every device. */
@@ -277,6 +292,7 @@ int ls_cmd_bench(int argc, char **argv)
         printf("median %.6f s  min %.6f s  max %.6f s  (%" PRIu64 " runs after %" PRIu64 " warm-up)\n", r.median,
                r.min, r.max, r.timed, warmup);
         printf("rate %.4g %s/s (median), digest %s\n", (double)r.items / r.median, w->unit, r.digest);
+        ls_clock_print(stdout, &r.clock, 7);
     }
     ls_set_close(&s);
     free(params);

@@ -34,8 +34,10 @@ static void check_row_json(FILE *out, const check_row *r, const check_row *ref)
     if (r->ok) {
         fprintf(out, ",\"digest\":\"%s\",\"summary\":", r->run.digest);
         ls_json_string(out, r->run.summary);
-        fprintf(out, ",\"seconds\":%.6f,\"reference\":%s,\"matches_reference\":%s,\"differs\":[", r->run.seconds,
-                r == ref ? "true" : "false", strcmp(r->run.digest, ref->run.digest) == 0 ? "true" : "false");
+        fprintf(out, ",\"seconds\":%.6f,", r->run.seconds);
+        ls_clock_json(out, &r->run.report.clock);
+        fprintf(out, ",\"reference\":%s,\"matches_reference\":%s,\"differs\":[", r == ref ? "true" : "false",
+                strcmp(r->run.digest, ref->run.digest) == 0 ? "true" : "false");
         if (r != ref)
             ls_json_diff_members(ref->json, ref->label, r->json, r->label, NULL, out);
         fputs("]}", out);
@@ -109,7 +111,7 @@ static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, ch
     snprintf(label, sizeof label, "check %s on %s", w->name, row->label);
     ls_progress_bar bar;
     ls_progress prog = ls_progress_start(&bar, label, w->unit, c->quiet, c->progress_every);
-    if (w->run(&s, params, &row->run, &prog, &e) != 0) {
+    if (ls_cmd_run_workload(w, &s, params, &row->run, &prog, &e) != 0) {
         snprintf(row->error, sizeof row->error, "%s", e.msg);
     } else if (row->run.interrupted) {
         snprintf(row->error, sizeof row->error, "interrupted");

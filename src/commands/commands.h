@@ -39,6 +39,16 @@ void ls_cmd_params_json(FILE *out, const ls_workload *w, const void *params, int
  * (malloc'ed), or NULL with err set. */
 void *ls_cmd_quick_params(const ls_workload *w, ls_error *err);
 
+/* One run of w on the set (w->run), with the clock its seconds were
+ * taken with in run->report.clock: every command runs a workload through
+ * this. 0, or -1 with err set. */
+int ls_cmd_run_workload(const ls_workload *w, ls_set *set, const void *params, ls_run *run,
+                        const ls_progress *progress, ls_error *err);
+
+/* The clock of a time as JSON members: "clock":"device" or "wall", and
+ * "clock_fallback": why a GPU's timer was not believed, or null. */
+void ls_clock_json(FILE *out, const ls_clock *clock);
+
 /* The workloads that run on a set (ls_workload.on_set), as the messages
  * name them: "A, B and C SUB" (SUB: the subcommand that is a workload's
  * run). The command layer knows which from the workload table alone. */

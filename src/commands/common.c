@@ -6,6 +6,7 @@
 
 #include "cluster.h"
 #include "commands.h"
+#include "gpu_timer.h"
 
 /* The option table of w bound to params: its parameters, and with `run`
  * the run command's own options (output files, checkpoints) after them.
@@ -93,6 +94,25 @@ void *ls_cmd_quick_params(const ls_workload *w, ls_error *err)
         return NULL;
     }
     return p;
+}
+
+int ls_cmd_run_workload(const ls_workload *w, ls_set *set, const void *params, ls_run *run,
+                        const ls_progress *progress, ls_error *err)
+{
+    uint64_t rejected = ls_gpu_timer_rejected(&set->dev[0]);
+    if (ls_gpu_timer_check_debug(err) != 0 || w->run(set, params, run, progress, err) != 0)
+        return -1;
+    ls_set_clock(set, rejected, &run->report.clock);
+    return 0;
+}
+
+void ls_clock_json(FILE *out, const ls_clock *clock)
+{
+    fprintf(out, "\"clock\":\"%s\",\"clock_fallback\":", ls_clock_name(clock));
+    if (clock->why[0])
+        ls_json_string(out, clock->why);
+    else
+        fputs("null", out);
 }
 
 void ls_cmd_set_workloads(char *out, size_t len)

@@ -177,7 +177,7 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     ls_progress_bar bar;
     ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet, c.progress_every);
     ls_run run;
-    rc = w->run(&s, params, &run, &prog, &err);
+    rc = ls_cmd_run_workload(w, &s, params, &run, &prog, &err);
     ls_progress_finish(&bar);
     if (rc == 0 && run.report.computed_only) {
         /* Another rank than 0: rank 0 reports and writes the files. */

@@ -14,8 +14,10 @@ static void print_devices_json(const ls_set *set, const ls_set_report *st, FILE 
         const ls_set_share *d = &st->dev[i];
         fprintf(out, "%s{\"label\":", i ? "," : "");
         ls_json_string(out, d->label);
-        fprintf(out, ",\"rank\":%d,\"gpu\":%s,\"items\":%" PRIu64 ",\"seconds\":%.6f}", d->rank,
-                d->is_gpu ? "true" : "false", d->items, d->seconds);
+        fprintf(out, ",\"rank\":%d,\"gpu\":%s,\"items\":%" PRIu64 ",\"seconds\":%.6f,\"clock\":\"%s\","
+                     "\"timer_rejected\":%s}",
+                d->rank, d->is_gpu ? "true" : "false", d->items, d->seconds, d->wall_clock ? "wall" : "device",
+                d->timer_rejected ? "true" : "false");
     }
     fputc(']', out);
 }
@@ -41,8 +43,9 @@ static void print_run_json(const ls_workload *w, const void *params, const ls_se
         if (run->report.ndevices)
             fprintf(out, ",\"wall_seconds\":%.6f", run->report.wall_seconds);
     }
-    fprintf(out, ",\"interrupted\":%s,\"seconds\":%.6f,\"%s_per_second\":%.6g,\"digest\":\"%s\",",
-            run->interrupted ? "true" : "false", run->seconds, w->unit,
+    fprintf(out, ",\"interrupted\":%s,\"seconds\":%.6f,", run->interrupted ? "true" : "false", run->seconds);
+    ls_clock_json(out, &run->report.clock);
+    fprintf(out, ",\"%s_per_second\":%.6g,\"digest\":\"%s\",", w->unit,
             run->seconds > 0 ? (double)run->items / run->seconds : 0.0, run->digest);
     w->result_json(params, run, out);
     fprintf(out, "}\n");

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bmn_types.h"
+#include "gpu_timer.h"
 
 /* Deals per batch: 2^22 starting states are 128 MiB of device memory per
  * queue; CPU devices (PoCL) take smaller batches. */
@@ -168,7 +169,7 @@ int bmn_gpu_range(ls_device *s, const bmn_range *r, bmn_range_out *out, ls_error
     if (rc == 0)
         rc = bmn_gpu_alloc(&R, r, out, err);
     if (rc == 0)
-        rc = R.gpu->timer_start(R.ctx, err);
+        rc = ls_gpu_timer_start(s, err);
     uint64_t k = 0;
     for (uint64_t done = 0; rc == 0 && done < r->count; k++) {
         uint64_t n = r->count - done < R.batch ? r->count - done : R.batch;
@@ -176,7 +177,7 @@ int bmn_gpu_range(ls_device *s, const bmn_range *r, bmn_range_out *out, ls_error
         done += n;
     }
     if (rc == 0)
-        rc = R.gpu->timer_stop(R.ctx, &out->seconds, err);
+        rc = ls_gpu_timer_stop(s, r->count, &out->seconds, err);
     if (rc == 0)
         rc = bmn_gpu_collect(&R, out, err);
     bmn_gpu_release(&R);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_timer.h"
 #include "graveler.h"
 #include "graveler_range.h"
 
@@ -87,7 +88,7 @@ int grv_gpu_range(ls_device *s, const grv_params *p, uint64_t lo, uint64_t hi, u
         return ls_fail(err, "out of host memory for %zu bytes of partial histograms", partial_bytes);
     int rc = gpu->alloc(ctx, partial_bytes, "partial histograms", &d_partial, err);
     if (rc == 0)
-        rc = gpu->timer_start(ctx, err);
+        rc = ls_gpu_timer_start(s, err);
     for (uint64_t st = s_first; st < s_end && rc == 0;) {
         uint64_t n = s_end - st < per_launch ? s_end - st : per_launch;
         uint64_t seed = p->seed;
@@ -99,7 +100,7 @@ int grv_gpu_range(ls_device *s, const grv_params *p, uint64_t lo, uint64_t hi, u
         st += n;
     }
     if (rc == 0)
-        rc = gpu->timer_stop(ctx, seconds, err);
+        rc = ls_gpu_timer_stop(s, hi - lo, seconds, err);
     if (rc == 0)
         rc = gpu->read(ctx, d_partial, 0, partial, partial_bytes, err);
     if (rc == 0)

@@ -939,10 +939,12 @@ static void life_print(const void *pp, const ls_set *set, const ls_run *run, FIL
         fprintf(out, "x%u", d->grid.nz);
     fprintf(out, " %s, rule %s, %" PRIu64 " generations%s\n", d->grid.bounded ? "bounded plane" : "torus", rule,
             d->steps, run->interrupted ? " (interrupted)" : "");
-    if (ls_set_several(set))
+    if (ls_set_several(set)) {
         ls_set_print(out, set, &run->report, "cell updates"); /* slabs: each device's share */
-    else
+    } else {
         fprintf(out, "backend:     %s (%s)\n", set->dev[0].label, set->dev[0].info.name);
+        ls_clock_print(out, &run->report.clock, 13);
+    }
     if (d->slabs)
         fprintf(out, "slabs:       %d, ghosts %u deep (an exchange every %u generations)\n", d->slabs, d->halo, d->halo);
     fprintf(out, "population:  %" PRIu64 "\n", d->population);

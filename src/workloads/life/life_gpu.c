@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_timer.h"
 #include "life_memory.h"
 
 /* Work-items per group: a multiple of the warp; on CPU devices (PoCL) a
@@ -332,12 +333,11 @@ int life_gpu_launch(life_gpu_state *st, life_rule r, uint64_t steps, ls_error *e
 
 int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seconds, ls_error *err)
 {
-    const ls_gpu *gpu = st->s->backend->gpu;
     life_kernels ks;
-    if (find_kernels(st, r, &ks, err) != 0 || gpu->timer_start(st->s->ctx, err) != 0 ||
+    if (find_kernels(st, r, &ks, err) != 0 || ls_gpu_timer_start(st->s, err) != 0 ||
         launch_steps(st, &ks, r, steps, err) != 0)
         return -1;
-    return gpu->timer_stop(st->s->ctx, seconds, err);
+    return ls_gpu_timer_stop(st->s, steps, seconds, err);
 }
 
 /* Bytes of one plane along the cut axis: a plane of rows in 3D, a row in 2D. */

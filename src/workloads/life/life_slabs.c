@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_timer.h"
 #include "life_cpu.h"
 #include "life_gpu.h"
 #include "progress.h"
@@ -50,13 +51,15 @@ typedef struct local_device {
     ls_device *s;
     int job_index;
     uint64_t items; /* cell updates of the planes its slabs own */
-    double seconds; /* its time: the GPU's timer, the CPU's wall time */
+    double seconds; /* its time: the GPU's timer (gpu_timer.h), the CPU's wall time */
+    int timer_rejected; /* a GPU whose timer read a figure that cannot be right: its time is the wall's */
 } local_device;
 
 /* What a rank reports of each of its devices at the end. */
 typedef struct device_report {
     uint64_t items;
     double seconds;
+    int32_t wall_clock, timer_rejected; /* as ls_set_share's */
 } device_report;
 
 /* A slab of this rank. */
@@ -429,13 +432,12 @@ static int exchange(life_slabs *L, ls_error *err)
 /* Launches e generations of every slab of GPU device d, without waiting. */
 static int launch_device(life_slabs *L, local_device *d, life_rule r, uint32_t e, ls_error *err)
 {
-    const ls_gpu *gpu = d->s->backend->gpu;
     /* No generations: the kernels are looked up (a first lookup builds the
      * program) before the timer starts. */
     for (int j = 0; j < L->nlocal; j++)
         if (L->slabs[j].dev == d && life_gpu_launch(L->slabs[j].gpu, r, 0, err))
             return -1;
-    if (gpu->timer_start(d->s->ctx, err))
+    if (ls_gpu_timer_start(d->s, err))
         return -1;
     for (int j = 0; j < L->nlocal; j++)
         if (L->slabs[j].dev == d && life_gpu_launch(L->slabs[j].gpu, r, e, err))
@@ -443,21 +445,25 @@ static int launch_device(life_slabs *L, local_device *d, life_rule r, uint32_t e
     return 0;
 }
 
-/* Waits for every GPU device of this rank, adding their time. */
-static int wait_devices(life_slabs *L, ls_error *err)
+/* Waits for every GPU device of this rank, which ran e generations,
+ * adding their time. */
+static int wait_devices(life_slabs *L, uint32_t e, ls_error *err)
 {
     for (int i = 0; i < L->nlocal_devs; i++) {
         local_device *d = &L->local_devs[i];
         double seconds = 0;
-        if (d->s->backend->gpu && d->s->backend->gpu->timer_stop(d->s->ctx, &seconds, err))
+        uint64_t rejected = ls_gpu_timer_rejected(d->s);
+        if (d->s->backend->gpu && ls_gpu_timer_stop(d->s, e, &seconds, err))
             return -1;
         d->seconds += seconds;
+        d->timer_rejected |= ls_gpu_timer_rejected(d->s) != rejected;
     }
     return 0;
 }
 
 /* Waits for whatever is queued on this rank's GPU devices (the upload,
- * ghost writes), outside any timing. */
+ * ghost writes), outside any timing: the backend's own timer pair, whose
+ * figure is thrown away, not ls_gpu_timer's (nothing here is timed). */
 static int settle_devices(life_slabs *L, ls_error *err)
 {
     for (int i = 0; i < L->nlocal_devs; i++) {
@@ -486,7 +492,7 @@ static int epoch(life_slabs *L, life_rule r, uint32_t e, ls_error *err)
         }
         sl->dev->items += (uint64_t)sl->owned * L->plane_cells * e;
     }
-    if (wait_devices(L, err))
+    if (wait_devices(L, e, err))
         return -1;
     return exchange(L, err);
 }
@@ -602,8 +608,10 @@ static int gather_reports(life_slabs *L, device_report *all, ls_error *err)
 {
     int root = L->job.rank == 0, size = L->job.size, nrecvs = 0;
     device_report *mine = all + L->rank_first[L->job.rank];
-    for (int i = 0; i < L->nlocal_devs; i++)
-        mine[i] = (device_report){L->local_devs[i].items, L->local_devs[i].seconds};
+    for (int i = 0; i < L->nlocal_devs; i++) {
+        const local_device *d = &L->local_devs[i];
+        mine[i] = (device_report){d->items, d->seconds, !d->s->backend->gpu || d->timer_rejected, d->timer_rejected};
+    }
     ls_job_msg send = {0, TAG_REPORT, mine, (size_t)L->nlocal_devs * sizeof *mine};
     ls_job_msg *recv = calloc((size_t)size, sizeof *recv);
     if (!recv)
@@ -633,6 +641,8 @@ int life_slabs_report(life_slabs *L, ls_set_report *st, double wall_seconds, ls_
         d->is_gpu = L->devices[i].is_gpu;
         d->items = all[i].items;
         d->seconds = all[i].seconds;
+        d->wall_clock = all[i].wall_clock != 0;
+        d->timer_rejected = all[i].timer_rejected != 0;
         st->done += all[i].items;
     }
     free(all);

@@ -3,6 +3,7 @@
  * the samples of a few pixels (src/kernels/ray_render.h), the bytes read
  * back once the range is done. Exact mode runs program "ray" (under the
  * exact floating-point rule), fast mode "ray_fast". */
+#include "gpu_timer.h"
 #include "ray_range.h"
 
 /* Work-items per group and (pixel, sample) pairs per round of a group
@@ -49,11 +50,11 @@ int ray_gpu_range(ls_device *s, const ray_job *job, uint64_t first, uint64_t cou
                      LS_ARG(count), LS_ARG(per_group), LS_ARG(round),  LS_ARG_BUF(d_rgb)};
     ls_launch l = {(count + per_group - 1) / per_group, group, 3 * sizeof(float) * round, 0, args,
                    (int)(sizeof args / sizeof args[0])};
-    int rc = gpu->timer_start(ctx, err);
+    int rc = ls_gpu_timer_start(s, err);
     if (rc == 0)
         rc = gpu->launch(ctx, k, &l, err);
     if (rc == 0)
-        rc = gpu->timer_stop(ctx, seconds, err);
+        rc = ls_gpu_timer_stop(s, count, seconds, err);
     if (rc == 0)
         rc = gpu->read(ctx, d_rgb, 0, rgb, bytes, err);
     gpu->free(ctx, d_rgb);

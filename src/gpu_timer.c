@@ -1,0 +1,105 @@
+/* gpu_timer.c - see gpu_timer.h. */
+#include "gpu_timer.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "progress.h"
+
+/* A device time may exceed the wall time around it by this much and still
+ * be believed: the device's clock and the host's tick at slightly
+ * different rates, and CUDA's events resolve half a microsecond. */
+#define LS_TIMER_SLACK_FRACTION 0.01
+#define LS_TIMER_SLACK_SECONDS 10e-6
+
+enum { DEBUG_NONE, DEBUG_ZERO, DEBUG_HUGE };
+
+/* LOCKSTEP_DEBUG_TIMER: 0 when unset, else what the timers read (said on
+ * stderr once a process); -1 with err->usage set for a value it does not
+ * know. */
+static int debug_timer(ls_error *err)
+{
+    static atomic_int said;
+    const char *v = getenv("LOCKSTEP_DEBUG_TIMER");
+    if (!v || !*v)
+        return DEBUG_NONE;
+    int mode = strcmp(v, "zero") == 0 ? DEBUG_ZERO : strcmp(v, "huge") == 0 ? DEBUG_HUGE : -1;
+    if (mode < 0)
+        return ls_fail_usage(err, "LOCKSTEP_DEBUG_TIMER: expected zero or huge, got '%s'", v);
+    if (atomic_exchange(&said, 1) == 0)
+        fprintf(stderr, "lockstep: LOCKSTEP_DEBUG_TIMER is set: every GPU timer reads %s on purpose\n",
+                mode == DEBUG_ZERO ? "0 s" : "a thousand times the wall time");
+    return mode;
+}
+
+int ls_gpu_timer_check_debug(ls_error *err)
+{
+    return debug_timer(err) < 0 ? -1 : 0;
+}
+
+int ls_gpu_timer_start(ls_device *d, ls_error *err)
+{
+    if (debug_timer(err) < 0)
+        return -1;
+    d->timing.started = ls_now();
+    return d->backend->gpu->timer_start(d->ctx, err);
+}
+
+/* Why a device time cannot be right for an interval of `wall` seconds
+ * that held `work`, into why; 0 when it can be. */
+static int implausible(const ls_device *d, double device, double wall, uint64_t work, char *why, size_t len)
+{
+    if (!isfinite(device))
+        snprintf(why, len, "%s's timer read %g s, not a time", d->label, device);
+    else if (device < 0)
+        snprintf(why, len, "%s's timer read %.9g s, a negative time", d->label, device);
+    else if (device == 0 && work > 0)
+        snprintf(why, len, "%s's timer read 0 s for work that ran", d->label);
+    else if (device > wall * (1 + LS_TIMER_SLACK_FRACTION) + LS_TIMER_SLACK_SECONDS)
+        snprintf(why, len, "%s's timer read %.6g s, more than the %.6g s the host waited for the work", d->label,
+                 device, wall);
+    else
+        return 0;
+    return 1;
+}
+
+int ls_gpu_timer_stop(ls_device *d, uint64_t work, double *seconds, ls_error *err)
+{
+    int debug = debug_timer(err);
+    if (debug < 0)
+        return -1;
+    double device = 0;
+    if (d->backend->gpu->timer_stop(d->ctx, &device, err) != 0)
+        return -1;
+    double wall = ls_now() - d->timing.started;
+    if (debug == DEBUG_ZERO)
+        device = 0;
+    else if (debug == DEBUG_HUGE)
+        device = 1000 * wall + 1;
+    d->timing.timed++;
+    *seconds = device;
+    if (implausible(d, device, wall, work, d->timing.why, sizeof d->timing.why)) {
+        d->timing.rejected++;
+        *seconds = wall;
+    }
+    return 0;
+}
+
+uint64_t ls_gpu_timer_rejected(const ls_device *d)
+{
+    return d->timing.rejected;
+}
+
+void ls_set_clock(const ls_set *set, uint64_t rejected_before, ls_clock *out)
+{
+    memset(out, 0, sizeof *out);
+    const ls_device *d = &set->dev[0];
+    out->wall = ls_set_several(set) || !d->backend->gpu;
+    if (!ls_set_several(set) && d->timing.rejected > rejected_before) {
+        out->wall = 1;
+        snprintf(out->why, sizeof out->why, "%s", d->timing.why);
+    }
+}
