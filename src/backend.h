@@ -49,6 +49,11 @@ typedef struct ls_progress {
      * until replaced (Graveler's maximum so far, a search's best game so
      * far); a driver calls it when it has something new. */
     void (*progress_detail)(void *user, const char *text);
+    /* Optional: how much was done before this run began (a search resumed
+     * from its checkpoint), called before the first report when there was
+     * any: the rate and the time left then count only this run's work,
+     * while `done` and `total` stay of the whole. */
+    void (*resumed)(void *user, uint64_t done_before);
 } ls_progress;
 
 typedef struct ls_backend {

@@ -73,9 +73,12 @@ static int report(void *user, uint64_t done, uint64_t total)
     if (bar->enabled && due) {
         double elapsed = now - bar->start;
         double frac = total ? (double)done / (double)total : 0.0;
-        double eta = frac > 0 ? elapsed * (1.0 - frac) / frac : 0.0;
+        /* This run's rate: what earlier runs did took none of its time. */
+        uint64_t mine = done > bar->done_before ? done - bar->done_before : 0;
+        double per_second = elapsed > 0 ? (double)mine / elapsed : 0.0;
+        double eta = per_second > 0 && total > done ? (double)(total - done) / per_second : 0.0;
         char rate[32], of[32];
-        format_rate(elapsed > 0 ? (double)done / elapsed : 0.0, rate, sizeof rate);
+        format_rate(per_second, rate, sizeof rate);
         ls_format_count(total, of, sizeof of);
         fprintf(stderr, "%s%s: %5.1f%% of %s %s, %.0f s elapsed, ~%.0f s left, %s %s/s%s%s%s%s%s",
                 bar->lines ? "" : "\r", bar->label, 100.0 * frac, of, bar->unit, elapsed, eta,
@@ -87,6 +90,12 @@ static int report(void *user, uint64_t done, uint64_t total)
         bar->last_draw = now;
     }
     return interrupted != 0;
+}
+
+static void resumed(void *user, uint64_t done_before)
+{
+    ls_progress_bar *bar = user;
+    bar->done_before = done_before;
 }
 
 static void detail(void *user, const char *text)
@@ -116,7 +125,7 @@ ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const cha
                                    : LS_PROGRESS_LINE_SECONDS;
     bar->start = ls_now();
     bar->last_draw = bar->start; /* the first whole line after `every` */
-    ls_progress p = {report, bar, detail, note};
+    ls_progress p = {report, bar, detail, note, resumed};
     return p;
 }
 

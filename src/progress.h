@@ -24,6 +24,7 @@ typedef struct ls_progress_bar {
     double every;      /* seconds between whole lines */
     int shown;
     double start, last_draw;
+    uint64_t done_before; /* done by earlier runs (ls_progress.resumed): not this run's rate */
     char detail[512]; /* each device's rate, when several share the run */
     char note[256];   /* the workload's own detail */
 } ls_progress_bar;

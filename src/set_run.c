@@ -654,6 +654,8 @@ static int schedule(runner *sp, uint64_t origin, uint64_t lo, uint64_t hi, const
     double last_report = 0, limit = lost_seconds();
     char rates[512];
     ls_error first_err = {{0}, 0};
+    if (prog && prog->resumed && lo > origin)
+        prog->resumed(prog->user, lo - origin);
     for (;;) {
         if (!stopping && hand_out(sp, &next, hi, &first_err) != 0) {
             stopping = 1;

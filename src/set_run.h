@@ -80,10 +80,12 @@ typedef struct ls_set_ops {
 
 /* Runs items [lo, hi) of job over the devices of the set (and of every
  * rank of its job), folding into job; each device's share goes to
- * *report. Progress is reported as items done since `origin` (the start
- * of a resumed run) out of hi - origin. 0, or -1 with err naming the
- * device that failed; what was folded before the failure stays folded
- * (and committed). On ranks other than 0 it returns once rank 0 has no
+ * *report. Progress is reported as items done since `origin` (the first
+ * item of a search; a resumed one starts at lo > origin) out of
+ * hi - origin, and the lo - origin done before is given to
+ * progress->resumed, so that the rate is this run's. 0, or -1 with err
+ * naming the device that failed; what was folded before the failure stays
+ * folded (and committed). On ranks other than 0 it returns once rank 0 has no
  * more work, with report->computed_only set. */
 int ls_set_run(ls_set *set, const ls_set_ops *ops, void *job, uint64_t origin, uint64_t lo, uint64_t hi,
                const ls_progress *progress, ls_set_report *report, ls_error *err);
