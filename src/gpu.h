@@ -63,6 +63,12 @@ typedef struct ls_gpu_info {
      * with barriers (OpenCL C 1.2), which makes kernels that exchange
      * often slower than their instruction count says. */
     int shuffles;
+    /* "" when the device computes floats as the exact rule needs
+     * (dialect.h); else why it cannot, and programs that follow the rule
+     * are refused on it (OpenCL without correctly rounded divide and
+     * sqrt, or without denormals): what needs the rule is not supported
+     * there, which conformance reports as such. */
+    char exact_fp_refused[200];
 } ls_gpu_info;
 
 typedef struct ls_gpu {

@@ -44,6 +44,9 @@ static const char *const environment[][2] = {
     {"LOCKSTEP_DEBUG_FAULT", "BACKEND:FIELD, for the tests: every run on BACKEND reports a wrong FIELD (or, with "
                              "FIELD conformance, fails every conformance case), to show that check and conformance "
                              "can fail"},
+    {"LOCKSTEP_DEBUG_INEXACT_DIVIDE", "1, for the tests: every OpenCL device seems to lack correctly rounded "
+                                      "divide and sqrt, so that what needs the exact float rule is refused "
+                                      "(conformance: not supported)"},
     {"LOCKSTEP_DEBUG_TIMER", "zero or huge, for the tests: every GPU timer reads 0 s (or a thousand times the wall "
                              "time), to show that such a figure is replaced by the wall time and reported as "
                              "\"clock\":\"wall\""},

@@ -46,12 +46,21 @@ typedef struct ls_subcommand {
 } ls_subcommand;
 
 /* One conformance case: 1 pass, 0 fail (detail says how), -1 could not
- * run (err says why). `arg` is the case's own entry from the table. */
+ * run (err says why), or LS_CASE_NOT_SUPPORTED: a device of the set
+ * cannot run it as lockstep requires and rightly refuses it (detail says
+ * why; ls_set_exact_fp). `arg` is the case's own entry from the table. */
+#define LS_CASE_NOT_SUPPORTED 2
 typedef struct ls_case {
     const char *name;
     int (*run)(ls_set *set, const void *arg, char *detail, size_t detail_len, ls_error *err);
     const void *arg;
 } ls_case;
+
+/* Whether every device of the set follows the exact floating-point rule
+ * (dialect.h, ls_gpu_info.exact_fp_refused): 1, or 0 with why, naming the
+ * first device that cannot, in why[0..len). A case that needs the rule is
+ * not supported on a set where this is 0 (fpcheck.c). */
+int ls_set_exact_fp(const ls_set *set, char *why, size_t len);
 
 #define LS_MAX_OPTS 24
 

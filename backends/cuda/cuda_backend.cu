@@ -207,6 +207,7 @@ static void cu_info(ls_ctx *ctx, ls_gpu_info *out)
     out->max_group = (uint32_t)ctx->prop.maxThreadsPerBlock;
     out->local_bytes = ctx->prop.sharedMemPerBlock;
     out->global_bytes = ctx->prop.totalGlobalMem;
+    out->exact_fp_refused[0] = '\0'; /* nvcc builds the rule in (meson.build) */
 }
 
 static int cu_alloc(ls_ctx *ctx, size_t bytes, const char *what, ls_buf **out, ls_error *err)

@@ -253,6 +253,30 @@ static void cl_close(ls_ctx *ctx)
     free(ctx);
 }
 
+/* Why the device cannot follow the exact floating-point rule (dialect.h)
+ * into why, or "" when it can: the rule needs correctly rounded divide
+ * and sqrt, and denormals; a device without them cannot give the bits the
+ * other backends give. LOCKSTEP_DEBUG_INEXACT_DIVIDE=1 (for the tests)
+ * makes a device that has them seem to lack correctly rounded divide and
+ * sqrt, to show how a refusal is reported. */
+static void cl_exact_fp_refusal(ls_ctx *ctx, char *why, size_t len)
+{
+    cl_device_fp_config config = 0;
+    cl_int st = clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof config, &config, NULL);
+    const char *debug = getenv("LOCKSTEP_DEBUG_INEXACT_DIVIDE");
+    if (debug && strcmp(debug, "1") == 0)
+        config &= ~(cl_device_fp_config)CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+    why[0] = '\0';
+    if (st != CL_SUCCESS)
+        snprintf(why, len, "this OpenCL device does not say how it computes floats (CL_DEVICE_SINGLE_FP_CONFIG: %s)",
+                 ls_cl_status(st));
+    else if (!(config & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT))
+        snprintf(why, len, "this OpenCL device does not offer correctly rounded single-precision divide and sqrt "
+                           "(CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)");
+    else if (!(config & CL_FP_DENORM))
+        snprintf(why, len, "this OpenCL device flushes single-precision denormals (no CL_FP_DENORM)");
+}
+
 static ls_ctx *cl_open(int index, ls_error *err)
 {
     cl_dev_ref refs[LS_MAX_DEVICES];
@@ -296,6 +320,7 @@ static ls_ctx *cl_open(int index, ls_error *err)
     ctx->info.max_group = (uint32_t)(max_wg ? max_wg : 1);
     ctx->info.local_bytes = local;
     ctx->info.global_bytes = global;
+    cl_exact_fp_refusal(ctx, ctx->info.exact_fp_refused, sizeof ctx->info.exact_fp_refused);
     ctx->markers_timed = cl_markers_timed(ctx);
     ctx->extra_options = quirks.options;
     ctx->registers_128 = quirks.registers_128;
@@ -384,18 +409,8 @@ static char *cl_build_options(ls_ctx *ctx, const ls_cl_source *src, const char *
     if (src->flags & LS_CL_FAST_FP)
         fp = " -cl-fast-relaxed-math";
     if (src->flags & LS_CL_EXACT_FP) {
-        cl_device_fp_config config = 0;
-        clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof config, &config, NULL);
-        if (!(config & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)) {
-            ls_fail(err, "this OpenCL device does not offer correctly rounded single-precision divide and sqrt "
-                         "(CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT), which the %s kernels need for exact results",
-                    src->name);
-            return NULL;
-        }
-        if (!(config & CL_FP_DENORM)) {
-            ls_fail(err, "this OpenCL device flushes single-precision denormals (no CL_FP_DENORM), which the %s "
-                         "kernels need for exact results",
-                    src->name);
+        if (ctx->info.exact_fp_refused[0]) {
+            ls_fail(err, "%s, which the %s kernels need for exact results", ctx->info.exact_fp_refused, src->name);
             return NULL;
         }
         fp = " -cl-fp32-correctly-rounded-divide-sqrt";

@@ -23,7 +23,10 @@ typedef struct case_result {
     char device[160];      /* the spec, "opencl:0" */
     char device_name[160]; /* "" when the device could not be opened */
     const char *name;
-    int result;            /* 1 pass, 0 wrong answer, -1 could not run */
+    /* 1 pass, 0 wrong answer, -1 could not run (both failures), or
+     * LS_CASE_NOT_SUPPORTED: the device rightly refused it, or its
+     * backend is not available here (detail says why) */
+    int result;
     char detail[640];
     double seconds;
 } case_result;
@@ -31,8 +34,39 @@ typedef struct case_result {
 typedef struct case_log {
     case_result *r;
     int n, cap;
-    int pass, fail, errors;
+    int pass, fail, errors, not_supported;
 } case_log;
+
+/* A case's outcome as the table and the JSON name it. */
+static const char *outcome_name(int result)
+{
+    return result == 1 ? "pass" : result == LS_CASE_NOT_SUPPORTED ? "not supported" : "fail";
+}
+
+/* Room for one more result in the log: the new entry, zeroed, or NULL. */
+static case_result *log_add(case_log *log)
+{
+    if (log->n == log->cap) {
+        int cap = log->cap ? 2 * log->cap : 64;
+        case_result *r = realloc(log->r, (size_t)cap * sizeof *r);
+        if (!r)
+            return NULL;
+        log->r = r;
+        log->cap = cap;
+    }
+    case_result *c = &log->r[log->n++];
+    memset(c, 0, sizeof *c);
+    return c;
+}
+
+/* Counts a case's outcome. */
+static void log_count(case_log *log, int result)
+{
+    log->pass += result == 1;
+    log->not_supported += result == LS_CASE_NOT_SUPPORTED;
+    log->fail += result == 0 || result < 0;
+    log->errors += result < 0;
+}
 
 /* --case PATTERN: a glob (fnmatch, when it has * ? or [) or else a
  * substring of the case's name, either ignoring case. */
@@ -100,16 +134,9 @@ static int debug_fault(const ls_set *set)
 static int run_case(case_log *log, ls_set *s, int opened, const char *label, const ls_case *k,
                     const ls_error *open_err, int json)
 {
-    if (log->n == log->cap) {
-        int cap = log->cap ? 2 * log->cap : 64;
-        case_result *r = realloc(log->r, (size_t)cap * sizeof *r);
-        if (!r)
-            return -1;
-        log->r = r;
-        log->cap = cap;
-    }
-    case_result *c = &log->r[log->n++];
-    memset(c, 0, sizeof *c);
+    case_result *c = log_add(log);
+    if (!c)
+        return -1;
     snprintf(c->device, sizeof c->device, "%s", label);
     if (opened)
         ls_dev_name(s, c->device_name, sizeof c->device_name);
@@ -128,10 +155,35 @@ static int run_case(case_log *log, ls_set *s, int opened, const char *label, con
                  answer);
         c->result = 0;
     }
-    c->result == 1 ? log->pass++ : log->fail++;
-    log->errors += c->result < 0;
+    log_count(log, c->result);
     if (!json) {
-        printf("%-10s %-44s %-6s %s\n", label, k->name, c->result == 1 ? "pass" : "FAIL", c->detail);
+        const char *shown = c->result == 0 || c->result < 0 ? "FAIL" : outcome_name(c->result);
+        printf("%-10s %-44s %-6s %s\n", label, k->name, shown, c->detail);
+        fflush(stdout);
+    }
+    return 0;
+}
+
+/* A backend that is not available here: every selected case is not
+ * supported on it, with the backend's reason (one row of the table says
+ * so for all of them). */
+static int add_missing(case_log *log, const ls_dev_missing *m, const ls_case *const *cases, int ncases, int json)
+{
+    for (int k = 0; k < ncases; k++) {
+        case_result *c = log_add(log);
+        if (!c)
+            return -1;
+        /* The lengths are ls_dev_missing's: both fit. */
+        snprintf(c->device, sizeof c->device, "%.63s", m->spec);
+        c->name = cases[k]->name;
+        c->result = LS_CASE_NOT_SUPPORTED;
+        snprintf(c->detail, sizeof c->detail, "%.63s is not available here: %.511s", m->spec, m->why);
+        log_count(log, c->result);
+    }
+    if (!json) {
+        char every[64];
+        snprintf(every, sizeof every, "(%d case%s)", ncases, ncases == 1 ? "" : "s");
+        printf("%-10s %-44s %-6s %s is not available here: %s\n", m->spec, every, "not supported", m->spec, m->why);
         fflush(stdout);
     }
     return 0;
@@ -172,17 +224,18 @@ static void xml_property(FILE *out, const char *name, const char *value)
 /* One <testsuite> per device: results r[0..n) are that device's. */
 static void junit_suite(FILE *out, const case_result *r, int n)
 {
-    int failures = 0, errors = 0;
+    int failures = 0, errors = 0, skipped = 0;
     double seconds = 0;
     for (int i = 0; i < n; i++) {
         failures += r[i].result == 0;
         errors += r[i].result < 0;
+        skipped += r[i].result == LS_CASE_NOT_SUPPORTED;
         seconds += r[i].seconds;
     }
     fputs("  <testsuite name=\"", out);
     xml_text(out, r[0].device);
-    fprintf(out, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\">\n", n, failures, errors,
-            seconds);
+    fprintf(out, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n", n, failures,
+            errors, skipped, seconds);
     fputs("    <properties>\n", out);
     xml_property(out, "device", r[0].device);
     xml_property(out, "device_name", r[0].device_name);
@@ -195,7 +248,11 @@ static void junit_suite(FILE *out, const case_result *r, int n)
         fputs("\" name=\"", out);
         xml_text(out, r[i].name);
         fprintf(out, "\" time=\"%.3f\">", r[i].seconds);
-        const char *tag = r[i].result == 0 ? "failure" : r[i].result < 0 ? "error" : "system-out";
+        /* Not supported: JUnit's <skipped>, its reason the message. */
+        const char *tag = r[i].result == 0                       ? "failure"
+                          : r[i].result < 0                      ? "error"
+                          : r[i].result == LS_CASE_NOT_SUPPORTED ? "skipped"
+                                                                 : "system-out";
         if (r[i].result == 1) {
             fprintf(out, "<%s>", tag);
         } else {
@@ -219,8 +276,10 @@ static int write_junit(const char *path, const case_log *log, ls_error *err)
     for (int i = 0; i < log->n; i++)
         seconds += log->r[i].seconds;
     fprintf(a.f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(a.f, "<testsuites name=\"lockstep conformance\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
-            log->n, log->fail - log->errors, log->errors, seconds);
+    fprintf(a.f,
+            "<testsuites name=\"lockstep conformance\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" "
+            "time=\"%.3f\">\n",
+            log->n, log->fail - log->errors, log->errors, log->not_supported, seconds);
     for (int i = 0; i < log->n;) {
         int j = i;
         while (j < log->n && strcmp(log->r[j].device, log->r[i].device) == 0)
@@ -274,13 +333,14 @@ static int print_json(const case_log *log, const char *backend, const char *only
         json_string_or_null(b.f, c->device_name[0] ? c->device_name : NULL);
         fputs(",\"case\":", b.f);
         ls_json_string(b.f, c->name);
-        fprintf(b.f, ",\"pass\":%s,\"error\":%s,\"seconds\":%.6f,\"detail\":", c->result == 1 ? "true" : "false",
-                c->result < 0 ? "true" : "false", c->seconds);
+        fprintf(b.f, ",\"outcome\":\"%s\",\"pass\":%s,\"error\":%s,\"seconds\":%.6f,\"detail\":",
+                outcome_name(c->result), c->result == 1 ? "true" : "false", c->result < 0 ? "true" : "false",
+                c->seconds);
         ls_json_string(b.f, c->detail);
         fputc('}', b.f);
     }
-    fprintf(b.f, "],\"passed\":%d,\"failed\":%d,\"interrupted\":%s,\"not_available\":", log->pass, log->fail,
-            stopped ? "true" : "false");
+    fprintf(b.f, "],\"passed\":%d,\"failed\":%d,\"not_supported\":%d,\"interrupted\":%s,\"not_available\":",
+            log->pass, log->fail, log->not_supported, stopped ? "true" : "false");
     ls_json_string(b.f, skipped);
     fputs("}\n", b.f);
     return ls_buffer_emit(&b, stdout, "standard output", err);
@@ -339,7 +399,10 @@ int ls_cmd_conformance(int argc, char **argv)
                      "independent reference implementation, after a check of the exact floating-point\n"
                      "rule. A pass means this device computes these workloads exactly as the reference.\n"
                      "A set in --backend (cuda:all, openmp+opencl:0) runs the cases of the workloads that\n"
-                     "run on a set as one run over its devices, and the float rule on each of them.",
+                     "run on a set as one run over its devices, and the float rule on each of them.\n"
+                     "Each case passes, fails, or is not supported: the device rightly refuses it (the\n"
+                     "exact rule needs correctly rounded divide and sqrt), or its backend is not\n"
+                     "available here; the reason is given (JUnit: <skipped>). Only a failure exits 1.",
                      opts, n);
         return 0;
     }
@@ -361,18 +424,19 @@ int ls_cmd_conformance(int argc, char **argv)
     if (junit && ls_output_check(junit, &err) != 0)
         return ls_report(&err);
     ls_dev_ref devs[LS_MAX_DEVICES * 3];
+    ls_dev_missing missing[LS_MAX_DEVICES];
     char skipped[1024];
-    int ndev = ls_collect_devices(c.backend, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    int nmissing = 0;
+    int ndev = ls_collect_devices_missing(c.backend, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, missing,
+                                          LS_MAX_DEVICES, &nmissing, &err);
     if (ndev < 0)
         return ls_report(&err);
     case_log log = {0};
-    if (ndev == 0) {
+    /* Nothing can run here: the report says so (every case not supported
+     * where its backend is not available), and the exit status is what it
+     * has always been: 77 with --skip-unavailable, else 1. */
+    if (ndev == 0)
         fprintf(stderr, "lockstep: conformance: not available here: %s\n", skipped);
-        /* The JUnit file still says what ran: nothing. */
-        if (junit && write_junit(junit, &log, &err) != 0)
-            return ls_report(&err);
-        return skip_unavailable ? 77 : 1;
-    }
     ls_progress_catch_sigint(); /* a signal stops between cases; the tally is printed */
     if (!c.json)
         printf("%-10s %-44s %-6s %s\n", "device", "case", "result", "detail");
@@ -389,6 +453,8 @@ int ls_cmd_conformance(int argc, char **argv)
         if (opened)
             ls_set_close(&s);
     }
+    for (int m = 0; m < nmissing && !ls_progress_interrupted() && !failed_alloc; m++)
+        failed_alloc = add_missing(&log, &missing[m], cases, ncases, c.json) != 0;
     if (failed_alloc) {
         free(log.r);
         fprintf(stderr, "lockstep: out of memory for the conformance results\n");
@@ -415,7 +481,7 @@ int ls_cmd_conformance(int argc, char **argv)
             printf("not available: %s\n", skipped);
         if (junit && !stopped && junit_rc == 0)
             printf("JUnit XML written to %s\n", junit);
-        printf("conformance: %d passed, %d failed%s\n", log.pass, log.fail,
+        printf("conformance: %d passed, %d failed, %d not supported%s\n", log.pass, log.fail, log.not_supported,
                stopped ? " (interrupted: not every case ran)" : "");
     }
     if (rc == 0 && junit_rc != 0) {
@@ -426,5 +492,7 @@ int ls_cmd_conformance(int argc, char **argv)
     free(log.r);
     if (rc != 0)
         return ls_report(&err);
+    if (ndev == 0)
+        return skip_unavailable ? 77 : 1;
     return failures ? 1 : stopped ? ls_exit_interrupted() : 0;
 }

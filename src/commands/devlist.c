@@ -7,16 +7,35 @@
 /* Every device of a backend named bare ("opencl") or one of them
  * ("opencl:1"), appended to out; a backend that cannot run here goes to
  * `skipped`. Returns the new count, or -1 with err set. */
-static int add_devices(const ls_spec_item *it, const char *list, ls_dev_ref *out, int n, int max, char *skipped,
-                       size_t skipped_len, ls_error *err)
+/* Where a backend that cannot run here is reported: the text, and the
+ * list when the caller wants one. */
+typedef struct skip_report {
+    char *text;
+    size_t len;
+    ls_dev_missing *missing;
+    int max, n;
+} skip_report;
+
+static void add_skipped(skip_report *s, const char *spec, const char *why)
+{
+    size_t used = strlen(s->text);
+    snprintf(s->text + used, s->len - used, "%s%s: %s", used ? "; " : "", spec, why);
+    if (s->missing && s->n < s->max) {
+        snprintf(s->missing[s->n].spec, sizeof s->missing->spec, "%s", spec);
+        snprintf(s->missing[s->n].why, sizeof s->missing->why, "%s", why);
+        s->n++;
+    }
+}
+
+static int add_devices(const ls_spec_item *it, const char *list, ls_dev_ref *out, int n, int max, skip_report *skipped,
+                       ls_error *err)
 {
     const ls_backend *b = it->backend;
     ls_device_info devs[LS_MAX_DEVICES];
     ls_error why = {{0}, 0};
     int nd = b->list_devices(devs, LS_MAX_DEVICES, &why);
     if (nd <= 0) {
-        size_t used = strlen(skipped);
-        snprintf(skipped + used, skipped_len - used, "%s%s: %s", used ? "; " : "", it->text, why.msg);
+        add_skipped(skipped, it->text, why.msg);
         return n;
     }
     if (it->index >= nd)
@@ -51,7 +70,16 @@ static int add_set(const char *set, const char *list, ls_dev_ref *out, int n, in
 
 int ls_collect_devices(const char *list, ls_dev_ref *out, int max, char *skipped, size_t skipped_len, ls_error *err)
 {
+    int none;
+    return ls_collect_devices_missing(list, out, max, skipped, skipped_len, NULL, 0, &none, err);
+}
+
+int ls_collect_devices_missing(const char *list, ls_dev_ref *out, int max, char *skipped, size_t skipped_len,
+                               ls_dev_missing *missing, int max_missing, int *nmissing, ls_error *err)
+{
     skipped[0] = 0;
+    skip_report report = {skipped, skipped_len, missing, max_missing, 0};
+    *nmissing = 0;
     ls_spec_item items[LS_MAX_DEVICES * 3];
     int nitems = 0;
     if (list) {
@@ -73,7 +101,7 @@ int ls_collect_devices(const char *list, ls_dev_ref *out, int max, char *skipped
         if (!items[i].backend)
             return ls_fail_usage(err, "--backends: name backends explicitly (auto is not a list)");
         if (end - i == 1 && items[i].index != LS_SPEC_ALL) {
-            n = add_devices(&items[i], list, out, n, max, skipped, skipped_len, err);
+            n = add_devices(&items[i], list, out, n, max, &report, err);
         } else {
             char set[128] = "";
             for (int k = i; k < end; k++)
@@ -82,6 +110,7 @@ int ls_collect_devices(const char *list, ls_dev_ref *out, int max, char *skipped
         }
         i = end;
     }
+    *nmissing = report.n;
     if (n < 0)
         return -1;
     /* Run the CPU first: it is the reference the others are compared with. */

@@ -25,6 +25,18 @@ typedef struct ls_dev_ref {
  * none can run here), or -1 with err set. */
 int ls_collect_devices(const char *list, ls_dev_ref *out, int max, char *skipped, size_t skipped_len, ls_error *err);
 
+/* A backend of the list (or, with none, compiled in) that cannot run
+ * here, and why. */
+typedef struct ls_dev_missing {
+    char spec[64];  /* as the list named it: "cuda", "opencl:1" */
+    char why[512];
+} ls_dev_missing;
+
+/* ls_collect_devices, with each backend that cannot run here also in
+ * missing[0 .. *nmissing) (at most max_missing of them). */
+int ls_collect_devices_missing(const char *list, ls_dev_ref *out, int max, char *skipped, size_t skipped_len,
+                               ls_dev_missing *missing, int max_missing, int *nmissing, ls_error *err);
+
 /* The entry's spec: "opencl:0", or the set's. */
 void ls_dev_label(const ls_dev_ref *d, char *out, size_t len);
 

@@ -493,6 +493,8 @@ static int ray_fault(ls_run *run, const char *field)
 static int ray_case(ls_set *set, const void *arg, char *detail, size_t len, ls_error *err)
 {
     const ray_golden *g = arg;
+    if (!ls_set_exact_fp(set, detail, len))
+        return LS_CASE_NOT_SUPPORTED; /* exact mode would be refused */
     ray_job job;
     if (ray_job_init(&job, g->width, g->height, g->samples, g->seed, RAY_MODE_EXACT, err) != 0)
         return -1;
