@@ -308,11 +308,13 @@ void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_op
 int ls_report(const ls_error *err)
 {
     const char *msg = err->msg[0] ? err->msg : "unknown error";
+    /* A usage error: every rank read the same command line. */
+    int usage = err->usage & 1, everywhere = usage || (err->usage & LS_ERROR_EVERY_RANK);
     if (ls_cluster_size() <= 1)
         fprintf(stderr, "lockstep: %s\n", msg);
-    else if (!err->usage)
+    else if (!everywhere)
         fprintf(stderr, "lockstep (rank %d on %s): %s\n", ls_cluster_rank(), ls_cluster_host(), msg);
-    else if (ls_cluster_rank() == 0) /* every rank read the same command line */
+    else if (ls_cluster_rank() == 0)
         fprintf(stderr, "lockstep: %s\n", msg);
-    return err->usage ? 2 : 1;
+    return usage ? 2 : 1;
 }

@@ -8,8 +8,14 @@
 
 typedef struct ls_error {
     char msg[512];
-    int usage; /* 1: the user's input was wrong (exit code 2), else 1 */
+    /* 1: the user's input was wrong (exit code 2), else 1; with the bit
+     * LS_ERROR_EVERY_RANK too when every rank of an MPI job holds this
+     * same error (they agreed on it): rank 0 alone says it, and no rank
+     * needs to end the others. */
+    int usage;
 } ls_error;
+
+#define LS_ERROR_EVERY_RANK 2
 
 #if defined(__GNUC__)
 #define LS_PRINTF(a, b) __attribute__((format(printf, a, b)))

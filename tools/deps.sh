@@ -2,7 +2,8 @@
 # tools/deps.sh [--tests] [--print] - installs the Debian 12 packages lockstep needs
 # that are missing (nothing when all are there, and then no root is needed).
 # Uses sudo when not root.
-#   build:   gcc, meson, ninja, pkg-config, python3, SQLite (checkpoints)
+#   build:   gcc, meson, ninja, pkg-config, python3, SQLite (checkpoints),
+#            xxHash (the fast hash, header-only)
 #   OpenCL:  the ICD loader and headers, and PoCL so that OpenCL runs on
 #            the CPU when no GPU driver is present
 #   images:  libpng (PNG of the raytracer and of 2D Life grids; meson falls back to subprojects/libpng.wrap
@@ -19,7 +20,7 @@
 # CUDA is not a Debian package here: install NVIDIA's toolkit for nvcc; the
 # build finds it on PATH or in /usr/local/cuda.
 set -eu
-pkgs="gcc libc6-dev meson ninja-build pkg-config python3 libsqlite3-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libpng-dev libgif-dev openmpi-bin libopenmpi-dev"
+pkgs="gcc libc6-dev meson ninja-build pkg-config python3 libsqlite3-dev libxxhash-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libpng-dev libgif-dev openmpi-bin libopenmpi-dev"
 test_pkgs="librandom123-dev clang libclang-rt-dev oclgrind groff-base"
 print=0
 for arg in "$@"; do

@@ -199,9 +199,10 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     free_params(w, params);
     if (rc > 1)
         return rc; /* interrupted: the report said what was done */
-    if (rc != 0 && ls_cluster_size() > 1) {
-        /* The other ranks may be waiting on this one: end them all. */
-        ls_report(&err);
+    if (rc != 0 && ls_cluster_size() > 1 && !(err.usage & LS_ERROR_EVERY_RANK)) {
+        /* The other ranks may be waiting on this one: end them all, this
+         * rank having said why (a usage error too: it is this rank's). */
+        fprintf(stderr, "lockstep (rank %d on %s): %s\n", ls_cluster_rank(), ls_cluster_host(), err.msg);
         ls_cluster_abort(1);
     }
     return rc == 0 ? 0 : ls_report(&err);

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "chunks.h"
+#include "cluster.h"
+#include "hash.h"
 #include "life_golden.h"
 #include "progress.h"
 #include "life_anim.h"
@@ -858,6 +860,75 @@ static int summarise_and_write(const life_opts *o, life_data *d, int finished, l
     return life_out_write(&d->out, o->out, o->out_format, &d->grid, &meta, &digest, err);
 }
 
+/* What a rank says of its start before any rank computes: whether it could
+ * make it, why not, and a fingerprint of the grid and rule it read. */
+typedef struct start_news {
+    int32_t ok, usage;
+    uint64_t fingerprint;
+    char host[64];
+    char why[384];
+} start_news;
+
+/* A hash of the start that an input file gave this rank: its cells,
+ * shape, rule and generation (0 without --in: every rank makes the same
+ * random grid from the options they have already agreed on). */
+static uint64_t start_fingerprint(const life_opts *o, const life_data *d)
+{
+    if (!o->in)
+        return 0;
+    uint64_t shape[7] = {d->grid.dims, d->grid.nx, d->grid.ny, d->grid.nz, (uint64_t)d->grid.bounded,
+                         (uint64_t)d->rule.birth << 32 | d->rule.survive, d->generation0};
+    return ls_hash64(d->grid.words, d->grid.nwords * sizeof *d->grid.words, ls_hash64(shape, sizeof shape, 0));
+}
+
+/* The ranks of a job compare their starts before any computes: each rank
+ * reads --in itself (node-local copies of a file on a cluster may differ),
+ * so a rank that could not read it, or read another grid, would mix two
+ * problems into one answer. Every rank then refuses with the same one
+ * line, naming the ranks, and none ends the others (err marked
+ * LS_ERROR_EVERY_RANK). ok: this rank made its start (else err says why).
+ * 0 when all agree, or alone. */
+static int agree_on_start(const ls_job *job, const life_opts *o, const life_data *d, int ok, ls_error *err)
+{
+    if (job->size < 2)
+        return ok ? 0 : -1;
+    start_news mine, *all = calloc((size_t)job->size, sizeof mine);
+    memset(&mine, 0, sizeof mine);
+    mine.ok = ok;
+    mine.usage = err->usage & 1;
+    mine.fingerprint = ok ? start_fingerprint(o, d) : 0;
+    snprintf(mine.host, sizeof mine.host, "%s", ls_cluster_host());
+    snprintf(mine.why, sizeof mine.why, "%s", ok ? "" : err->msg);
+    if (!all || ls_job_allgather(job, &mine, all, sizeof mine, err) != 0) {
+        free(all);
+        return all ? -1 : ls_fail(err, "out of memory");
+    }
+    int failed = -1, differs = -1;
+    for (int r = job->size - 1; r >= 0; r--) {
+        if (!all[r].ok)
+            failed = r;
+        else if (all[r].fingerprint != all[0].fingerprint)
+            differs = r;
+    }
+    /* mpirun gives its standard input to rank 0 alone. */
+    const char *stdin_note = o->in && (strcmp(o->in, "-") == 0 || strncmp(o->in, "/dev/stdin", 10) == 0 ||
+                                       strcmp(o->in, "/dev/fd/0") == 0 || strcmp(o->in, "/proc/self/fd/0") == 0)
+                                 ? " (under mpirun standard input reaches rank 0 only: give every rank a file)"
+                                 : "";
+    int rc = 0;
+    if (failed >= 0)
+        rc = ls_fail(err, "MPI rank %d (on %.64s) could not start: %s%s; nothing was run", failed, all[failed].host,
+                     all[failed].why, failed > 0 ? stdin_note : "");
+    else if (differs >= 0 && all[0].ok)
+        rc = ls_fail(err, "MPI rank %d (on %.64s) read another grid from %s than rank 0 (on %.64s): every rank "
+                          "must compute the same problem on the same input; nothing was run",
+                     differs, all[differs].host, o->in, all[0].host);
+    if (rc != 0)
+        err->usage = (failed >= 0 ? all[failed].usage : 1) | LS_ERROR_EVERY_RANK;
+    free(all);
+    return rc;
+}
+
 static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
 {
     const life_opts *o = pp;
@@ -871,11 +942,14 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     if (make_start(o, d, err) || (points && !(d->series = calloc(points, sizeof *d->series)))) {
         if (!err->msg[0])
             ls_fail(err, "out of memory for %zu populations", points);
+        /* The other ranks of a job learn of it, and refuse with this one. */
+        agree_on_start(&set->job, o, d, 0, err);
         life_run_free(out);
         return -1;
     }
     say_note(d, set->job.rank);
-    if (set->job.rank == 0 && start_animation(o, d, points, err)) {
+    int started = set->job.rank != 0 || start_animation(o, d, points, err) == 0;
+    if (agree_on_start(&set->job, o, d, started, err) != 0) {
         life_run_free(out);
         return -1;
     }
