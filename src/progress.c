@@ -29,10 +29,14 @@ static void on_sigint(int sig)
 
 /* SIGTERM (kill, a batch system's time limit, shutdown) and SIGHUP (the
  * terminal went away) stop a run like Ctrl-C: the chunk in hand finishes,
- * the checkpoint is committed and the best so far is printed. */
+ * the checkpoint is committed and the best so far is printed. SIGUSR1 and
+ * SIGUSR2 too: they are the signals Open MPI's mpirun forwards to every
+ * rank and then waits for the job, where SIGINT and SIGTERM to mpirun end
+ * the job themselves (its ranks killed a second later, and what rank 0
+ * was printing cut short). */
 void ls_progress_catch_sigint(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -46,6 +50,17 @@ void ls_progress_catch_sigint(void)
 int ls_progress_interrupted(void)
 {
     return interrupted != 0;
+}
+
+void ls_progress_stop(int sig)
+{
+    if (!interrupted && sig > 0)
+        interrupted = sig;
+}
+
+int ls_progress_signal(void)
+{
+    return (int)interrupted;
 }
 
 int ls_exit_interrupted(void)

@@ -40,10 +40,17 @@ ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const cha
 /* Clears the line if anything was drawn. */
 void ls_progress_finish(ls_progress_bar *bar);
 
-/* After this, Ctrl-C, SIGTERM and SIGHUP set a flag that the report
- * callback turns into a stop request instead of killing the process. */
+/* After this, Ctrl-C, SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 set a flag
+ * that the report callback turns into a stop request instead of killing
+ * the process. */
 void ls_progress_catch_sigint(void);
 int ls_progress_interrupted(void);
+/* The stop signal that came (0: none). */
+int ls_progress_signal(void);
+/* A stop that another rank of the job received: the flag is set as if
+ * signal sig had come here (nothing when one already came), so that every
+ * rank stops at the same chunk and exits with the same code. */
+void ls_progress_stop(int sig);
 /* The exit code of a command that stopped before it finished because a
  * signal came: 128 + its number, as a shell reports a process the signal
  * killed (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP). The report of

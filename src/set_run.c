@@ -71,7 +71,7 @@ int ls_bytes_get(ls_bytes_reader *r, void *out, size_t n)
 
 /* ---- messages between ranks ------------------------------------------------- */
 
-enum { TAG_HELLO = 71, TAG_ASSIGN, TAG_RESULT };
+enum { TAG_HELLO = 71, TAG_ASSIGN, TAG_RESULT, TAG_STOP };
 
 /* A rank's devices, sent once to rank 0. */
 typedef struct hello_msg {
@@ -82,10 +82,13 @@ typedef struct hello_msg {
     int32_t is_gpu[LS_SET_MAX_DEVICES];
 } hello_msg;
 
-/* A chunk for device `slot` of the receiving rank; n == 0: no more. */
+/* A chunk for device `slot` of the receiving rank; n == 0: no more, and
+ * then stop_signal says whether the run stopped early on a signal (its
+ * number; 0: the work was all handed out, or an error ended it). */
 typedef struct assign_msg {
     int32_t slot;
     uint32_t hint_len;
+    int32_t stop_signal, unused;
     uint64_t seq, lo, n;
     unsigned char hint[LS_SET_HINT_MAX];
 } assign_msg;
@@ -155,6 +158,7 @@ typedef struct runner {
     uint64_t seq;
     uint64_t folded_to; /* the first item not folded yet */
     ls_job ranks;       /* the set's job: this rank among how many */
+    int stopped_early;  /* a serving rank: rank 0 ended the run on a signal */
 } runner;
 
 /* The loop of a local device's thread: one chunk at a time. */
@@ -283,8 +287,16 @@ static int serve(runner *sp, ls_error *err)
     for (int i = 0; i < sp->nw; i++)
         if (start_thread(sp, &sp->w[i], err) != 0)
             return -1;
-    int live = sp->nw, rc = 0;
+    int live = sp->nw, rc = 0, told = 0;
     while (live > 0 && rc == 0) {
+        /* A stop signal may come to any rank (a batch system signals
+         * every process, a user one of them): rank 0 decides for all. */
+        if (!told && ls_progress_interrupted()) {
+            int32_t sig = ls_progress_signal();
+            if (ls_cluster_send(0, TAG_STOP, &sig, sizeof sig, err) != 0)
+                return -1;
+            told = 1;
+        }
         int from, tag;
         void *data;
         size_t len;
@@ -307,6 +319,10 @@ static int serve(runner *sp, ls_error *err)
             if (a.n == 0) {
                 w->retired = 1;
                 live--;
+                if (a.stop_signal > 0) {
+                    ls_progress_stop(a.stop_signal);
+                    sp->stopped_early = 1;
+                }
                 continue;
             }
             w->seq = a.seq;
@@ -451,6 +467,13 @@ static int collect_remote(runner *sp, ls_error *err)
         return got;
     result_head rh;
     worker *w = NULL;
+    if (tag == TAG_STOP && len == sizeof(int32_t)) {
+        int32_t sig;
+        memcpy(&sig, data, sizeof sig);
+        free(data);
+        ls_progress_stop(sig); /* the next progress report asks to stop */
+        return 1;
+    }
     if (tag == TAG_RESULT && len >= sizeof rh) {
         memcpy(&rh, data, sizeof rh);
         for (int i = 0; i < sp->nw; i++)
@@ -579,8 +602,9 @@ static int any_busy(const runner *sp)
     return 0;
 }
 
-/* Tells every remote device there is no more (each once). */
-static int retire_remote(runner *sp, ls_error *err)
+/* Tells every remote device there is no more (each once), and whether
+ * that is because a stop signal came (stopping on one). */
+static int retire_remote(runner *sp, int stopping, ls_error *err)
 {
     for (int i = 0; i < sp->nw; i++) {
         worker *w = &sp->w[i];
@@ -589,6 +613,7 @@ static int retire_remote(runner *sp, ls_error *err)
         assign_msg a;
         memset(&a, 0, sizeof a);
         a.slot = w->slot;
+        a.stop_signal = stopping ? ls_progress_signal() : 0;
         if (ls_cluster_send(w->rank, TAG_ASSIGN, &a, sizeof a, err) != 0)
             return -1;
         w->retired = 1;
@@ -661,7 +686,7 @@ static int schedule(runner *sp, uint64_t origin, uint64_t lo, uint64_t hi, const
             stopping = 1;
             rc = -1;
         }
-        if (remote && retire_remote(sp, rc == 0 ? &first_err : err) != 0 && rc == 0)
+        if (remote && retire_remote(sp, stopping, rc == 0 ? &first_err : err) != 0 && rc == 0)
             rc = -1;
         if (!any_busy(sp) && (stopping || next >= hi))
             break;
@@ -755,6 +780,7 @@ int ls_set_run(ls_set *set, const ls_set_ops *ops, void *job, uint64_t origin, u
     if (rc == 0 && set->job.rank != 0) {
         st->computed_only = 1;
         rc = serve(&sp, err);
+        st->interrupted = sp.stopped_early;
     } else if (rc == 0) {
         rc = add_remote_workers(&sp, err);
         for (int i = 0; i < sp.nw && rc == 0; i++)

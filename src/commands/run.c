@@ -180,8 +180,12 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     rc = ls_cmd_run_workload(w, &s, params, &run, &prog, &err);
     ls_progress_finish(&bar);
     if (rc == 0 && run.report.computed_only) {
-        /* Another rank than 0: rank 0 reports and writes the files. */
+        /* Another rank than 0: rank 0 reports and writes the files; a run
+         * that rank 0 stopped on a signal ends every rank with its code. */
+        int stopped = run.interrupted || run.report.interrupted;
         w->run_free(&run);
+        if (stopped)
+            rc = ls_exit_interrupted();
     } else if (rc == 0) {
         /* A run that did not finish reports what it did and writes no
          * output file: each stays as it was. */

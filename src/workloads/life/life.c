@@ -740,6 +740,31 @@ static uint64_t next_chunk(const ls_chunks *chunks, const life_data *d, uint64_t
     return n;
 }
 
+/* Rank 0's next chunk length (*n), to every rank, and 0 on every rank
+ * when a stop signal came to any of them: a batch system may signal every
+ * process of the job, a user only one. Every rank takes the signal as its
+ * own, so that all report the same exit code. */
+static int agree_on_chunk(const ls_job *job, uint64_t *n, ls_error *err)
+{
+    if (job->size < 2)
+        return 0;
+    struct {
+        uint64_t n;
+        int64_t sig;
+    } mine = {*n, ls_progress_signal()}, *all = calloc((size_t)job->size, sizeof mine);
+    if (!all)
+        return ls_fail(err, "out of memory");
+    int rc = ls_job_allgather(job, &mine, all, sizeof mine, err);
+    *n = all[0].n;
+    for (int r = 0; r < job->size && rc == 0; r++)
+        if (all[r].sig > 0) {
+            ls_progress_stop((int)all[r].sig);
+            *n = 0;
+        }
+    free(all);
+    return rc;
+}
+
 /* Runs the generations in chunks, recording the population at every
  * multiple of --every, reporting progress, stopping on Ctrl-C. The first
  * chunk is short on any device (at most LIFE_FIRST_CHUNK_GENERATIONS
@@ -761,7 +786,7 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     int stop = 0, root = dev->set->job.rank == 0;
     for (;;) {
         uint64_t n = !stop && d->steps < o->steps ? next_chunk(&chunks, d, o->steps) : 0;
-        if (dev->slabs && ls_job_bcast(&dev->set->job, &n, sizeof n, err))
+        if (dev->slabs && agree_on_chunk(&dev->set->job, &n, err))
             return -1;
         if (n == 0)
             break;
