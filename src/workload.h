@@ -93,6 +93,11 @@ typedef struct ls_workload {
     int max_positional;
     int (*params_positional)(void *params, int n, const char **pos, ls_error *err);
     int (*params_validate)(void *params, ls_error *err);
+    /* The value an option of text stands for once validated, in one
+     * spelling ("--size 64" and "64x64" are one grid), for the ranks of an
+     * MPI job to compare their problems by: 1 with out set, 0 for an
+     * option compared as given. NULL: every option as given. */
+    int (*params_canonical)(const void *params, const char *option, char *out, size_t len);
     /* Reads the run's input files into params ahead of the run, on a
      * thread of its own while the devices open (a CUDA context takes a
      * quarter of a second, as long as reading a 1 GiB Life grid takes):

@@ -43,14 +43,20 @@ static char *problem_text(const ls_workload *w, void *params)
     if (ls_buffer_open(&b, &err) != 0)
         return NULL;
     fprintf(b.f, "lockstep %s, program %016" PRIx64 "\n%s\n", ls_version, program_hash(), w->name);
+    char value[256];
     for (int i = 0; i < n; i++) {
         const ls_opt *o = &opts[i];
+        uint64_t count = o->kind == LS_OPT_COUNT || o->kind == LS_OPT_U64 ? *(const uint64_t *)o->target : 0;
         if (o->kind == LS_OPT_FLAG)
             fprintf(b.f, "--%s %s\n", o->name, *(const int *)o->target ? "given" : "not given");
+        else if (w->params_canonical && w->params_canonical(params, o->name, value, sizeof value))
+            fprintf(b.f, "--%s %s\n", o->name, value);
         else if (o->kind == LS_OPT_STRING)
-            fprintf(b.f, "--%s %s\n", o->name, *(const char **)o->target ? *(const char **)o->target : "(none)");
+            fprintf(b.f, "--%s %s\n", o->name, *(const char **)o->target ? *(const char **)o->target : "(not given)");
+        else if (o->kind == LS_OPT_COUNT && count < o->min)
+            fprintf(b.f, "--%s (not given)\n", o->name); /* below its range: the option's "unset" */
         else
-            fprintf(b.f, "--%s %" PRIu64 "\n", o->name, *(const uint64_t *)o->target);
+            fprintf(b.f, "--%s %" PRIu64 "\n", o->name, count);
     }
     if (fclose(b.f) != 0) {
         b.f = NULL;
@@ -141,8 +147,9 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         int arc = ls_cluster_agree(rc != 0 ? refused : text ? text : "(out of memory)", &differ);
         free(text);
         if (arc != 0) {
-            /* Every rank says it: they did not read the same command line. */
-            fprintf(stderr, "lockstep (rank %d on %s): %s\n", ls_cluster_rank(), ls_cluster_host(), differ.msg);
+            /* Every rank knows (the message names the ranks): one says it. */
+            if (ls_cluster_rank() == 0)
+                fprintf(stderr, "lockstep: %s\n", differ.msg);
             free(params);
             return differ.usage ? 2 : 1;
         }

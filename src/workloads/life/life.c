@@ -390,6 +390,32 @@ static int life_params_validate(void *pp, ls_error *err)
     return 0;
 }
 
+/* ls_workload.params_canonical: the options whose text is read into values
+ * (validated), so that the ranks of a job compare grids and rules, not
+ * spellings ("--size 64" and "64x64", "--rule Life" and "B3/S23"). */
+static int life_params_canonical(const void *pp, const char *option, char *out, size_t len)
+{
+    const life_opts *o = pp;
+    if (strcmp(option, "size") == 0 && !o->in) {
+        char grid[LIFE_TOPOLOGY_TEXT];
+        life_topology_format(o->bounded, (unsigned)o->dims, o->nx, o->ny, o->nz, grid, sizeof grid);
+        snprintf(out, len, "%s", grid + 1); /* "T64,64", "P64,64,64" (the suffix's text, without ':') */
+    } else if (strcmp(option, "size") == 0 && o->size_sides) {
+        uint32_t ext[3];
+        expand_extents(o->size_ext, o->size_sides, o->dims ? (unsigned)o->dims : 3, ext);
+        snprintf(out, len, "%ux%ux%u", ext[0], ext[1], ext[2]);
+    } else if (strcmp(option, "rule") == 0 && o->has_rule && o->dims) {
+        life_rule_format(o->rule, out, len);
+    } else if (strcmp(option, "density") == 0 && !o->in) {
+        snprintf(out, len, "%.17g", o->density);
+    } else if (strcmp(option, "at") == 0 && o->has_at) {
+        snprintf(out, len, "%u,%u", o->at.x, o->at.y);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 /* ---- the starting grid ----------------------------------------------------- */
 
 /* The rule: --rule, else the file's (native header, RLE header), else the
@@ -1149,6 +1175,7 @@ const ls_workload ls_workload_life = {
     .max_positional = 3,
     .params_positional = life_params_positional,
     .params_validate = life_params_validate,
+    .params_canonical = life_params_canonical,
     .prepare = life_prepare,
     .params_free = life_params_free,
     .run = life_run,
