@@ -269,10 +269,49 @@ static int create_locked(char *tmpl)
     return -1;
 }
 
+/* Gives the temporary file fd what the file it replaces has: its mode,
+ * owner and group (was: the target as it was when the write began, or
+ * st_mode 0 when there was none). A private file stays private, a shared
+ * one stays shared. A new file takes the mode a plain fopen would give it
+ * (mkstemp makes 0600). The owner and group are kept where that is
+ * permitted (root, or a group of ours): where it is not, the file is
+ * ours, and a set-user-ID or set-group-ID bit of the one it replaces is
+ * not given to it. 0, or -1 with errno set. */
+static int take_attributes(int fd, const struct stat *was)
+{
+    if (!S_ISREG(was->st_mode)) {
+        mode_t um = umask(0);
+        umask(um);
+        return fchmod(fd, 0666 & ~um);
+    }
+    mode_t mode = was->st_mode & 07777;
+    /* The owner goes first: a change of owner clears the set-ID bits. */
+    if (fchown(fd, was->st_uid, was->st_gid) != 0) {
+        if (errno != EPERM && errno != EINVAL) /* EINVAL: an ID this file system cannot hold */
+            return -1;
+        if (was->st_uid != geteuid())
+            mode &= ~(mode_t)S_ISUID;
+        if (fchown(fd, (uid_t)-1, was->st_gid) != 0) {
+            if (errno != EPERM && errno != EINVAL)
+                return -1;
+            mode &= ~(mode_t)S_ISGID;
+        }
+    }
+    return fchmod(fd, mode);
+}
+
 /* The temporary file of a replaced target, and the removal of earlier
  * writes' leftovers. */
 static int open_temporary(ls_atomic_file *a, ls_error *err)
 {
+    /* The target as the write begins: its mode, owner and group are the
+     * new file's. Missing: a new file. */
+    struct stat was;
+    if (stat(a->path, &was) != 0) {
+        if (errno != ENOENT)
+            return ls_fail(err, "cannot write %s: %s", a->name, strerror(errno));
+        was.st_mode = 0;
+    }
     char *dir = dir_of(a->path);
     char *prefix = dir ? tmp_prefix(dir, base_of(a->path)) : NULL;
     size_t len = (dir ? strlen(dir) : 0) + (prefix ? strlen(prefix) : 0) + TMP_RANDOM + 2;
@@ -294,10 +333,7 @@ static int open_temporary(ls_atomic_file *a, ls_error *err)
         a->tmp = NULL;
         return ls_fail(err, "%s: cannot create a file next to it: %s", a->name, strerror(e));
     }
-    /* mkstemp makes 0600; give the file the mode a plain fopen would. */
-    mode_t um = umask(0);
-    umask(um);
-    if (fchmod(fd, 0666 & ~um) != 0 || !(a->f = fdopen(fd, "w"))) {
+    if (take_attributes(fd, &was) != 0 || !(a->f = fdopen(fd, "w"))) {
         e = errno;
         close(fd);
         return ls_fail(err, "%s: cannot prepare it: %s", a->name, strerror(e));

@@ -69,6 +69,13 @@ typedef struct ls_atomic_file {
  *     new one, never part of one, and a failure or a kill leaves the old
  *     one. A symbolic link to a regular file is followed: the file it
  *     points to is replaced (in its own directory) and the link stays.
+ *     The new file takes the mode of the one it replaces, as it was when
+ *     the write began (a file of mode 600 stays private), and its owner
+ *     and group where that is permitted (root; a group of the user's);
+ *     a new name gets 0666 less the umask. What is replaced is the name:
+ *     another hard link to the old file goes on naming the old file, with
+ *     the old contents (as with `cp --remove-destination`, `mv` or an
+ *     editor that saves by renaming).
  *   - a character device (/dev/null, /dev/full, a terminal), a FIFO, or
  *     this process's own stdout or stderr (/dev/stdout, /dev/fd/1, or the
  *     file or pipe stdout was redirected to), directly or through a
@@ -95,8 +102,8 @@ typedef struct ls_atomic_file {
  * file is left alone. */
 
 /* Prepares a write of path: a temporary file next to the file replaced
- * (mode 0666 less the umask), or a buffer in memory for a target written
- * through. */
+ * (with its mode, owner and group, or, for a new name, mode 0666 less the
+ * umask), or a buffer in memory for a target written through. */
 int ls_atomic_open(ls_atomic_file *a, const char *path, ls_error *err);
 /* Replaced file: unmaps it (ls_atomic_map), flushes, syncs, renames the
  * temporary file over the target, then syncs the directory; on failure

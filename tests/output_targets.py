@@ -9,7 +9,10 @@ src/output.h describes:
     the nodes stay devices; the full one fails with a message, exit 1;
   - a link to a file: the file is replaced, the link stays;
   - a dangling link: refused, exit 2, nothing created;
-  - a name of 250 bytes: written, no temporary file left.
+  - a name of 250 bytes: written, no temporary file left;
+  - a file replaced keeps its mode (600 stays 600, not 0666 less the
+    umask) and, as root, its owner and group; another hard link to it
+    keeps the old contents (the name is replaced, as output.h says).
 Device nodes are made in a scratch directory when this runs as root, so a
 broken writer could only replace those.
 
@@ -108,6 +111,31 @@ long = os.path.join(tmp, 'g' * 246 + '.rle')
 rc, _, err = life(long)
 expect(rc == 0 and open(long).read().startswith('#C') and not [n for n in os.listdir(tmp) if '.tmp-' in n],
        'life --out a name of 250 bytes: written, no temporary file left', err)
+
+# a file replaced keeps its mode, owner and group; other hard links keep the old contents
+os.umask(0o022)
+for cmd, name in ((['life', '--dims', '2', '--size', '8', '--steps', '1'], 'private.rle'),
+                  (['ray', '--size', '4x4', '--spp', '1'], 'private.ppm')):
+    private = os.path.join(tmp, name)
+    with open(private, 'w') as f:
+        f.write('old\n')
+    os.chmod(private, 0o600)
+    owner = (4321, 4322) if os.geteuid() == 0 else (os.getuid(), os.getgid())
+    os.chown(private, *owner)
+    other = os.path.join(tmp, 'other-' + name)
+    os.link(private, other)
+    rc, _, err = run(*cmd, '--out', private)
+    st = os.stat(private)
+    expect(rc == 0 and stat.S_IMODE(st.st_mode) == 0o600 and open(private, 'rb').read() != b'old\n',
+           '%s --out a file of mode 600: replaced, still 600' % cmd[0], 'rc=%s mode=%o %s' % (rc, st.st_mode, err))
+    expect((st.st_uid, st.st_gid) == owner, '%s --out: the owner and group stay' % cmd[0],
+           str((st.st_uid, st.st_gid)))
+    expect(open(other).read() == 'old\n' and st.st_nlink == 1,
+           '%s --out: another hard link keeps the old contents (the name is replaced)' % cmd[0])
+fresh = os.path.join(tmp, 'fresh.rle')
+rc, _, err = life(fresh)
+expect(rc == 0 and stat.S_IMODE(os.stat(fresh).st_mode) == 0o644, 'a new file: 0666 less the umask (644)',
+       '%o' % os.stat(fresh).st_mode)
 
 shutil.rmtree(tmp, ignore_errors=True)
 finish()
