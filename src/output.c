@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -35,15 +36,74 @@ void ls_buffer_discard(ls_buffer *b)
     b->data = NULL;
 }
 
+/* ---- The waits a stop signal ends ------------------------------------------ */
+
+static int (*stop_requested)(void); /* ls_output_set_stop */
+
+void ls_output_set_stop(int (*stopped)(void))
+{
+    stop_requested = stopped;
+}
+
+static int stopping(void)
+{
+    return stop_requested && stop_requested();
+}
+
+/* How often a wait for a FIFO's reader, or for room in a pipe, looks at
+ * the stop flag: a stop signal ends it within this. */
+#define WAIT_STEP_MS 20
+
+/* The wait of one step, in nanosleep(): a signal ends it whatever its
+ * handler's SA_RESTART (open() and write() on a FIFO are restarted, and
+ * would wait through every stop signal). */
+static void wait_a_step(void)
+{
+    struct timespec step = {0, WAIT_STEP_MS * 1000000L};
+    nanosleep(&step, NULL);
+}
+
+/* Waits in poll() until fd takes a write (or has an error for the write
+ * to report: POLLERR, no reader any more): 0; 1 when a stop signal came
+ * first; -1 with errno set. */
+static int wait_for_room(int fd)
+{
+    struct pollfd p = {fd, POLLOUT, 0};
+    for (;;) {
+        int ready = poll(&p, 1, WAIT_STEP_MS);
+        if (ready > 0)
+            return 0;
+        if (ready < 0 && errno != EINTR)
+            return -1;
+        if (stopping())
+            return 1;
+    }
+}
+
 int ls_write_all(int fd, const void *data, size_t n, const char *dest_name, ls_error *err)
 {
     struct stat sb;
-    off_t start = -1;
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
-        start = lseek(fd, 0, SEEK_CUR);
+    int regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+    off_t start = regular ? lseek(fd, 0, SEEK_CUR) : -1;
+    /* A pipe, a socket or a terminal keeps a write waiting as long as its
+     * reader does not read, and the stop signals' handlers restart the
+     * write: the wait is made in poll() instead, which a stop ends. A
+     * write that waits after a stop (a stopped run's report) is not cut
+     * short by it. Once poll finds room the write takes a part at least,
+     * and a signal that comes while it waits for more returns that part. */
+    int stoppable = !regular && !stopping();
     const char *p = data;
     size_t left = n;
     while (left > 0) {
+        int waited = stoppable ? wait_for_room(fd) : 0;
+        if (waited < 0)
+            return ls_fail(err, "cannot write to %s: %s", dest_name, strerror(errno));
+        if (waited > 0 && left == n)
+            return ls_fail(err, "cannot write to %s: stopped by a signal while waiting for its reader; nothing was "
+                                "written", dest_name);
+        if (waited > 0)
+            return ls_fail(err, "cannot write to %s: stopped by a signal while waiting for its reader, after %zu of "
+                                "%zu bytes", dest_name, n - left, n);
         ssize_t w = write(fd, p, left);
         if (w < 0 && errno == EINTR)
             continue;
@@ -581,6 +641,41 @@ static int commit_replace(ls_atomic_file *a, ls_error *err)
     return 0;
 }
 
+/* ---- Writing through ------------------------------------------------------- */
+
+/* fd made blocking again: ls_write_all waits in poll() for room, and
+ * then writes as much as the pipe takes. fd, or -1 with err set. */
+static int blocking(int fd, const ls_atomic_file *a, ls_error *err)
+{
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0)
+        return fd;
+    int e = errno;
+    close(fd);
+    return ls_fail(err, "cannot write %s: %s", a->name, strerror(e));
+}
+
+/* Opens a target written through, never waiting in open(): a FIFO without
+ * a reader (ENXIO to a non-blocking open) is tried again every step until
+ * a reader opens it, or a stop signal comes. */
+static int open_through(const ls_atomic_file *a, ls_error *err)
+{
+    struct stat st;
+    int fifo = stat(a->path, &st) == 0 && S_ISFIFO(st.st_mode);
+    for (;;) {
+        int fd = open(a->path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0)
+            return blocking(fd, a, err);
+        int e = errno;
+        if (e != EINTR && !(fifo && e == ENXIO))
+            return ls_fail(err, "cannot write %s: %s", a->name, strerror(e));
+        if (stopping())
+            return ls_fail(err, "cannot write %s: stopped by a signal while waiting for a reader to open the FIFO; "
+                                "nothing was written", a->name);
+        wait_a_step();
+    }
+}
+
 /* ls_write_all with SIGPIPE held back in this thread, so that a reader
  * that closed its end is a message (EPIPE) and not the end of the
  * process. A SIGPIPE the write raised is taken before the mask is
@@ -610,15 +705,10 @@ static int commit_through(ls_atomic_file *a, ls_error *err)
     if (bad)
         return ls_fail(err, "out of memory for %s", a->name);
     int fd = a->std_fd;
-    if (fd >= 0) {
+    if (fd >= 0)
         fflush(fd == 1 ? stdout : stderr); /* what the program printed before goes first */
-    } else {
-        /* A FIFO: this waits for a reader. */
-        while ((fd = open(a->path, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0 && errno == EINTR)
-            ;
-        if (fd < 0)
-            return ls_fail(err, "cannot write %s: %s", a->name, strerror(errno));
-    }
+    else if ((fd = open_through(a, err)) < 0)
+        return -1; /* a FIFO: this waited for a reader */
     int rc = write_holding_sigpipe(fd, a->data, a->size, a->name, err);
     if (a->std_fd < 0 && close(fd) != 0 && rc == 0)
         rc = ls_fail(err, "cannot write %s: %s", a->name, strerror(errno));

@@ -37,7 +37,10 @@ int ls_buffer_emit(ls_buffer *b, FILE *dest, const char *dest_name, ls_error *er
 void ls_buffer_discard(ls_buffer *b);
 
 /* Writes n bytes to fd in full (retrying short writes and EINTR); on
- * failure a regular file is truncated back to its size before the call. */
+ * failure a regular file is truncated back to its size before the call.
+ * A pipe, socket or terminal whose reader does not read is waited for in
+ * poll(), and a stop signal (ls_output_set_stop) that comes during the
+ * wait ends the write with a message. */
 int ls_write_all(int fd, const void *data, size_t n, const char *dest_name, ls_error *err);
 
 /* Flushes and closes stdout, for the end of main: 0, or -1 with err set
@@ -47,6 +50,12 @@ int ls_close_stdout(ls_error *err);
 /* 1: sync every replaced file and its directory before reporting it
  * written (--sync); 0: leave writeback to the system (the default). */
 void ls_output_set_sync(int on);
+
+/* stopped() (the command layer's stop flag: SIGINT, SIGTERM, SIGHUP
+ * caught) ends the waits of a write through (below): a FIFO that no
+ * reader opens, a pipe that its reader does not empty. Such a commit then
+ * fails with a message saying so. NULL: no such stop (the default). */
+void ls_output_set_stop(int (*stopped)(void));
 
 typedef struct ls_atomic_file {
     FILE *f;     /* write the contents here */
@@ -87,7 +96,10 @@ typedef struct ls_atomic_file {
  *     its end, a full device), when it has seen a prefix and the commit
  *     reports the failure (SIGPIPE is held back, so a closed FIFO is a
  *     message, "Broken pipe", not the end of the process). The commit
- *     opens a FIFO only then, and so waits there until a reader opens it.
+ *     opens a FIFO only then, and so waits there until a reader opens it,
+ *     and waits again while a reader leaves the pipe full; a stop signal
+ *     (ls_output_set_stop) ends either wait: the commit fails, having
+ *     written nothing, or, when the reader stalled midway, a prefix.
  *   - refused (err->usage = 1): a directory, a block device, a socket, and
  *     a dangling symbolic link (lockstep does not create a file through a
  *     link, as `cp` does not).

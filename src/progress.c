@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "cluster.h"
+#include "output.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -45,6 +46,9 @@ void ls_progress_catch_sigint(void)
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);
+    /* A write that waits on a reader (--out FIFO) ends at the signal:
+     * SA_RESTART would restart its open() or write() forever. */
+    ls_output_set_stop(ls_progress_interrupted);
 }
 
 int ls_progress_interrupted(void)

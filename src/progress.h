@@ -42,7 +42,8 @@ void ls_progress_finish(ls_progress_bar *bar);
 
 /* After this, Ctrl-C, SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 set a flag
  * that the report callback turns into a stop request instead of killing
- * the process. */
+ * the process, and that ends an output's wait for a reader
+ * (ls_output_set_stop). */
 void ls_progress_catch_sigint(void);
 int ls_progress_interrupted(void);
 /* The stop signal that came (0: none). */

@@ -12,7 +12,11 @@ src/output.h describes:
   - a name of 250 bytes: written, no temporary file left;
   - a file replaced keeps its mode (600 stays 600, not 0666 less the
     umask) and, as root, its owner and group; another hard link to it
-    keeps the old contents (the name is replaced, as output.h says).
+    keeps the old contents (the name is replaced, as output.h says);
+  - a FIFO with no reader, or with a reader that stops reading, and
+    `--out -` onto a pipe that is not read: SIGINT, SIGTERM and SIGHUP
+    end the wait, exit 128 + the signal, one line naming the FIFO, and a
+    reader that comes later gets nothing.
 Device nodes are made in a scratch directory when this runs as root, so a
 broken writer could only replace those.
 
@@ -20,11 +24,13 @@ usage: output_targets.py LOCKSTEP
 """
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 from harness import expect, finish
 
@@ -136,6 +142,80 @@ fresh = os.path.join(tmp, 'fresh.rle')
 rc, _, err = life(fresh)
 expect(rc == 0 and stat.S_IMODE(os.stat(fresh).st_mode) == 0o644, 'a new file: 0666 less the umask (644)',
        '%o' % os.stat(fresh).st_mode)
+
+
+# a FIFO with no reader, or a reader that stops reading: a stop signal ends the wait
+def stopped_at_fifo(cmd, fifo, sig, stalled_reader):
+    """Runs lockstep CMD --out FIFO, sends sig once it has had time to reach
+    the FIFO, and returns (exit code or None when it did not end, stderr)."""
+    held = []
+    if stalled_reader:
+        # Opened, never read: the writer fills the pipe and waits.
+        opener = threading.Thread(target=lambda: held.append(open(fifo, 'rb')), daemon=True)
+        opener.start()
+    p = subprocess.Popen([LS, *cmd, '--out', fifo, '--quiet', '--backend', 'openmp'], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    p.send_signal(sig)
+    try:
+        _, err = p.communicate(timeout=15)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+        rc = None
+    if stalled_reader:
+        opener.join(timeout=15)
+    for f in held:
+        f.close()
+    return rc, err.decode(errors='replace')
+
+
+def got_nothing(fifo):
+    """What a reader opening the FIFO now reads: nothing, with no writer left."""
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        return os.read(fd, 100) == b''
+    finally:
+        os.close(fd)
+
+
+for cmd, name in ((['ray', '--size', '8', '--spp', '1'], 'wait.ppm'),
+                  (['life', '--dims', '2', '--size', '8', '--steps', '1'], 'wait.rle')):
+    fifo = os.path.join(tmp, name)
+    os.mkfifo(fifo)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        what = '%s --out a FIFO with no reader, %s' % (cmd[0], signal.Signals(sig).name)
+        rc, err = stopped_at_fifo(cmd, fifo, sig, False)
+        expect(rc == 128 + sig and name in err and len(err.strip().splitlines()) == 1,
+               what + ': exit %d, one line naming the FIFO' % (128 + sig), 'rc=%s %r' % (rc, err))
+        expect(got_nothing(fifo), what + ': nothing written')
+# A reader that opens the FIFO and stops reading: more than a pipe holds.
+for cmd, name in ((['ray', '--size', '256', '--spp', '1'], 'stall.ppm'),
+                  (['life', '--dims', '2', '--size', '1024', '--steps', '1'], 'stall.rle')):
+    fifo = os.path.join(tmp, name)
+    os.mkfifo(fifo)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        rc, err = stopped_at_fifo(cmd, fifo, sig, True)
+        expect(rc == 128 + sig and name in err and len(err.strip().splitlines()) == 1,
+               '%s --out a FIFO whose reader stops reading, %s: exit %d, one line naming the FIFO'
+               % (cmd[0], signal.Signals(sig).name, 128 + sig), 'rc=%s %r' % (rc, err))
+# --out - onto a pipe that its reader does not empty: the same.
+unread, stdout = os.pipe()
+p = subprocess.Popen([LS, 'ray', '--size', '256', '--spp', '1', '--out', '-', '--quiet', '--backend', 'openmp'],
+                     stdout=stdout, stderr=subprocess.PIPE)
+os.close(stdout)
+time.sleep(1.5)
+p.send_signal(signal.SIGTERM)
+try:
+    _, err = p.communicate(timeout=15)
+except subprocess.TimeoutExpired:
+    p.kill()
+    _, err = p.communicate()
+os.close(unread)  # read by no one, until the end
+err = err.decode(errors='replace')
+expect(p.returncode == 143 and 'standard output' in err and len(err.strip().splitlines()) == 1,
+       'ray --out - onto a pipe whose reader stops reading, SIGTERM: exit 143, one line', 'rc=%s %r' % (p.returncode, err))
 
 shutil.rmtree(tmp, ignore_errors=True)
 finish()

@@ -184,6 +184,7 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     ls_progress_bar bar;
     ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet, c.progress_every);
     ls_run run;
+    int stopped_writing = 0;
     rc = ls_cmd_run_workload(w, &s, params, &run, &prog, &err);
     ls_progress_finish(&bar);
     if (rc == 0 && run.report.computed_only) {
@@ -202,12 +203,20 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
             rc = w->write_outputs(params, &run, &err);
         if (rc == 0)
             rc = ls_cmd_emit(w, params, &s, &run, c.json, &err);
+        /* A stop signal that ended a write's wait for its reader (a FIFO
+         * no one opens, a pipe no one empties): stopped, as a run the
+         * signal interrupts is, and the write's message says where. */
+        stopped_writing = rc != 0 && ls_progress_interrupted();
         w->run_free(&run);
         if (rc == 0 && !finished)
             rc = ls_exit_interrupted();
     }
     ls_set_close(&s);
     free_params(w, params);
+    if (stopped_writing) {
+        ls_report(&err); /* the file, and that nothing (or a prefix) was written */
+        return ls_exit_interrupted();
+    }
     if (rc > 1)
         return rc; /* interrupted: the report said what was done */
     if (rc != 0 && ls_cluster_size() > 1 && !(err.usage & LS_ERROR_EVERY_RANK)) {
