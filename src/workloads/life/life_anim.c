@@ -28,21 +28,28 @@ typedef struct gif_out {
     GifFileType *gif;
     GifPixelType *row; /* one row of pixels */
     uint32_t width, height, scale;
+    int write_errno;   /* of the write that failed, or 0 */
 } gif_out;
 
-/* giflib's output: the atomic file's stream. */
+/* giflib's output: the atomic file's stream. A write that fails keeps its
+ * errno, the reason ("No space left on device"), which giflib's own code
+ * for it does not give. */
 static int gif_write(GifFileType *gif, const GifByteType *bytes, int len)
 {
-    FILE *f = gif->UserData;
-    return (int)fwrite(bytes, 1, (size_t)len, f);
+    gif_out *g = gif->UserData;
+    errno = 0;
+    size_t written = fwrite(bytes, 1, (size_t)len, g->file.f);
+    if (written != (size_t)len && !g->write_errno)
+        g->write_errno = errno ? errno : EIO;
+    return (int)written;
 }
 
-/* What giflib said, or the write error that made it say it. */
+/* The write error that made giflib fail, or what giflib said. */
 static int gif_fail(const gif_out *g, int code, ls_error *err)
 {
-    if (ferror(g->file.f))
-        return ls_fail(err, "cannot write %s: %s", g->file.path, errno ? strerror(errno) : "write error");
-    return ls_fail(err, "cannot write %s: %s", g->file.path, GifErrorString(code));
+    if (g->write_errno)
+        return ls_fail(err, "cannot write %s: %s", g->file.name, strerror(g->write_errno));
+    return ls_fail(err, "cannot write %s: %s", g->file.name, GifErrorString(code));
 }
 
 /* Netscape's application extension: loop forever. */
@@ -62,9 +69,9 @@ static int gif_start(gif_out *g, const char *comment, ls_error *err)
 {
     static const GifColorType colours[2] = {{255, 255, 255}, {0, 0, 0}};
     int code = 0;
-    g->gif = EGifOpen(g->file.f, gif_write, &code);
+    g->gif = EGifOpen(g, gif_write, &code);
     if (!g->gif)
-        return ls_fail(err, "cannot write %s: %s", g->file.path, GifErrorString(code));
+        return ls_fail(err, "cannot write %s: %s", g->file.name, GifErrorString(code));
     ColorMapObject *map = GifMakeMapObject(2, colours);
     if (!map)
         return ls_fail(err, "out of memory for a GIF colour map");
@@ -338,6 +345,16 @@ static int frames_open(const char *dir, uint64_t count, const life_meta *meta, f
     return 0;
 }
 
+/* A frame that could not be written, named as the user knows it: the
+ * frame's name in DIR (it was being written in the temporary directory,
+ * which goes with the failure), and why. */
+static int frame_failed(const frames_out *f, const char *why, ls_error *err)
+{
+    char name[64];
+    frame_name(f, "", f->written, name, sizeof name);
+    return ls_fail(err, "--frames %s: cannot write %s: %s", f->path, name + 1, why); /* without the '/' */
+}
+
 /* Writes, flushes and syncs one PNG frame in the temporary directory. */
 static int frames_add(frames_out *f, const life_grid *g, uint64_t generation, ls_error *err)
 {
@@ -347,13 +364,18 @@ static int frames_add(frames_out *f, const life_grid *g, uint64_t generation, ls
     meta.generation = generation;
     FILE *file = fopen(name, "wb");
     if (!file)
-        return ls_fail(err, "cannot write %s: %s", name, strerror(errno));
-    errno = 0;
+        return frame_failed(f, strerror(errno), err);
     int rc = life_write_png(file, g, &meta, err);
+    if (rc != 0 && !err->usage) {
+        /* life_write_png says why, not which file. */
+        char why[sizeof err->msg];
+        memcpy(why, err->msg, sizeof why);
+        frame_failed(f, why, err);
+    }
     if (rc == 0 && (fflush(file) != 0 || fsync(fileno(file)) != 0))
-        rc = ls_fail(err, "cannot write %s: %s", name, strerror(errno));
+        rc = frame_failed(f, strerror(errno), err);
     if (fclose(file) != 0 && rc == 0)
-        rc = ls_fail(err, "cannot write %s: %s", name, strerror(errno));
+        rc = frame_failed(f, strerror(errno), err);
     if (rc == 0)
         f->written++;
     return rc;
