@@ -1,6 +1,7 @@
-/* io_faults.c - an LD_PRELOAD shim for tests/life_pku_io.py: makes the
- * calls that write a large output fail as file systems and full disks
- * make them fail, as $IO_FAULTS lists (comma-separated):
+/* io_faults.c - an LD_PRELOAD shim for tests/life_pku_io.py and
+ * tests/life_frames_leftovers.py: makes the calls that write a large
+ * output fail as file systems and full disks make them fail, or a signal
+ * come at the worst moment, as $IO_FAULTS lists (comma-separated):
  *   fallocate-unsupported  fallocate fails with EOPNOTSUPP (NFSv3, FUSE)
  *   fallocate-full         fallocate fails with ENOSPC (the disk is full)
  *   mmap-refused           a shared writable mapping of a file fails
@@ -11,6 +12,9 @@
  *                          then the file is cut to nothing, so that the
  *                          first store into it raises SIGBUS (what a
  *                          page fault that finds no block does)
+ *   mkdtemp-sigterm        SIGTERM is raised as soon as mkdtemp has made
+ *                          a directory (a kill in the first milliseconds
+ *                          of a --frames run)
  * Every other call goes through unchanged. Both names of each call are
  * replaced (lockstep is built with 64-bit file offsets: it calls
  * fallocate64, mmap64, pwrite64), so the shim itself is built without the
@@ -22,6 +26,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -117,4 +122,14 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t offset)
 ssize_t pwrite64(int fd, const void *buf, size_t n, off_t offset)
 {
     return positioned_write("pwrite64", fd, buf, n, offset);
+}
+
+typedef char *mkdtemp_fn(char *);
+
+char *mkdtemp(char *template)
+{
+    char *made = ((mkdtemp_fn *)dlsym(RTLD_NEXT, "mkdtemp"))(template);
+    if (made && fault("mkdtemp-sigterm"))
+        raise(SIGTERM);
+    return made;
 }

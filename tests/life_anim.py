@@ -308,7 +308,8 @@ with tempfile.TemporaryDirectory() as d:
         # Wait until frames are being written (in the temporary directory).
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            tmps = [n for n in os.listdir(d) if n.startswith(f".stop{int(existing)}.frames-")]
+            tmps = [n for n in os.listdir(d) if n.startswith(f".stop{int(existing)}.frames-")
+                    and os.path.isdir(os.path.join(d, n))]  # not its lock file
             if tmps and len(os.listdir(os.path.join(d, tmps[0]))) >= 3:
                 break
             time.sleep(0.05)

@@ -6,9 +6,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -220,23 +223,224 @@ static int dir_is_empty(const char *path)
     return empty;
 }
 
-/* A new temporary directory in parent, for the frames of path (allocated),
- * or NULL with errno set. */
-static char *make_temp_dir(const char *parent, const char *path)
+/* ---- the frames' temporary directory ---------------------------------- */
+
+/* The frames are written in a temporary directory beside DIR,
+ * ".BASE.frames-XXXXXX", renamed to DIR once the run has finished. A run
+ * killed outright (SIGKILL, a power cut) leaves it behind, so every run
+ * into DIR removes what earlier runs into DIR left, but never a directory
+ * that a live run is writing in. A live run says so with an flock, held
+ * from before its first frame until its directory is DIR or removed; not
+ * on the directory itself (not every file system locks a directory: NFS
+ * locks files open for writing), but on a lock file beside it,
+ * ".BASE.frames-XXXXXX.lock":
+ *   - a run makes its directory, then the lock file (O_EXCL), then locks
+ *     it; once locked, a lock file that has no name any more (a cleaner
+ *     took the directory in between) sends it to draw another name;
+ *   - a cleaner takes a directory by locking its lock file (LOCK_NB: a
+ *     live run's is held), or, when it has none (a run killed before it
+ *     made one, a run of an older lockstep, or a run between its two
+ *     steps, whose O_EXCL then fails and draws another name), by making
+ *     it; holding the lock it removes the directory's files, the
+ *     directory, and last the lock file;
+ *   - a run puts its frames in place by renaming its directory to DIR
+ *     while it holds the lock, then removes the lock file: a lock file
+ *     whose directory is gone is a leftover too.
+ * A stop signal (SIGINT, SIGTERM, SIGHUP) is held back while a directory
+ * is made and locked, and while the check's directory is made and
+ * removed: one that came in between used to kill a run (before its
+ * handlers are in place) with an empty directory left. */
+
+#define FRAMES_TAIL ".frames-"
+#define FRAMES_RANDOM 6 /* mkdtemp's XXXXXX */
+#define LOCK_TAIL ".lock"
+
+typedef struct frames_tmp {
+    char *dir;   /* the temporary directory, or NULL */
+    char *lock;  /* its lock file */
+    int lock_fd; /* holding the flock; -1 when none */
+} frames_tmp;
+
+/* ".BASE.frames-", the start of the temporary names of DIR = path. */
+static char *frames_prefix(const char *path)
 {
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    size_t len = strlen(parent) + strlen(base) + 32;
-    char *tmp = malloc(len);
-    if (!tmp)
-        return NULL;
-    snprintf(tmp, len, "%s/.%s.frames-XXXXXX", parent, base);
-    if (!mkdtemp(tmp)) {
-        int e = errno;
-        free(tmp);
-        errno = e;
-        return NULL;
+    size_t len = strlen(base) + sizeof FRAMES_TAIL + 1;
+    char *prefix = malloc(len);
+    if (prefix)
+        snprintf(prefix, len, ".%s%s", base, FRAMES_TAIL);
+    return prefix;
+}
+
+/* Holds back the stop signals in this thread (old: the mask before). */
+static void hold_stop_signals(sigset_t *old)
+{
+    sigset_t stops;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stops, old);
+}
+
+/* Lets them in again: one that came meanwhile is taken now. */
+static void release_stop_signals(const sigset_t *old)
+{
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+/* Removes the directory `name` in dfd and the files in it (frames; a
+ * temporary directory holds no directories), without following a link. */
+static void remove_dir_and_files(int dfd, const char *name)
+{
+    int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return;
     }
-    return tmp;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            unlinkat(dirfd(d), e->d_name, 0);
+    closedir(d);
+    unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+/* Removes the temporary directory dir_name in dfd, and its lock file,
+ * when no live run holds that lock (see above). */
+static void remove_if_abandoned(int dfd, const char *dir_name)
+{
+    char lock[NAME_MAX + 1];
+    if (snprintf(lock, sizeof lock, "%s%s", dir_name, LOCK_TAIL) >= (int)sizeof lock)
+        return;
+    int made = 0;
+    int fd = openat(dfd, lock, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) {
+        fd = openat(dfd, lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        made = fd >= 0;
+    }
+    if (fd < 0)
+        return;
+    struct stat held, now;
+    int regular = fstat(fd, &held) == 0 && S_ISREG(held.st_mode);
+    int locked = regular && flock(fd, LOCK_EX | LOCK_NB) == 0;
+    if (locked && fstatat(dfd, lock, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == held.st_dev &&
+        now.st_ino == held.st_ino) {
+        remove_dir_and_files(dfd, dir_name);
+        unlinkat(dfd, lock, 0);
+    } else if (made && regular && !locked && errno != EWOULDBLOCK) {
+        /* No flock on this file system: a live run cannot be told from
+         * a leftover, and nothing is removed but what we made. */
+        unlinkat(dfd, lock, 0);
+    }
+    close(fd);
+}
+
+/* Removes what killed runs into the same DIR left in parent: the
+ * directories named prefix and 6 characters, other than ours, and the
+ * lock files whose directory is gone. */
+static void remove_abandoned(const char *parent, const char *prefix, const char *own)
+{
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
+    size_t plen = strlen(prefix), tail = strlen(LOCK_TAIL);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, prefix, plen) != 0 || strncmp(e->d_name, own, plen + FRAMES_RANDOM) == 0)
+            continue;
+        char dir_name[NAME_MAX + 1];
+        struct stat st;
+        if (len == plen + FRAMES_RANDOM) {
+            remove_if_abandoned(dirfd(d), e->d_name);
+        } else if (len == plen + FRAMES_RANDOM + tail && strcmp(e->d_name + len - tail, LOCK_TAIL) == 0) {
+            snprintf(dir_name, sizeof dir_name, "%.*s", (int)(len - tail), e->d_name);
+            if (fstatat(dirfd(d), dir_name, &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
+                remove_if_abandoned(dirfd(d), dir_name);
+        }
+    }
+    closedir(d);
+}
+
+/* Removes t's directory (with the frames in it), then its lock file. */
+static void frames_tmp_remove(frames_tmp *t)
+{
+    if (t->dir)
+        remove_dir_and_files(AT_FDCWD, t->dir);
+    if (t->lock && t->lock_fd >= 0)
+        unlink(t->lock); /* ours while we hold it */
+    if (t->lock_fd >= 0)
+        close(t->lock_fd);
+    free(t->dir);
+    free(t->lock);
+    *t = (frames_tmp){NULL, NULL, -1};
+}
+
+/* Makes the directory and its lock file, and locks it. 0: t holds them;
+ * 1: a cleaner took them first (try another name); -1 with errno set. */
+static int frames_tmp_try(const char *parent, const char *prefix, frames_tmp *t)
+{
+    size_t len = strlen(parent) + strlen(prefix) + FRAMES_RANDOM + sizeof LOCK_TAIL + 2;
+    t->dir = malloc(len);
+    t->lock = malloc(len);
+    if (!t->dir || !t->lock)
+        return errno = ENOMEM, -1;
+    snprintf(t->dir, len, "%s/%sXXXXXX", parent, prefix);
+    if (!mkdtemp(t->dir)) {
+        int e = errno;
+        free(t->dir);
+        t->dir = NULL;
+        return errno = e, -1;
+    }
+    snprintf(t->lock, len, "%s%s", t->dir, LOCK_TAIL);
+    int fd = open(t->lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        int e = errno;
+        if (e != EEXIST)
+            rmdir(t->dir); /* EEXIST: a cleaner has taken it, and removes it */
+        free(t->dir);
+        t->dir = NULL;
+        return e == EEXIST ? 1 : (errno = e, -1);
+    }
+    int locked;
+    while ((locked = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+        ;
+    struct stat st;
+    t->lock_fd = fd;
+    if (locked == 0 && fstat(fd, &st) == 0 && st.st_nlink == 0) {
+        close(fd); /* a cleaner removed both */
+        t->lock_fd = -1;
+        free(t->dir);
+        t->dir = NULL;
+        return 1;
+    }
+    return 0; /* locked; or no flock on this file system, where no cleaner removes anything */
+}
+
+/* A temporary directory for the frames of path in parent, locked as a
+ * live run's, with the stop signals held back meanwhile. 0, or -1 with
+ * errno set. */
+static int frames_tmp_make(const char *parent, const char *path, frames_tmp *t)
+{
+    *t = (frames_tmp){NULL, NULL, -1};
+    char *prefix = frames_prefix(path);
+    if (!prefix)
+        return errno = ENOMEM, -1;
+    sigset_t old;
+    hold_stop_signals(&old);
+    int rc = 1;
+    for (int attempt = 0; attempt < 100 && rc == 1; attempt++) {
+        free(t->lock);
+        t->lock = NULL;
+        rc = frames_tmp_try(parent, prefix, t);
+    }
+    int e = rc == 1 ? EEXIST : errno;
+    if (rc != 0)
+        frames_tmp_remove(t);
+    release_stop_signals(&old);
+    free(prefix);
+    return rc == 0 ? 0 : (errno = e, -1);
 }
 
 int life_frames_check(const char *dir, ls_error *err)
@@ -262,15 +466,18 @@ int life_frames_check(const char *dir, ls_error *err)
         rc = ls_fail_usage(err, "--frames %s: %s", dir, strerror(errno));
     }
     if (rc == 0) {
-        /* The frames' temporary directory must be possible beside it. */
-        char *probe = make_temp_dir(parent, path);
-        if (!probe)
+        /* The frames' temporary directory must be possible beside it;
+         * no stop signal between making and removing it (see above). */
+        frames_tmp probe;
+        sigset_t old;
+        hold_stop_signals(&old);
+        if (frames_tmp_make(parent, path, &probe) != 0)
             rc = errno == ENOMEM ? ls_fail(err, "out of memory")
                                  : ls_fail_usage(err, "--frames %s: cannot make a directory in %s: %s", dir, parent,
                                                  strerror(errno));
-        else if (rmdir(probe) != 0)
-            rc = ls_fail(err, "cannot remove %s: %s", probe, strerror(errno));
-        free(probe);
+        else
+            frames_tmp_remove(&probe);
+        release_stop_signals(&old);
     }
     free(path);
     free(parent);
@@ -278,7 +485,8 @@ int life_frames_check(const char *dir, ls_error *err)
 }
 
 typedef struct frames_out {
-    char *path, *parent, *tmp; /* DIR, its directory, the temporary one */
+    char *path, *parent;       /* DIR, its directory */
+    frames_tmp tmp;            /* the temporary directory, locked */
     int digits;                /* of the frame numbers */
     uint64_t written;          /* frames in tmp */
     life_meta meta;
@@ -295,18 +503,9 @@ static void frames_free(frames_out *f)
 {
     if (!f)
         return;
-    if (f->tmp) {
-        char name[4096];
-        /* Every frame written, and the one an error cut short. */
-        for (uint64_t i = 0; i <= f->written; i++) {
-            frame_name(f, f->tmp, i, name, sizeof name);
-            unlink(name);
-        }
-        rmdir(f->tmp);
-    }
+    frames_tmp_remove(&f->tmp); /* the frames and the directory, unless renamed to DIR; the lock file */
     free(f->path);
     free(f->parent);
-    free(f->tmp);
     free(f);
 }
 
@@ -327,6 +526,7 @@ static int frames_open(const char *dir, uint64_t count, const life_meta *meta, f
     frames_out *f = calloc(1, sizeof *f);
     if (!f)
         return ls_fail(err, "out of memory");
+    f->tmp.lock_fd = -1;
     if (split_dir(dir, &f->path, &f->parent, err)) {
         free(f);
         return -1;
@@ -335,12 +535,16 @@ static int frames_open(const char *dir, uint64_t count, const life_meta *meta, f
     f->digits = 6;
     for (uint64_t last = count ? count - 1 : 0; last >= 1000000; last /= 10)
         f->digits++;
-    f->tmp = make_temp_dir(f->parent, f->path);
-    if (!f->tmp || chmod(f->tmp, frames_mode(f->path)) != 0) {
-        int e = errno;
+    if (frames_tmp_make(f->parent, f->path, &f->tmp) != 0 || chmod(f->tmp.dir, frames_mode(f->path)) != 0) {
+        ls_fail(err, "--frames %s: cannot make a directory in %s: %s", dir, f->parent, strerror(errno));
         frames_free(f);
-        return ls_fail(err, "--frames %s: cannot make a directory in %s: %s", dir, f->parent, strerror(e));
+        return -1;
     }
+    /* Ours is locked: now the leftovers of killed runs into DIR. */
+    char *prefix = frames_prefix(f->path);
+    if (prefix)
+        remove_abandoned(f->parent, prefix, strrchr(f->tmp.dir, '/') + 1);
+    free(prefix);
     *out = f;
     return 0;
 }
@@ -359,7 +563,7 @@ static int frame_failed(const frames_out *f, const char *why, ls_error *err)
 static int frames_add(frames_out *f, const life_grid *g, uint64_t generation, ls_error *err)
 {
     char name[4096];
-    frame_name(f, f->tmp, f->written, name, sizeof name);
+    frame_name(f, f->tmp.dir, f->written, name, sizeof name);
     life_meta meta = f->meta;
     meta.generation = generation;
     FILE *file = fopen(name, "wb");
@@ -396,16 +600,16 @@ static int sync_dir(const char *path)
 static int frames_commit(frames_out *f, ls_error *err)
 {
     int rc = 0;
-    if (sync_dir(f->tmp) != 0)
-        rc = ls_fail(err, "cannot write the frames in %s: %s", f->tmp, strerror(errno));
-    else if (rename(f->tmp, f->path) != 0)
+    if (sync_dir(f->tmp.dir) != 0)
+        rc = ls_fail(err, "cannot write the frames in %s: %s", f->tmp.dir, strerror(errno));
+    else if (rename(f->tmp.dir, f->path) != 0) /* while the lock is held: see above */
         rc = errno == ENOTEMPTY || errno == EEXIST
                  ? ls_fail(err, "--frames %s: something was put in it during the run; the frames were not written",
                            f->path)
                  : ls_fail(err, "cannot put the frames in %s: %s", f->path, strerror(errno));
     if (rc == 0) {
-        free(f->tmp);
-        f->tmp = NULL; /* in place: nothing for frames_free to remove */
+        free(f->tmp.dir);
+        f->tmp.dir = NULL; /* in place: only the lock file for frames_free to remove */
         if (sync_dir(f->parent) != 0)
             rc = ls_fail(err, "cannot sync %s: %s", f->parent, strerror(errno));
     }

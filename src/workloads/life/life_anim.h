@@ -10,7 +10,10 @@
  * are renamed into place by life_anim_commit once the run has finished,
  * and removed by life_anim_abort when it has not (an error, Ctrl-C: exit
  * 130). DIR is a new directory or an empty one, which the frames' one
- * replaces: a set of frames is never mixed with an older one. */
+ * replaces: a set of frames is never mixed with an older one. A run
+ * killed outright (SIGKILL) leaves its temporary file or directory; the
+ * next run into the same GIF or DIR removes it, never one that a live
+ * run holds (life_anim.c says how). */
 #ifndef LOCKSTEP_LIFE_ANIM_H
 #define LOCKSTEP_LIFE_ANIM_H
 
