@@ -22,13 +22,16 @@ broken writer could only replace those.
 
 usage: output_targets.py LOCKSTEP
 """
+import fcntl
 import os
 import shutil
 import signal
 import stat
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 
@@ -155,7 +158,11 @@ def stopped_at_fifo(cmd, fifo, sig, stalled_reader):
         opener.start()
     p = subprocess.Popen([LS, *cmd, '--out', fifo, '--quiet', '--backend', 'openmp'], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
-    time.sleep(1.5)
+    if stalled_reader:
+        opener.join(timeout=60)  # open: the run is writing, and fills the pipe
+        time.sleep(0.5)
+    else:
+        time.sleep(1.5)  # a run of 8x8 reaches the FIFO in milliseconds
     p.send_signal(sig)
     try:
         _, err = p.communicate(timeout=15)
@@ -164,8 +171,6 @@ def stopped_at_fifo(cmd, fifo, sig, stalled_reader):
         p.kill()
         _, err = p.communicate()
         rc = None
-    if stalled_reader:
-        opener.join(timeout=15)
     for f in held:
         f.close()
     return rc, err.decode(errors='replace')
@@ -200,12 +205,19 @@ for cmd, name in ((['ray', '--size', '256', '--spp', '1'], 'stall.ppm'),
         expect(rc == 128 + sig and name in err and len(err.strip().splitlines()) == 1,
                '%s --out a FIFO whose reader stops reading, %s: exit %d, one line naming the FIFO'
                % (cmd[0], signal.Signals(sig).name, 128 + sig), 'rc=%s %r' % (rc, err))
+def pipe_holds(fd):
+    """Bytes waiting in the pipe whose read end is fd."""
+    return struct.unpack('i', fcntl.ioctl(fd, termios.FIONREAD, b'\0\0\0\0'))[0]
+
+
 # --out - onto a pipe that its reader does not empty: the same.
 unread, stdout = os.pipe()
 p = subprocess.Popen([LS, 'ray', '--size', '256', '--spp', '1', '--out', '-', '--quiet', '--backend', 'openmp'],
                      stdout=stdout, stderr=subprocess.PIPE)
 os.close(stdout)
-time.sleep(1.5)
+deadline = time.monotonic() + 60
+while pipe_holds(unread) < 65536 and time.monotonic() < deadline and p.poll() is None:
+    time.sleep(0.05)  # until the pipe is full: the run waits for its reader
 p.send_signal(signal.SIGTERM)
 try:
     _, err = p.communicate(timeout=15)
