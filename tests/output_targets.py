@@ -148,6 +148,23 @@ expect(rc == 0 and stat.S_IMODE(os.stat(fresh).st_mode) == 0o644, 'a new file: 0
 
 
 # a FIFO with no reader, or a reader that stops reading: a stop signal ends the wait
+def catching(p, timeout):
+    """Waits until process p catches SIGINT, SIGTERM and SIGHUP (SigCgt in
+    /proc/PID/status): its run has begun, and a stop signal stops it rather
+    than killing it (a loaded machine may take seconds to get there)."""
+    want = (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGTERM - 1)) | (1 << (signal.SIGHUP - 1))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and p.poll() is None:
+        try:
+            status = open('/proc/%d/status' % p.pid).read()
+        except OSError:
+            return
+        caught = [int(line.split()[1], 16) for line in status.splitlines() if line.startswith('SigCgt:')]
+        if caught and caught[0] & want == want:
+            return
+        time.sleep(0.02)
+
+
 def stopped_at_fifo(cmd, fifo, sig, stalled_reader):
     """Runs lockstep CMD --out FIFO, sends sig once it has had time to reach
     the FIFO, and returns (exit code or None when it did not end, stderr)."""
@@ -162,7 +179,8 @@ def stopped_at_fifo(cmd, fifo, sig, stalled_reader):
         opener.join(timeout=60)  # open: the run is writing, and fills the pipe
         time.sleep(0.5)
     else:
-        time.sleep(1.5)  # a run of 8x8 reaches the FIFO in milliseconds
+        catching(p, 60)
+        time.sleep(1.0)  # from there a run of 8x8 reaches the FIFO in milliseconds
     p.send_signal(sig)
     try:
         _, err = p.communicate(timeout=15)
