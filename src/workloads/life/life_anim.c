@@ -246,7 +246,7 @@ static int dir_is_empty(const char *path)
  *   - a run puts its frames in place by renaming its directory to DIR
  *     while it holds the lock, then removes the lock file: a lock file
  *     whose directory is gone is a leftover too.
- * A stop signal (SIGINT, SIGTERM, SIGHUP) is held back while a directory
+ * A stop signal (SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2) is held back while a directory
  * is made and locked, and while the check's directory is made and
  * removed: one that came in between used to kill a run (before its
  * handlers are in place) with an empty directory left. */
@@ -280,6 +280,8 @@ static void hold_stop_signals(sigset_t *old)
     sigaddset(&stops, SIGINT);
     sigaddset(&stops, SIGTERM);
     sigaddset(&stops, SIGHUP);
+    sigaddset(&stops, SIGUSR1);
+    sigaddset(&stops, SIGUSR2);
     pthread_sigmask(SIG_BLOCK, &stops, old);
 }
 
