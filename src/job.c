@@ -22,6 +22,12 @@ int ls_job_allgather(const ls_job *job, const void *mine, void *all, size_t len,
     return 0;
 }
 
+const char *ls_job_host(const ls_job *job)
+{
+    (void)job;
+    return ls_cluster_host();
+}
+
 int ls_job_count_failed(const ls_job *job, int ok)
 {
     return job->size > 1 ? ls_cluster_count_failed(ok) : !ok;

@@ -101,6 +101,8 @@ int ls_job_bcast(const ls_job *job, void *data, size_t len, ls_error *err);
 /* Every rank's `len` bytes at mine, to all on every rank: rank r's at
  * all + r * len. */
 int ls_job_allgather(const ls_job *job, const void *mine, void *all, size_t len, ls_error *err);
+/* The name of this rank's node, for messages that name a rank. */
+const char *ls_job_host(const ls_job *job);
 /* How many ranks are not ok (0: all are). */
 int ls_job_count_failed(const ls_job *job, int ok);
 
