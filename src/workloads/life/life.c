@@ -948,7 +948,7 @@ static int agree_on_start(const ls_job *job, const life_opts *o, const life_data
     mine.usage = err->usage & 1;
     mine.fingerprint = ok ? start_fingerprint(o, d) : 0;
     snprintf(mine.host, sizeof mine.host, "%s", ls_job_host(job));
-    snprintf(mine.why, sizeof mine.why, "%s", ok ? "" : err->msg);
+    snprintf(mine.why, sizeof mine.why, "%.383s", ok ? "" : err->msg);
     if (!all || ls_job_allgather(job, &mine, all, sizeof mine, err) != 0) {
         free(all);
         return all ? -1 : ls_fail(err, "out of memory");
