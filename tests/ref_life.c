@@ -2,6 +2,9 @@
  * naive: no bit tricks, no shared code with src/algo/life.h. */
 #include "ref_life.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,4 +119,33 @@ uint64_t ref_population(const ref_grid *g)
     for (size_t i = 0; i < (size_t)g->nx * g->ny * g->nz; i++)
         n += g->cells[i];
     return n;
+}
+
+uint64_t ref_digest_v2(const ref_grid *g)
+{
+    size_t row_bytes = (g->nx + 7u) / 8u, rows_a_unit = g->dims == 2 ? 1 : g->ny;
+    size_t units = g->dims == 2 ? g->ny : g->nz;
+    uint8_t *unit = calloc(rows_a_unit * row_bytes, 1);
+    uint8_t *list = malloc(24 + 8 * units);
+    if (!unit || !list) {
+        printf("FAIL out of memory\n");
+        exit(1);
+    }
+    uint64_t ext[3] = {g->nx, g->ny, g->nz};
+    for (int i = 0; i < 24; i++)
+        list[i] = (uint8_t)(ext[i / 8] >> (8 * (i % 8)));
+    for (size_t u = 0; u < units; u++) {
+        memset(unit, 0, rows_a_unit * row_bytes);
+        for (size_t r = 0; r < rows_a_unit; r++)
+            for (size_t x = 0; x < g->nx; x++)
+                if (g->cells[(u * rows_a_unit + r) * g->nx + x])
+                    unit[r * row_bytes + x / 8] |= (uint8_t)(1u << (x % 8));
+        uint64_t h = XXH3_64bits_withSeed(unit, rows_a_unit * row_bytes, u);
+        for (int i = 0; i < 8; i++)
+            list[24 + 8 * u + (size_t)i] = (uint8_t)(h >> (8 * i));
+    }
+    uint64_t digest = XXH3_64bits_withSeed(list, 24 + 8 * units, 2);
+    free(unit);
+    free(list);
+    return digest;
 }

@@ -31,4 +31,11 @@ int ref_equals_grid(const ref_grid *r, const life_grid *g, char *why, size_t why
 
 uint64_t ref_population(const ref_grid *g);
 
+/* The grid digest, version 2, as docs/life.md defines it, made from the
+ * byte-per-cell grid with xxHash's XXH3 (not from life_grid.c's code):
+ * each row packed 8 cells a byte, low bit first, padded to a byte; a unit
+ * (a row in 2D, a plane in 3D) hashed with its index as seed; the digest
+ * the hash, seeded with 2, of nx, ny, nz and the units' hashes. */
+uint64_t ref_digest_v2(const ref_grid *g);
+
 #endif

@@ -28,12 +28,7 @@ int main(int argc, char **argv)
         r.bounded = c->bounded;
         ref_from_grid(&r, &g);
         ref_run(&r, c->birth, c->survive, c->steps);
-        memset(g.words, 0, g.nwords * sizeof *g.words);
-        for (uint32_t z = 0; z < c->nz; z++)
-            for (uint32_t y = 0; y < c->ny; y++)
-                for (uint32_t x = 0; x < c->nx; x++)
-                    life_set(&g, x, y, z, r.cells[((size_t)z * c->ny + y) * c->nx + x]);
-        uint64_t pop = ref_population(&r), digest = life_grid_digest(&g);
+        uint64_t pop = ref_population(&r), digest = ref_digest_v2(&r);
         if (print)
             printf("    {\"%s\", %u, %u, %u, %u, 0x%x, 0x%x, %" PRIu64 ", %" PRIu64 ", %g, %d, %" PRIu64
                    ", 0x%016" PRIx64 "ull},\n",

@@ -12,6 +12,9 @@
 #include "life_rule.h"
 #include "ref_life.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "check.h"
 
 /* A test-only generator for random rules (splitmix64). */
@@ -164,17 +167,27 @@ static void test_fill_and_digest(void)
     check(life_grid_population(&b) == 2000, "density 1 fills every cell");
     life_grid_fill_random(&b, 7, 0.0);
     check(life_grid_population(&b) == 0, "density 0 leaves the grid empty");
-    /* The empty 40x50 grid: FNV-1a of 24 header bytes and 250 zero bytes,
-     * computed here independently of life_grid.c. */
-    uint64_t h = 0xcbf29ce484222325ull;
+    /* The empty 40x50 grid, version 2 computed here from docs/life.md
+     * with XXH3 directly: 50 rows of 5 zero bytes, each hashed with its
+     * index as seed, after nx, ny, nz, all hashed with seed 2. */
+    uint8_t list[24 + 8 * 50], zeros[5] = {0};
     uint64_t ext[3] = {40, 50, 1};
     for (int i = 0; i < 24; i++)
-        h = (h ^ (uint8_t)(ext[i / 8] >> (8 * (i % 8)))) * 0x100000001b3ull;
-    for (int i = 0; i < 250; i++)
-        h = (h ^ 0u) * 0x100000001b3ull;
+        list[i] = (uint8_t)(ext[i / 8] >> (8 * (i % 8)));
+    for (int y = 0; y < 50; y++) {
+        uint64_t hy = XXH3_64bits_withSeed(zeros, sizeof zeros, (uint64_t)y);
+        for (int i = 0; i < 8; i++)
+            list[24 + 8 * y + i] = (uint8_t)(hy >> (8 * i));
+    }
+    uint64_t h = XXH3_64bits_withSeed(list, sizeof list, 2);
     check(life_grid_digest(&b) == h, "digest of the empty grid as docs/life.md defines it");
     life_set(&b, 0, 0, 0, 1);
     check(life_grid_digest(&b) != h, "one cell changes the digest");
+    /* A cell beyond nx in a row's last word is not a cell: not hashed. */
+    life_set(&b, 0, 0, 0, 0);
+    b.words[b.row_words - 1] |= 1u << 31;
+    check(life_grid_digest(&b) == h, "bits past a row's last cell are not part of the digest");
+    b.words[b.row_words - 1] = 0;
     life_grid_free(&a);
     life_grid_free(&b);
 }

@@ -669,7 +669,7 @@ static int make_start(const life_opts *o, life_data *d, ls_error *err)
     return check_out_shape(o, d->grid.dims, d->grid.nx, d->grid.ny, d->grid.nz, err);
 }
 
-/* The digest: a pass of one thread (FNV-1a, byte after byte), which
+/* The digest (version 2: every thread hashes rows or planes), which
  * life_out_write runs beside the threads that write --out's file. */
 static void digest_grid(void *data)
 {
@@ -1040,9 +1040,9 @@ static void life_result_json(const void *pp, const ls_run *run, FILE *out)
     /* "topology" only for a bounded plane: a torus, the default, keeps the
      * result (and so the digest) that it had before planes existed. */
     fprintf(out, "\"dims\":%u,\"size\":[%u,%u,%u],%s\"rule\":\"%s\",\"generations\":%" PRIu64
-                 ",\"population\":%" PRIu64 ",\"grid_digest\":\"%016" PRIx64 "\"",
+                 ",\"population\":%" PRIu64 ",\"grid_digest\":\"%016" PRIx64 "\",\"digest_version\":%d",
             d->dims, d->extent[0], d->extent[1], d->extent[2], d->bounded ? "\"topology\":\"plane\"," : "", rule,
-            d->steps, d->population, d->digest);
+            d->steps, d->population, d->digest, LIFE_DIGEST_VERSION);
     if (d->every) {
         fprintf(out, ",\"every\":%" PRIu64 ",\"populations\":[", d->every);
         for (size_t i = 0; i < d->nseries; i++)
@@ -1072,7 +1072,7 @@ static void life_print(const void *pp, const ls_set *set, const ls_run *run, FIL
     if (d->slabs)
         fprintf(out, "slabs:       %d, ghosts %u deep (an exchange every %u generations)\n", d->slabs, d->halo, d->halo);
     fprintf(out, "population:  %" PRIu64 "\n", d->population);
-    fprintf(out, "grid digest: %016" PRIx64 "\n", d->digest);
+    fprintf(out, "grid digest: %016" PRIx64 " (version %d)\n", d->digest, LIFE_DIGEST_VERSION);
     fprintf(out, "digest:      %s\n", run->digest);
     fprintf(out, "time:        %.4f s, %.4g cell updates/s\n", run->seconds, rate);
     for (size_t i = 0; i < d->nseries; i++)

@@ -9,6 +9,9 @@
 #include "life.h"
 #include "philox.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 /* Philox counter word 2 of the random fill: "life". */
 #define LIFE_FILL_TAG 0x6c696665u
 
@@ -149,50 +152,75 @@ uint64_t life_grid_population(const life_grid *g)
     return pop;
 }
 
-/* FNV-1a, 64-bit: the bytes of `len` at `data` hashed into h. */
-static uint64_t fnv1a(uint64_t h, const uint8_t *data, size_t len)
+/* ---- the grid digest, version 2 (docs/life.md) ------------------------- */
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+               "the digest hashes a row's words as its cells packed low bit first: a little-endian host's bytes");
+
+/* Bytes of a row's cells packed 8 to a byte. */
+static size_t row_bytes(const life_grid *g)
 {
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ data[i]) * 0x100000001b3ull;
-    return h;
+    return ((size_t)g->nx + 7u) / 8u;
 }
 
-/* A bit stream packed 8 to a byte, low bit first, hashed as it fills. */
-typedef struct bit_hash {
-    uint64_t h;
-    uint64_t acc;   /* pending bits, the oldest in bit 0 */
-    unsigned nbits; /* how many (below 8 between appends) */
-} bit_hash;
-
-static void bit_hash_append(bit_hash *b, uint32_t bits, unsigned n)
+/* Row `row` (z * ny + y) into the hash: its words' bytes, the last byte's
+ * cells beyond nx taken as dead whatever the word holds there. */
+static void hash_row(XXH3_state_t *st, const life_grid *g, size_t row)
 {
-    b->acc |= (uint64_t)(bits & life_valid_mask(n)) << b->nbits;
-    b->nbits += n;
-    while (b->nbits >= 8) {
-        uint8_t byte = (uint8_t)b->acc;
-        b->h = fnv1a(b->h, &byte, 1);
-        b->acc >>= 8;
-        b->nbits -= 8;
-    }
+    const uint32_t *w = g->words + row * g->row_words;
+    size_t n = row_bytes(g), whole = (size_t)(g->row_words - 1u) * 4u;
+    uint32_t last = g->last_bits == 32 ? w[g->row_words - 1] : w[g->row_words - 1] & ((1u << g->last_bits) - 1u);
+    XXH3_64bits_update(st, w, whole);
+    XXH3_64bits_update(st, &last, n - whole);
+}
+
+uint64_t life_grid_unit_hash(const life_grid *g, uint32_t unit, uint32_t units_before)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset_withSeed(&st, (uint64_t)unit + units_before);
+    size_t rows = g->dims == 2 ? 1 : g->ny;
+    for (size_t r = 0; r < rows; r++)
+        hash_row(&st, g, (size_t)unit * rows + r);
+    return XXH3_64bits_digest(&st);
+}
+
+uint32_t life_grid_units(const life_grid *g)
+{
+    return g->dims == 2 ? g->ny : g->nz;
+}
+
+uint64_t life_grid_digest_of_units(uint32_t nx, uint32_t ny, uint32_t nz, const uint64_t *unit_hashes,
+                                   uint32_t units)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset_withSeed(&st, LIFE_DIGEST_VERSION);
+    uint64_t ext[3] = {nx, ny, nz};
+    XXH3_64bits_update(&st, ext, sizeof ext);
+    XXH3_64bits_update(&st, unit_hashes, (size_t)units * sizeof *unit_hashes);
+    return XXH3_64bits_digest(&st);
 }
 
 uint64_t life_grid_digest(const life_grid *g)
 {
-    uint8_t header[24];
-    uint64_t ext[3] = {g->nx, g->ny, g->nz};
-    for (int i = 0; i < 24; i++)
-        header[i] = (uint8_t)(ext[i / 8] >> (8 * (i % 8)));
-    bit_hash b = {fnv1a(0xcbf29ce484222325ull, header, sizeof header), 0, 0};
-    size_t rows = (size_t)g->ny * g->nz;
-    for (size_t r = 0; r < rows; r++) {
-        const uint32_t *w = g->words + r * g->row_words;
-        for (uint32_t j = 0; j + 1 < g->row_words; j++)
-            bit_hash_append(&b, w[j], 32);
-        bit_hash_append(&b, w[g->row_words - 1], g->last_bits);
+    uint32_t units = life_grid_units(g);
+    uint64_t *h = malloc((size_t)units * sizeof *h), digest = 0;
+    if (h) {
+#pragma omp parallel for schedule(dynamic, 16)
+        for (int64_t u = 0; u < (int64_t)units; u++)
+            h[u] = life_grid_unit_hash(g, (uint32_t)u, 0);
+        digest = life_grid_digest_of_units(g->nx, g->ny, g->nz, h, units);
+    } else {
+        /* No memory for the list: the same hashes made one at a time. */
+        XXH3_state_t st;
+        XXH3_64bits_reset_withSeed(&st, LIFE_DIGEST_VERSION);
+        uint64_t ext[3] = {g->nx, g->ny, g->nz};
+        XXH3_64bits_update(&st, ext, sizeof ext);
+        for (uint32_t u = 0; u < units; u++) {
+            uint64_t one = life_grid_unit_hash(g, u, 0);
+            XXH3_64bits_update(&st, &one, sizeof one);
+        }
+        digest = XXH3_64bits_digest(&st);
     }
-    if (b.nbits) {
-        uint8_t byte = (uint8_t)b.acc;
-        b.h = fnv1a(b.h, &byte, 1);
-    }
-    return b.h;
+    free(h);
+    return digest;
 }

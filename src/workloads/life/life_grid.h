@@ -73,9 +73,23 @@ void life_grid_fill_random(life_grid *g, uint64_t seed, double density);
 /* Live cells. */
 uint64_t life_grid_population(const life_grid *g);
 
-/* FNV-1a (64-bit) of nx, ny, nz as 8-byte little-endian integers followed
- * by the cells in canonical order packed 8 to a byte, first cell in the
- * low bit, the last byte padded with zeros (docs/life.md). */
+/* The grid digest, version 2 (docs/life.md), which any cut of the grid
+ * along its slowest axis can compute in pieces: a unit is a row in 2D
+ * and a plane in 3D; unit u's hash is XXH3-64 seeded with u of its rows'
+ * cells packed 8 to a byte (first cell in the low bit, each row padded to
+ * a whole byte with zeros), and the digest is XXH3-64 seeded with the
+ * version (2) of nx, ny, nz and every unit's hash, as 8-byte
+ * little-endian integers. Made by the host's threads, a unit each. */
+#define LIFE_DIGEST_VERSION 2
 uint64_t life_grid_digest(const life_grid *g);
+/* Units of g: ny in 2D, nz in 3D. */
+uint32_t life_grid_units(const life_grid *g);
+/* The hash of g's unit `unit`, when g holds the units of a larger grid
+ * from units_before on (a slab: its owned units, then the seed is the
+ * unit's index in the whole grid). */
+uint64_t life_grid_unit_hash(const life_grid *g, uint32_t unit, uint32_t units_before);
+/* The digest from every unit's hash, in order, of an nx x ny x nz grid. */
+uint64_t life_grid_digest_of_units(uint32_t nx, uint32_t ny, uint32_t nz, const uint64_t *unit_hashes,
+                                   uint32_t units);
 
 #endif
