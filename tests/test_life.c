@@ -441,8 +441,45 @@ static void test_plane_sum_redundant(void)
     check(same, "life_plane_sum_redundant is life_plane_sum for every input");
 }
 
+/* The device's fill (life_fill_word, a word at a time) against the host's
+ * (life_grid_fill_random, a row's blocks drawn once): the same cells, for
+ * rows that start mid-block, short last words, 2D and 3D, any density. */
+static void test_fill_word(void)
+{
+    static const struct {
+        unsigned dims;
+        uint32_t nx, ny, nz;
+        uint64_t seed;
+        double density;
+    } cases[] = {{2, 37, 11, 1, 7, 0.5}, {3, 33, 5, 4, 0x123456789abcdefull, 0.2}, {2, 1000, 4, 1, 1, 0.3},
+                 {3, 64, 4, 5, 99, 1.0}, {2, 45, 4, 1, 3, 0.0}, {2, 4, 9, 1, 0xffffffffull << 32, 0.77}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        life_grid g;
+        ls_error err;
+        if (life_grid_init(&g, cases[c].dims, cases[c].nx, cases[c].ny, cases[c].nz, &err)) {
+            check(0, err.msg);
+            continue;
+        }
+        life_grid_fill_random(&g, cases[c].seed, cases[c].density);
+        uint32_t threshold = life_fill_threshold(cases[c].density), wrong = 0;
+        for (uint64_t row = 0; row < (uint64_t)g.ny * g.nz; row++)
+            for (uint32_t w = 0; w < g.row_words; w++) {
+                uint32_t bits = w + 1 == g.row_words ? g.last_bits : 32;
+                uint32_t word = life_fill_word(row * g.nx + 32u * w, bits, (uint32_t)cases[c].seed,
+                                               (uint32_t)(cases[c].seed >> 32), threshold);
+                wrong += word != g.words[row * g.row_words + w];
+            }
+        char what[128];
+        snprintf(what, sizeof what, "fill %uD %ux%ux%u, density %g: every word as the host draws it", cases[c].dims,
+                 cases[c].nx, cases[c].ny, cases[c].nz, cases[c].density);
+        check(wrong == 0, what);
+        life_grid_free(&g);
+    }
+}
+
 int main(void)
 {
+    test_fill_word();
     test_plane_sum_redundant();
     test_next_b6s567();
     test_next_b3s23();

@@ -35,6 +35,7 @@
 #ifndef LOCKSTEP_ALGO_LIFE_H
 #define LOCKSTEP_ALGO_LIFE_H
 
+#include "philox.h"
 #include "portable.h"
 
 #define LIFE_WORD_BITS 32u
@@ -75,6 +76,43 @@ typedef struct life_rule {
     ls_u32 birth;   /* bit n: a dead cell with n live neighbours is born */
     ls_u32 survive; /* bit n: a live cell with n live neighbours lives on */
 } life_rule;
+
+/* ---- the random start (docs/life.md) ---------------------------------- */
+
+/* Philox counter word 2 of the random fill: "life". */
+#define LIFE_FILL_TAG 0x6c696665u
+
+/* The word of `bits` cells (1 to 32) from cell k0 on, in canonical order
+ * (x fastest): cell k is alive when lane k % 8 of Philox4x32-10 block
+ * k / 8 (counter (block low, block high, LIFE_FILL_TAG, 0), key (seed
+ * low, seed high); lane i is bits 16(i%2) .. 16(i%2)+15 of word i/2) is
+ * below threshold, round(density * 65536). One word's cells lie in at
+ * most five blocks. The host's fill draws a row's blocks once each and
+ * must give the same words (tests/test_life.c). */
+LS_FN ls_u32 life_fill_word(ls_u64 k0, ls_u32 bits, ls_u32 seed_lo, ls_u32 seed_hi, ls_u32 threshold)
+{
+    ls_philox_key key;
+    key.v[0] = seed_lo;
+    key.v[1] = seed_hi;
+    ls_u32 word = 0u;
+    ls_u64 first = k0 / 8u, last = (k0 + bits - 1u) / 8u;
+    for (ls_u64 b = first; b <= last; b++) {
+        ls_philox_ctr c;
+        c.v[0] = (ls_u32)b;
+        c.v[1] = (ls_u32)(b >> 32);
+        c.v[2] = LIFE_FILL_TAG;
+        c.v[3] = 0u;
+        ls_philox_ctr r = ls_philox4x32_10(c, key);
+        for (ls_u32 i = 0u; i < 8u; i++) {
+            ls_u64 k = b * 8u + i;
+            if (k < k0 || k >= k0 + bits)
+                continue;
+            ls_u32 lane = (r.v[i / 2u] >> (16u * (i % 2u))) & 0xffffu;
+            word |= (ls_u32)(lane < threshold) << (ls_u32)(k - k0);
+        }
+    }
+    return word;
+}
 
 /* ---- words and seams ------------------------------------------------- */
 

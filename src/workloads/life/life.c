@@ -650,18 +650,33 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
     return rc;
 }
 
+/* Whether a random start is made on the device itself (one GPU, the grid
+ * whole there): the host then holds no grid until it reads one back. */
+static int fill_on_device(const ls_set *set, const life_opts *o)
+{
+    return !o->in && !life_slabs_wanted(set, o->slabs) && set->dev[0].backend->gpu;
+}
+
 /* The starting grid and its rule; then, before the first generation, the
- * check that --out can hold its shape (from a file, known only now). */
-static int make_start(const life_opts *o, life_data *d, ls_error *err)
+ * check that --out can hold its shape (from a file, known only now). A
+ * random start that the device makes (on_device) is only a shape here,
+ * with no cells on the host (d->grid.words NULL; start_device fills it). */
+static int make_start(const life_opts *o, life_data *d, int on_device, ls_error *err)
 {
     if (o->in) {
         if (load_input(o, d, err))
             return -1;
     } else {
-        if (life_grid_init(&d->grid, (unsigned)o->dims, o->nx, o->ny, o->nz, err))
+        if (on_device) {
+            if (life_grid_check_size((unsigned)o->dims, o->nx, o->ny, o->nz, err))
+                return -1;
+            life_grid_shape(&d->grid, (unsigned)o->dims, o->nx, o->ny, o->nz);
+        } else if (life_grid_alloc(&d->grid, (unsigned)o->dims, o->nx, o->ny, o->nz, err)) {
             return -1;
+        }
         d->grid.bounded = o->bounded;
-        life_grid_fill_random(&d->grid, o->seed, o->density);
+        if (!on_device)
+            life_grid_fill_random(&d->grid, o->seed, o->density);
         life_meta none = {0};
         if (pick_rule(o, (unsigned)o->dims, &none, NULL, &d->rule, err))
             return -1;
@@ -731,13 +746,28 @@ static int device_steps(life_device *dev, life_data *d, uint64_t n, double *secs
     return 0;
 }
 
+/* Host memory for the grid that a device made (make_start's on_device),
+ * the first time it is read back. */
+static int host_grid(life_grid *g, ls_error *err)
+{
+    if (g->words)
+        return 0;
+    int bounded = g->bounded;
+    if (life_grid_alloc(g, g->dims, g->nx, g->ny, g->nz, err))
+        return -1;
+    g->bounded = bounded;
+    return 0;
+}
+
 /* The current generation into d->grid (on rank 0: the other ranks send
  * their slabs). */
 static int fetch_grid(life_device *dev, life_data *d, ls_error *err)
 {
     if (dev->slabs)
         return life_slabs_gather(dev->slabs, &d->grid, err);
-    return dev->gpu ? life_gpu_fetch(dev->gpu, &d->grid, err) : 0;
+    if (!dev->gpu)
+        return 0;
+    return host_grid(&d->grid, err) || life_gpu_fetch(dev->gpu, &d->grid, err) ? -1 : 0;
 }
 
 /* A sample of --every: the population, and the frame of each animation
@@ -886,6 +916,9 @@ static int start_device(ls_set *set, const life_opts *o, life_data *d, life_devi
         return 0;
     }
     ls_device *s = &set->dev[0];
+    if (s->backend->gpu && !d->grid.words)
+        return life_gpu_open(s, &d->grid, &dev->gpu, err) || life_gpu_fill(dev->gpu, 0, d->grid.nx, o->seed,
+                                                                             o->density, err) ? -1 : 0;
     if (s->backend->gpu)
         return life_gpu_start(s, &d->grid, &dev->gpu, err);
     if (check_host_memory(s, &d->grid, err))
@@ -989,7 +1022,7 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     out->data = d;
     d->every = o->every;
     size_t points = o->every ? (size_t)(o->steps / o->every) + 1 : 0;
-    if (make_start(o, d, err) || (points && !(d->series = calloc(points, sizeof *d->series)))) {
+    if (make_start(o, d, fill_on_device(set, o), err) || (points && !(d->series = calloc(points, sizeof *d->series)))) {
         if (!err->msg[0])
             ls_fail(err, "out of memory for %zu populations", points);
         /* The other ranks of a job learn of it, and refuse with this one. */

@@ -12,9 +12,6 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-/* Philox counter word 2 of the random fill: "life". */
-#define LIFE_FILL_TAG 0x6c696665u
-
 int life_grid_check_size(unsigned dims, uint64_t nx, uint64_t ny, uint64_t nz, ls_error *err)
 {
     if (dims != 2 && dims != 3)
@@ -39,6 +36,14 @@ uint64_t life_grid_bytes(uint32_t nx, uint32_t ny, uint32_t nz)
 
 int life_grid_init(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err)
 {
+    if (life_grid_alloc(g, dims, nx, ny, nz, err))
+        return -1;
+    memset(g->words, 0, (g->nwords * sizeof *g->words + 63u) / 64u * 64u);
+    return 0;
+}
+
+int life_grid_alloc(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err)
+{
     memset(g, 0, sizeof *g);
     if (life_grid_check_size(dims, nx, ny, nz, err))
         return -1;
@@ -55,7 +60,9 @@ int life_grid_init(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32
         return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f MiB (one bit per cell); this machine has not that much "
                                   "memory free",
                              nx, ny, nz, (double)bytes / (1u << 20));
-    memset(g->words, 0, (size_t)alloc);
+    /* The padding past the last word (up to the alignment) is zero, so
+     * that whole-vector loops read dead cells there. */
+    memset((char *)g->words + bytes, 0, (size_t)(alloc - bytes));
     uint32_t *words = g->words;
     life_grid_shape(g, dims, nx, ny, nz);
     g->words = words;
@@ -121,11 +128,16 @@ static void fill_row(life_grid *g, uint64_t row, uint64_t seed, uint32_t thresho
     }
 }
 
-void life_grid_fill_random(life_grid *g, uint64_t seed, double density)
+uint32_t life_fill_threshold(double density)
 {
     double t = density <= 0 ? 0 : density >= 1 ? 65536.0 : floor(density * 65536.0 + 0.5);
-    uint32_t threshold = (uint32_t)t;
-    memset(g->words, 0, g->nwords * sizeof *g->words);
+    return (uint32_t)t;
+}
+
+/* Every word of every row is written: nothing to clear first. */
+void life_grid_fill_random(life_grid *g, uint64_t seed, double density)
+{
+    uint32_t threshold = life_fill_threshold(density);
     int64_t rows = (int64_t)g->ny * g->nz;
 #pragma omp parallel for schedule(static)
     for (int64_t row = 0; row < rows; row++)

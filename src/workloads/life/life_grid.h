@@ -41,6 +41,10 @@ int life_grid_check_size(unsigned dims, uint64_t nx, uint64_t ny, uint64_t nz, l
 /* An all-dead grid: 0, or -1 with err->usage set (a bad size, or one
  * this machine has no memory for: a message with the size needed). */
 int life_grid_init(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err);
+/* As init, the cells left as the allocator gave them (for a grid that is
+ * filled or read whole next: the pages are first touched by the threads
+ * that fill them, and nothing is cleared twice). */
+int life_grid_alloc(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err);
 void life_grid_free(life_grid *g);
 /* The fields of such a grid (a torus), without cells: words NULL, for a
  * grid that lives elsewhere (a slab on a device). */
@@ -69,6 +73,8 @@ static inline void life_set(life_grid *g, uint32_t x, uint32_t y, uint32_t z, in
  * when its 16-bit lane of Philox4x32-10 block k / 8, keyed by seed, is
  * below round(density * 65536). The same on any thread count. */
 void life_grid_fill_random(life_grid *g, uint64_t seed, double density);
+/* round(density * 65536), what a lane is compared with. */
+uint32_t life_fill_threshold(double density);
 
 /* Live cells. */
 uint64_t life_grid_population(const life_grid *g);
