@@ -189,6 +189,7 @@ static void hash_row(XXH3_state_t *st, const life_grid *g, size_t row)
 uint64_t life_grid_unit_hash(const life_grid *g, uint32_t unit, uint32_t units_before)
 {
     XXH3_state_t st;
+    memset(&st, 0, sizeof st); /* reset_withSeed reads seed and extSecret to skip work */
     XXH3_64bits_reset_withSeed(&st, (uint64_t)unit + units_before);
     size_t rows = g->dims == 2 ? 1 : g->ny;
     for (size_t r = 0; r < rows; r++)
@@ -205,6 +206,7 @@ uint64_t life_grid_digest_of_units(uint32_t nx, uint32_t ny, uint32_t nz, const 
                                    uint32_t units)
 {
     XXH3_state_t st;
+    memset(&st, 0, sizeof st); /* reset_withSeed reads seed and extSecret to skip work */
     XXH3_64bits_reset_withSeed(&st, LIFE_DIGEST_VERSION);
     uint64_t ext[3] = {nx, ny, nz};
     XXH3_64bits_update(&st, ext, sizeof ext);
@@ -224,6 +226,7 @@ uint64_t life_grid_digest(const life_grid *g)
     } else {
         /* No memory for the list: the same hashes made one at a time. */
         XXH3_state_t st;
+        memset(&st, 0, sizeof st); /* reset_withSeed reads seed and extSecret to skip work */
         XXH3_64bits_reset_withSeed(&st, LIFE_DIGEST_VERSION);
         uint64_t ext[3] = {g->nx, g->ny, g->nz};
         XXH3_64bits_update(&st, ext, sizeof ext);
