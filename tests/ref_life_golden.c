@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "life_golden.h"
+#include "life_cpu.h"
 #include "life_grid.h"
 #include "ref_life.h"
 

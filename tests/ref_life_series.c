@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "life_cpu.h"
 #include "life_grid.h"
 #include "ref_life.h"
 

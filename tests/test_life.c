@@ -460,19 +460,24 @@ static void test_fill_word(void)
             check(0, err.msg);
             continue;
         }
-        life_grid_fill_random(&g, cases[c].seed, cases[c].density);
-        uint32_t threshold = life_fill_threshold(cases[c].density), wrong = 0;
-        for (uint64_t row = 0; row < (uint64_t)g.ny * g.nz; row++)
-            for (uint32_t w = 0; w < g.row_words; w++) {
-                uint32_t bits = w + 1 == g.row_words ? g.last_bits : 32;
-                uint32_t word = life_fill_word(row * g.nx + 32u * w, bits, (uint32_t)cases[c].seed,
-                                               (uint32_t)(cases[c].seed >> 32), threshold);
-                wrong += word != g.words[row * g.row_words + w];
-            }
-        char what[128];
-        snprintf(what, sizeof what, "fill %uD %ux%ux%u, density %g: every word as the host draws it", cases[c].dims,
-                 cases[c].nx, cases[c].ny, cases[c].nz, cases[c].density);
-        check(wrong == 0, what);
+        static const char *const copies[] = {"generic", "avx2", "avx512"};
+        for (size_t v = 0; v < sizeof copies / sizeof copies[0]; v++) {
+            memset(g.words, 0xa5, g.nwords * sizeof *g.words); /* every word must be written */
+            if (life_cpu_fill_variant(copies[v], &g, cases[c].seed, cases[c].density) != 0)
+                continue; /* not on this CPU */
+            uint32_t threshold = life_fill_threshold(cases[c].density), wrong = 0;
+            for (uint64_t row = 0; row < (uint64_t)g.ny * g.nz; row++)
+                for (uint32_t w = 0; w < g.row_words; w++) {
+                    uint32_t bits = w + 1 == g.row_words ? g.last_bits : 32;
+                    uint32_t word = life_fill_word(row * g.nx + 32u * w, bits, (uint32_t)cases[c].seed,
+                                                   (uint32_t)(cases[c].seed >> 32), threshold);
+                    wrong += word != g.words[row * g.row_words + w];
+                }
+            char what[160];
+            snprintf(what, sizeof what, "fill (%s) %uD %ux%ux%u, density %g: every word as the device draws it",
+                     copies[v], cases[c].dims, cases[c].nx, cases[c].ny, cases[c].nz, cases[c].density);
+            check(wrong == 0, what);
+        }
         life_grid_free(&g);
     }
 }

@@ -17,10 +17,13 @@
 #define LIFE_CPU_SLAB 32u
 
 typedef uint32_t *(*generations_fn)(const life_cpu_job *job);
+typedef void (*fill_fn)(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t rows, uint64_t seed,
+                        uint32_t threshold);
 
 typedef struct variant {
     const char *name;
     generations_fn run;
+    fill_fn fill;
     int (*runs_here)(void);
 } variant;
 
@@ -42,10 +45,10 @@ static int has_v3(void)
 /* Widest first. */
 static const variant variants[] = {
 #if defined(__x86_64__)
-    {"avx512", life_cpu_generations_avx512, has_v4},
-    {"avx2", life_cpu_generations_avx2, has_v3},
+    {"avx512", life_cpu_generations_avx512, life_cpu_fill_avx512, has_v4},
+    {"avx2", life_cpu_generations_avx2, life_cpu_fill_avx2, has_v3},
 #endif
-    {"generic", life_cpu_generations_generic, always},
+    {"generic", life_cpu_generations_generic, life_cpu_fill_generic, always},
 };
 
 /* The copy named `name` (NULL: the widest this CPU runs), or NULL. */
@@ -55,6 +58,25 @@ static const variant *find_variant(const char *name)
         if (name ? strcmp(name, variants[i].name) == 0 : variants[i].runs_here())
             return variants[i].runs_here() ? &variants[i] : NULL;
     return NULL;
+}
+
+void life_cpu_fill(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t rows, uint64_t seed, uint32_t threshold)
+{
+    find_variant(NULL)->fill(words, nx, row_words, rows, seed, threshold);
+}
+
+int life_cpu_fill_variant(const char *name, life_grid *g, uint64_t seed, double density)
+{
+    const variant *v = find_variant(name);
+    if (!v)
+        return -1;
+    v->fill(g->words, g->nx, g->row_words, (uint64_t)g->ny * g->nz, seed, life_fill_threshold(density));
+    return 0;
+}
+
+void life_grid_fill_random(life_grid *g, uint64_t seed, double density)
+{
+    life_cpu_fill(g->words, g->nx, g->row_words, (uint64_t)g->ny * g->nz, seed, life_fill_threshold(density));
 }
 
 const char *life_cpu_variant(void)

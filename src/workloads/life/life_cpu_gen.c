@@ -25,6 +25,9 @@
  * independent and the result does not depend on the thread count. */
 #include <string.h>
 #include <omp.h>
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 #include <stddef.h>
 
 #include "life.h"
@@ -261,4 +264,123 @@ uint32_t *LIFE_CAT(life_cpu_generations, LIFE_VARIANT)(const life_cpu_job *job)
         }
     }
     return result;
+}
+
+/* ---- the random fill (docs/life.md; life_grid_fill_random) ---------------- */
+
+/* Cells of a row drawn at once, and the most Philox blocks they lie in. */
+#define FILL_PIECE 1024u
+#define FILL_BLOCKS (FILL_PIECE / 8u + 2u)
+
+/* Philox4x32-10 of `n` consecutive blocks from `first` on, the four words
+ * of block i at c[0][i] .. c[3][i]: src/algo/philox.h's rounds written
+ * over arrays, so that the compiler runs them across blocks in vector
+ * registers (ls_philox4x32_10 is one block at a time). */
+#if defined(__AVX512F__)
+/* Both halves of 16 products of 32 bits: vpmuludq on the even lanes and
+ * on the odd ones moved down (GCC's vectorized 64-bit multiply is vpmullq,
+ * three times the work). */
+LIFE_INLINE void mul_wide16(__m512i x, __m512i m, __m512i *hi, __m512i *lo)
+{
+    __m512i even = _mm512_mul_epu32(x, m), odd = _mm512_mul_epu32(_mm512_srli_epi64(x, 32), m);
+    *hi = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 32), odd);
+    *lo = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
+}
+
+/* The rounds for blocks [0, n16) of c, 16 at a time; returns n16. */
+static uint32_t philox_rounds16(uint32_t n, uint64_t seed, uint32_t c[4][FILL_BLOCKS])
+{
+    uint32_t n16 = n / 16u * 16u;
+    const __m512i m0 = _mm512_set1_epi64(LS_PHILOX_M0), m1 = _mm512_set1_epi64(LS_PHILOX_M1);
+    for (uint32_t i = 0; i < n16; i += 16) {
+        __m512i c0 = _mm512_loadu_si512(&c[0][i]), c1 = _mm512_loadu_si512(&c[1][i]);
+        __m512i c2 = _mm512_loadu_si512(&c[2][i]), c3 = _mm512_loadu_si512(&c[3][i]);
+        uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+        for (int r = 0; r < 10; r++) {
+            __m512i hi0, lo0, hi1, lo1;
+            mul_wide16(c0, m0, &hi0, &lo0);
+            mul_wide16(c2, m1, &hi1, &lo1);
+            c0 = _mm512_xor_si512(_mm512_xor_si512(hi1, c1), _mm512_set1_epi32((int)k0));
+            c2 = _mm512_xor_si512(_mm512_xor_si512(hi0, c3), _mm512_set1_epi32((int)k1));
+            c1 = lo1;
+            c3 = lo0;
+            k0 += LS_PHILOX_W0;
+            k1 += LS_PHILOX_W1;
+        }
+        _mm512_storeu_si512(&c[0][i], c0);
+        _mm512_storeu_si512(&c[1][i], c1);
+        _mm512_storeu_si512(&c[2][i], c2);
+        _mm512_storeu_si512(&c[3][i], c3);
+    }
+    return n16;
+}
+#endif
+
+static void philox_blocks(uint64_t first, uint32_t n, uint64_t seed, uint32_t c[4][FILL_BLOCKS])
+{
+    for (uint32_t i = 0; i < n; i++) {
+        c[0][i] = (uint32_t)(first + i);
+        c[1][i] = (uint32_t)((first + i) >> 32);
+        c[2][i] = LIFE_FILL_TAG;
+        c[3][i] = 0u;
+    }
+    uint32_t done = 0, k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+#if defined(__AVX512F__)
+    done = philox_rounds16(n, seed, c);
+#endif
+    for (int r = 0; r < 10; r++) {
+        for (uint32_t i = done; i < n; i++) {
+            uint64_t p0 = (uint64_t)LS_PHILOX_M0 * c[0][i], p1 = (uint64_t)LS_PHILOX_M1 * c[2][i];
+            uint32_t n0 = (uint32_t)(p1 >> 32) ^ c[1][i] ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c[3][i] ^ k1;
+            c[1][i] = (uint32_t)p1;
+            c[3][i] = (uint32_t)p0;
+            c[0][i] = n0;
+            c[2][i] = n2;
+        }
+        k0 += LS_PHILOX_W0;
+        k1 += LS_PHILOX_W1;
+    }
+}
+
+/* Words w[x0/32 ..] of the row whose first cell is k0: cells x0 .. x0+n-1
+ * (x0 a multiple of 32, n at most FILL_PIECE). */
+static void fill_piece(uint32_t *w, uint64_t k0, uint32_t x0, uint32_t n, uint64_t seed, uint32_t threshold)
+{
+    uint32_t c[4][FILL_BLOCKS];
+    uint16_t lanes[8 * FILL_BLOCKS + 32];
+    uint64_t first = (k0 + x0) / 8, last = (k0 + x0 + n - 1) / 8;
+    uint32_t nb = (uint32_t)(last - first + 1);
+    philox_blocks(first, nb, seed, c);
+    for (uint32_t i = 0; i < nb; i++)
+        for (uint32_t j = 0; j < 8; j++)
+            lanes[8 * i + j] = (uint16_t)(c[j / 2][i] >> (16 * (j % 2)));
+    /* A short last word reads lanes past its cells (masked off after). */
+    memset(lanes + 8 * nb, 0, 32 * sizeof *lanes);
+    const uint16_t *cell = lanes + (k0 + x0) % 8;
+#if defined(__AVX512BW__)
+    /* 32 lanes compared at once give the word as a mask (a threshold of
+     * 65536, density 1, is no 16-bit number: every cell lives). */
+    const __m512i below = _mm512_set1_epi16((short)(uint16_t)threshold);
+#endif
+    for (uint32_t j = 0; j * 32 < n; j++) {
+        uint32_t word = 0, bits = n - j * 32 < 32 ? n - j * 32 : 32;
+#if defined(__AVX512BW__)
+        word = threshold > 0xffffu ? ~0u
+                                   : (uint32_t)_mm512_cmplt_epu16_mask(_mm512_loadu_si512(cell + j * 32), below);
+#else
+        for (uint32_t i = 0; i < 32; i++)
+            word |= (uint32_t)(cell[j * 32 + i] < threshold) << i;
+#endif
+        w[x0 / 32 + j] = bits == 32 ? word : word & ((1u << bits) - 1u);
+    }
+}
+
+void LIFE_CAT(life_cpu_fill, LIFE_VARIANT)(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t rows,
+                                            uint64_t seed, uint32_t threshold)
+{
+#pragma omp parallel for schedule(static)
+    for (int64_t row = 0; row < (int64_t)rows; row++)
+        for (uint32_t x0 = 0; x0 < nx; x0 += FILL_PIECE)
+            fill_piece(words + (uint64_t)row * row_words, (uint64_t)row * nx, x0,
+                       nx - x0 < FILL_PIECE ? nx - x0 : FILL_PIECE, seed, threshold);
 }

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "life.h"
-#include "philox.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -87,61 +86,10 @@ void life_grid_free(life_grid *g)
     g->words = NULL;
 }
 
-/* The eight 16-bit lanes of fill block `block`. */
-static void fill_block(uint64_t seed, uint64_t block, uint16_t *lanes)
-{
-    ls_philox_ctr c = {{(ls_u32)block, (ls_u32)(block >> 32), LIFE_FILL_TAG, 0u}};
-    ls_philox_key k = {{(ls_u32)seed, (ls_u32)(seed >> 32)}};
-    ls_philox_ctr r = ls_philox4x32_10(c, k);
-    for (int i = 0; i < 8; i++)
-        lanes[i] = (uint16_t)(r.v[i / 2] >> (16 * (i % 2)));
-}
-
-/* Cells per piece of a row that fill_row draws at once. */
-#define FILL_PIECE 1024u
-
-/* Fills cells x0 .. x0+n-1 (x0 a multiple of 32, n at most FILL_PIECE) of
- * the row whose first cell has index k0: draws their blocks, then packs
- * 32 comparisons into each word. Two simple loops the compiler vectorizes. */
-static void fill_piece(uint32_t *w, uint64_t k0, uint32_t x0, uint32_t n, uint64_t seed, uint32_t threshold)
-{
-    uint16_t lanes[FILL_PIECE + 16];
-    uint64_t first = (k0 + x0) / 8, last = (k0 + x0 + n - 1) / 8;
-    for (uint64_t b = first; b <= last; b++)
-        fill_block(seed, b, lanes + 8 * (b - first));
-    const uint16_t *cell = lanes + (k0 + x0) % 8;
-    for (uint32_t j = 0; j * 32 < n; j++) {
-        uint32_t word = 0, bits = n - j * 32 < 32 ? n - j * 32 : 32;
-        for (uint32_t i = 0; i < bits; i++)
-            word |= (uint32_t)(cell[j * 32 + i] < threshold) << i;
-        w[x0 / 32 + j] = word;
-    }
-}
-
-/* Fills one row (row index `row` = z * ny + y, first cell index row * nx). */
-static void fill_row(life_grid *g, uint64_t row, uint64_t seed, uint32_t threshold)
-{
-    uint32_t *w = g->words + row * g->row_words;
-    for (uint32_t x0 = 0; x0 < g->nx; x0 += FILL_PIECE) {
-        uint32_t n = g->nx - x0 < FILL_PIECE ? g->nx - x0 : FILL_PIECE;
-        fill_piece(w, row * g->nx, x0, n, seed, threshold);
-    }
-}
-
 uint32_t life_fill_threshold(double density)
 {
     double t = density <= 0 ? 0 : density >= 1 ? 65536.0 : floor(density * 65536.0 + 0.5);
     return (uint32_t)t;
-}
-
-/* Every word of every row is written: nothing to clear first. */
-void life_grid_fill_random(life_grid *g, uint64_t seed, double density)
-{
-    uint32_t threshold = life_fill_threshold(density);
-    int64_t rows = (int64_t)g->ny * g->nz;
-#pragma omp parallel for schedule(static)
-    for (int64_t row = 0; row < rows; row++)
-        fill_row(g, (uint64_t)row, seed, threshold);
 }
 
 /* Live cells of a word: a bit count by adding fields (the compiler's

@@ -69,10 +69,6 @@ static inline void life_set(life_grid *g, uint32_t x, uint32_t y, uint32_t z, in
     *w = alive ? *w | bit : *w & ~bit;
 }
 
-/* Fills the grid at random: cell k (canonical order, x fastest) is alive
- * when its 16-bit lane of Philox4x32-10 block k / 8, keyed by seed, is
- * below round(density * 65536). The same on any thread count. */
-void life_grid_fill_random(life_grid *g, uint64_t seed, double density);
 /* round(density * 65536), what a lane is compared with. */
 uint32_t life_fill_threshold(double density);
 
