@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "progress.h"
 #include "set.h"
 
 /* A device named by a spec, not opened yet. */
@@ -288,6 +289,7 @@ static ls_job this_job(void)
 int ls_set_open(const char *spec, ls_set *set, ls_error *err)
 {
     memset(set, 0, sizeof *set);
+    double t0 = ls_now();
     int from_env = !spec;
     if (!spec)
         spec = ls_default_backend_spec();
@@ -309,6 +311,7 @@ int ls_set_open(const char *spec, ls_set *set, ls_error *err)
         size_t used = strlen(set->label);
         snprintf(set->label + used, sizeof set->label - used, "%s%s", i ? "," : "", set->dev[i].label);
     }
+    set->open_seconds = ls_now() - t0;
     return 0;
 }
 

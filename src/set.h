@@ -71,6 +71,7 @@ typedef struct ls_set {
     int ndevices;    /* at least 1 */
     ls_device *dev;  /* dev[0 .. ndevices) */
     ls_job job;
+    double open_seconds; /* how long ls_set_open took (--timings) */
 } ls_set;
 
 /* Opens what a spec names: "auto", "NAME", "NAME:INDEX", "NAME:all" (every

@@ -23,6 +23,18 @@
 #include "set.h"
 
 /* The outcome of one run. */
+/* Where a run's time went, phase by phase (--timings), in wall seconds:
+ * this process's, and in an MPI job the slowest rank's for the phases
+ * every rank goes through. n = 0: none were asked for. */
+#define LS_MAX_PHASES 10
+typedef struct ls_phases {
+    int n;
+    const char *name[LS_MAX_PHASES]; /* "open", "input", "start", ... */
+    double seconds[LS_MAX_PHASES];
+    double slowest[LS_MAX_PHASES];   /* across the ranks; -1 where only rank 0 has the phase */
+    int ranks;                       /* how many ranks slowest covers */
+} ls_phases;
+
 typedef struct ls_run {
     char digest[17];   /* FNV-1a of result_json's text, hex (ls_run_seal) */
     char summary[200]; /* one line for tables, e.g. "max 98" */
@@ -33,6 +45,7 @@ typedef struct ls_run {
     /* Each device's share, from a run over the set runner (set_run.h);
      * no devices (ndevices 0) from a run on one device without it. */
     ls_set_report report;
+    ls_phases phases;
 } ls_run;
 
 /* A subcommand of a workload's command (`lockstep bmn play`). */

@@ -22,6 +22,42 @@ static void print_devices_json(const ls_set *set, const ls_set_report *st, FILE 
     fputc(']', out);
 }
 
+/* --timings: "timings":{"open":0.21,...,"slowest_rank":{...}} (a member,
+ * after a comma), or the lines of the report for people. */
+static void print_phases_json(const ls_phases *p, FILE *out)
+{
+    fputs(",\"timings\":{", out);
+    for (int i = 0; i < p->n; i++)
+        fprintf(out, "%s\"%s\":%.6f", i ? "," : "", p->name[i], p->seconds[i]);
+    if (p->ranks > 1) {
+        fprintf(out, ",\"ranks\":%d,\"slowest_rank\":{", p->ranks);
+        for (int i = 0, first = 1; i < p->n; i++)
+            if (p->slowest[i] >= 0) {
+                fprintf(out, "%s\"%s\":%.6f", first ? "" : ",", p->name[i], p->slowest[i]);
+                first = 0;
+            }
+        fputc('}', out);
+    }
+    fputc('}', out);
+}
+
+static void print_phases(const ls_phases *p, FILE *out)
+{
+    fputs("timings:    ", out);
+    for (int i = 0; i < p->n; i++)
+        fprintf(out, "%s%s %.3f s", i ? ", " : "", p->name[i], p->seconds[i]);
+    fputc('\n', out);
+    if (p->ranks < 2)
+        return;
+    fprintf(out, "slowest of %d ranks: ", p->ranks);
+    for (int i = 0, first = 1; i < p->n; i++)
+        if (p->slowest[i] >= 0) {
+            fprintf(out, "%s%s %.3f s", first ? "" : ", ", p->name[i], p->slowest[i]);
+            first = 0;
+        }
+    fputc('\n', out);
+}
+
 /* The run's JSON document: which lockstep, the inputs, what ran where,
  * then the result's members. "device" is always a spec (opencl:0, or the
  * list a set was given) and "device_name" the device's own name. */
@@ -48,6 +84,8 @@ static void print_run_json(const ls_workload *w, const void *params, const ls_se
     fprintf(out, ",\"%s_per_second\":%.6g,\"digest\":\"%s\",", w->unit,
             run->seconds > 0 ? (double)run->items / run->seconds : 0.0, run->digest);
     w->result_json(params, run, out);
+    if (run->phases.n)
+        print_phases_json(&run->phases, out);
     fprintf(out, "}\n");
 }
 
@@ -64,6 +102,8 @@ int ls_cmd_emit(const ls_workload *w, const void *params, const ls_set *s, const
         print_run_json(w, params, s, run, b.f);
     else
         w->print(params, s, run, b.f);
+    if (!json && run->phases.n)
+        print_phases(&run->phases, b.f);
     if (w->output_on_stdout && w->output_on_stdout(params))
         return ls_buffer_emit(&b, stderr, "standard error", err);
     return ls_buffer_emit(&b, stdout, "standard output", err);

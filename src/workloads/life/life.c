@@ -29,6 +29,7 @@ typedef struct life_opts {
     const char *size, *rule_text, *density_text, *in, *out, *format_text, *at_text, *frames;
     uint64_t steps, seed, every, scale;
     uint64_t slabs, halo; /* scheduling only (life_slabs.h); 0: not given */
+    int timings;          /* --timings: where the run's time went */
     /* Derived by validation. */
     uint32_t size_ext[3]; /* --size's extents (size_sides of them; 0: no --size) */
     int size_sides;
@@ -49,12 +50,20 @@ typedef struct life_opts {
  * takes its grid or pattern (read_input). */
 typedef struct life_input {
     int taken;
+    double seconds; /* reading it took */
     life_grid grid;
     life_pattern pattern;
     life_meta meta;
 } life_input;
 
+/* The phases of --timings, in the order they come. The first five every
+ * rank of a job goes through; summary and output are rank 0's. */
+enum { PH_INPUT, PH_START, PH_KERNELS, PH_SAMPLES, PH_RESULT, PH_SUMMARY, PH_OUTPUT, PH_COUNT, PH_EVERY_RANK = 5 };
+static const char *const phase_names[PH_COUNT] = {"input", "start", "kernels", "samples", "result", "summary",
+                                                  "output"};
+
 typedef struct life_data {
+    double phase[PH_COUNT]; /* wall seconds of each (--timings) */
     life_grid grid;
     life_rule rule;
     uint64_t steps, generation0; /* generations run; the input's generation */
@@ -132,6 +141,10 @@ static int life_run_options(void *pp, ls_opt *out, int max)
     ls_opt opts[] = {
         {"out", LS_OPT_STRING, &o->out, 0, 0, "FILE",
          "write the last generation to FILE (whole or not at all); FILE.gif: an animation of every --every sample"},
+        {"timings", LS_OPT_FLAG, &o->timings, 0, 0, NULL,
+         "say where the run's time went, in wall seconds: opening the devices, reading --in, making the start "
+         "on the devices, the generations (exchanges included), the --every samples, reading the result back, "
+         "population and digest, --out; under MPI the slowest rank's too (--json: \"timings\")"},
         {"frames", LS_OPT_STRING, &o->frames, 0, 0, "DIR",
          "a numbered PNG of every --every sample in DIR (new or empty; whole set or none)"},
     };
@@ -582,11 +595,17 @@ static int check_grid_shape(const life_opts *o, life_grid *g, ls_error *err)
 
 /* The input file: as read ahead, the first time a run asks for it; else
  * read now (a second run of the same params, in check and bench). */
-static int read_input(const life_opts *o, life_grid *g, life_pattern *p, life_meta *meta, ls_error *err)
+static int read_input(const life_opts *o, life_grid *g, life_pattern *p, life_meta *meta, double *seconds,
+                      ls_error *err)
 {
     life_input *ahead = o->input;
-    if (!ahead || ahead->taken)
-        return life_read_file(o->in, o->format, (uint32_t)o->scale, g, p, meta, err);
+    if (!ahead || ahead->taken) {
+        double t0 = ls_now();
+        int rc = life_read_file(o->in, o->format, (uint32_t)o->scale, g, p, meta, err);
+        *seconds = ls_now() - t0;
+        return rc;
+    }
+    *seconds = ahead->seconds;
     *g = ahead->grid;
     *p = ahead->pattern;
     *meta = ahead->meta;
@@ -603,10 +622,12 @@ static int life_prepare(void *pp, ls_error *err)
     life_input *ahead = calloc(1, sizeof *ahead);
     if (!ahead)
         return ls_fail(err, "out of memory");
+    double t0 = ls_now();
     if (life_read_file(o->in, o->format, (uint32_t)o->scale, &ahead->grid, &ahead->pattern, &ahead->meta, err)) {
         free(ahead);
         return -1;
     }
+    ahead->seconds = ls_now() - t0;
     o->input = ahead;
     return 0;
 }
@@ -626,7 +647,7 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
 {
     life_pattern p;
     life_meta meta;
-    if (read_input(o, &d->grid, &p, &meta, err))
+    if (read_input(o, &d->grid, &p, &meta, &d->phase[PH_INPUT], err))
         return -1;
     if (!d->grid.words && grid_for_pattern(o, &p, d, err)) {
         life_pattern_free(&p);
@@ -772,7 +793,17 @@ static int fetch_grid(life_device *dev, life_data *d, ls_error *err)
 
 /* A sample of --every: the population, and the frame of each animation
  * (rank 0 records them; the other ranks send their slabs). */
+static int record_sample(life_device *dev, life_data *d, ls_error *err);
+
 static int record_population(life_device *dev, life_data *d, ls_error *err)
+{
+    double t0 = ls_now();
+    int rc = record_sample(dev, d, err);
+    d->phase[PH_SAMPLES] += ls_now() - t0;
+    return rc;
+}
+
+static int record_sample(life_device *dev, life_data *d, ls_error *err)
 {
     if (fetch_grid(dev, d, err))
         return -1;
@@ -849,6 +880,7 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
         if (device_steps(dev, d, n, &secs, err))
             return -1;
         ls_chunks_done(&chunks, n, ls_now() - t0);
+        d->phase[PH_KERNELS] += ls_now() - t0;
         d->steps += n;
         out->seconds += secs;
         if (d->every && d->steps % d->every == 0 && record_population(dev, d, err))
@@ -856,7 +888,10 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
         if (root && progress && progress->report && progress->report(progress->user, d->steps * cells, o->steps * cells))
             stop = 1;
     }
-    return fetch_grid(dev, d, err);
+    double t0 = ls_now();
+    int rc = fetch_grid(dev, d, err);
+    d->phase[PH_RESULT] = ls_now() - t0;
+    return rc;
 }
 
 /* What a written picture says beyond its cells: the generation reached,
@@ -933,14 +968,20 @@ static int start_device(ls_set *set, const life_opts *o, life_data *d, life_devi
  * threads meanwhile, instead of before the writing starts. */
 static int summarise_and_write(const life_opts *o, life_data *d, int finished, ls_error *err)
 {
+    double t0 = ls_now();
     summarise_but_digest(d);
     if (!finished || !o->out || o->out_format == LIFE_FORMAT_GIF) {
         digest_grid(d);
+        d->phase[PH_SUMMARY] = ls_now() - t0;
         return 0;
     }
+    double t1 = ls_now();
+    d->phase[PH_SUMMARY] = t1 - t0; /* the digest is made beside the writing, in its phase */
     life_meta meta = picture_meta(o, d);
     life_beside digest = {digest_grid, d};
-    return life_out_write(&d->out, o->out, o->out_format, &d->grid, &meta, &digest, err);
+    int rc = life_out_write(&d->out, o->out, o->out_format, &d->grid, &meta, &digest, err);
+    d->phase[PH_OUTPUT] = ls_now() - t1;
+    return rc;
 }
 
 /* What a rank says of its start before any rank computes: whether it could
@@ -1012,6 +1053,45 @@ static int agree_on_start(const ls_job *job, const life_opts *o, const life_data
     return rc;
 }
 
+/* --timings under MPI: the slowest rank's figure of each phase every rank
+ * goes through (a collective: every rank asks for it, as every rank was
+ * given --timings). */
+static int slowest_phases(const ls_job *job, const life_data *d, ls_phases *p, ls_error *err)
+{
+    for (int i = 0; i < PH_COUNT; i++)
+        p->slowest[i] = i < PH_EVERY_RANK ? d->phase[i] : -1;
+    p->ranks = job->size;
+    if (job->size < 2)
+        return 0;
+    double *all = calloc((size_t)job->size * PH_EVERY_RANK, sizeof *all);
+    if (!all)
+        return ls_fail(err, "out of memory");
+    int rc = ls_job_allgather(job, d->phase, all, PH_EVERY_RANK * sizeof *all, err);
+    for (int r = 0; r < job->size && rc == 0; r++)
+        for (int i = 0; i < PH_EVERY_RANK; i++)
+            if (all[r * PH_EVERY_RANK + i] > p->slowest[i])
+                p->slowest[i] = all[r * PH_EVERY_RANK + i];
+    free(all);
+    return rc;
+}
+
+/* The phases of --timings: opening the devices (the command's), then the
+ * run's own. */
+static void fill_phases(const ls_set *set, const life_data *d, ls_phases *p)
+{
+    double slowest[PH_COUNT]; /* slowest_phases', one place down from here */
+    memcpy(slowest, p->slowest, sizeof slowest);
+    p->n = 1 + PH_COUNT;
+    p->name[0] = "open";
+    p->seconds[0] = set->open_seconds;
+    p->slowest[0] = -1;
+    for (int i = 0; i < PH_COUNT; i++) {
+        p->name[1 + i] = phase_names[i];
+        p->seconds[1 + i] = d->phase[i];
+        p->slowest[1 + i] = p->ranks > 1 ? slowest[i] : -1;
+    }
+}
+
 static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
 {
     const life_opts *o = pp;
@@ -1022,6 +1102,7 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     out->data = d;
     d->every = o->every;
     size_t points = o->every ? (size_t)(o->steps / o->every) + 1 : 0;
+    double t_start = ls_now();
     if (make_start(o, d, fill_on_device(set, o), err) || (points && !(d->series = calloc(points, sizeof *d->series)))) {
         if (!err->msg[0])
             ls_fail(err, "out of memory for %zu populations", points);
@@ -1039,10 +1120,15 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     life_device dev = {set, NULL, NULL, NULL};
     double t0 = ls_now();
     int rc = start_device(set, o, d, &dev, err);
+    /* The start: the grid made and put on the devices (a file's reading
+     * is its own phase). */
+    d->phase[PH_START] = ls_now() - t_start - d->phase[PH_INPUT];
     if (rc == 0)
         rc = drive(&dev, o, d, out, progress, err);
     if (rc == 0 && dev.slabs)
         rc = life_slabs_report(dev.slabs, &out->report, ls_now() - t0, err);
+    if (rc == 0 && o->timings)
+        rc = slowest_phases(&set->job, d, &out->phases, err);
     life_gpu_stop(dev.gpu);
     life_cpu_stop(dev.cpu);
     life_slabs_stop(dev.slabs);
@@ -1059,6 +1145,8 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
         return -1;
     }
     snprintf(out->summary, sizeof out->summary, "population %" PRIu64 ", grid %016" PRIx64, d->population, d->digest);
+    if (o->timings)
+        fill_phases(set, d, &out->phases);
     return 0;
 }
 

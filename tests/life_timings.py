@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""life --timings (issue 26): where a run's time went.
+  - the text report has a "timings:" line and --json a "timings" object
+    with every phase (open, input, start, kernels, samples, result,
+    summary, output), each a finite figure >= 0, whose sum is no more than
+    the whole process took;
+  - the phases that had work have time: kernels with generations to run,
+    input with --in, output with --out, samples with --every;
+  - without --timings, neither appears (the result is unchanged);
+  - on two MPI ranks (where mpirun runs) "slowest_rank" covers the phases
+    every rank goes through, each at least rank 0's.
+usage: life_timings.py LOCKSTEP
+"""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from harness import expect, finish
+
+LS = sys.argv[1]
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
+           OMPI_MCA_rmaps_base_oversubscribe='1')
+ENV.pop('LOCKSTEP_BACKEND', None)
+PHASES = ['open', 'input', 'start', 'kernels', 'samples', 'result', 'summary', 'output']
+
+
+def run(cmd):
+    t0 = time.monotonic()
+    r = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=300)
+    return r, time.monotonic() - t0
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    grid = os.path.join(tmp, 'g.lsgrid')
+    base = ['life', '--dims', '3', '--size', '96', '--steps', '40', '--backend', 'openmp']
+    r, wall = run([LS, *base, '--every', '10', '--out', grid, '--timings', '--json', '--quiet'])
+    t = json.loads(r.stdout).get('timings', {}) if r.returncode == 0 else {}
+    expect(list(t)[:len(PHASES)] == PHASES and all(isinstance(t[p], float) and math.isfinite(t[p]) and t[p] >= 0
+                                                   for p in PHASES),
+           '--json --timings: every phase, each a figure >= 0', '%s %s' % (t, r.stderr[-300:]))
+    expect(t and sum(t[p] for p in PHASES) <= wall, 'the phases add up to no more than the process took',
+           '%s against %.3f s' % (t and sum(t[p] for p in PHASES), wall))
+    expect(t and t['kernels'] > 0 and t['samples'] > 0 and t['output'] > 0 and t['start'] > 0,
+           'kernels, samples, start and output took time', str(t))
+    r, _ = run([LS, 'life', '--dims', '3', '--in', grid, '--steps', '3', '--backend', 'openmp', '--timings',
+                '--json', '--quiet'])
+    t = json.loads(r.stdout).get('timings', {}) if r.returncode == 0 else {}
+    expect(t.get('input', 0) > 0, 'reading --in is the input phase', str(t) + r.stderr[-300:])
+    r, _ = run([LS, *base, '--timings'])
+    lines = [line for line in r.stdout.splitlines() if line.startswith('timings:')]
+    expect(r.returncode == 0 and len(lines) == 1 and all(p + ' ' in lines[0] for p in PHASES),
+           'the report for people has a timings line naming every phase', r.stdout[-400:])
+    plain, _ = run([LS, *base, '--json', '--quiet'])
+    with_t, _ = run([LS, *base, '--json', '--quiet', '--timings'])
+    a, b = json.loads(plain.stdout), json.loads(with_t.stdout)
+    expect('timings' not in a and a.get('digest') == b.get('digest'),
+           'without --timings no timings; the result (digest) is the same with them', '%s %s' % (a.get('digest'),
+                                                                                              b.get('digest')))
+    if shutil.which('mpirun') and json.loads(run([LS, 'devices', '--json'])[0].stdout).get('mpi') is not None:
+        r, _ = run(['mpirun', '-np', '2', LS, *base, '--timings', '--json', '--quiet'])
+        t = json.loads(r.stdout).get('timings', {}) if r.returncode == 0 else {}
+        slow = t.get('slowest_rank', {})
+        expect(t.get('ranks') == 2 and set(slow) == {'input', 'start', 'kernels', 'samples', 'result'} and
+               all(slow[p] >= t[p] for p in slow), 'on 2 MPI ranks: the slowest rank\'s phases, each >= rank 0\'s',
+               str(t) + r.stderr[-300:])
+finish()
