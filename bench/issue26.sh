@@ -36,6 +36,8 @@ B=/tmp/i26-build-b/lockstep
 nv=$($B devices --json | python3 bench/nvidia_cl_device.py)
 echo "NVIDIA OpenCL: $nv"
 
+# ONLY_WHOLE=1: the whole-process timings alone (a second look).
+if [ -z "${ONLY_WHOLE:-}" ]; then
 echo "== B: conformance (every device)"
 $B conformance | tail -4
 echo "== B: check life, the GPU making the start (openmp, cuda, $nv)"
@@ -48,13 +50,14 @@ done
 echo "== B: compute-sanitizer, the fill and a few generations"
 compute-sanitizer --error-exitcode 9 $B life --dims 3 --size 67x45x33 --steps 3 --backend cuda --quiet | tail -1; echo "exit $?"
 compute-sanitizer --error-exitcode 9 $B life --dims 2 --size 1001x999 --steps 20 --backend cuda --quiet | tail -1; echo "exit $?"
+fi
 
 # Whole processes, the shell's clock around each, A and B interleaved.
 whole() { # LABEL LOCKSTEP ARGS...
   local label=$1 l=$2; shift 2
   local s e
   s=$(date +%s.%N); "$l" "$@" > /tmp/i26-out.txt 2>&1; local rc=$?; e=$(date +%s.%N)
-  printf '%s: %.3f s (exit %d) %s\n' "$label" "$(echo "$e - $s" | bc)" "$rc" \
+  printf '%s: %.3f s (exit %d) %s\n' "$label" "$(awk -v a="$s" -v b="$e" 'BEGIN{print b - a}')" "$rc" \
     "$(grep -E 'grid digest|^time:' /tmp/i26-out.txt | tr -s ' ' | tr '\n' ' ')"
 }
 for run in "--dims 3 --size 2048 --steps 0" "--dims 3 --size 2048 --steps 2048" "--dims 2 --size 131072 --steps 2048"; do
@@ -72,6 +75,7 @@ for i in 1 2; do
 done
 $B life --dims 3 --size 1024 --steps 0 --backend openmp --quiet --timings | grep -E "^timings"
 
+[ -n "${ONLY_WHOLE:-}" ] && { echo "== done in $(( $(date +%s) - t0 )) s"; exit 0; }
 echo "== kernels: bench life A/B (must not move more than 2%)"
 for b in "--dims 3 --size 1024 --steps 1024 --density 0.2 --backend cuda" "--dims 2 --size 65536 --steps 1024 --backend cuda" \
          "--dims 3 --size 1024 --steps 1024 --density 0.2 --backend $nv" "--dims 2 --size 65536 --steps 1024 --backend $nv"; do

@@ -777,6 +777,7 @@ static int host_grid(life_grid *g, ls_error *err)
     if (life_grid_alloc(g, g->dims, g->nx, g->ny, g->nz, err))
         return -1;
     g->bounded = bounded;
+    life_grid_touch(g);
     return 0;
 }
 

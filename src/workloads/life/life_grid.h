@@ -46,6 +46,9 @@ int life_grid_init(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32
  * that fill them, and nothing is cleared twice). */
 int life_grid_alloc(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err);
 void life_grid_free(life_grid *g);
+/* Clears an allocated grid on every thread: its pages are faulted in in
+ * parallel, before a device's copy (one thread) writes into them. */
+void life_grid_touch(life_grid *g);
 /* The fields of such a grid (a torus), without cells: words NULL, for a
  * grid that lives elsewhere (a slab on a device). */
 void life_grid_shape(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz);
