@@ -788,20 +788,21 @@ LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, 0, 1, ((void)birth, LIFE_B6S567_B
 
 #ifndef LIFE_FIXED_DIMS
 /* The random start made where the grid lives (src/algo/life.h's
- * life_fill_word): a word at a time, a grid-stride loop over the `words`
- * (its low and high halves) words of dst, which holds rows row0 .. of a
- * grid whose row `row` (z * ny + y, counted in the whole grid) starts at
- * cell row * nx; row0 likewise in halves. */
+ * life_fill_word): a word at a time, a grid-stride loop over `words`
+ * words of dst from word `off` on (each count in low and high halves),
+ * which hold rows row0 .. of a grid whose row `row` (z * ny + y, counted
+ * in the whole grid) starts at cell row * nx. */
 LS_KERNEL void life_fill(LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 nx, ls_u32 last_bits, ls_u32 row0_lo,
-                         ls_u32 row0_hi, ls_u32 words_lo, ls_u32 words_hi, ls_u32 seed_lo, ls_u32 seed_hi,
-                         ls_u32 threshold)
+                         ls_u32 row0_hi, ls_u32 off_lo, ls_u32 off_hi, ls_u32 words_lo, ls_u32 words_hi,
+                         ls_u32 seed_lo, ls_u32 seed_hi, ls_u32 threshold)
 {
-    ls_u64 row0 = (ls_u64)row0_hi << 32 | row0_lo, words = (ls_u64)words_hi << 32 | words_lo;
+    ls_u64 row0 = (ls_u64)row0_hi << 32 | row0_lo, off = (ls_u64)off_hi << 32 | off_lo;
+    ls_u64 words = (ls_u64)words_hi << 32 | words_lo;
     for (ls_u64 i = ls_gid(); i < words; i += ls_gsize()) {
         ls_u64 row = i / row_words;
         ls_u32 w = (ls_u32)(i - row * row_words);
         ls_u64 k0 = (row0 + row) * nx + 32u * (ls_u64)w;
-        dst[i] = life_fill_word(k0, w + 1u == row_words ? last_bits : 32u, seed_lo, seed_hi, threshold);
+        dst[off + i] = life_fill_word(k0, w + 1u == row_words ? last_bits : 32u, seed_lo, seed_hi, threshold);
     }
 }
 #endif

@@ -671,11 +671,12 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
     return rc;
 }
 
-/* Whether a random start is made on the device itself (one GPU, the grid
- * whole there): the host then holds no grid until it reads one back. */
+/* Whether a random start is made where the grid lives (one GPU, the grid
+ * whole there; or each slab on its own device, CPU or GPU): the host then
+ * holds no grid until it reads one back (rank 0 alone, on slabs). */
 static int fill_on_device(const ls_set *set, const life_opts *o)
 {
-    return !o->in && !life_slabs_wanted(set, o->slabs) && set->dev[0].backend->gpu;
+    return !o->in && (life_slabs_wanted(set, o->slabs) || set->dev[0].backend->gpu);
 }
 
 /* The starting grid and its rule; then, before the first generation, the
@@ -786,7 +787,9 @@ static int host_grid(life_grid *g, ls_error *err)
 static int fetch_grid(life_device *dev, life_data *d, ls_error *err)
 {
     if (dev->slabs)
-        return life_slabs_gather(dev->slabs, &d->grid, err);
+        return (dev->set->job.rank == 0 && host_grid(&d->grid, err)) || life_slabs_gather(dev->slabs, &d->grid, err)
+                   ? -1
+                   : 0;
     if (!dev->gpu)
         return 0;
     return host_grid(&d->grid, err) || life_gpu_fetch(dev->gpu, &d->grid, err) ? -1 : 0;
@@ -943,7 +946,8 @@ static int check_host_memory(const ls_device *s, const life_grid *g, ls_error *e
 static int start_device(ls_set *set, const life_opts *o, life_data *d, life_device *dev, ls_error *err)
 {
     if (life_slabs_wanted(set, o->slabs)) {
-        if (life_slabs_start(set, &d->grid, o->slabs, o->halo, &dev->slabs, err))
+        life_fill_spec fill = {o->seed, o->density};
+        if (life_slabs_start(set, &d->grid, d->grid.words ? NULL : &fill, o->slabs, o->halo, &dev->slabs, err))
             return -1;
         d->slabs = life_slabs_count(dev->slabs);
         d->halo = life_slabs_halo(dev->slabs);
@@ -953,8 +957,11 @@ static int start_device(ls_set *set, const life_opts *o, life_data *d, life_devi
     }
     ls_device *s = &set->dev[0];
     if (s->backend->gpu && !d->grid.words)
-        return life_gpu_open(s, &d->grid, &dev->gpu, err) || life_gpu_fill(dev->gpu, 0, d->grid.nx, o->seed,
-                                                                             o->density, err) ? -1 : 0;
+        return life_gpu_open(s, &d->grid, &dev->gpu, err) ||
+                       life_gpu_fill(dev->gpu, 0, d->grid.dims == 3 ? d->grid.nz : d->grid.ny, 0, d->grid.nx, o->seed,
+                                     o->density, err)
+                   ? -1
+                   : 0;
     if (s->backend->gpu)
         return life_gpu_start(s, &d->grid, &dev->gpu, err);
     if (check_host_memory(s, &d->grid, err))

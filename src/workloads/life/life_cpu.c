@@ -17,8 +17,8 @@
 #define LIFE_CPU_SLAB 32u
 
 typedef uint32_t *(*generations_fn)(const life_cpu_job *job);
-typedef void (*fill_fn)(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t rows, uint64_t seed,
-                        uint32_t threshold);
+typedef void (*fill_fn)(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t row0, uint64_t rows,
+                        uint64_t seed, uint32_t threshold);
 
 typedef struct variant {
     const char *name;
@@ -60,9 +60,10 @@ static const variant *find_variant(const char *name)
     return NULL;
 }
 
-void life_cpu_fill(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t rows, uint64_t seed, uint32_t threshold)
+void life_cpu_fill(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t row0, uint64_t rows, uint64_t seed,
+                   uint32_t threshold)
 {
-    find_variant(NULL)->fill(words, nx, row_words, rows, seed, threshold);
+    find_variant(NULL)->fill(words, nx, row_words, row0, rows, seed, threshold);
 }
 
 int life_cpu_fill_variant(const char *name, life_grid *g, uint64_t seed, double density)
@@ -70,13 +71,13 @@ int life_cpu_fill_variant(const char *name, life_grid *g, uint64_t seed, double 
     const variant *v = find_variant(name);
     if (!v)
         return -1;
-    v->fill(g->words, g->nx, g->row_words, (uint64_t)g->ny * g->nz, seed, life_fill_threshold(density));
+    v->fill(g->words, g->nx, g->row_words, 0, (uint64_t)g->ny * g->nz, seed, life_fill_threshold(density));
     return 0;
 }
 
 void life_grid_fill_random(life_grid *g, uint64_t seed, double density)
 {
-    life_cpu_fill(g->words, g->nx, g->row_words, (uint64_t)g->ny * g->nz, seed, life_fill_threshold(density));
+    life_cpu_fill(g->words, g->nx, g->row_words, 0, (uint64_t)g->ny * g->nz, seed, life_fill_threshold(density));
 }
 
 const char *life_cpu_variant(void)

@@ -64,8 +64,8 @@ size_t life_cpu_scratch_words(unsigned dims, uint32_t row_words, uint32_t strip)
  * last one. */
 #define LIFE_CPU_DECLARE(variant)                                                                          \
     uint32_t *life_cpu_generations_##variant(const life_cpu_job *job);                                        \
-    void life_cpu_fill_##variant(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t rows, uint64_t seed, \
-                                 uint32_t threshold);
+    void life_cpu_fill_##variant(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t row0, uint64_t rows, \
+                                 uint64_t seed, uint32_t threshold);
 LIFE_CPU_DECLARE(generic)
 /* Fills the grid at random: cell k (canonical order, x fastest) is alive
  * when its 16-bit lane of Philox4x32-10 block k / 8, keyed by seed, is
@@ -77,8 +77,10 @@ void life_grid_fill_random(life_grid *g, uint64_t seed, double density);
 /* As life_grid_fill_random in the copy `name` (generic, avx2, avx512),
  * for the tests: -1 when this CPU cannot run it. */
 int life_cpu_fill_variant(const char *name, life_grid *g, uint64_t seed, double density);
-/* The fill of `rows` rows of nx cells, as life_grid_fill_random. */
-void life_cpu_fill(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t rows, uint64_t seed, uint32_t threshold);
+/* The fill of `rows` rows of nx cells from row row0 of the grid on (row
+ * r's first cell is cell r * nx), as life_grid_fill_random. */
+void life_cpu_fill(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t row0, uint64_t rows, uint64_t seed,
+                   uint32_t threshold);
 #if defined(__x86_64__)
 LIFE_CPU_DECLARE(avx2)
 LIFE_CPU_DECLARE(avx512)

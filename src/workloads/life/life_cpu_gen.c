@@ -375,12 +375,12 @@ static void fill_piece(uint32_t *w, uint64_t k0, uint32_t x0, uint32_t n, uint64
     }
 }
 
-void LIFE_CAT(life_cpu_fill, LIFE_VARIANT)(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t rows,
-                                            uint64_t seed, uint32_t threshold)
+void LIFE_CAT(life_cpu_fill, LIFE_VARIANT)(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t row0,
+                                            uint64_t rows, uint64_t seed, uint32_t threshold)
 {
 #pragma omp parallel for schedule(static)
     for (int64_t row = 0; row < (int64_t)rows; row++)
         for (uint32_t x0 = 0; x0 < nx; x0 += FILL_PIECE)
-            fill_piece(words + (uint64_t)row * row_words, (uint64_t)row * nx, x0,
+            fill_piece(words + (uint64_t)row * row_words, (row0 + (uint64_t)row) * nx, x0,
                        nx - x0 < FILL_PIECE ? nx - x0 : FILL_PIECE, seed, threshold);
 }

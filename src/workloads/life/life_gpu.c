@@ -371,7 +371,14 @@ int life_gpu_copy_planes(life_gpu_state *dst, uint32_t dst_first, life_gpu_state
                                       count * pb, err);
 }
 
-int life_gpu_fill(life_gpu_state *st, uint64_t row0, uint32_t nx, uint64_t seed, double density, ls_error *err)
+/* Rows of cells in one plane along the slowest axis. */
+static uint32_t plane_rows(const life_gpu_state *st)
+{
+    return st->dims == 3 ? st->ny : 1u;
+}
+
+int life_gpu_fill(life_gpu_state *st, uint32_t first, uint32_t count, uint64_t row0, uint32_t nx, uint64_t seed,
+                  double density, ls_error *err)
 {
     const ls_gpu *gpu = st->s->backend->gpu;
     ls_gpu_info info;
@@ -379,15 +386,18 @@ int life_gpu_fill(life_gpu_state *st, uint64_t row0, uint32_t nx, uint64_t seed,
     uint32_t group = info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
     if (group > info.max_group)
         group = info.max_group;
+    uint64_t off = (uint64_t)first * plane_rows(st) * st->row_words;
+    uint64_t words = (uint64_t)count * plane_rows(st) * st->row_words;
     /* A few waves of groups a compute unit; the kernel strides over the rest. */
-    uint64_t groups = (st->nwords + group - 1) / group, most = (uint64_t)info.compute_units * 64u;
+    uint64_t groups = (words + group - 1) / group, most = (uint64_t)info.compute_units * 64u;
     groups = groups < most ? groups : most;
-    uint32_t row0_lo = (uint32_t)row0, row0_hi = (uint32_t)(row0 >> 32), words_lo = (uint32_t)st->nwords,
-             words_hi = (uint32_t)((uint64_t)st->nwords >> 32), seed_lo = (uint32_t)seed,
-             seed_hi = (uint32_t)(seed >> 32), threshold = life_fill_threshold(density);
-    ls_arg args[] = {LS_ARG_BUF(st->cur), LS_ARG(st->row_words), LS_ARG(nx), LS_ARG(st->last_bits),
-                     LS_ARG(row0_lo), LS_ARG(row0_hi), LS_ARG(words_lo), LS_ARG(words_hi), LS_ARG(seed_lo),
-                     LS_ARG(seed_hi), LS_ARG(threshold)};
+    uint32_t row0_lo = (uint32_t)row0, row0_hi = (uint32_t)(row0 >> 32), off_lo = (uint32_t)off,
+             off_hi = (uint32_t)(off >> 32), words_lo = (uint32_t)words, words_hi = (uint32_t)(words >> 32),
+             seed_lo = (uint32_t)seed, seed_hi = (uint32_t)(seed >> 32), threshold = life_fill_threshold(density);
+    ls_arg args[] = {LS_ARG_BUF(st->cur), LS_ARG(st->row_words), LS_ARG(nx),       LS_ARG(st->last_bits),
+                     LS_ARG(row0_lo),     LS_ARG(row0_hi),       LS_ARG(off_lo),   LS_ARG(off_hi),
+                     LS_ARG(words_lo),    LS_ARG(words_hi),      LS_ARG(seed_lo),  LS_ARG(seed_hi),
+                     LS_ARG(threshold)};
     ls_launch l = {groups ? groups : 1, group, 0, 0, args, (int)(sizeof args / sizeof args[0])};
     ls_kernel *k;
     if (gpu->kernel(st->s->ctx, "life", "life_fill", &k, err) != 0)

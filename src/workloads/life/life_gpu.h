@@ -19,9 +19,12 @@ int life_gpu_start(ls_device *s, const life_grid *g, life_gpu_state **out, ls_er
 /* As start, for a grid of g's shape (g->words is not read), all dead. */
 int life_gpu_open(ls_device *s, const life_grid *g, life_gpu_state **out, ls_error *err);
 /* The random start (life_grid_fill_random's cells, src/algo/life.h's
- * life_fill_word) made on the device in its current generation, whose
- * first row is row0 of a grid of rows of nx cells; queued on queue 0. */
-int life_gpu_fill(life_gpu_state *st, uint64_t row0, uint32_t nx, uint64_t seed, double density, ls_error *err);
+ * life_fill_word) made on the device in `count` planes of its current
+ * generation from plane `first` on (the planes of life_gpu_read_planes),
+ * the first of whose rows is row row0 of a grid of rows of nx cells;
+ * queued on queue 0. */
+int life_gpu_fill(life_gpu_state *st, uint32_t first, uint32_t count, uint64_t row0, uint32_t nx, uint64_t seed,
+                  double density, ls_error *err);
 /* Exactly `steps` generations; *seconds is device time. */
 int life_gpu_steps(life_gpu_state *st, life_rule r, uint64_t steps, double *seconds, ls_error *err);
 /* Queues `steps` generations on queue 0 and returns without waiting (the

@@ -240,13 +240,15 @@ static int plan(life_slabs *L, const life_grid *g, uint64_t slabs, uint64_t halo
     return rc;
 }
 
-/* Puts slab sl on its device: its owned planes from g, ghosts dead until
- * the first exchange. */
-static int open_slab(life_slabs *L, slab *sl, const life_grid *g, ls_error *err)
+/* Puts slab sl on its device: its owned planes from g, or made there from
+ * `fill` (rows first * rows-a-plane on of the whole grid), ghosts dead
+ * until the first exchange. */
+static int open_slab(life_slabs *L, slab *sl, const life_grid *g, const life_fill_spec *fill, ls_error *err)
 {
     uint32_t planes = sl->ghost[LOW] + sl->owned + sl->ghost[HIGH];
     size_t plane_bytes = L->plane_words * sizeof(uint32_t);
-    const uint32_t *own = g->words + (size_t)sl->first * L->plane_words;
+    uint64_t rows_a_plane = g->dims == 3 ? g->ny : 1u, row0 = (uint64_t)sl->first * rows_a_plane;
+    const uint32_t *own = fill ? NULL : g->words + (size_t)sl->first * L->plane_words;
     for (int side = LOW; side <= HIGH; side++) {
         sl->edge[side] = malloc(L->k * plane_bytes);
         sl->received[side] = malloc(L->k * plane_bytes);
@@ -261,17 +263,24 @@ static int open_slab(life_slabs *L, slab *sl, const life_grid *g, ls_error *err)
         sl->grid = shape;
         if (life_gpu_open(sl->dev->s, &shape, &sl->gpu, err))
             return -1;
+        if (fill)
+            return life_gpu_fill(sl->gpu, sl->ghost[LOW], sl->owned, row0, g->nx, fill->seed, fill->density, err);
         return life_gpu_write_planes(sl->gpu, sl->ghost[LOW], sl->owned, own, err);
     }
     if (life_grid_init(&sl->grid, shape.dims, shape.nx, shape.ny, shape.nz, err))
         return -1;
     sl->grid.bounded = g->bounded;
-    memcpy(sl->grid.words + (size_t)sl->ghost[LOW] * L->plane_words, own, sl->owned * plane_bytes);
+    uint32_t *dst = sl->grid.words + (size_t)sl->ghost[LOW] * L->plane_words;
+    if (fill)
+        life_cpu_fill(dst, g->nx, g->row_words, row0, sl->owned * rows_a_plane, fill->seed,
+                      life_fill_threshold(fill->density));
+    else
+        memcpy(dst, own, sl->owned * plane_bytes);
     return life_cpu_start(&sl->grid, 0, NULL, &sl->cpu, err);
 }
 
 /* This rank's slabs, on its devices. */
-static int open_slabs(life_slabs *L, const life_grid *g, ls_error *err)
+static int open_slabs(life_slabs *L, const life_grid *g, const life_fill_spec *fill, ls_error *err)
 {
     int rank = L->job.rank, lo = L->rank_first[rank], hi = L->rank_first[rank + 1];
     for (int i = 0; i < L->nslabs; i++)
@@ -289,7 +298,7 @@ static int open_slabs(life_slabs *L, const life_grid *g, ls_error *err)
         *sl = (slab){.index = i, .first = L->first[i], .owned = L->owned[i], .dev = &L->local_devs[L->device_of[i] - lo]};
         sl->ghost[LOW] = ghost_of(L, i, LOW);
         sl->ghost[HIGH] = ghost_of(L, i, HIGH);
-        if (open_slab(L, sl, g, err))
+        if (open_slab(L, sl, g, fill, err))
             return -1;
     }
     return 0;
@@ -508,8 +517,8 @@ int life_slabs_steps(life_slabs *L, life_rule r, uint64_t n, ls_error *err)
     return 0;
 }
 
-int life_slabs_start(ls_set *set, const life_grid *g, uint64_t slabs, uint64_t halo, life_slabs **out,
-                     ls_error *err)
+int life_slabs_start(ls_set *set, const life_grid *g, const life_fill_spec *fill, uint64_t slabs, uint64_t halo,
+                     life_slabs **out, ls_error *err)
 {
     *out = NULL;
     life_slabs *L = calloc(1, sizeof *L);
@@ -534,7 +543,7 @@ int life_slabs_start(ls_set *set, const life_grid *g, uint64_t slabs, uint64_t h
     if (rc == 0)
         rc = plan(L, g, asked[0], asked[1], err); /* the same outcome on every rank */
     if (rc == 0)
-        rc = open_slabs(L, g, err);
+        rc = open_slabs(L, g, fill, err);
     int failed = ls_job_count_failed(&L->job, rc == 0);
     if (failed && rc == 0)
         rc = ls_fail(err, "%d MPI rank%s could not put %s slabs on %s devices; nothing was run", failed,

@@ -48,14 +48,24 @@ typedef struct life_slabs life_slabs;
  * more than one. */
 int life_slabs_wanted(const ls_set *set, uint64_t slabs);
 
+/* A random start that each slab makes on its own device (life_grid.h's
+ * fill: the same cells as the whole grid's). */
+typedef struct life_fill_spec {
+    uint64_t seed;
+    double density;
+} life_fill_spec;
+
 /* Cuts g, the whole start grid (every rank has it), into `slabs` slabs (0:
  * one per device of the job; fewer where the grid is too thin for them:
  * each slab at least k planes, and at least LIFE_MIN_SIZE with its ghosts)
  * with ghosts `halo` deep (0: the default for the job's devices), and
- * puts each on its device. A device whose memory (life_device_memory)
- * cannot hold its slabs refuses the grid as the user's error. 0, or -1
- * with err set, on every rank. */
-int life_slabs_start(ls_set *set, const life_grid *g, uint64_t slabs, uint64_t halo, life_slabs **out,
+ * puts each on its device. With `fill`, g is a shape only (no cells) and
+ * every slab makes its own planes of that random start where it lives:
+ * no process holds the whole grid. A device whose memory
+ * (life_device_memory) cannot hold its slabs refuses the grid as the
+ * user's error. 0, or -1 with err set, on every rank. */
+int life_slabs_start(ls_set *set, const life_grid *g, const life_fill_spec *fill, uint64_t slabs, uint64_t halo,
+                     life_slabs **out,
                      ls_error *err);
 /* Exactly n generations of rule r: epochs of min(k, left), an exchange
  * after each. */
