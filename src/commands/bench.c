@@ -152,7 +152,7 @@ static int bench_all(int argc, char **argv)
         return ls_report(&err);
     ls_dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
-    int ndev = ls_collect_devices(list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    int ndev = ls_collect_devices("--backends", list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
     if (ndev <= 0) {
         if (ndev == 0)
             ls_fail(&err, "bench: no backend available (%s)", skipped);

@@ -218,6 +218,8 @@ int ls_cmd_check(int argc, char **argv)
                  "A set in LIST (cuda:all, openmp+opencl:0) is one run spread over its devices, compared\n"
                  "like a device (cuda:0,cuda:all: two GPUs against one), for the workloads that run on a\n"
                  "set (%s; the others leave sets out).\n"
+                 "A set of one device is that device; a device named twice (openmp,openmp:all;\n"
+                 "openmp+openmp; two sets of the same devices) is refused with exit 2.\n"
                  "Workloads:%s\n`lockstep check WORKLOAD --help` lists the workload's options.",
                  which, names);
         ls_opts_help(stdout, "lockstep check WORKLOAD|all [workload options] [options]", text, extra, nextra);
@@ -252,7 +254,7 @@ int ls_cmd_check(int argc, char **argv)
     }
     ls_dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
-    int ndev = ls_collect_devices(list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    int ndev = ls_collect_devices("--backends", list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
     if (ndev <= 0) {
         free(params);
         if (ndev == 0)

@@ -427,8 +427,8 @@ int ls_cmd_conformance(int argc, char **argv)
     ls_dev_missing missing[LS_MAX_DEVICES];
     char skipped[1024];
     int nmissing = 0;
-    int ndev = ls_collect_devices_missing(c.backend, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, missing,
-                                          LS_MAX_DEVICES, &nmissing, &err);
+    int ndev = ls_collect_devices_missing("--backend", c.backend, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped,
+                                          missing, LS_MAX_DEVICES, &nmissing, &err);
     if (ndev < 0)
         return ls_report(&err);
     case_log log = {0};

@@ -1,13 +1,152 @@
 /* devlist.c - the devices a command runs on in turn; see devlist.h. */
 #include "devlist.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Every device of a backend named bare ("opencl") or one of them
- * ("opencl:1"), appended to out; a backend that cannot run here goes to
- * `skipped`. Returns the new count, or -1 with err set. */
-/* Where a backend that cannot run here is reported: the text, and the
+/* The devices an entry of the list names, a bit per device of each
+ * backend (in ls_backends' order): two entries name the same devices when
+ * their masks are equal, however they are spelt (openmp, openmp:0,
+ * openmp:all and openmp:0+openmp:all on a machine of one CPU device). */
+#define MAX_BACKENDS 8
+_Static_assert(LS_MAX_DEVICES <= 32, "a device mask holds 32 devices of a backend");
+typedef struct dev_mask {
+    uint32_t bits[MAX_BACKENDS];
+} dev_mask;
+
+/* An entry taken: the devices it names, and how the list spelt it. */
+typedef struct entry_seen {
+    dev_mask devices;
+    char text[128];
+} entry_seen;
+
+/* Each backend's devices, listed once for the whole list: their count,
+ * or 0 and why the backend cannot run here. */
+typedef struct dev_counts {
+    int listed[MAX_BACKENDS];
+    int count[MAX_BACKENDS];
+    char why[MAX_BACKENDS][sizeof(((ls_error *)0)->msg)];
+} dev_counts;
+
+/* Where backend b's bits are: its place in ls_backends. */
+static int backend_slot(const ls_backend *b)
+{
+    int i = 0;
+    while (ls_backends[i] && ls_backends[i] != b && i < MAX_BACKENDS - 1)
+        i++;
+    return i;
+}
+
+/* How many devices b has here; 0 with *why saying why none can run. */
+static int devices_of(dev_counts *dc, const ls_backend *b, const char **why)
+{
+    int s = backend_slot(b);
+    if (!dc->listed[s]) {
+        ls_device_info devs[LS_MAX_DEVICES];
+        ls_error e = {{0}, 0};
+        int n = b->list_devices(devs, LS_MAX_DEVICES, &e);
+        dc->count[s] = n > 0 ? n : 0;
+        snprintf(dc->why[s], sizeof dc->why[s], "%s", n > 0 ? "" : e.msg[0] ? e.msg : "no devices");
+        dc->listed[s] = 1;
+    }
+    *why = dc->why[s];
+    return dc->count[s];
+}
+
+/* How many devices m holds; *b and *index name the last of them. */
+static int mask_count(const dev_mask *m, const ls_backend **b, int *index)
+{
+    int n = 0;
+    for (int s = 0; s < MAX_BACKENDS && ls_backends[s]; s++)
+        for (int d = 0; d < LS_MAX_DEVICES; d++)
+            if (m->bits[s] >> d & 1u) {
+                *b = ls_backends[s];
+                *index = d;
+                n++;
+            }
+    return n;
+}
+
+/* "openmp:0,opencl:0": the devices of m, for a message. */
+static void mask_text(const dev_mask *m, char *out, size_t len)
+{
+    out[0] = 0;
+    for (int s = 0; s < MAX_BACKENDS && ls_backends[s]; s++)
+        for (int d = 0; d < LS_MAX_DEVICES; d++)
+            if (m->bits[s] >> d & 1u) {
+                size_t used = strlen(out);
+                snprintf(out + used, len - used, "%s%s:%d", used ? "," : "", ls_backends[s]->name, d);
+            }
+}
+
+/* Adds the devices item `it` of an entry names to m. A bare name alone
+ * in its entry ("opencl") is every device of the backend, as NAME:all;
+ * in a set ("openmp+opencl") it is the first, as --backend reads it.
+ * Returns 1, 0 when the backend cannot run here (*why says why), or -1
+ * with err set for an index the backend does not have or a device the
+ * entry names twice (a set runs on each of its devices once). */
+static int mask_add_item(dev_counts *dc, const ls_spec_item *it, int alone, const char *entry, const char *flag,
+                         dev_mask *m, const char **why, ls_error *err)
+{
+    const ls_backend *b = it->backend;
+    int nd = devices_of(dc, b, why);
+    if (nd == 0)
+        return 0;
+    if (it->index >= nd)
+        return ls_fail_usage(err, "%s: %s has %d device%s (index 0 to %d), not %s", flag, b->name, nd,
+                             nd == 1 ? "" : "s", nd - 1, it->text);
+    int every = it->index == LS_SPEC_ALL || (alone && it->index == LS_SPEC_ANY);
+    int first = every || it->index < 0 ? 0 : it->index, last = every ? nd - 1 : first;
+    uint32_t *bits = &m->bits[backend_slot(b)];
+    for (int d = first; d <= last; d++) {
+        if (*bits >> d & 1u)
+            return ls_fail_usage(err, "%s: %s:%d is named twice in the set %s: a set runs on each of its devices once",
+                                 flag, b->name, d, entry);
+        *bits |= 1u << d;
+    }
+    return 1;
+}
+
+/* Refuses an entry that names the same devices as one before it: a device
+ * compared with itself (check) proves nothing. 0, or -1 with err set. */
+static int check_named_once(const entry_seen *seen, int n, const entry_seen *e, const char *flag, const char *list,
+                            ls_error *err)
+{
+    for (int j = 0; j < n; j++) {
+        if (memcmp(&seen[j].devices, &e->devices, sizeof e->devices) != 0)
+            continue;
+        char devices[256], spelt[300] = "";
+        mask_text(&e->devices, devices, sizeof devices);
+        if (strcmp(seen[j].text, e->text) != 0)
+            snprintf(spelt, sizeof spelt, " (as %s and as %s)", seen[j].text, e->text);
+        return ls_fail_usage(err, "%s: %s is named twice in '%s'%s", flag, devices, list, spelt);
+    }
+    return 0;
+}
+
+/* Appends the entry: a device, or a set of several (a set of one device
+ * is that device). Returns the new count, or -1 with err set. */
+static int add_entry(const entry_seen *e, ls_dev_ref *out, entry_seen *seen, int n, int max, const char *flag,
+                     const char *list, ls_error *err)
+{
+    if (check_named_once(seen, n, e, flag, list, err) != 0)
+        return -1;
+    if (n == max)
+        return ls_fail_usage(err, "%s: at most %d devices and sets", flag, max);
+    const ls_backend *b = NULL;
+    int index = -1;
+    if (mask_count(&e->devices, &b, &index) == 1) {
+        out[n] = (ls_dev_ref){b, index, ""};
+    } else {
+        out[n] = (ls_dev_ref){NULL, -1, ""};
+        snprintf(out[n].set, sizeof out->set, "%s", e->text);
+    }
+    seen[n] = *e;
+    return n + 1;
+}
+
+/* Where an entry that cannot run here is reported: the text, and the
  * list when the caller wants one. */
 typedef struct skip_report {
     char *text;
@@ -16,66 +155,68 @@ typedef struct skip_report {
     int max, n;
 } skip_report;
 
-static void add_skipped(skip_report *s, const char *spec, const char *why)
+/* Notes an entry that cannot run here (a device, or a set with a backend
+ * that cannot run here), as the list spelt it, and why. */
+static void add_skipped(skip_report *s, const char *entry, const char *why)
 {
     size_t used = strlen(s->text);
-    snprintf(s->text + used, s->len - used, "%s%s: %s", used ? "; " : "", spec, why);
+    snprintf(s->text + used, s->len - used, "%s%s: %s", used ? "; " : "", entry, why);
     if (s->missing && s->n < s->max) {
-        snprintf(s->missing[s->n].spec, sizeof s->missing->spec, "%s", spec);
+        snprintf(s->missing[s->n].spec, sizeof s->missing->spec, "%s", entry);
         snprintf(s->missing[s->n].why, sizeof s->missing->why, "%s", why);
         s->n++;
     }
 }
 
-static int add_devices(const ls_spec_item *it, const char *list, ls_dev_ref *out, int n, int max, skip_report *skipped,
-                       ls_error *err)
+/* One entry of the comma-separated list, items[0 .. count) joined by '+':
+ * a bare name alone is each device of its backend, one entry apiece;
+ * anything else is one entry, a set of the devices its items name. */
+static int add_entries(dev_counts *dc, const ls_spec_item *items, int count, ls_dev_ref *out, entry_seen *seen, int n,
+                       int max, skip_report *skipped, const char *flag, const char *list, ls_error *err)
 {
-    const ls_backend *b = it->backend;
-    ls_device_info devs[LS_MAX_DEVICES];
-    ls_error why = {{0}, 0};
-    int nd = b->list_devices(devs, LS_MAX_DEVICES, &why);
-    if (nd <= 0) {
-        add_skipped(skipped, it->text, why.msg);
+    entry_seen e;
+    memset(&e, 0, sizeof e);
+    for (int k = 0; k < count; k++)
+        snprintf(e.text + strlen(e.text), sizeof e.text - strlen(e.text), "%s%s", k ? "+" : "", items[k].text);
+    const char *unavailable = NULL; /* why a backend of the entry cannot run here */
+    for (int k = 0; k < count; k++) {
+        const char *why = "";
+        int got = mask_add_item(dc, &items[k], count == 1, e.text, flag, &e.devices, &why, err);
+        if (got < 0)
+            return -1;
+        if (got == 0 && !unavailable)
+            unavailable = why;
+    }
+    if (unavailable) {
+        add_skipped(skipped, e.text, unavailable);
         return n;
     }
-    if (it->index >= nd)
-        return ls_fail_usage(err, "--backends: %s has %d device%s (index 0 to %d), not %s", b->name, nd,
-                             nd == 1 ? "" : "s", nd - 1, it->text);
-    /* A device compared with itself proves nothing: refused, as in
-     * --backend (a bare name is every device of its backend). */
-    int first = it->index < 0 ? 0 : it->index, last = it->index < 0 ? nd - 1 : it->index;
-    for (int d = first; d <= last; d++) {
-        for (int j = 0; j < n; j++)
-            if (out[j].backend == b && out[j].index == d)
-                return ls_fail_usage(err, "--backends: %s:%d is named twice in '%s'", b->name, d, list);
-        if (n == max)
-            return ls_fail_usage(err, "--backends: at most %d devices and sets", max);
-        out[n++] = (ls_dev_ref){b, d, ""};
-    }
+    if (count > 1 || items[0].index != LS_SPEC_ANY)
+        return add_entry(&e, out, seen, n, max, flag, list, err);
+    /* "opencl": each of its devices, one entry apiece, named opencl:0 ... */
+    const ls_backend *b = items[0].backend;
+    int s = backend_slot(b);
+    for (int d = 0; d < LS_MAX_DEVICES && n >= 0; d++)
+        if (e.devices.bits[s] >> d & 1u) {
+            entry_seen one;
+            memset(&one, 0, sizeof one);
+            one.devices.bits[s] = 1u << d;
+            snprintf(one.text, sizeof one.text, "%s", items[0].text);
+            n = add_entry(&one, out, seen, n, max, flag, list, err);
+        }
     return n;
 }
 
-/* A set ("cuda:all", "openmp+opencl:0") appended to out as its spec. */
-static int add_set(const char *set, const char *list, ls_dev_ref *out, int n, int max, ls_error *err)
-{
-    if (n == max)
-        return ls_fail_usage(err, "--backends: at most %d devices and sets", max);
-    for (int j = 0; j < n; j++)
-        if (strcmp(out[j].set, set) == 0)
-            return ls_fail_usage(err, "--backends: %s is named twice in '%s'", set, list);
-    out[n] = (ls_dev_ref){NULL, -1, ""};
-    snprintf(out[n].set, sizeof out->set, "%s", set);
-    return n + 1;
-}
-
-int ls_collect_devices(const char *list, ls_dev_ref *out, int max, char *skipped, size_t skipped_len, ls_error *err)
+int ls_collect_devices(const char *flag, const char *list, ls_dev_ref *out, int max, char *skipped,
+                       size_t skipped_len, ls_error *err)
 {
     int none;
-    return ls_collect_devices_missing(list, out, max, skipped, skipped_len, NULL, 0, &none, err);
+    return ls_collect_devices_missing(flag, list, out, max, skipped, skipped_len, NULL, 0, &none, err);
 }
 
-int ls_collect_devices_missing(const char *list, ls_dev_ref *out, int max, char *skipped, size_t skipped_len,
-                               ls_dev_missing *missing, int max_missing, int *nmissing, ls_error *err)
+int ls_collect_devices_missing(const char *flag, const char *list, ls_dev_ref *out, int max, char *skipped,
+                               size_t skipped_len, ls_dev_missing *missing, int max_missing, int *nmissing,
+                               ls_error *err)
 {
     skipped[0] = 0;
     skip_report report = {skipped, skipped_len, missing, max_missing, 0};
@@ -83,7 +224,7 @@ int ls_collect_devices_missing(const char *list, ls_dev_ref *out, int max, char 
     ls_spec_item items[LS_MAX_DEVICES * 3];
     int nitems = 0;
     if (list) {
-        nitems = ls_spec_parse("--backends", list, items, LS_MAX_DEVICES * 3, err);
+        nitems = ls_spec_parse(flag, list, items, LS_MAX_DEVICES * 3, err);
         if (nitems < 0)
             return -1;
     } else {
@@ -92,22 +233,21 @@ int ls_collect_devices_missing(const char *list, ls_dev_ref *out, int max, char 
             snprintf(items[nitems].text, sizeof items->text, "%s", ls_backends[i]->name);
         }
     }
+    entry_seen seen[LS_MAX_DEVICES * 3];
+    if (max > LS_MAX_DEVICES * 3)
+        max = LS_MAX_DEVICES * 3;
+    dev_counts dc;
+    memset(&dc, 0, sizeof dc);
+    /* Every entry is expanded and checked before any runs: a bad set
+     * late in the list stops nothing half-way. */
     int n = 0;
     for (int i = 0; i < nitems && n >= 0;) {
-        /* One entry of the comma-separated list: items joined by '+'. */
         int end = i + 1;
         while (end < nitems && items[end].sep == '+')
             end++;
         if (!items[i].backend)
-            return ls_fail_usage(err, "--backends: name backends explicitly (auto is not a list)");
-        if (end - i == 1 && items[i].index != LS_SPEC_ALL) {
-            n = add_devices(&items[i], list, out, n, max, &report, err);
-        } else {
-            char set[128] = "";
-            for (int k = i; k < end; k++)
-                snprintf(set + strlen(set), sizeof set - strlen(set), "%s%s", k > i ? "+" : "", items[k].text);
-            n = add_set(set, list, out, n, max, err);
-        }
+            return ls_fail_usage(err, "%s: name backends explicitly (auto is not a list)", flag);
+        n = add_entries(&dc, items + i, end - i, out, seen, n, max, &report, flag, list ? list : "", err);
         i = end;
     }
     *nmissing = report.n;
@@ -145,4 +285,3 @@ int ls_dev_open(ls_dev_ref d, ls_set *set, ls_error *err)
     ls_dev_label(&d, spec, sizeof spec);
     return ls_set_open(spec, set, err);
 }
-

@@ -19,23 +19,29 @@ typedef struct ls_dev_ref {
 
 /* The devices named by a comma-separated list of specs (a bare backend
  * name means all its devices; NAME:all, or specs joined by '+', one run
- * on a set of them), or every device when list is NULL, the CPU first. A
- * backend that cannot run here is reported in `skipped`; a device index
- * the backend does not have is the user's error. Returns how many (0 when
- * none can run here), or -1 with err set. */
-int ls_collect_devices(const char *list, ls_dev_ref *out, int max, char *skipped, size_t skipped_len, ls_error *err);
+ * on a set of them), or every device when list is NULL, the CPU first.
+ * Every entry is expanded to its devices before any runs: a set of one
+ * device is that device, and a device named twice (openmp:all,openmp;
+ * openmp+openmp; two sets of the same devices) is the user's error, as is
+ * a device index the backend does not have; messages name `flag`. An
+ * entry whose backend cannot run here is reported in `skipped`. Returns
+ * how many (0 when none can run here), or -1 with err set. */
+int ls_collect_devices(const char *flag, const char *list, ls_dev_ref *out, int max, char *skipped,
+                       size_t skipped_len, ls_error *err);
 
-/* A backend of the list (or, with none, compiled in) that cannot run
- * here, and why. */
+/* An entry of the list (or, with none, a backend compiled in) that
+ * cannot run here, and why: a device or a backend's devices ("cuda",
+ * "opencl:1"), or a set of which a backend cannot run here ("cuda:all"). */
 typedef struct ls_dev_missing {
-    char spec[64];  /* as the list named it: "cuda", "opencl:1" */
+    char spec[64];  /* as the list named it: "cuda", "opencl:1", "cuda:all" */
     char why[512];
 } ls_dev_missing;
 
-/* ls_collect_devices, with each backend that cannot run here also in
+/* ls_collect_devices, with each entry that cannot run here also in
  * missing[0 .. *nmissing) (at most max_missing of them). */
-int ls_collect_devices_missing(const char *list, ls_dev_ref *out, int max, char *skipped, size_t skipped_len,
-                               ls_dev_missing *missing, int max_missing, int *nmissing, ls_error *err);
+int ls_collect_devices_missing(const char *flag, const char *list, ls_dev_ref *out, int max, char *skipped,
+                               size_t skipped_len, ls_dev_missing *missing, int max_missing, int *nmissing,
+                               ls_error *err);
 
 /* The entry's spec: "opencl:0", or the set's. */
 void ls_dev_label(const ls_dev_ref *d, char *out, size_t len);

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""check, bench and conformance run on a list of devices and sets
+(--backends openmp,opencl:all,openmp+opencl:0): every entry is expanded to
+the devices it names and checked before anything runs.
+
+- A device named twice is refused (exit 2, one line saying "named twice",
+  nothing on stdout): literally (openmp,openmp), through a bare name or
+  NAME:all that lists it (openmp:all,openmp), as a set of that one device
+  (opencl:all with one OpenCL device), as two sets of the same devices, or
+  inside one set (openmp+openmp). A check that compared a device with
+  itself said "2 devices agree" even when that device's result was wrong
+  (LOCKSTEP_DEBUG_FAULT breaks one field of it here).
+- A bad set (a device index the backend lacks, a device twice) is refused
+  before the entries ahead of it run.
+- A set of one device is that device: alone, one device ran, so exit 77.
+
+usage: check_devices.py LOCKSTEP
+"""
+import json
+import os
+import subprocess
+import sys
+
+LS = sys.argv[1]
+SMALL = {'graveler': ['--battles', '100000'], 'bmn': ['--deals', '5000'], 'ray': ['--size', '32x16', '--spp', '2'],
+         'life': ['--dims', '2', '--size', '40', '--steps', '3']}
+# A field of each result, made wrong on openmp by LOCKSTEP_DEBUG_FAULT.
+FIELD = {'graveler': 'max', 'bmn': 'total_cards', 'ray': 'image', 'life': 'population'}
+failures = 0
+checks = 0
+
+
+def run(args, env=None):
+    e = dict(os.environ)
+    e.pop('LOCKSTEP_DEBUG_FAULT', None)
+    e.update(env or {})
+    return subprocess.run([LS] + args, capture_output=True, text=True, env=e, timeout=300)
+
+
+def expect(ok, what, detail=''):
+    global failures, checks
+    checks += 1
+    print('%s %s' % ('ok  ' if ok else 'FAIL', what))
+    if not ok:
+        failures += 1
+        print('     ' + detail.replace('\n', '\n     '))
+
+
+def refused(args, needle, env=None):
+    r = run(args, env)
+    lines = [line for line in r.stderr.splitlines() if line.strip() and 'LOCKSTEP_DEBUG_FAULT' not in line]
+    expect(r.returncode == 2 and len(lines) == 1 and needle in r.stderr and not r.stdout,
+           '%s: exit 2, one line naming %r, nothing run' % (' '.join(args), needle),
+           'rc=%d stderr=%r stdout=%r' % (r.returncode, r.stderr, r.stdout[-400:]))
+
+
+devices = json.loads(run(['devices', '--json']).stdout)
+count = {b['backend']: len(b['devices']) for b in devices['backends'] if b['available']}
+
+# A device compared with itself: refused on every workload, though its
+# result is broken on purpose (what "2 devices agree" used to hide).
+for w, size in SMALL.items():
+    fault = {'LOCKSTEP_DEBUG_FAULT': 'openmp:' + FIELD[w]}
+    for spec in ('openmp:all,openmp', 'openmp,openmp:all', 'openmp:0,openmp:all', 'openmp+openmp'):
+        refused(['check', w] + size + ['--backends', spec, '--quiet'], 'named twice', fault)
+refused(['check', 'life', '--backends', 'openmp:all,openmp:0+openmp', '--quiet'], 'named twice')
+refused(['bench', 'all', '--backends', 'openmp:all,openmp', '--repeat', '1', '--warmup', '0'], 'named twice')
+refused(['conformance', '--backend', 'openmp,openmp:all'], 'named twice')
+refused(['conformance', '--backend', 'openmp+openmp'], 'named twice')
+
+# A set is checked before the entries ahead of it run.
+refused(['check', 'graveler', '--battles', '1e5', '--backends', 'openmp,openmp:5+openmp', '--quiet'], 'index')
+
+# One distinct device: nothing is compared (77), and it is named as the device.
+r = run(['check', 'graveler', '--battles', '1e5', '--backends', 'openmp:all', '--quiet', '--json'])
+try:
+    runs = [x['device'] for x in json.loads(r.stdout)['runs']]
+except (ValueError, KeyError):
+    runs = None
+expect(r.returncode == 77 and runs == ['openmp:0'], 'check --backends openmp:all: one device ran (openmp:0), exit 77',
+       'rc=%d runs=%r %s' % (r.returncode, runs, r.stderr))
+
+if count.get('opencl') == 1:
+    fault = {'LOCKSTEP_DEBUG_FAULT': 'opencl:population'}
+    for spec in ('opencl:all,opencl:0', 'opencl:0,opencl:all', 'opencl,opencl:all', 'opencl:0+opencl:all',
+                 'openmp+opencl,opencl:all+openmp', 'openmp+opencl,opencl+openmp:all'):
+        refused(['check', 'life'] + SMALL['life'] + ['--backends', spec, '--quiet'], 'named twice', fault)
+if 'opencl' in count:
+    refused(['check', 'graveler', '--battles', '1e5', '--backends', 'opencl,openmp+openmp', '--quiet'], 'named twice')
+    # Two different sets, and a set beside its own devices, are compared.
+    r = run(['check', 'graveler', '--battles', '1e5', '--backends', 'openmp,opencl,opencl:all+openmp', '--quiet'])
+    n = 2 + count['opencl']
+    expect(r.returncode == 0 and '%d devices agree' % n in r.stdout,
+           'check --backends openmp,opencl,opencl:all+openmp: a set beside its devices is compared',
+           'rc=%d %s %s' % (r.returncode, r.stdout, r.stderr))
+else:
+    print('(no OpenCL device: its cases are not run)')
+
+print('%d passed, %d failed' % (checks - failures, failures))
+sys.exit(1 if failures else 0)
