@@ -13,6 +13,9 @@ refuses before any computation (issue 14, items 3, 7, 9, 11, 12 and 13):
   pipe with no cells behind it, /dev/zero read as RLE or .cells), each
   measured through the peak resident memory of the run;
 - a generation count that would pass 2^64 - 1 is refused;
+- a series of --every populations longer than 2^24 is refused at once,
+  naming --steps, --every, the limit and the least --every that fits
+  (issue 25, item 11);
 - messages that name the file once (no garbled repetition);
 - holes in the options and the RLE reader (--at outside the grid or with
   no pattern, --size 8x, unknown RLE header keys, a NUL byte, a 2D rule on
@@ -266,6 +269,35 @@ def test_generation_overflow(d):
     os.remove(pku)
 
 
+# ---- the series of --every samples (issue 25, item 11) ----------------------
+
+SAMPLES = 2**24  # the most populations --every keeps (docs/life.md)
+
+
+def test_series_bound(d):
+    # --every K keeps steps / K + 1 populations (8 bytes each): a series
+    # that cannot be kept is refused at once, in bounded memory, not after
+    # an allocation of up to 8 TB (exit 1) or while it grows to 16 GB.
+    base = run(["--dims", "2", "--size", "4", "--steps", "0"])[3]
+    limit = int(base) + 50
+    for steps, every in (("1e12", "1"), ("2e9", "1"), (str(SAMPLES), "1"), ("1e12", "1000")):
+        msg = refused(d, ["--dims", "2", "--size", "4", "--steps", steps, "--every", every],
+                      f"--steps {steps} --every {every}: more populations than are kept", max_mib=limit)
+        expect("--steps" in msg and "--every" in msg and str(SAMPLES) in msg,
+               f"--steps {steps} --every {every}: the refusal names both options and the limit", msg)
+    # The boundary: the least K that keeps at most 2^24 of 10^12
+    # generations' populations is accepted (still computing when killed),
+    # and K - 1 refused, with K named as the least --every.
+    k = 10**12 // SAMPLES
+    while 10**12 // k + 1 > SAMPLES:
+        k += 1
+    msg = refused(d, ["--dims", "2", "--size", "4", "--steps", "1e12", "--every", str(k - 1)],
+                  f"--steps 1e12 --every {k - 1}: one population too many")
+    expect(f"at least {k}" in msg, f"... the refusal names the least --every, {k}", msg)
+    code, _, err, _ = run(["--dims", "2", "--size", "4", "--steps", "1e12", "--every", str(k)], timeout=3)
+    expect(code is None, f"--steps 1e12 --every {k}: 2^24 populations, accepted", f"(exit {code}: {err.strip()})")
+
+
 # ---- messages (item 12) ----------------------------------------------------
 
 def test_messages(d):
@@ -322,6 +354,7 @@ with tempfile.TemporaryDirectory() as d:
     test_outputs_first(d)
     test_bounded(d)
     test_generation_overflow(d)
+    test_series_bound(d)
     test_messages(d)
     test_holes(d)
 finish()

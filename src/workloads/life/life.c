@@ -84,6 +84,13 @@ typedef struct life_data {
 } life_data;
 
 #define LIFE_DEFAULT_STEPS 100
+/* The most populations --every keeps: steps / every + 1 of them, 8 bytes
+ * each, printed in full (a line or a JSON number apiece) and held once per
+ * device by `check`, and with --out run.gif or --frames a frame apiece.
+ * 2^24 is 128 MiB of series; a longer one was refused only by a failed
+ * allocation (exit 1) or, below the machine's memory, grew towards it as
+ * the run went. */
+#define LIFE_MAX_SAMPLES ((uint64_t)1 << 24)
 /* First chunk: about 2^28 cell updates (tens of ms on a CPU core);
  * later chunks are sized by ls_chunks from the measured rate. */
 #define LIFE_FIRST_CHUNK_UPDATES (1ull << 28)
@@ -344,6 +351,17 @@ static int check_out(life_opts *o, ls_error *err)
     return ls_output_check(o->out, err);
 }
 
+/* --every K keeps at most LIFE_MAX_SAMPLES populations (and frames). */
+static int check_series(const life_opts *o, ls_error *err)
+{
+    if (!o->every || o->steps / o->every < LIFE_MAX_SAMPLES)
+        return 0;
+    return ls_fail_usage(err,
+                         "--steps %" PRIu64 " --every %" PRIu64 ": %" PRIu64 " populations, more than the %" PRIu64
+                         " (2^24) that --every keeps; give --every at least %" PRIu64 ", or fewer --steps",
+                         o->steps, o->every, o->steps / o->every + 1, LIFE_MAX_SAMPLES, o->steps / LIFE_MAX_SAMPLES + 1);
+}
+
 /* --frames DIR: with --every, and a directory the frames can go to. */
 static int check_frames(const life_opts *o, ls_error *err)
 {
@@ -393,7 +411,7 @@ static int life_params_validate(void *pp, ls_error *err)
         return -1;
     if (!o->in && settle_extents(o, err))
         return -1;
-    if (check_out(o, err) || check_frames(o, err))
+    if (check_series(o, err) || check_out(o, err) || check_frames(o, err))
         return -1;
     /* Without an input file the grid's shape is known now; with one, once
      * it is read (make_start). */
