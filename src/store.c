@@ -84,6 +84,40 @@ static int check_path_length(ls_store *s, ls_error *err)
     return 0;
 }
 
+/* The files SQLite keeps next to path, and what each holds. */
+static const struct companion {
+    const char *tail, *holds;
+} companions[] = {
+    {"-journal", "its rollback journal"},
+    {"-wal", "its write-ahead log"},
+    {"-shm", "the write-ahead log's shared-memory index"},
+};
+
+/* Refuses a companion that is there but is not a file (a directory, a
+ * FIFO): SQLite would fail on it in its own words ("attempt to write a
+ * readonly database" for a directory NAME-shm, "disk I/O error" for
+ * NAME-wal), or wait on a FIFO for ever, and only after creating path. */
+static int check_companions(ls_store *s, ls_error *err)
+{
+    for (size_t i = 0; i < sizeof companions / sizeof companions[0]; i++) {
+        const struct companion *c = &companions[i];
+        char side[4096];
+        struct stat sb;
+        if ((size_t)snprintf(side, sizeof side, "%s%s", s->path, c->tail) >= sizeof side)
+            continue; /* longer than SQLite opens: check_path_length says so */
+        if (stat(side, &sb) != 0) {
+            if (errno == ENOENT)
+                continue;
+            return ls_fail_usage(err, "%s: cannot look at %s (SQLite keeps %s there): %s", s->label, side, c->holds,
+                                 strerror(errno));
+        }
+        if (!S_ISREG(sb.st_mode))
+            return ls_fail_usage(err, "%s: %s is %s; SQLite keeps %s there as a file: remove it", s->label, side,
+                                 S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file", c->holds);
+    }
+    return 0;
+}
+
 /* Refuses what SQLite must never be pointed at: directories, devices
  * (/dev/full would fail every write, /dev/zero reads as endless zeros),
  * pipes, and files that are not lockstep stores. Sets *fresh when there
@@ -93,7 +127,7 @@ static int precheck(ls_store *s, const ls_store_kind *k, ls_error *err)
 {
     struct stat sb;
     s->fresh = 0;
-    if (check_path_length(s, err) != 0)
+    if (check_path_length(s, err) != 0 || check_companions(s, err) != 0)
         return -1;
     if (stat(s->path, &sb) != 0) {
         if (errno == ENOENT && !s->readonly) {
