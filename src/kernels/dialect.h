@@ -48,6 +48,17 @@
  *                                 fixed at 32), so it goes through local
  *                                 memory between two barriers, except on
  *                                 NVIDIA (LS_NV_PTX, below).
+ *   LS_UNROLL_EXCHANGING(n)       `#pragma unroll n` before a loop whose
+ *                                 trip count is known only at run time and
+ *                                 whose body calls ls_exchange: kept where
+ *                                 that is a warp shuffle (CUDA, where it
+ *                                 unrolls the loop; NVIDIA's OpenCL), and
+ *                                 nothing elsewhere, where it is group
+ *                                 barriers: a barrier cannot be copied into
+ *                                 the remainder an unroll of an unknown
+ *                                 count needs, so clang declined and said so
+ *                                 ("loop not unrolled"), a warning PoCL
+ *                                 printed on stderr at every build
  *   LS_MAX_GROUP(n)               a promise that launches use at most n
  *                                 work-items per group (CUDA uses it to
  *                                 budget registers; OpenCL has no
@@ -207,6 +218,13 @@ static inline ls_u32 ls_nv_shfl_down1(ls_u32 v)
 
 #else
 #error "dialect.h is for kernel sources: compile as OpenCL C or CUDA"
+#endif
+
+#define LS_PRAGMA_(text) _Pragma(#text)
+#if defined(__CUDACC__) || defined(LS_NV_PTX)
+#define LS_UNROLL_EXCHANGING(n) LS_PRAGMA_(unroll n)
+#else
+#define LS_UNROLL_EXCHANGING(n)
 #endif
 
 #endif

@@ -504,7 +504,7 @@ LS_DEVICE void life_2dm_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst,
     yr = yr + 1u == ny ? 0u : yr + 1u;
     ls_u32 nw1 = LIFE_2DM_READ(yr) & life_2dt_keep(bounded, y - LIFE_2D_GENS + 1u, ny);
     yr = yr + 1u == ny ? 0u : yr + 1u;
-#pragma unroll 2
+    LS_UNROLL_EXCHANGING(2)
     for (ls_u32 s = 0; s < steps; s += 2u) {
         /* Rows row0 and row0 + 1 arrive; generation LIFE_2D_GENS of rows
          * row0 - LIFE_2D_GENS and the one after leaves. */
