@@ -174,6 +174,11 @@ int ls_spec_parse(const char *flag, const char *spec, ls_spec_item *items, int m
         ls_spec_item *it = &items[n];
         size_t at = (size_t)(tok - buf);
         it->sep = at ? spec[at - 1] : 0;
+        /* A set is opened again by its items' spelling: one cut short
+         * could name another device (opencl:0...01 as opencl:0...0). */
+        if (strlen(tok) >= sizeof it->text)
+            return ls_fail_usage(err, "%s: a device spec of at most %zu characters; '%.20s...' is longer", flag,
+                                 sizeof it->text - 1, tok);
         snprintf(it->text, sizeof it->text, "%s", tok);
         char *colon = strchr(tok, ':');
         int all = colon && strcmp(colon + 1, "all") == 0;

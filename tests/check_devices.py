@@ -70,6 +70,13 @@ refused(['conformance', '--backend', 'openmp+openmp'], 'named twice')
 
 # A set is checked before the entries ahead of it run.
 refused(['check', 'graveler', '--battles', '1e5', '--backends', 'openmp,openmp:5+openmp', '--quiet'], 'index')
+# A set is opened again by its spelling, which must not be cut short:
+# opencl:000...01 would open as opencl:000...0, another device than the
+# one checked.
+refused(['check', 'graveler', '--battles', '1e5', '--backends', 'openmp,openmp+opencl:%s1' % ('0' * 70), '--quiet'],
+        'at most 63 characters')
+refused(['check', 'graveler', '--battles', '1e5', '--backends', 'openmp,' + '+'.join(['opencl:%s' % ('0' * 40)] * 4),
+         '--quiet'], 'at most 127 characters')
 
 # One distinct device: nothing is compared (77), and it is named as the device.
 r = run(['check', 'graveler', '--battles', '1e5', '--backends', 'openmp:all', '--quiet', '--json'])

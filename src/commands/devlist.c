@@ -176,8 +176,14 @@ static int add_entries(dev_counts *dc, const ls_spec_item *items, int count, ls_
 {
     entry_seen e;
     memset(&e, 0, sizeof e);
-    for (int k = 0; k < count; k++)
-        snprintf(e.text + strlen(e.text), sizeof e.text - strlen(e.text), "%s%s", k ? "+" : "", items[k].text);
+    /* The set is opened by its spelling: one cut short would be another set. */
+    for (int k = 0; k < count; k++) {
+        size_t used = strlen(e.text);
+        if ((size_t)snprintf(e.text + used, sizeof e.text - used, "%s%s", k ? "+" : "", items[k].text) >=
+            sizeof e.text - used)
+            return ls_fail_usage(err, "%s: a set of at most %zu characters ('%s' is longer)", flag,
+                                 sizeof e.text - 1, e.text);
+    }
     const char *unavailable = NULL; /* why a backend of the entry cannot run here */
     for (int k = 0; k < count; k++) {
         const char *why = "";
