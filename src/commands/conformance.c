@@ -27,7 +27,7 @@ typedef struct case_result {
      * LS_CASE_NOT_SUPPORTED: the device rightly refused it, or its
      * backend is not available here (detail says why) */
     int result;
-    char detail[640];
+    char detail[672]; /* room for a missing entry's spec and reason, whole */
     double seconds;
 } case_result;
 
@@ -174,10 +174,10 @@ static int add_missing(case_log *log, const ls_dev_missing *m, const ls_case *co
         if (!c)
             return -1;
         /* The lengths are ls_dev_missing's: both fit. */
-        snprintf(c->device, sizeof c->device, "%.63s", m->spec);
+        snprintf(c->device, sizeof c->device, "%.127s", m->spec);
         c->name = cases[k]->name;
         c->result = LS_CASE_NOT_SUPPORTED;
-        snprintf(c->detail, sizeof c->detail, "%.63s is not available here: %.511s", m->spec, m->why);
+        snprintf(c->detail, sizeof c->detail, "%.127s is not available here: %.511s", m->spec, m->why);
         log_count(log, c->result);
     }
     if (!json) {
@@ -424,11 +424,11 @@ int ls_cmd_conformance(int argc, char **argv)
     if (junit && ls_output_check(junit, &err) != 0)
         return ls_report(&err);
     ls_dev_ref devs[LS_MAX_DEVICES * 3];
-    ls_dev_missing missing[LS_MAX_DEVICES];
+    ls_dev_missing missing[LS_MAX_DEVICES * 3]; /* as many as there can be entries */
     char skipped[1024];
     int nmissing = 0;
     int ndev = ls_collect_devices_missing("--backend", c.backend, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped,
-                                          missing, LS_MAX_DEVICES, &nmissing, &err);
+                                          missing, LS_MAX_DEVICES * 3, &nmissing, &err);
     if (ndev < 0)
         return ls_report(&err);
     case_log log = {0};

@@ -33,7 +33,8 @@ int ls_collect_devices(const char *flag, const char *list, ls_dev_ref *out, int 
  * cannot run here, and why: a device or a backend's devices ("cuda",
  * "opencl:1"), or a set of which a backend cannot run here ("cuda:all"). */
 typedef struct ls_dev_missing {
-    char spec[64];  /* as the list named it: "cuda", "opencl:1", "cuda:all" */
+    char spec[128]; /* as the list named it: "cuda", "opencl:1", "cuda:all"
+                     * (a set of up to 127 characters, as ls_dev_ref's) */
     char why[512];
 } ls_dev_missing;
 
