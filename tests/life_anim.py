@@ -55,7 +55,9 @@ def peak_mib(args):
 
 
 def refused(args, what, says):
-    code, _, err = life([*args, "--steps", "1000000000"], timeout=60)
+    # Long enough that a run not refused times out, within --every 1's
+    # bound of 2^24 populations (a longer series is refused for that).
+    code, _, err = life([*args, "--steps", "16000000"], timeout=60)
     lines = err.strip().splitlines()
     expect(code == 2 and len(lines) == 1 and says in err, f"{what}: refused in one line saying '{says}'",
            f"(exit {code}: {err.strip()!r})")
@@ -301,7 +303,7 @@ with tempfile.TemporaryDirectory() as d:
             os.mkdir(target)
         gif = os.path.join(d, f"stop{int(existing)}.gif")
         before = set(os.listdir(d))
-        p = subprocess.Popen([LOCKSTEP, "life", "--quiet", "--dims", "2", "--size", "512", "--steps", "100000000",
+        p = subprocess.Popen([LOCKSTEP, "life", "--quiet", "--dims", "2", "--size", "512", "--steps", "16000000",
                               "--every", "1", "--frames", target, "--backend", "openmp"] +
                              (["--out", gif] if HAVE_GIF else []),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)

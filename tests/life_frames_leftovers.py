@@ -54,7 +54,7 @@ def writing(d, name, frames=3, timeout=60):
 
 with tempfile.TemporaryDirectory() as d:
     # ---- a killed run's directory goes with the next run into DIR ----
-    p = frames_run(d, 'fr', 100000000)
+    p = frames_run(d, 'fr', 16000000)
     left = writing(d, 'fr')
     p.kill()
     p.communicate()
@@ -75,7 +75,7 @@ with tempfile.TemporaryDirectory() as d:
            'DIR holds the frames alone (no lock file)', str(os.listdir(os.path.join(d, 'fr'))))
 
     # ---- a live run's directory is left alone ----
-    live = frames_run(d, 'shared', 100000000)
+    live = frames_run(d, 'shared', 16000000)
     live_tmp = writing(d, 'shared')
     other = frames_run(d, 'shared', 2)
     _, err = other.communicate(timeout=120)

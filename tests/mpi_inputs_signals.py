@@ -146,12 +146,12 @@ def stopped(args, who, sig, marker):
 
 with tempfile.TemporaryDirectory() as tmp:
     marker = os.path.join(tmp, 'never-written.gif')
-    life = ['life', '--dims', '2', '--size', '2048', '--steps', '1e9', '--every', '7', '--backend', 'openmp',
+    life = ['life', '--dims', '2', '--size', '2048', '--steps', '1e8', '--every', '7', '--backend', 'openmp',
             '--json', '--quiet', '--frames', marker]
     for who, sig in ((1, signal.SIGTERM), ('mpirun', signal.SIGUSR2)):
         rc, d, err = stopped(life, who, sig, marker)
         pops = d.get('populations') or []
-        expect(rc == 128 + sig and d.get('interrupted') is True and 0 < d.get('generations', 0) < 1e9 and
+        expect(rc == 128 + sig and d.get('interrupted') is True and 0 < d.get('generations', 0) < 1e8 and
                len(pops) == d.get('generations', -1) // 7 + 1 and not os.path.exists(marker),
                'Life on 2 ranks, %s to %s: every rank stops, the whole report, exit %d' %
                (signal.Signals(sig).name, 'rank %d' % who if who != 'mpirun' else 'mpirun', 128 + sig),
