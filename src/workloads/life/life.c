@@ -75,6 +75,7 @@ typedef struct life_data {
      * cells) for the summary, the result and the report, with the grid's
      * shape as reported (the grid itself stays as computed). */
     uint64_t population, digest;
+    int digest_version; /* LIFE_DIGEST_VERSION: what the digest is (a result field, so a fault can change it) */
     uint32_t dims, extent[3];
     int bounded;
     int slabs;     /* cut into this many slabs (life_slabs.h); 0: one device, whole */
@@ -735,6 +736,7 @@ static void digest_grid(void *data)
 /* The summary of the final grid but its digest. */
 static void summarise_but_digest(life_data *d)
 {
+    d->digest_version = LIFE_DIGEST_VERSION;
     d->population = life_grid_population(&d->grid);
     d->dims = d->grid.dims;
     d->extent[0] = d->grid.nx;
@@ -1189,7 +1191,7 @@ static void life_result_json(const void *pp, const ls_run *run, FILE *out)
     fprintf(out, "\"dims\":%u,\"size\":[%u,%u,%u],%s\"rule\":\"%s\",\"generations\":%" PRIu64
                  ",\"population\":%" PRIu64 ",\"grid_digest\":\"%016" PRIx64 "\",\"digest_version\":%d",
             d->dims, d->extent[0], d->extent[1], d->extent[2], d->bounded ? "\"topology\":\"plane\"," : "", rule,
-            d->steps, d->population, d->digest, LIFE_DIGEST_VERSION);
+            d->steps, d->population, d->digest, d->digest_version);
     if (d->every) {
         fprintf(out, ",\"every\":%" PRIu64 ",\"populations\":[", d->every);
         for (size_t i = 0; i < d->nseries; i++)
@@ -1219,7 +1221,7 @@ static void life_print(const void *pp, const ls_set *set, const ls_run *run, FIL
     if (d->slabs)
         fprintf(out, "slabs:       %d, ghosts %u deep (an exchange every %u generations)\n", d->slabs, d->halo, d->halo);
     fprintf(out, "population:  %" PRIu64 "\n", d->population);
-    fprintf(out, "grid digest: %016" PRIx64 " (version %d)\n", d->digest, LIFE_DIGEST_VERSION);
+    fprintf(out, "grid digest: %016" PRIx64 " (version %d)\n", d->digest, d->digest_version);
     fprintf(out, "digest:      %s\n", run->digest);
     fprintf(out, "time:        %.4f s, %.4g cell updates/s\n", run->seconds, rate);
     for (size_t i = 0; i < d->nseries; i++)
@@ -1265,6 +1267,8 @@ static int life_fault(ls_run *run, const char *field)
         d->every++;
     else if (strcmp(field, "populations") == 0 && d->nseries)
         d->series[0]++;
+    else if (strcmp(field, "digest_version") == 0)
+        d->digest_version++;
     else
         return -1;
     return 0;
