@@ -76,6 +76,8 @@ typedef struct life_data {
      * shape as reported (the grid itself stays as computed). */
     uint64_t population, digest;
     int digest_version; /* LIFE_DIGEST_VERSION: what the digest is (a result field, so a fault can change it) */
+    int summarised;     /* population and digest made by the slabs where they live: no whole grid on rank 0 */
+    int drawing;        /* --frames or a GIF: every sample's grid is drawn on rank 0 (every rank knows) */
     uint32_t dims, extent[3];
     int bounded;
     int slabs;     /* cut into this many slabs (life_slabs.h); 0: one device, whole */
@@ -734,15 +736,21 @@ static void digest_grid(void *data)
 }
 
 /* The summary of the final grid but its digest. */
-static void summarise_but_digest(life_data *d)
+/* The result's shape (the grid's, as computed). */
+static void summarise_shape(life_data *d)
 {
     d->digest_version = LIFE_DIGEST_VERSION;
-    d->population = life_grid_population(&d->grid);
     d->dims = d->grid.dims;
     d->extent[0] = d->grid.nx;
     d->extent[1] = d->grid.ny;
     d->extent[2] = d->grid.nz;
     d->bounded = d->grid.bounded;
+}
+
+static void summarise_but_digest(life_data *d)
+{
+    summarise_shape(d);
+    d->population = life_grid_population(&d->grid);
 }
 
 static void summarise(life_data *d)
@@ -829,9 +837,19 @@ static int record_population(life_device *dev, life_data *d, ls_error *err)
 
 static int record_sample(life_device *dev, life_data *d, ls_error *err)
 {
+    int root = dev->set->job.rank == 0;
+    if (dev->slabs && !d->drawing) {
+        /* A count from each slab where it lives: no grid gathered. */
+        uint64_t population = 0;
+        if (life_slabs_summary(dev->slabs, &d->grid, &population, NULL, err))
+            return -1;
+        if (root)
+            d->series[d->nseries++] = population;
+        return 0;
+    }
     if (fetch_grid(dev, d, err))
         return -1;
-    if (!d->grid.words)
+    if (!root)
         return 0;
     d->series[d->nseries++] = life_grid_population(&d->grid);
     return d->anim ? life_anim_add(d->anim, &d->grid, d->generation0 + d->steps, err) : 0;
@@ -913,6 +931,15 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
             stop = 1;
     }
     double t0 = ls_now();
+    /* Slabs count and hash their own planes unless --out needs the whole
+     * last generation on rank 0 (a run that stopped early writes none). */
+    int whole = o->out && o->out_format != LIFE_FORMAT_GIF && d->steps == o->steps;
+    if (dev->slabs && !whole) {
+        d->summarised = 1;
+        int rc = life_slabs_summary(dev->slabs, &d->grid, &d->population, &d->digest, err);
+        d->phase[PH_SUMMARY] = ls_now() - t0;
+        return rc;
+    }
     int rc = fetch_grid(dev, d, err);
     d->phase[PH_RESULT] = ls_now() - t0;
     return rc;
@@ -996,6 +1023,10 @@ static int start_device(ls_set *set, const life_opts *o, life_data *d, life_devi
  * threads meanwhile, instead of before the writing starts. */
 static int summarise_and_write(const life_opts *o, life_data *d, int finished, ls_error *err)
 {
+    if (d->summarised) {
+        summarise_shape(d); /* population and digest came from the slabs (drive) */
+        return 0;
+    }
     double t0 = ls_now();
     summarise_but_digest(d);
     if (!finished || !o->out || o->out_format == LIFE_FORMAT_GIF) {
@@ -1129,6 +1160,7 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
         return ls_fail(err, "out of memory");
     out->data = d;
     d->every = o->every;
+    d->drawing = o->frames || (o->out && o->out_format == LIFE_FORMAT_GIF);
     size_t points = o->every ? (size_t)(o->steps / o->every) + 1 : 0;
     double t_start = ls_now();
     if (make_start(o, d, fill_on_device(set, o), err) || (points && !(d->series = calloc(points, sizeof *d->series)))) {
@@ -1166,8 +1198,8 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     }
     out->items = (uint64_t)d->grid.nx * d->grid.ny * d->grid.nz * d->steps;
     out->interrupted = d->steps < o->steps;
-    if (!d->grid.words)
-        return 0; /* another rank than 0: rank 0 reports */
+    if (set->job.rank != 0)
+        return 0; /* rank 0 reports */
     if (summarise_and_write(o, d, !out->interrupted, err)) {
         life_run_free(out);
         return -1;
@@ -1249,7 +1281,10 @@ static int life_write_outputs(const void *pp, const ls_run *run, ls_error *err)
 static int life_fault(ls_run *run, const char *field)
 {
     life_data *d = run->data;
-    if (strcmp(field, "grid_digest") == 0 || strcmp(field, "population") == 0) {
+    if ((strcmp(field, "grid_digest") == 0 || strcmp(field, "population") == 0) && !d->grid.words) {
+        d->population++; /* summarised by slabs: no cells here to change */
+        d->digest ^= 1u;
+    } else if (strcmp(field, "grid_digest") == 0 || strcmp(field, "population") == 0) {
         d->grid.words[d->grid.nwords / 2] ^= 1u;
         summarise(d);
     }

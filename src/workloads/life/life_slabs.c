@@ -612,6 +612,81 @@ int life_slabs_gather(life_slabs *L, life_grid *g, ls_error *err)
     return rc;
 }
 
+/* Slab sl's owned planes counted, and hashed when hashes is given (one a
+ * unit: a plane along the cut axis, seeded with its index in the whole
+ * grid), from src (its owned planes on the host). */
+static uint64_t summarise_slab(const life_slabs *L, const slab *sl, const life_grid *shape, const uint32_t *src,
+                               uint64_t *hashes)
+{
+    life_grid view;
+    life_grid_shape(&view, L->dims, shape->nx, L->dims == 3 ? shape->ny : sl->owned, L->dims == 3 ? sl->owned : 1);
+    view.words = (uint32_t *)src;
+    if (hashes) {
+#pragma omp parallel for schedule(dynamic, 16)
+        for (int64_t u = 0; u < (int64_t)sl->owned; u++)
+            hashes[u] = life_grid_unit_hash(&view, (uint32_t)u, sl->first);
+    }
+    return life_grid_population(&view);
+}
+
+int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *population, uint64_t *digest,
+                       ls_error *err)
+{
+    int root = L->job.rank == 0, nsends = 0, nrecvs = 0, rc = 0, hash = digest != NULL;
+    /* Slab i's news at news + at[i]: its count, then its units' hashes. */
+    size_t total = 0, *at = calloc((size_t)L->nslabs + 1, sizeof *at);
+    for (int i = 0; at && i < L->nslabs; i++) {
+        at[i] = total;
+        total += 1 + (hash ? L->owned[i] : 0);
+    }
+    uint64_t *news = calloc(total + 1, sizeof *news);
+    ls_job_msg *send = calloc((size_t)L->nlocal + 1, sizeof *send);
+    ls_job_msg *recv = calloc((size_t)L->nslabs + 1, sizeof *recv);
+    if (!at || !news || !send || !recv)
+        rc = ls_fail(err, "out of memory");
+    for (int j = 0; j < L->nlocal && rc == 0; j++) {
+        slab *sl = &L->slabs[j];
+        const uint32_t *src = NULL;
+        uint64_t *mine = news + at[sl->index];
+        rc = owned_planes(L, sl, NULL, &src, err);
+        if (rc == 0)
+            mine[0] = summarise_slab(L, sl, shape, src, hash ? mine + 1 : NULL);
+        if (rc == 0 && !root)
+            send[nsends++] = (ls_job_msg){0, TAG_GATHER + sl->index, mine, (1 + (hash ? sl->owned : 0)) * sizeof *mine};
+    }
+    for (int i = 0; root && i < L->nslabs && rc == 0; i++)
+        if (job_rank(L, i) != 0)
+            recv[nrecvs++] = (ls_job_msg){job_rank(L, i), TAG_GATHER + i, news + at[i],
+                                          (1 + (hash ? L->owned[i] : 0)) * sizeof *news};
+    if (rc == 0)
+        rc = ls_job_exchange(&L->job, send, nsends, recv, nrecvs, err);
+    if (rc == 0 && root) {
+        uint64_t *units = hash ? malloc((size_t)L->planes * sizeof *units) : NULL;
+        if (hash && !units) {
+            rc = ls_fail(err, "out of memory");
+        } else {
+            *population = 0;
+            for (int i = 0; i < L->nslabs; i++) {
+                *population += news[at[i]];
+                if (hash)
+                    memcpy(units + L->first[i], news + at[i] + 1, L->owned[i] * sizeof *units);
+            }
+            if (hash)
+                *digest = life_grid_digest_of_units(shape->nx, shape->ny, shape->nz, units, L->planes);
+        }
+        free(units);
+    }
+    for (int j = 0; j < L->nlocal; j++) {
+        free(L->slabs[j].scratch);
+        L->slabs[j].scratch = NULL;
+    }
+    free(at);
+    free(news);
+    free(send);
+    free(recv);
+    return rc;
+}
+
 /* Every device's figures on rank 0, in job order (other ranks send). */
 static int gather_reports(life_slabs *L, device_report *all, ls_error *err)
 {

@@ -73,6 +73,14 @@ int life_slabs_steps(life_slabs *L, life_rule r, uint64_t n, ls_error *err);
 /* The current generation, whole, into g on rank 0 (g as at start); the
  * other ranks send theirs and leave g alone. */
 int life_slabs_gather(life_slabs *L, life_grid *g, ls_error *err);
+/* The current generation's population, and with digest its grid digest
+ * (version 2, life_grid.h), on rank 0, of the grid of shape's extents:
+ * each slab counts and hashes its own planes on its own rank (a GPU
+ * slab's read to the host first), and rank 0 gathers a count and 8 bytes
+ * a unit, never the cells. The other ranks take part and leave
+ * *population and *digest alone. 0, or -1 with err set. */
+int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *population, uint64_t *digest,
+                       ls_error *err);
 /* What each device of the job did, into the run's report on rank 0, with
  * the run's wall time; on other ranks only computed_only. 0, or -1 with
  * err set. */
