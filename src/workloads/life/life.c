@@ -137,7 +137,7 @@ static int life_params_options(void *pp, ls_opt *out, int max)
          "cut the grid into N slabs over the devices and MPI ranks (default: one per device; fewer when the grid is "
          "too thin); the answer is the same"},
         {"halo", LS_OPT_COUNT, &o->halo, 1, LIFE_MAX_HALO, "K",
-         "generations between the slabs' exchanges, their ghost planes' depth (default: 2 on CPUs, 4 with a GPU)"},
+         "generations between the slabs' exchanges, their ghost planes' depth (default: 2 on CPUs; with a GPU 16 in 2D, 4 in 3D)"},
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     n = n < max ? n : max;

@@ -195,7 +195,10 @@ static void choose_shape(life_slabs *L, uint64_t slabs, uint64_t halo)
     int any_gpu = 0;
     for (int i = 0; i < L->ndevices; i++)
         any_gpu |= L->devices[i].is_gpu;
-    uint64_t k = halo ? halo : any_gpu ? LIFE_HALO_GPU : LIFE_HALO_CPU;
+    /* 2D on a GPU: ghosts as deep as the many-generation kernel's walk, so
+     * that a slab runs the kernel a whole grid on one GPU runs. */
+    uint64_t gpu_k = L->dims == 2 ? LIFE_HALO_GPU_2D : LIFE_HALO_GPU;
+    uint64_t k = halo ? halo : any_gpu ? gpu_k : LIFE_HALO_CPU;
     L->k = (uint32_t)(k < L->planes ? k : L->planes);
     uint32_t thinnest = L->k < LIFE_MIN_SIZE ? LIFE_MIN_SIZE - L->k : 1;
     if (thinnest < L->k)

@@ -40,6 +40,11 @@
  * floor of both. */
 #define LIFE_HALO_CPU 2u
 #define LIFE_HALO_GPU 4u
+/* 2D with a GPU: k = LIFE_2D_GENS, so that each epoch is one launch of the
+ * many-generation kernel (life_gpu.c), as on a whole grid; with k = 4 a
+ * slab ran the two-generation kernel, twice the launches and eight times
+ * the bytes a generation (issue 26; figures in docs/perf/). */
+#define LIFE_HALO_GPU_2D LIFE_2D_GENS
 
 typedef struct life_slabs life_slabs;
 
