@@ -131,7 +131,7 @@ int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu *
     job->slab = g->dims == 3 && g->nz > LIFE_CPU_SLAB ? LIFE_CPU_SLAB : g->nz;
     job->scratch_words = life_cpu_scratch_words(g->dims, g->row_words, job->strip);
     size_t grid_bytes = (g->nwords * sizeof(uint32_t) + 63) / 64 * 64;
-    job->next = aligned_alloc(64, grid_bytes);
+    job->next = life_alloc_cells(grid_bytes);
     job->scratch = aligned_alloc(64, (size_t)job->threads * job->scratch_words * sizeof(uint32_t));
     if (!job->next || !job->scratch) {
         life_cpu_stop(c);

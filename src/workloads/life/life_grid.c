@@ -3,6 +3,7 @@
 #include "life_grid.h"
 
 #include <math.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,34 @@ int life_grid_init(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32
     return 0;
 }
 
+/* Huge pages are asked for from this size on. */
+#define LIFE_HUGE_PAGE ((size_t)2 << 20)
+
+void *life_alloc_cells(size_t bytes)
+{
+    if (bytes < 2 * LIFE_HUGE_PAGE)
+        return aligned_alloc(64, (bytes + 63u) / 64u * 64u);
+    size_t alloc = (bytes + LIFE_HUGE_PAGE - 1) / LIFE_HUGE_PAGE * LIFE_HUGE_PAGE;
+    void *p = aligned_alloc(LIFE_HUGE_PAGE, alloc);
+    /* Advice only: where the system gives no huge pages the memory works
+     * as it is. */
+    if (p)
+        (void)madvise(p, alloc, MADV_HUGEPAGE);
+    return p;
+}
+
+void life_touch_words(uint32_t *words, size_t nwords)
+{
+    /* Pieces of 2 MiB, a page fault each 4 KiB (or one a huge page). */
+    const size_t piece = (size_t)1 << 19;
+    int64_t pieces = (int64_t)((nwords + piece - 1) / piece);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < pieces; i++) {
+        size_t first = (size_t)i * piece, n = nwords - first < piece ? nwords - first : piece;
+        memset(words + first, 0, n * sizeof *words);
+    }
+}
+
 int life_grid_alloc(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, ls_error *err)
 {
     memset(g, 0, sizeof *g);
@@ -54,7 +83,7 @@ int life_grid_alloc(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint3
     if (alloc > SIZE_MAX)
         return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f GiB, more than this machine can address", nx, ny, nz,
                              (double)bytes / (1u << 30));
-    g->words = aligned_alloc(64, (size_t)alloc);
+    g->words = life_alloc_cells((size_t)alloc);
     if (!g->words)
         return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f MiB (one bit per cell); this machine has not that much "
                                   "memory free",
@@ -70,14 +99,7 @@ int life_grid_alloc(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint3
 
 void life_grid_touch(life_grid *g)
 {
-    /* Pieces of 2 MiB: a page fault each 4 KiB, taken by every thread. */
-    const size_t piece = (size_t)1 << 19;
-    int64_t pieces = (int64_t)((g->nwords + piece - 1) / piece);
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < pieces; i++) {
-        size_t first = (size_t)i * piece, n = g->nwords - first < piece ? g->nwords - first : piece;
-        memset(g->words + first, 0, n * sizeof *g->words);
-    }
+    life_touch_words(g->words, g->nwords);
 }
 
 void life_grid_shape(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz)

@@ -49,6 +49,12 @@ void life_grid_free(life_grid *g);
 /* Clears an allocated grid on every thread: its pages are faulted in in
  * parallel, before a device's copy (one thread) writes into them. */
 void life_grid_touch(life_grid *g);
+/* Host memory for cells (64-byte aligned; from 4 MiB on, in huge pages
+ * where the system gives them: a gigabyte's 4 KiB pages cost a fault
+ * each), freed with free(); NULL when there is none. */
+void *life_alloc_cells(size_t bytes);
+/* Clears nwords words on every thread (their pages faulted in at once). */
+void life_touch_words(uint32_t *words, size_t nwords);
 /* The fields of such a grid (a torus), without cells: words NULL, for a
  * grid that lives elsewhere (a slab on a device). */
 void life_grid_shape(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz);

@@ -579,8 +579,11 @@ static int owned_planes(life_slabs *L, slab *sl, uint32_t *dst, const uint32_t *
         *src = own;
         return 0;
     }
-    if (!dst && !sl->scratch && !(sl->scratch = malloc(bytes)))
-        return ls_fail(err, "out of memory for %.1f MiB of slab %d", (double)bytes / (1 << 20), sl->index);
+    if (!dst && !sl->scratch) {
+        if (!(sl->scratch = life_alloc_cells(bytes)))
+            return ls_fail(err, "out of memory for %.1f MiB of slab %d", (double)bytes / (1 << 20), sl->index);
+        life_touch_words(sl->scratch, bytes / sizeof(uint32_t)); /* faulted in by every thread, not by the copy */
+    }
     *src = dst ? dst : sl->scratch;
     return life_gpu_read_planes(sl->gpu, sl->ghost[LOW], sl->owned, dst ? dst : sl->scratch, err);
 }
