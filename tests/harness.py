@@ -42,6 +42,24 @@ def interrupted_after(cmd, env, seconds=3, timeout=120):
     return p.returncode, out, err
 
 
+def rank_pid(rank, marker, alive=lambda: True, seconds=60):
+    """The pid of MPI rank `rank` of a job whose command line holds `marker`
+    (a string unique to the run), once it is up; None when it did not come
+    within `seconds` or alive() turned false (the job ended)."""
+    deadline = time.time() + seconds
+    while time.time() < deadline and alive():
+        for pid in os.listdir('/proc'):
+            try:
+                environ = open('/proc/%s/environ' % pid, 'rb').read().split(b'\0')
+                cmdline = open('/proc/%s/cmdline' % pid, 'rb').read()
+            except OSError:
+                continue
+            if marker.encode() in cmdline and ('OMPI_COMM_WORLD_RANK=%d' % rank).encode() in environ:
+                return int(pid)
+        time.sleep(0.2)
+    return None
+
+
 def mpirun_killing_rank1(mpirun_args, marker, env, timeout=120):
     """Starts `mpirun` with mpirun_args (a list, after 'mpirun'), waits until
     rank 1's process (its command line holds `marker`, a path unique to the
@@ -49,17 +67,7 @@ def mpirun_killing_rank1(mpirun_args, marker, env, timeout=120):
     Returns (victim pid or None, exit status, stdout, stderr)."""
     p = subprocess.Popen(['mpirun'] + list(mpirun_args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env=env)
-    victim, deadline = None, time.time() + 60
-    while victim is None and time.time() < deadline and p.poll() is None:
-        time.sleep(0.2)
-        for pid in os.listdir('/proc'):
-            try:
-                environ = open('/proc/%s/environ' % pid, 'rb').read().split(b'\0')
-                cmdline = open('/proc/%s/cmdline' % pid, 'rb').read()
-            except OSError:
-                continue
-            if marker.encode() in cmdline and b'OMPI_COMM_WORLD_RANK=1' in environ:
-                victim = int(pid)
+    victim = rank_pid(1, marker, alive=lambda: p.poll() is None)
     time.sleep(1.5)
     if victim:
         os.kill(victim, signal.SIGKILL)

@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-from harness import expect, finish
+from harness import expect, finish, rank_pid
 
 LS = os.path.abspath(sys.argv[1])
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
@@ -110,29 +110,12 @@ expect(r.returncode == 2 and len(lines) == 1 and "'--halo (not given)'" in lines
        'an option given to one rank only is named as not given on the other', r.stderr[-400:])
 
 
-def rank_pid(mpirun_pid, rank, marker):
-    """The pid of `rank` of the job mpirun_pid started (its command line
-    holds marker), once it is up."""
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        for pid in os.listdir('/proc'):
-            try:
-                environ = open('/proc/%s/environ' % pid, 'rb').read().split(b'\0')
-                cmdline = open('/proc/%s/cmdline' % pid, 'rb').read()
-            except OSError:
-                continue
-            if marker.encode() in cmdline and ('OMPI_COMM_WORLD_RANK=%d' % rank).encode() in environ:
-                return int(pid)
-        time.sleep(0.2)
-    return None
-
-
 def stopped(args, who, sig, marker):
     """Starts `mpirun -np 2 lockstep ARGS`, lets it run 3 s, sends sig to
     `who` (mpirun, or a rank number) and waits: (exit status, document)."""
     p = subprocess.Popen(['mpirun', '-np', '2', LS, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, env=ENV)
-    target = p.pid if who == 'mpirun' else rank_pid(p.pid, who, marker)
+    target = p.pid if who == 'mpirun' else rank_pid(who, marker, alive=lambda: p.poll() is None)
     time.sleep(3)
     if target:
         os.kill(target, sig)
