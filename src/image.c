@@ -1,6 +1,7 @@
 /* image.c - PNG (libpng) and PPM/PGM writers, and a whole-or-nothing save. */
 #include "image.h"
 #include "output.h"
+#include "png_out.h"
 
 #include <errno.h>
 #include <png.h>
@@ -42,35 +43,15 @@ int ls_image_format_of(const char *path, int channels, ls_image_format *out, ls_
 typedef struct png_failure {
     const char *name;
     ls_error *err;
-    int write_errno; /* of the failed write, or 0 */
+    const ls_png_out *out; /* the write's errno where one failed (png_out.h) */
 } png_failure;
 
 static void png_on_error(png_structp png, png_const_charp msg)
 {
     png_failure *f = png_get_error_ptr(png);
-    ls_fail(f->err, "cannot write %s: %s", f->name, f->write_errno ? strerror(f->write_errno) : msg);
+    int e = f->out->write_errno;
+    ls_fail(f->err, "cannot write %s: %s", f->name, e ? strerror(e) : msg);
     png_longjmp(png, 1);
-}
-
-/* libpng's output: the stream, keeping the errno of a write that fails. */
-static void png_write_file(png_structp png, png_bytep data, size_t n)
-{
-    errno = 0;
-    if (fwrite(data, 1, n, png_get_io_ptr(png)) != n) {
-        png_failure *f = png_get_error_ptr(png);
-        f->write_errno = errno ? errno : EIO;
-        png_error(png, "write failed");
-    }
-}
-
-static void png_flush_file(png_structp png)
-{
-    errno = 0;
-    if (fflush(png_get_io_ptr(png)) != 0) {
-        png_failure *f = png_get_error_ptr(png);
-        f->write_errno = errno ? errno : EIO;
-        png_error(png, "write failed");
-    }
 }
 
 static void png_on_warning(png_structp png, png_const_charp msg)
@@ -81,7 +62,8 @@ static void png_on_warning(png_structp png, png_const_charp msg)
 
 int ls_image_write_png(FILE *f, const char *name, const ls_image *img, ls_error *err)
 {
-    png_failure failure = {name, err, 0};
+    ls_png_out out = {f, 0};
+    png_failure failure = {name, err, &out};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, png_on_error, png_on_warning);
     if (!png)
         return ls_fail(err, "cannot write %s: out of memory starting libpng", name);
@@ -94,7 +76,7 @@ int ls_image_write_png(FILE *f, const char *name, const ls_image *img, ls_error 
         png_destroy_write_struct(&png, &info);
         return -1; /* png_on_error has filled err */
     }
-    png_set_write_fn(png, f, png_write_file, png_flush_file);
+    ls_png_out_set(png, &out);
     int type = img->channels == LS_IMAGE_RGB ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY;
     png_set_IHDR(png, info, img->width, img->height, 8, type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "life_io.h"
+#include "png_out.h"
 
 /* libpng reports errors through a callback that must not return: it
  * keeps the message and jumps back to the setjmp in the caller. A write
@@ -17,35 +18,15 @@
  * which libpng's own message ("Write Error") does not give. */
 typedef struct png_failure {
     char msg[200];
-    int write_errno; /* of the failed write, or 0 */
+    const ls_png_out *out; /* a write's errno where one failed (png_out.h); NULL when reading */
 } png_failure;
 
 static void on_png_error(png_structp png, png_const_charp msg)
 {
     png_failure *f = png_get_error_ptr(png);
-    snprintf(f->msg, sizeof f->msg, "%s", f->write_errno ? strerror(f->write_errno) : msg);
+    int e = f->out ? f->out->write_errno : 0;
+    snprintf(f->msg, sizeof f->msg, "%s", e ? strerror(e) : msg);
     png_longjmp(png, 1);
-}
-
-/* libpng's output: the stream, with the errno of a write that fails. */
-static void png_write_file(png_structp png, png_bytep data, size_t n)
-{
-    errno = 0;
-    if (fwrite(data, 1, n, png_get_io_ptr(png)) != n) {
-        png_failure *f = png_get_error_ptr(png);
-        f->write_errno = errno ? errno : EIO;
-        png_error(png, "write failed");
-    }
-}
-
-static void png_flush_file(png_structp png)
-{
-    errno = 0;
-    if (fflush(png_get_io_ptr(png)) != 0) {
-        png_failure *f = png_get_error_ptr(png);
-        f->write_errno = errno ? errno : EIO;
-        png_error(png, "write failed");
-    }
 }
 
 static void on_png_warning(png_structp png, png_const_charp msg)
@@ -107,7 +88,8 @@ int life_write_png(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
         return -1;
     _Static_assert(LIFE_PNG_MAX_SIDE == PNG_UINT_31_MAX, "PNG's limit on a side");
     uint32_t width = g->nx * scale, height = g->ny * scale; /* below 2^31: checked */
-    png_failure failure = {"", 0};
+    ls_png_out out = {f, 0};
+    png_failure failure = {"", &out};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, on_png_error, on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     png_bytep volatile row = malloc(((size_t)width + 7) / 8);
@@ -121,7 +103,7 @@ int life_write_png(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
         free(row);
         return ls_fail(err, "%s", failure.msg);
     }
-    png_set_write_fn(png, f, png_write_file, png_flush_file);
+    ls_png_out_set(png, &out);
     png_set_IHDR(png, info, width, height, 1, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
     png_text_chunks text;
@@ -166,7 +148,7 @@ static void png_cells(png_structp png, uint32_t scale, png_bytep row, life_patte
 int life_read_png(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err)
 {
     memset(p, 0, sizeof *p);
-    png_failure failure = {"", 0};
+    png_failure failure = {"", NULL};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &failure, on_png_error, on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     png_bytep volatile row = NULL;
