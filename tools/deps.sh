@@ -9,7 +9,7 @@
 #   images:  libpng (PNG of the raytracer and of 2D Life grids; meson falls back to subprojects/libpng.wrap
 #            only where a wrap was fetched: tools/build.sh never downloads); giflib (animated GIFs of Life
 #            runs; optional to meson: without it .gif output is refused)
-#   MPI:     Open MPI (graveler and bmn search across the ranks of a job;
+#   MPI:     Open MPI (graveler, bmn search, life and ray across the ranks of a job;
 #            the tests run mpirun with 1, 2 and 3 ranks on this machine)
 # With --tests (tools/test.sh), what only the test suite needs as well:
 #   Random123 (known-answer tests of the generator); clang and its runtime
