@@ -113,11 +113,18 @@ static int dispatch(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
+    if (strcmp(cmd, "help") == 0 && argc > 2) {
+        /* `lockstep help COMMAND`: that command's --help, as git's and
+         * cargo's help do. */
+        char help[] = "--help";
+        char *args[] = {argv[0], argv[2], help, NULL};
+        return dispatch(3, args);
+    }
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout, cmds, n);
         return 0;
     }
-    if (strcmp(cmd, "--version") == 0)
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0)
         cmd = "version";
     if (strcmp(cmd, "--man") == 0)
         return generate(ls_manual_roff, cmds, n);

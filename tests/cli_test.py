@@ -172,5 +172,15 @@ try:
 except ValueError:
     expect(False, 'check all --json is one JSON document', out[:300])
 
+# -V is --version; `lockstep help COMMAND` is that command's --help (as git
+# and cargo have them), and an unknown command there is refused by name.
+v1, v2 = run('-V'), run('version')
+expect(v1[0] == 0 and v1[1] == v2[1] and v1[1].strip(), '-V prints what `lockstep version` prints', repr(v1))
+for cmd in (['graveler'], ['bmn'], ['check'], ['life']):
+    h1, h2 = run('help', *cmd), run(*cmd, '--help')
+    expect(h1[0] == 0 and h1[1] == h2[1] and h1[1].strip(), '`lockstep help %s` is `lockstep %s --help`' % (cmd[0], cmd[0]),
+           '%r %r' % (h1[:2], h2[:2]))
+bad(['help', 'nosuchcommand'], 'nosuchcommand')
+
 print('%d passed, %d failed' % (checks - failures, failures))
 sys.exit(1 if failures else 0)
