@@ -182,5 +182,12 @@ for cmd in (['graveler'], ['bmn'], ['check'], ['life']):
            '%r %r' % (h1[:2], h2[:2]))
 bad(['help', 'nosuchcommand'], 'nosuchcommand')
 
+# One is singular in the reports (issue 27): "1 generation", "(1 run after 1 warm-up)".
+rc, out, err = run('life', '--dims', '2', '--size', '16', '--steps', '1', '--backend', 'openmp')
+expect(rc == 0 and ', 1 generation\n' in out and '1 generations' not in out, 'life --steps 1 says "1 generation"', out[:200])
+rc, out, err = run('bench', 'graveler', '--battles', '1e4', '--repeat', '1', '--warmup', '1', '--backend', 'openmp')
+expect(rc == 0 and '(1 run after 1 warm-up)' in out, 'bench --repeat 1 --warmup 1 says "(1 run after 1 warm-up)"',
+       out[-300:] + err[-300:])
+
 print('%d passed, %d failed' % (checks - failures, failures))
 sys.exit(1 if failures else 0)

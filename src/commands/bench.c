@@ -289,8 +289,8 @@ int ls_cmd_bench(int argc, char **argv)
         failed = rc != 0;
     } else if (!failed && r.timed) {
         printf("%s on %s (%s): %" PRIu64 " %s, %s\n", w->name, s.label, s.dev[0].info.name, r.items, w->unit, r.summary);
-        printf("median %.6f s  min %.6f s  max %.6f s  (%" PRIu64 " runs after %" PRIu64 " warm-up)\n", r.median,
-               r.min, r.max, r.timed, warmup);
+        printf("median %.6f s  min %.6f s  max %.6f s  (%" PRIu64 " run%s after %" PRIu64 " warm-up%s)\n", r.median,
+               r.min, r.max, r.timed, r.timed == 1 ? "" : "s", warmup, warmup == 1 ? "" : "s");
         printf("rate %.4g %s/s (median), digest %s\n", (double)r.items / r.median, w->unit, r.digest);
         ls_clock_print(stdout, &r.clock, 7);
     }

@@ -1242,8 +1242,8 @@ static void life_print(const void *pp, const ls_set *set, const ls_run *run, FIL
     fprintf(out, "life:        %uD %ux%u", d->grid.dims, d->grid.nx, d->grid.ny);
     if (d->grid.dims == 3)
         fprintf(out, "x%u", d->grid.nz);
-    fprintf(out, " %s, rule %s, %" PRIu64 " generations%s\n", d->grid.bounded ? "bounded plane" : "torus", rule,
-            d->steps, run->interrupted ? " (interrupted)" : "");
+    fprintf(out, " %s, rule %s, %" PRIu64 " generation%s%s\n", d->grid.bounded ? "bounded plane" : "torus", rule,
+            d->steps, d->steps == 1 ? "" : "s", run->interrupted ? " (interrupted)" : "");
     if (ls_set_several(set)) {
         ls_set_print(out, set, &run->report, "cell updates"); /* slabs: each device's share */
     } else {
