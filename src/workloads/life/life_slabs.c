@@ -74,7 +74,8 @@ typedef struct slab {
     uint32_t *edge[2];       /* its lowest and highest k owned planes, on the host for its neighbours */
     int edge_fresh[2];       /* edge[] holds this epoch's planes */
     uint32_t *received[2];   /* ghosts from another rank */
-    uint32_t *scratch;       /* a GPU slab's owned planes on their way to rank 0 */
+    uint32_t *scratch;       /* a GPU slab's owned planes on the host (to send to rank 0, to count and hash),
+                              * made and faulted in once, at the first sample or the end, kept until stop */
 } slab;
 
 struct life_slabs {
@@ -609,10 +610,6 @@ int life_slabs_gather(life_slabs *L, life_grid *g, ls_error *err)
                                               L->owned[i] * L->plane_words * sizeof(uint32_t)};
     if (rc == 0)
         rc = ls_job_exchange(&L->job, send, nsends, recv, nrecvs, err);
-    for (int j = 0; j < L->nlocal; j++) {
-        free(L->slabs[j].scratch);
-        L->slabs[j].scratch = NULL;
-    }
     free(send);
     free(recv);
     return rc;
@@ -681,10 +678,6 @@ int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *populati
                 *digest = life_grid_digest_of_units(shape->nx, shape->ny, shape->nz, units, L->planes);
         }
         free(units);
-    }
-    for (int j = 0; j < L->nlocal; j++) {
-        free(L->slabs[j].scratch);
-        L->slabs[j].scratch = NULL;
     }
     free(at);
     free(news);
