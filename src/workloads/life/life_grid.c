@@ -196,14 +196,19 @@ uint64_t life_grid_digest_of_units(uint32_t nx, uint32_t ny, uint32_t nz, const 
     return XXH3_64bits_digest(&st);
 }
 
+void life_grid_unit_hashes(const life_grid *g, uint32_t units_before, uint64_t *hashes)
+{
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int64_t u = 0; u < (int64_t)life_grid_units(g); u++)
+        hashes[u] = life_grid_unit_hash(g, (uint32_t)u, units_before);
+}
+
 uint64_t life_grid_digest(const life_grid *g)
 {
     uint32_t units = life_grid_units(g);
     uint64_t *h = malloc((size_t)units * sizeof *h), digest = 0;
     if (h) {
-#pragma omp parallel for schedule(dynamic, 16)
-        for (int64_t u = 0; u < (int64_t)units; u++)
-            h[u] = life_grid_unit_hash(g, (uint32_t)u, 0);
+        life_grid_unit_hashes(g, 0, h);
         digest = life_grid_digest_of_units(g->nx, g->ny, g->nz, h, units);
     } else {
         /* No memory for the list: the same hashes made one at a time. */

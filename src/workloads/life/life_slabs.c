@@ -624,11 +624,8 @@ static uint64_t summarise_slab(const life_slabs *L, const slab *sl, const life_g
     life_grid view;
     life_grid_shape(&view, L->dims, shape->nx, L->dims == 3 ? shape->ny : sl->owned, L->dims == 3 ? sl->owned : 1);
     view.words = (uint32_t *)src;
-    if (hashes) {
-#pragma omp parallel for schedule(dynamic, 16)
-        for (int64_t u = 0; u < (int64_t)sl->owned; u++)
-            hashes[u] = life_grid_unit_hash(&view, (uint32_t)u, sl->first);
-    }
+    if (hashes)
+        life_grid_unit_hashes(&view, sl->first, hashes);
     return life_grid_population(&view);
 }
 
