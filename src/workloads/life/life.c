@@ -825,16 +825,6 @@ static int fetch_grid(life_device *dev, life_data *d, ls_error *err)
 
 /* A sample of --every: the population, and the frame of each animation
  * (rank 0 records them; the other ranks send their slabs). */
-static int record_sample(life_device *dev, life_data *d, ls_error *err);
-
-static int record_population(life_device *dev, life_data *d, ls_error *err)
-{
-    double t0 = ls_now();
-    int rc = record_sample(dev, d, err);
-    d->phase[PH_SAMPLES] += ls_now() - t0;
-    return rc;
-}
-
 static int record_sample(life_device *dev, life_data *d, ls_error *err)
 {
     int root = dev->set->job.rank == 0;
@@ -853,6 +843,14 @@ static int record_sample(life_device *dev, life_data *d, ls_error *err)
         return 0;
     d->series[d->nseries++] = life_grid_population(&d->grid);
     return d->anim ? life_anim_add(d->anim, &d->grid, d->generation0 + d->steps, err) : 0;
+}
+
+static int record_population(life_device *dev, life_data *d, ls_error *err)
+{
+    double t0 = ls_now();
+    int rc = record_sample(dev, d, err);
+    d->phase[PH_SAMPLES] += ls_now() - t0;
+    return rc;
 }
 
 /* The next chunk's generations: what the chunker asks for, but never past
