@@ -14,7 +14,7 @@ out=build-fuzz
 mkdir -p "$out"
 cc=${CLANG:-clang}
 flags="-g -O1 -std=c17 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-       -Isrc -Isrc/algo -Isrc/kernels -Isrc/workloads -Isrc/workloads/bmn"
+       -Isrc -Isrc/set -Isrc/algo -Isrc/kernels -Isrc/workloads -Isrc/workloads/bmn"
 bmn="src/workloads/bmn/bmn_host.c"
 ckpt="src/store.c src/error.c src/workloads/bmn/bmn_checkpoint.c src/workloads/bmn/bmn_topk.c $bmn -lsqlite3"
 life="src/error.c src/workloads/life/life_io.c src/workloads/life/life_text.c src/workloads/life/life_png.c
