@@ -147,6 +147,39 @@ typedef struct ls_set_report {
     ls_clock clock;
 } ls_set_report;
 
+/* ---- the job's devices (src/set/census.c) --------------------------------
+ * Every device of the job as every rank knows it, in job order: rank 0's
+ * in the order of its set, then rank 1's, and so on. The set runner and
+ * Life's slabs take the same census, so a device has one label and one
+ * line in a report however a workload runs. */
+
+typedef struct ls_job_device {
+    int32_t rank, slot, is_gpu, pid;
+    uint64_t measure; /* the census's measure of it (Life: the memory it may use); 0 without one */
+    char label[64];   /* "cuda:0", or "rank 1 cuda:0" in an MPI job */
+    char host[64];    /* the node it is on */
+} ls_job_device;
+
+typedef struct ls_census {
+    int ndevices;
+    ls_job_device *dev; /* dev[0 .. ndevices) */
+    int *rank_first;    /* rank r's devices are [rank_first[r], rank_first[r + 1]) */
+} ls_census;
+
+/* A figure of each device that every rank should know (0, or -1 with err set). */
+typedef int (*ls_census_measure)(const ls_device *d, uint64_t *out, ls_error *err);
+
+/* Every rank's devices, with `measure` of each when given (collective:
+ * every rank calls it, also one that `failed` before, which then takes
+ * part only to say so). 0, or -1 on every rank with err set: this rank's
+ * reason, or naming the rank that failed. */
+int ls_census_take(const ls_set *set, int failed, ls_census_measure measure, ls_census *out, ls_error *err);
+void ls_census_free(ls_census *c);
+
+/* A report's line for device `of`: what it did and by which clock. */
+void ls_set_share_fill(ls_set_share *d, const ls_job_device *of, uint64_t items, double seconds, int wall_clock,
+                       int timer_rejected);
+
 /* The "backend:" lines of a report: the device, or for a run on several,
  * each device's share and rate (`unit` names the items) from the run's
  * report (which may have no devices: a run that did not use the set

@@ -71,16 +71,7 @@ int ls_bytes_get(ls_bytes_reader *r, void *out, size_t n)
 
 /* ---- messages between ranks ------------------------------------------------- */
 
-enum { TAG_HELLO = 71, TAG_ASSIGN, TAG_RESULT, TAG_STOP };
-
-/* A rank's devices, sent once to rank 0. */
-typedef struct hello_msg {
-    int32_t ndevices;
-    int32_t pid;
-    char host[64];
-    char label[LS_SET_MAX_DEVICES][64];
-    int32_t is_gpu[LS_SET_MAX_DEVICES];
-} hello_msg;
+enum { TAG_ASSIGN = 72, TAG_RESULT, TAG_STOP };
 
 /* A chunk for device `slot` of the receiving rank; n == 0: no more, and
  * then stop_signal says whether the run stopped early on a signal (its
@@ -109,7 +100,7 @@ typedef struct worker {
     int rank, slot; /* where the device is, and its index there */
     ls_device *dev; /* a local device; NULL for a remote one */
     int is_gpu;
-    char label[96];
+    char label[64]; /* the census's (ls_job_device) */
     char host[64];
     int pid;
     ls_chunks sizer;
@@ -245,27 +236,37 @@ static void stop_threads(runner *sp)
         }
 }
 
-/* The devices of the set as workers w[0..n). */
-static int local_workers(runner *sp, ls_set *set, ls_error *err)
+/* A device of the job's census as a worker: on rank 0 every device of the
+ * job, on another rank its own. */
+static void census_worker(worker *w, const ls_job_device *of, ls_set *set)
 {
-    int n = set->ndevices;
+    memset(w, 0, sizeof *w);
+    w->rank = of->rank;
+    w->slot = of->slot;
+    w->is_gpu = of->is_gpu;
+    w->pid = of->pid;
+    w->dev = of->rank == set->job.rank ? &set->dev[of->slot] : NULL;
+    snprintf(w->label, sizeof w->label, "%s", of->label);
+    snprintf(w->host, sizeof w->host, "%s", of->host);
+}
+
+/* The workers: the job's devices (collective: every rank takes the census). */
+static int census_workers(runner *sp, ls_set *set, ls_error *err)
+{
+    ls_census c;
+    if (ls_census_take(set, 0, NULL, &c, err))
+        return -1;
+    int root = set->job.rank == 0, lo = root ? 0 : c.rank_first[set->job.rank];
+    int n = root ? c.ndevices : c.rank_first[set->job.rank + 1] - lo;
     sp->w = calloc((size_t)n, sizeof *sp->w);
-    if (!sp->w)
+    if (!sp->w) {
+        ls_census_free(&c);
         return ls_fail(err, "out of memory for %d devices", n);
-    for (int i = 0; i < n; i++) {
-        worker *w = &sp->w[i];
-        w->dev = &set->dev[i];
-        w->rank = set->job.rank;
-        w->slot = i;
-        w->is_gpu = w->dev->info.is_gpu;
-        w->pid = (int)getpid();
-        if (set->job.size > 1)
-            snprintf(w->label, sizeof w->label, "rank %d %s", w->rank, w->dev->label);
-        else
-            snprintf(w->label, sizeof w->label, "%s", w->dev->label);
-        snprintf(w->host, sizeof w->host, "%s", ls_cluster_host());
     }
+    for (int i = 0; i < n; i++)
+        census_worker(&sp->w[i], &c.dev[lo + i], set);
     sp->nw = n;
+    ls_census_free(&c);
     return 0;
 }
 
@@ -273,17 +274,6 @@ static int local_workers(runner *sp, ls_set *set, ls_error *err)
 
 static int serve(runner *sp, ls_error *err)
 {
-    hello_msg h;
-    memset(&h, 0, sizeof h);
-    h.ndevices = sp->nw;
-    h.pid = (int32_t)getpid();
-    snprintf(h.host, sizeof h.host, "%s", ls_cluster_host());
-    for (int i = 0; i < sp->nw; i++) {
-        snprintf(h.label[i], sizeof h.label[i], "%s", sp->w[i].dev->label);
-        h.is_gpu[i] = sp->w[i].is_gpu;
-    }
-    if (ls_cluster_send(0, TAG_HELLO, &h, sizeof h, err) != 0)
-        return -1;
     for (int i = 0; i < sp->nw; i++)
         if (start_thread(sp, &sp->w[i], err) != 0)
             return -1;
@@ -363,47 +353,6 @@ static int serve(runner *sp, ls_error *err)
 }
 
 /* ---- rank 0: hand out, collect, fold ------------------------------------------ */
-
-/* Waits for every other rank's hello and adds its devices as workers. */
-static int add_remote_workers(runner *sp, ls_error *err)
-{
-    for (int r = 1; r < sp->ranks.size; r++) {
-        int from = -1, tag = 0, got = 0;
-        void *data = NULL;
-        size_t len = 0;
-        while ((got = ls_cluster_poll(&from, &tag, &data, &len, err)) == 0)
-            nanosleep(&(struct timespec){0, 1000000}, NULL);
-        if (got < 0)
-            return -1;
-        hello_msg h;
-        if (tag != TAG_HELLO || len != sizeof h) {
-            free(data);
-            return ls_fail(err, "rank %d sent an unexpected first message (tag %d, %zu bytes): is every rank the "
-                                "same lockstep?", from, tag, len);
-        }
-        memcpy(&h, data, sizeof h);
-        free(data);
-        if (h.ndevices < 1 || h.ndevices > LS_SET_MAX_DEVICES || sp->nw + h.ndevices > LS_SET_MAX_DEVICES)
-            return ls_fail(err, "rank %d has %d devices; at most %d in all", from, h.ndevices, LS_SET_MAX_DEVICES);
-        worker *grown = realloc(sp->w, (size_t)(sp->nw + h.ndevices) * sizeof *grown);
-        if (!grown)
-            return ls_fail(err, "out of memory for the devices of rank %d", from);
-        sp->w = grown;
-        for (int i = 0; i < h.ndevices; i++) {
-            worker *w = &sp->w[sp->nw++];
-            memset(w, 0, sizeof *w);
-            w->rank = from;
-            w->slot = i;
-            w->is_gpu = h.is_gpu[i];
-            w->pid = h.pid;
-            h.host[sizeof h.host - 1] = 0;
-            h.label[i][sizeof h.label[i] - 1] = 0;
-            snprintf(w->host, sizeof w->host, "%s", h.host);
-            snprintf(w->label, sizeof w->label, "rank %d %s", from, h.label[i]);
-        }
-    }
-    return 0;
-}
 
 static chunk *find_chunk(runner *sp, uint64_t seq)
 {
@@ -754,14 +703,9 @@ static void fill_stats(const runner *sp, ls_set_report *st, double wall)
     double device = 0;
     for (int i = 0; i < st->ndevices; i++) {
         const worker *w = &sp->w[i];
-        ls_set_share *d = &st->dev[i];
-        snprintf(d->label, sizeof d->label, "%s", w->label);
-        d->rank = w->rank;
-        d->is_gpu = w->is_gpu;
-        d->items = w->items;
-        d->seconds = w->seconds;
-        d->timer_rejected = w->timer_rejected;
-        d->wall_clock = w->wall_clock;
+        ls_job_device of = {.rank = w->rank, .is_gpu = w->is_gpu};
+        snprintf(of.label, sizeof of.label, "%s", w->label);
+        ls_set_share_fill(&st->dev[i], &of, w->items, w->seconds, w->wall_clock, w->timer_rejected);
         device += w->seconds;
     }
     st->seconds = st->ndevices == 1 ? device : wall;
@@ -776,13 +720,12 @@ int ls_set_run(ls_set *set, const ls_set_ops *ops, void *job, uint64_t origin, u
     pthread_mutex_init(&sp.lock, NULL);
     pthread_cond_init(&sp.changed, NULL);
     double t0 = ls_now();
-    int rc = local_workers(&sp, set, err);
+    int rc = census_workers(&sp, set, err);
     if (rc == 0 && set->job.rank != 0) {
         st->computed_only = 1;
         rc = serve(&sp, err);
         st->interrupted = sp.stopped_early;
     } else if (rc == 0) {
-        rc = add_remote_workers(&sp, err);
         for (int i = 0; i < sp.nw && rc == 0; i++)
             ls_chunks_init(&sp.w[i].sizer, sp.w[i].is_gpu ? ops->first_gpu : ops->first_cpu, ops->max_chunk);
         /* A thread per device even when there is one: one code path. */

@@ -692,34 +692,20 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
     return rc;
 }
 
-/* Whether a random start is made where the grid lives (one GPU, the grid
- * whole there; or each slab on its own device, CPU or GPU): the host then
- * holds no grid until it reads one back (rank 0 alone, on slabs). */
-static int fill_on_device(const ls_set *set, const life_opts *o)
-{
-    return !o->in && (life_slabs_wanted(set, o->slabs) || set->dev[0].backend->gpu);
-}
-
 /* The starting grid and its rule; then, before the first generation, the
  * check that --out can hold its shape (from a file, known only now). A
- * random start that the device makes (on_device) is only a shape here,
- * with no cells on the host (d->grid.words NULL; start_device fills it). */
-static int make_start(const life_opts *o, life_data *d, int on_device, ls_error *err)
+ * random start is only a shape here, with no cells on the host
+ * (d->grid.words NULL): each slab makes its planes where it lives. */
+static int make_start(const life_opts *o, life_data *d, ls_error *err)
 {
     if (o->in) {
         if (load_input(o, d, err))
             return -1;
     } else {
-        if (on_device) {
-            if (life_grid_check_size((unsigned)o->dims, o->nx, o->ny, o->nz, err))
-                return -1;
-            life_grid_shape(&d->grid, (unsigned)o->dims, o->nx, o->ny, o->nz);
-        } else if (life_grid_alloc(&d->grid, (unsigned)o->dims, o->nx, o->ny, o->nz, err)) {
+        if (life_grid_check_size((unsigned)o->dims, o->nx, o->ny, o->nz, err))
             return -1;
-        }
+        life_grid_shape(&d->grid, (unsigned)o->dims, o->nx, o->ny, o->nz);
         d->grid.bounded = o->bounded;
-        if (!on_device)
-            life_grid_fill_random(&d->grid, o->seed, o->density);
         life_meta none = {0};
         if (pick_rule(o, (unsigned)o->dims, &none, NULL, &d->rule, err))
             return -1;
@@ -774,27 +760,13 @@ static void life_run_free(ls_run *run)
 
 /* ---- the host driver ------------------------------------------------------- */
 
-/* Generations on the session's device, or on slabs over the devices of a
- * set and the ranks of an MPI job; the grid lives there meanwhile. */
+/* Generations on slabs over the devices of a set and the ranks of an MPI
+ * job (one device: one slab, the whole grid); the grid lives there
+ * meanwhile. */
 typedef struct life_device {
     ls_set *set;
-    life_gpu_state *gpu; /* on a GPU backend */
-    life_cpu *cpu;       /* on OpenMP: the host grid is the state */
-    life_slabs *slabs;   /* cut into slabs: d->grid holds the whole grid on rank 0 only */
+    life_slabs *slabs;
 } life_device;
-
-static int device_steps(life_device *dev, life_data *d, uint64_t n, double *secs, ls_error *err)
-{
-    if (dev->gpu)
-        return life_gpu_steps(dev->gpu, d->rule, n, secs, err);
-    double t0 = ls_now();
-    if (dev->slabs && life_slabs_steps(dev->slabs, d->rule, n, err))
-        return -1;
-    if (dev->cpu)
-        life_cpu_steps(dev->cpu, &d->grid, d->rule, n);
-    *secs = ls_now() - t0;
-    return 0;
-}
 
 /* Host memory for the grid that a device made (make_start's on_device),
  * the first time it is read back. */
@@ -814,13 +786,9 @@ static int host_grid(life_grid *g, ls_error *err)
  * their slabs). */
 static int fetch_grid(life_device *dev, life_data *d, ls_error *err)
 {
-    if (dev->slabs)
-        return (dev->set->job.rank == 0 && host_grid(&d->grid, err)) || life_slabs_gather(dev->slabs, &d->grid, err)
-                   ? -1
-                   : 0;
-    if (!dev->gpu)
-        return 0;
-    return host_grid(&d->grid, err) || life_gpu_fetch(dev->gpu, &d->grid, err) ? -1 : 0;
+    return (dev->set->job.rank == 0 && host_grid(&d->grid, err)) || life_slabs_gather(dev->slabs, &d->grid, err)
+               ? -1
+               : 0;
 }
 
 /* A sample of --every: the population, and the frame of each animation
@@ -828,7 +796,7 @@ static int fetch_grid(life_device *dev, life_data *d, ls_error *err)
 static int record_sample(life_device *dev, life_data *d, ls_error *err)
 {
     int root = dev->set->job.rank == 0;
-    if (dev->slabs && !d->drawing) {
+    if (!d->drawing) {
         /* A count from each slab where it lives: no grid gathered. */
         uint64_t population = 0;
         if (life_slabs_summary(dev->slabs, &d->grid, &population, NULL, err))
@@ -912,12 +880,12 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     int stop = 0, root = dev->set->job.rank == 0;
     for (;;) {
         uint64_t n = !stop && d->steps < o->steps ? next_chunk(&chunks, d, o->steps) : 0;
-        if (dev->slabs && agree_on_chunk(&dev->set->job, &n, err))
+        if (agree_on_chunk(&dev->set->job, &n, err))
             return -1;
         if (n == 0)
             break;
         double secs = 0, t0 = ls_now();
-        if (device_steps(dev, d, n, &secs, err))
+        if (life_slabs_steps(dev->slabs, d->rule, n, &secs, err))
             return -1;
         ls_chunks_done(&chunks, n, ls_now() - t0);
         d->phase[PH_KERNELS] += ls_now() - t0;
@@ -932,7 +900,7 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     /* Slabs count and hash their own planes unless --out needs the whole
      * last generation on rank 0 (a run that stopped early writes none). */
     int whole = o->out && o->out_format != LIFE_FORMAT_GIF && d->steps == o->steps;
-    if (dev->slabs && !whole) {
+    if (!whole) {
         d->summarised = 1;
         int rc = life_slabs_summary(dev->slabs, &d->grid, &d->population, &d->digest, err);
         d->phase[PH_SUMMARY] = ls_now() - t0;
@@ -970,48 +938,21 @@ static int start_animation(const life_opts *o, life_data *d, size_t frames, ls_e
     return life_anim_open(&a, &d->grid, &d->anim, err);
 }
 
-/* The OpenMP device holds two generations of the grid in host memory: a
- * grid over the test cap (life_device_memory) is refused as too large, as
- * one over a GPU's memory is. */
-static int check_host_memory(const ls_device *s, const life_grid *g, ls_error *err)
-{
-    uint64_t memory, need = 2 * (uint64_t)g->nwords * sizeof(uint32_t);
-    if (life_device_memory(s, &memory, err))
-        return -1;
-    if (need > memory)
-        return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f MiB (two generations, a bit per cell); %s has %.1f MiB%s",
-                             g->nx, g->ny, g->nz, (double)need / (1 << 20), s->info.name, (double)memory / (1 << 20),
-                             life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
-    return 0;
-}
-
-/* Puts the start grid where it runs: one device, or slabs over a set of
- * devices and MPI ranks, after which only rank 0 keeps the whole grid (to
- * gather the samples and the result into). */
+/* Puts the start grid where it runs: slabs over the devices of the set
+ * and the ranks of its job (one device: one slab), each made there when
+ * the start is random. No process keeps the whole grid: rank 0 makes
+ * one again when a sample or the result needs it (host_grid). */
 static int start_device(ls_set *set, const life_opts *o, life_data *d, life_device *dev, ls_error *err)
 {
+    life_fill_spec fill = {o->seed, o->density};
+    if (life_slabs_start(set, &d->grid, d->grid.words ? NULL : &fill, o->slabs, o->halo, &dev->slabs, err))
+        return -1;
     if (life_slabs_wanted(set, o->slabs)) {
-        life_fill_spec fill = {o->seed, o->density};
-        if (life_slabs_start(set, &d->grid, d->grid.words ? NULL : &fill, o->slabs, o->halo, &dev->slabs, err))
-            return -1;
         d->slabs = life_slabs_count(dev->slabs);
         d->halo = life_slabs_halo(dev->slabs);
-        if (set->job.rank != 0)
-            life_grid_free(&d->grid);
-        return 0;
     }
-    ls_device *s = &set->dev[0];
-    if (s->backend->gpu && !d->grid.words)
-        return life_gpu_open(s, &d->grid, &dev->gpu, err) ||
-                       life_gpu_fill(dev->gpu, 0, d->grid.dims == 3 ? d->grid.nz : d->grid.ny, 0, d->grid.nx, o->seed,
-                                     o->density, err)
-                   ? -1
-                   : 0;
-    if (s->backend->gpu)
-        return life_gpu_start(s, &d->grid, &dev->gpu, err);
-    if (check_host_memory(s, &d->grid, err))
-        return -1;
-    return life_cpu_start(&d->grid, 0, NULL, &dev->cpu, err);
+    life_grid_free(&d->grid);
+    return 0;
 }
 
 /* The summary of the final grid, and --out's file (not an animation) of a
@@ -1161,7 +1102,7 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     d->drawing = o->frames || (o->out && o->out_format == LIFE_FORMAT_GIF);
     size_t points = o->every ? (size_t)(o->steps / o->every) + 1 : 0;
     double t_start = ls_now();
-    if (make_start(o, d, fill_on_device(set, o), err) || (points && !(d->series = calloc(points, sizeof *d->series)))) {
+    if (make_start(o, d, err) || (points && !(d->series = calloc(points, sizeof *d->series)))) {
         if (!err->msg[0])
             ls_fail(err, "out of memory for %zu populations", points);
         /* The other ranks of a job learn of it, and refuse with this one. */
@@ -1175,7 +1116,7 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
         life_run_free(out);
         return -1;
     }
-    life_device dev = {set, NULL, NULL, NULL};
+    life_device dev = {set, NULL};
     double t0 = ls_now();
     int rc = start_device(set, o, d, &dev, err);
     /* The start: the grid made and put on the devices (a file's reading
@@ -1183,12 +1124,10 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     d->phase[PH_START] = ls_now() - t_start - d->phase[PH_INPUT];
     if (rc == 0)
         rc = drive(&dev, o, d, out, progress, err);
-    if (rc == 0 && dev.slabs)
+    if (rc == 0 && life_slabs_wanted(set, o->slabs))
         rc = life_slabs_report(dev.slabs, &out->report, ls_now() - t0, err);
     if (rc == 0 && o->timings)
         rc = slowest_phases(&set->job, d, &out->phases, err);
-    life_gpu_stop(dev.gpu);
-    life_cpu_stop(dev.cpu);
     life_slabs_stop(dev.slabs);
     if (rc) {
         life_run_free(out);

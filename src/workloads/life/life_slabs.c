@@ -32,20 +32,6 @@ enum { LOW = 0, HIGH = 1 }; /* a slab's side: towards plane 0, towards the last 
 
 /* ---- the job's devices and its slabs -------------------------------------- */
 
-/* A device of the job, as every rank knows it. */
-typedef struct job_device {
-    int32_t rank, is_gpu;
-    uint64_t memory; /* life_device_memory */
-    char label[48];  /* "opencl:0", or "rank 1 opencl:0" in an MPI job */
-} job_device;
-
-/* What a rank tells the others of its devices; n < 0: it failed (its
- * error says why). */
-typedef struct rank_devices {
-    int32_t n;
-    job_device dev[LS_MAX_DEVICES];
-} rank_devices;
-
 /* A device of this rank and what it has done. */
 typedef struct local_device {
     ls_device *s;
@@ -89,9 +75,7 @@ struct life_slabs {
     int nslabs;          /* in the job */
     uint32_t *first, *owned; /* of each slab of the job */
     int *device_of;      /* each slab's job device */
-    int ndevices;        /* in the job */
-    job_device *devices;
-    int *rank_first;     /* each rank's first job device (and one past the last rank's) */
+    ls_census census;    /* the job's devices; measure: the memory each may use */
     local_device *local_devs;
     int nlocal_devs;
     slab *slabs;         /* this rank's, in order */
@@ -115,7 +99,7 @@ uint32_t life_slabs_halo(const life_slabs *L)
 
 static int job_rank(const life_slabs *L, int slab_index)
 {
-    return L->devices[L->device_of[slab_index]].rank;
+    return L->census.dev[L->device_of[slab_index]].rank;
 }
 
 /* This rank's devices: the set's. */
@@ -131,57 +115,19 @@ static int open_local_devices(life_slabs *L, ls_set *set, ls_error *err)
     return 0;
 }
 
-/* This rank's devices as the others will know them; n = -1 when failed. */
-static void describe_devices(const life_slabs *L, int failed, rank_devices *mine, ls_error *err)
+/* The census's measure of a device: the memory Life may use there. */
+static int slab_memory(const ls_device *d, uint64_t *out, ls_error *err)
 {
-    memset(mine, 0, sizeof *mine);
-    mine->n = failed ? -1 : L->nlocal_devs;
-    for (int i = 0; !failed && i < L->nlocal_devs; i++) {
-        const ls_device *d = L->local_devs[i].s;
-        job_device *j = &mine->dev[i];
-        j->rank = L->job.rank;
-        j->is_gpu = d->info.is_gpu;
-        if (life_device_memory(d, &j->memory, err)) {
-            mine->n = -1;
-            return;
-        }
-        if (L->job.size > 1)
-            snprintf(j->label, sizeof j->label, "rank %d %.32s", j->rank, d->label);
-        else
-            snprintf(j->label, sizeof j->label, "%.47s", d->label);
-    }
+    return life_device_memory(d, out, err);
 }
 
-/* Every rank's devices, in job order (collective). */
-static int share_devices(life_slabs *L, int failed, ls_error *err)
-{
-    int size = L->job.size;
-    rank_devices mine, *all = calloc((size_t)size, sizeof *all);
-    L->rank_first = calloc((size_t)size + 1, sizeof *L->rank_first);
-    L->devices = calloc((size_t)size * LS_MAX_DEVICES, sizeof *L->devices);
-    if (!all || !L->rank_first || !L->devices) {
-        free(all);
-        return ls_fail(err, "out of memory");
-    }
-    describe_devices(L, failed, &mine, err);
-    int rc = ls_job_allgather(&L->job, &mine, all, sizeof mine, err);
-    for (int r = 0; r < size && rc == 0; r++) {
-        if (all[r].n < 0) {
-            rc = mine.n < 0 ? -1 : ls_fail(err, "MPI rank %d could not describe its devices; nothing was run", r);
-            break;
-        }
-        L->rank_first[r] = L->ndevices;
-        for (int i = 0; i < all[r].n; i++)
-            L->devices[L->ndevices++] = all[r].dev[i];
-    }
-    L->rank_first[size] = L->ndevices;
-    free(all);
-    return rc;
-}
-
-/* Ghost planes on `side` of job slab i: none at a bounded plane's ends. */
+/* Ghost planes on `side` of job slab i: none at a bounded plane's ends,
+ * and none in a grid of one slab, which is the whole grid (its wrap on a
+ * torus is the grid's own). */
 static uint32_t ghost_of(const life_slabs *L, int i, int side)
 {
+    if (L->nslabs == 1)
+        return 0;
     if (L->bounded && ((side == LOW && i == 0) || (side == HIGH && i == L->nslabs - 1)))
         return 0;
     return L->k;
@@ -194,8 +140,8 @@ static uint32_t ghost_of(const life_slabs *L, int i, int side)
 static void choose_shape(life_slabs *L, uint64_t slabs, uint64_t halo)
 {
     int any_gpu = 0;
-    for (int i = 0; i < L->ndevices; i++)
-        any_gpu |= L->devices[i].is_gpu;
+    for (int i = 0; i < L->census.ndevices; i++)
+        any_gpu |= L->census.dev[i].is_gpu;
     /* 2D on a GPU: ghosts as deep as the many-generation kernel's walk, so
      * that a slab runs the kernel a whole grid on one GPU runs. */
     uint64_t gpu_k = L->dims == 2 ? LIFE_HALO_GPU_2D : LIFE_HALO_GPU;
@@ -204,7 +150,7 @@ static void choose_shape(life_slabs *L, uint64_t slabs, uint64_t halo)
     uint32_t thinnest = L->k < LIFE_MIN_SIZE ? LIFE_MIN_SIZE - L->k : 1;
     if (thinnest < L->k)
         thinnest = L->k;
-    uint64_t n = slabs ? slabs : (uint64_t)L->ndevices;
+    uint64_t n = slabs ? slabs : (uint64_t)L->census.ndevices;
     if (n > L->planes / thinnest)
         n = L->planes / thinnest; /* at least 1: planes >= LIFE_MIN_SIZE and planes >= k */
     L->nslabs = (int)n;
@@ -220,7 +166,7 @@ static int plan(life_slabs *L, const life_grid *g, uint64_t slabs, uint64_t halo
     L->first = calloc((size_t)S, sizeof *L->first);
     L->owned = calloc((size_t)S, sizeof *L->owned);
     L->device_of = calloc((size_t)S, sizeof *L->device_of);
-    uint64_t *need = calloc((size_t)L->ndevices, sizeof *need);
+    uint64_t *need = calloc((size_t)L->census.ndevices, sizeof *need);
     if (!L->first || !L->owned || !L->device_of || !need) {
         free(need);
         return ls_fail(err, "out of memory");
@@ -228,17 +174,20 @@ static int plan(life_slabs *L, const life_grid *g, uint64_t slabs, uint64_t halo
     for (int i = 0; i < S; i++) {
         L->first[i] = (uint32_t)((uint64_t)i * L->planes / (uint64_t)S);
         L->owned[i] = (uint32_t)((uint64_t)(i + 1) * L->planes / (uint64_t)S) - L->first[i];
-        L->device_of[i] = (int)((uint64_t)i * (uint64_t)L->ndevices / (uint64_t)S);
+        L->device_of[i] = (int)((uint64_t)i * (uint64_t)L->census.ndevices / (uint64_t)S);
         uint64_t planes = (uint64_t)ghost_of(L, i, LOW) + L->owned[i] + ghost_of(L, i, HIGH);
         need[L->device_of[i]] += 2 * planes * L->plane_words * sizeof(uint32_t); /* two generations */
     }
     int rc = 0;
-    for (int d = 0; d < L->ndevices && rc == 0; d++)
-        if (need[d] > L->devices[d].memory)
-            rc = ls_fail_usage(err, "a %ux%ux%u grid in %d slabs needs %.1f MiB on %s (two generations of its slabs); "
+    char slabs_text[32] = "";
+    if (S > 1)
+        snprintf(slabs_text, sizeof slabs_text, " in %d slabs", S);
+    for (int d = 0; d < L->census.ndevices && rc == 0; d++)
+        if (need[d] > L->census.dev[d].measure)
+            rc = ls_fail_usage(err, "a %ux%ux%u grid%s needs %.1f MiB on %s (two generations, a bit per cell); "
                                     "it has %.1f MiB%s",
-                               g->nx, g->ny, g->nz, S, (double)need[d] / (1 << 20), L->devices[d].label,
-                               (double)L->devices[d].memory / (1 << 20),
+                               g->nx, g->ny, g->nz, slabs_text, (double)need[d] / (1 << 20), L->census.dev[d].label,
+                               (double)L->census.dev[d].measure / (1 << 20),
                                life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
     free(need);
     return rc;
@@ -253,7 +202,7 @@ static int open_slab(life_slabs *L, slab *sl, const life_grid *g, const life_fil
     size_t plane_bytes = L->plane_words * sizeof(uint32_t);
     uint64_t rows_a_plane = g->dims == 3 ? g->ny : 1u, row0 = (uint64_t)sl->first * rows_a_plane;
     const uint32_t *own = fill ? NULL : g->words + (size_t)sl->first * L->plane_words;
-    for (int side = LOW; side <= HIGH; side++) {
+    for (int side = LOW; side <= HIGH && L->nslabs > 1; side++) {
         sl->edge[side] = malloc(L->k * plane_bytes);
         sl->received[side] = malloc(L->k * plane_bytes);
         if (!sl->edge[side] || !sl->received[side])
@@ -271,10 +220,15 @@ static int open_slab(life_slabs *L, slab *sl, const life_grid *g, const life_fil
             return life_gpu_fill(sl->gpu, sl->ghost[LOW], sl->owned, row0, g->nx, fill->seed, fill->density, err);
         return life_gpu_write_planes(sl->gpu, sl->ghost[LOW], sl->owned, own, err);
     }
-    if (life_grid_init(&sl->grid, shape.dims, shape.nx, shape.ny, shape.nz, err))
+    /* Only the ghosts are zeroed: the owned planes are written whole next. */
+    if (life_grid_alloc(&sl->grid, shape.dims, shape.nx, shape.ny, shape.nz, err))
         return -1;
     sl->grid.bounded = g->bounded;
     uint32_t *dst = sl->grid.words + (size_t)sl->ghost[LOW] * L->plane_words;
+    memset(sl->grid.words, 0, sl->ghost[LOW] * plane_bytes);
+    size_t allocated = (sl->grid.nwords * sizeof(uint32_t) + 63u) / 64u * 64u; /* as life_grid_init zeroes */
+    memset(dst + (size_t)sl->owned * L->plane_words, 0,
+           allocated - (size_t)(sl->ghost[LOW] + sl->owned) * plane_bytes);
     if (fill)
         life_cpu_fill(dst, g->nx, g->row_words, row0, sl->owned * rows_a_plane, fill->seed,
                       life_fill_threshold(fill->density));
@@ -286,7 +240,7 @@ static int open_slab(life_slabs *L, slab *sl, const life_grid *g, const life_fil
 /* This rank's slabs, on its devices. */
 static int open_slabs(life_slabs *L, const life_grid *g, const life_fill_spec *fill, ls_error *err)
 {
-    int rank = L->job.rank, lo = L->rank_first[rank], hi = L->rank_first[rank + 1];
+    int rank = L->job.rank, lo = L->census.rank_first[rank], hi = L->census.rank_first[rank + 1];
     for (int i = 0; i < L->nslabs; i++)
         L->nlocal += L->device_of[i] >= lo && L->device_of[i] < hi;
     L->slabs = calloc((size_t)L->nlocal + 1, sizeof *L->slabs);
@@ -507,17 +461,23 @@ static int epoch(life_slabs *L, life_rule r, uint32_t e, ls_error *err)
     }
     if (wait_devices(L, e, err))
         return -1;
-    return exchange(L, err);
+    return L->nslabs > 1 ? exchange(L, err) : 0;
 }
 
-int life_slabs_steps(life_slabs *L, life_rule r, uint64_t n, ls_error *err)
+int life_slabs_steps(life_slabs *L, life_rule r, uint64_t n, double *seconds, ls_error *err)
 {
+    /* One slab is the whole grid: an epoch as long as asked (the launch
+     * takes a 32-bit count), no exchange. */
+    uint64_t longest = L->nslabs > 1 ? L->k : UINT32_MAX;
+    double t0 = ls_now(), device0 = L->nlocal_devs ? L->local_devs[0].seconds : 0;
     while (n > 0) {
-        uint32_t e = n < L->k ? (uint32_t)n : L->k;
+        uint32_t e = (uint32_t)(n < longest ? n : longest);
         if (epoch(L, r, e, err))
             return -1;
         n -= e;
     }
+    /* The job's one device: its own time (a GPU's timer); several: the wall's. */
+    *seconds = L->census.ndevices == 1 ? L->local_devs[0].seconds - device0 : ls_now() - t0;
     return 0;
 }
 
@@ -542,7 +502,7 @@ int life_slabs_start(ls_set *set, const life_grid *g, const life_fill_spec *fill
         rc = open_local_devices(L, set, err);
     /* Every rank takes part in each step, whatever the last gave, so that
      * none waits for another that has given up. */
-    if (share_devices(L, rc != 0, err) != 0)
+    if (ls_census_take(set, rc != 0, slab_memory, &L->census, err) != 0)
         rc = -1;
     if (rc == 0)
         rc = plan(L, g, asked[0], asked[1], err); /* the same outcome on every rank */
@@ -687,7 +647,7 @@ int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *populati
 static int gather_reports(life_slabs *L, device_report *all, ls_error *err)
 {
     int root = L->job.rank == 0, size = L->job.size, nrecvs = 0;
-    device_report *mine = all + L->rank_first[L->job.rank];
+    device_report *mine = all + L->census.rank_first[L->job.rank];
     for (int i = 0; i < L->nlocal_devs; i++) {
         const local_device *d = &L->local_devs[i];
         mine[i] = (device_report){d->items, d->seconds, !d->s->backend->gpu || d->timer_rejected, d->timer_rejected};
@@ -697,8 +657,8 @@ static int gather_reports(life_slabs *L, device_report *all, ls_error *err)
     if (!recv)
         return ls_fail(err, "out of memory");
     for (int r = 1; root && r < size; r++)
-        recv[nrecvs++] = (ls_job_msg){r, TAG_REPORT, all + L->rank_first[r],
-                                          (size_t)(L->rank_first[r + 1] - L->rank_first[r]) * sizeof *all};
+        recv[nrecvs++] = (ls_job_msg){r, TAG_REPORT, all + L->census.rank_first[r],
+                                          (size_t)(L->census.rank_first[r + 1] - L->census.rank_first[r]) * sizeof *all};
     int rc = ls_job_exchange(&L->job, &send, root ? 0 : 1, recv, nrecvs, err);
     free(recv);
     return rc;
@@ -706,23 +666,17 @@ static int gather_reports(life_slabs *L, device_report *all, ls_error *err)
 
 int life_slabs_report(life_slabs *L, ls_set_report *st, double wall_seconds, ls_error *err)
 {
-    device_report *all = calloc((size_t)L->ndevices + 1, sizeof *all);
+    device_report *all = calloc((size_t)L->census.ndevices + 1, sizeof *all);
     if (!all)
         return ls_fail(err, "out of memory");
     int rc = gather_reports(L, all, err);
     memset(st, 0, sizeof *st);
     st->computed_only = L->job.rank != 0;
     st->seconds = st->wall_seconds = wall_seconds;
-    st->ndevices = L->ndevices < LS_SET_MAX_DEVICES ? L->ndevices : LS_SET_MAX_DEVICES;
+    st->ndevices = L->census.ndevices < LS_SET_MAX_DEVICES ? L->census.ndevices : LS_SET_MAX_DEVICES;
     for (int i = 0; i < st->ndevices && rc == 0; i++) {
-        ls_set_share *d = &st->dev[i];
-        snprintf(d->label, sizeof d->label, "%s", L->devices[i].label);
-        d->rank = L->devices[i].rank;
-        d->is_gpu = L->devices[i].is_gpu;
-        d->items = all[i].items;
-        d->seconds = all[i].seconds;
-        d->wall_clock = all[i].wall_clock != 0;
-        d->timer_rejected = all[i].timer_rejected != 0;
+        ls_set_share_fill(&st->dev[i], &L->census.dev[i], all[i].items, all[i].seconds, all[i].wall_clock,
+                          all[i].timer_rejected);
         st->done += all[i].items;
     }
     free(all);
@@ -750,8 +704,7 @@ void life_slabs_stop(life_slabs *L)
     }
     free(L->slabs);
     free(L->local_devs);
-    free(L->devices);
-    free(L->rank_first);
+    ls_census_free(&L->census);
     free(L->first);
     free(L->owned);
     free(L->device_of);

@@ -15,6 +15,12 @@
  * neighbours' outermost k planes. The answer is bit for bit one device's,
  * whatever S, k and the devices.
  *
+ * Every Life run runs here: one device is a set of one slab, the whole
+ * grid with no ghosts (its torus wraps as itself), which runs as many
+ * generations an epoch as it is asked, with the kernels and CPU loop of
+ * the device, and never exchanges. The job's devices are the set layer's
+ * census (set.h), as the set runner's are.
+ *
  * Every call below is made by every rank in the same order. */
 #ifndef LOCKSTEP_LIFE_SLABS_H
 #define LOCKSTEP_LIFE_SLABS_H
@@ -48,9 +54,9 @@
 
 typedef struct life_slabs life_slabs;
 
-/* Whether a run on the set cuts its grid: the set has several devices,
- * its job several ranks, or `slabs` (--slabs; 0 when not given) asks for
- * more than one. */
+/* Whether a run on the set cuts its grid (and reports each device's
+ * share): the set has several devices, its job several ranks, or `slabs`
+ * (--slabs; 0 when not given) asks for more than one. */
 int life_slabs_wanted(const ls_set *set, uint64_t slabs);
 
 /* A random start that each slab makes on its own device (life_grid.h's
@@ -73,8 +79,10 @@ int life_slabs_start(ls_set *set, const life_grid *g, const life_fill_spec *fill
                      life_slabs **out,
                      ls_error *err);
 /* Exactly n generations of rule r: epochs of min(k, left), an exchange
- * after each. */
-int life_slabs_steps(life_slabs *L, life_rule r, uint64_t n, ls_error *err);
+ * after each (one slab: no exchange, one epoch). *seconds: the time of
+ * the job's one device by its clock (a GPU's timer, gpu_timer.h), or the
+ * wall time when the job has several. */
+int life_slabs_steps(life_slabs *L, life_rule r, uint64_t n, double *seconds, ls_error *err);
 /* The current generation, whole, into g on rank 0 (g as at start); the
  * other ranks send theirs and leave g alone. */
 int life_slabs_gather(life_slabs *L, life_grid *g, ls_error *err);
