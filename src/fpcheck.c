@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fpcheck.h"
+#include "gpu_call.h"
 #include "workload.h"
 
 #define FP_INPUTS 256u
@@ -73,26 +74,25 @@ static void fp_probe_cpu(const float *in, float *out)
 
 static int fp_probe_gpu(ls_device *s, const float *in, float *out, ls_error *err)
 {
-    const ls_gpu *gpu = s->backend->gpu;
     ls_kernel *k;
     ls_buf *d_in = NULL, *d_out = NULL;
     const size_t in_bytes = 3 * FP_INPUTS * sizeof(float), out_bytes = FP_PROBE_OUTPUTS * FP_INPUTS * sizeof(float);
-    int rc = gpu->kernel(s->ctx, "fpcheck", "fp_probe_kernel", &k, err);
+    int rc = ls_gpu_kernel(s, "fpcheck", "fp_probe_kernel", &k, err);
     if (rc == 0)
-        rc = gpu->alloc(s->ctx, in_bytes, "float probe inputs", &d_in, err);
+        rc = ls_gpu_alloc(s, in_bytes, "float probe inputs", &d_in, err);
     if (rc == 0)
-        rc = gpu->alloc(s->ctx, out_bytes, "float probe results", &d_out, err);
+        rc = ls_gpu_alloc(s, out_bytes, "float probe results", &d_out, err);
     if (rc == 0)
-        rc = gpu->write(s->ctx, 0, d_in, 0, in, in_bytes, err);
+        rc = ls_gpu_write(d_in, 0, 0, in, in_bytes, err);
     uint32_t n = FP_INPUTS;
     ls_arg args[] = {LS_ARG(n), LS_ARG_BUF(d_in), LS_ARG_BUF(d_out)};
     ls_launch l = {(FP_INPUTS + 63) / 64, 64, 0, 0, args, 3};
     if (rc == 0)
-        rc = gpu->launch(s->ctx, k, &l, err);
+        rc = ls_gpu_launch(s, k, &l, err);
     if (rc == 0)
-        rc = gpu->read(s->ctx, d_out, 0, out, out_bytes, err);
-    gpu->free(s->ctx, d_in);
-    gpu->free(s->ctx, d_out);
+        rc = ls_gpu_read(d_out, 0, out, out_bytes, err);
+    ls_gpu_free(d_in);
+    ls_gpu_free(d_out);
     return rc;
 }
 
@@ -134,7 +134,7 @@ int ls_set_exact_fp(const ls_set *set, char *why, size_t len)
         ls_gpu_info info;
         if (!dev->backend->gpu)
             continue; /* the host's C follows the rule (-ffp-contract=off) */
-        dev->backend->gpu->info(dev->ctx, &info);
+        ls_gpu_info_of(dev, &info);
         if (info.exact_fp_refused[0]) {
             snprintf(why, len, "%s: %s", dev->label, info.exact_fp_refused);
             return 0;

@@ -11,7 +11,14 @@
  *
  * Every call returns 0, or -1 with err set to a message that says what the
  * memory or kernel was for. Nothing here is thread-safe: one host thread
- * drives one opened device. */
+ * drives one opened device.
+ *
+ * Callers never call this table themselves: they go through gpu_call.h,
+ * whose wrappers check the arguments once for every backend (ranges
+ * against the buffer's size, queues, launch shapes) and then call the
+ * method, as SQLite's sqlite3OsRead wraps a VFS's xRead. A backend's
+ * method may therefore take its arguments as valid, and checks only what
+ * its API says. */
 #ifndef LOCKSTEP_GPU_H
 #define LOCKSTEP_GPU_H
 
@@ -22,7 +29,7 @@
 #include "error.h"
 
 typedef struct ls_ctx ls_ctx;       /* an opened device (backend.h) */
-typedef struct ls_buf ls_buf;       /* device memory */
+typedef struct ls_buf ls_buf;       /* device memory (its first member is an ls_buf_head) */
 typedef struct ls_kernel ls_kernel; /* an entry point of a built program */
 
 /* Two queues (CUDA streams, OpenCL command queues): work on one may
@@ -131,6 +138,16 @@ typedef struct ls_gpu {
     int (*copy)(ls_ctx *dst_ctx, ls_buf *dst, size_t dst_offset, ls_ctx *src_ctx, ls_buf *src, size_t src_offset,
                 size_t bytes, ls_error *err);
 } ls_gpu;
+
+/* What every backend's struct ls_buf begins with, as its first member (so
+ * that a pointer to the one is a pointer to the other, C17 6.7.2.1): the
+ * buffer as the wrappers of gpu_call.h know it. ls_gpu_alloc fills it
+ * after the backend's alloc returns; the backend never reads it. */
+typedef struct ls_buf_head {
+    const struct ls_device *device; /* the opened device (set.h) it lives on */
+    size_t bytes;                   /* its size, as alloc was asked */
+    char what[64];                  /* alloc's `what`, for messages */
+} ls_buf_head;
 
 /* Reads the next definition of a kernel_with list from *list into def, a
  * buffer of len bytes, as "NAME=VALUE", and moves *list past it. Returns 1

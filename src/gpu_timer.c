@@ -88,6 +88,13 @@ int ls_gpu_timer_stop(ls_device *d, uint64_t work, double *seconds, ls_error *er
     return 0;
 }
 
+int ls_gpu_wait(ls_device *d, ls_error *err)
+{
+    const ls_gpu *gpu = d->backend->gpu;
+    double ignored;
+    return gpu->timer_start(d->ctx, err) != 0 || gpu->timer_stop(d->ctx, &ignored, err) != 0 ? -1 : 0;
+}
+
 uint64_t ls_gpu_timer_rejected(const ls_device *d)
 {
     return d->timing.rejected;

@@ -41,6 +41,12 @@ int ls_gpu_timer_start(ls_device *d, ls_error *err);
  * believed. 0, or -1 with err set. */
 int ls_gpu_timer_stop(ls_device *d, uint64_t work, double *seconds, ls_error *err);
 
+/* Waits for everything queued on d (a GPU device) so far, outside any
+ * timing (never between ls_gpu_timer_start and ls_gpu_timer_stop): the
+ * backend's timer pair with its figure thrown away, as gpu.h has no wait
+ * of its own; d's timing record is left as it was. 0, or -1 with err set. */
+int ls_gpu_wait(ls_device *d, ls_error *err);
+
 /* How many of d's timings so far were taken by the wall clock (a mark for
  * ls_set_clock). */
 uint64_t ls_gpu_timer_rejected(const ls_device *d);

@@ -9,7 +9,10 @@ the set (set.h, the set runner, the registry) and the backends.
   - no workload reads the process's MPI state (ls_cluster_*): the rank and
     size come with the set (set->job);
   - which workloads run on a set is said in the workload table alone: no
-    file names "graveler and bmn" as the ones that do.
+    file names "graveler and bmn" as the ones that do;
+  - no file calls a GPU backend's primitives (gpu.h's ls_gpu) but the
+    wrappers that check their arguments once (gpu_call.c, and gpu_timer.c
+    for the timer): the others reach a device's memory through them.
 
 usage: layers.py SOURCE_ROOT
 """
@@ -45,5 +48,13 @@ expect(not ranks, 'no workload reads MPI rank or size from cluster.c (it has the
 
 named = [p for p, t in sources('src') if re.search(r'graveler (and|or) bmn', t)]
 expect(not named, 'no file names the workloads that run on a set (the table says which)', ', '.join(named))
+
+PRIMITIVES = r'info|alloc|free|write|read|kernel|kernel_with|groups_per_unit|launch|timer_start|timer_stop|copy'
+WRAPPERS = ('src/gpu_call.c', 'src/gpu_timer.c')
+direct = [p for p, t in sources('src') if p not in WRAPPERS and re.search(r'\bgpu\s*->\s*(%s)\b' % PRIMITIVES, t)]
+expect(not direct, 'only the wrappers (%s) call a backend\'s GPU primitives' % ', '.join(WRAPPERS), ', '.join(direct))
+wrapped = [p for p in WRAPPERS if re.search(r'\bgpu\w*\([^)]*\)\s*->\s*(%s)\b|\bgpu\s*->\s*(%s)\b' %
+                                           (PRIMITIVES, PRIMITIVES), open(os.path.join(ROOT, p)).read())]
+expect(wrapped == list(WRAPPERS), 'the wrappers are found calling the primitives', str(wrapped))
 
 finish()

@@ -31,8 +31,8 @@ struct ls_kernel {
 };
 
 struct ls_buf {
+    ls_buf_head head; /* first: the wrappers' view (gpu.h) */
     cl_mem mem;
-    size_t bytes;
 };
 
 struct ls_ctx {
@@ -341,7 +341,6 @@ static int cl_alloc(ls_ctx *ctx, size_t bytes, const char *what, ls_buf **out, l
     if (!b)
         return ls_fail(err, "out of host memory for %s", what);
     cl_int st;
-    b->bytes = bytes;
     b->mem = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &st);
     if (st == CL_SUCCESS && bytes) {
         cl_uchar zero = 0;
@@ -370,8 +369,6 @@ static void cl_free(ls_ctx *ctx, ls_buf *b)
 
 static int cl_write(ls_ctx *ctx, int queue, ls_buf *b, size_t offset, const void *src, size_t bytes, ls_error *err)
 {
-    if (offset + bytes > b->bytes)
-        return ls_fail(err, "OpenCL write of %zu bytes at %zu past a buffer of %zu", bytes, offset, b->bytes);
     CL_TRY(clEnqueueWriteBuffer(ctx->queue[queue], b->mem, CL_FALSE, offset, bytes, src, 0, NULL, NULL), err,
            "copying to the device");
     return 0;
@@ -386,8 +383,6 @@ static int cl_finish(ls_ctx *ctx, ls_error *err)
 
 static int cl_read(ls_ctx *ctx, ls_buf *b, size_t offset, void *dst, size_t bytes, ls_error *err)
 {
-    if (offset + bytes > b->bytes)
-        return ls_fail(err, "OpenCL read of %zu bytes at %zu past a buffer of %zu", bytes, offset, b->bytes);
     if (cl_finish(ctx, err) != 0)
         return -1;
     CL_TRY(clEnqueueReadBuffer(ctx->queue[0], b->mem, CL_TRUE, offset, bytes, dst, 0, NULL, NULL), err,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bmn_types.h"
+#include "gpu_call.h"
 #include "gpu_timer.h"
 
 /* Deals per batch: 2^22 starting states are 128 MiB of device memory per
@@ -29,8 +30,7 @@ enum { HITS, CAPPED, COUNTERS, SHARED_BUFS };
 enum { GAMES, DEALS, HIST, CARDS, QUEUE_BUFS };
 
 typedef struct bmn_gpu_run {
-    const ls_gpu *gpu;
-    ls_ctx *ctx;
+    const ls_device *dev;
     ls_kernel *deal, *play;
     uint32_t group;
     uint64_t groups, batch;
@@ -43,7 +43,7 @@ typedef struct bmn_gpu_run {
 static int bmn_gpu_shape(bmn_gpu_run *R, const bmn_range *r, ls_error *err)
 {
     ls_gpu_info info;
-    R->gpu->info(R->ctx, &info);
+    ls_gpu_info_of(R->dev, &info);
     R->batch = info.is_gpu ? BMN_BATCH_GPU : BMN_BATCH_CPU;
     if (R->batch > r->count)
         R->batch = r->count;
@@ -51,9 +51,9 @@ static int bmn_gpu_shape(bmn_gpu_run *R, const bmn_range *r, ls_error *err)
     if (R->group > info.max_group)
         R->group = info.max_group;
     uint32_t per_unit;
-    if (R->gpu->kernel(R->ctx, "bmn", "bmn_deal_batch", &R->deal, err) != 0 ||
-        R->gpu->kernel(R->ctx, "bmn", "bmn_play_batch", &R->play, err) != 0 ||
-        R->gpu->groups_per_unit(R->ctx, R->play, R->group, 0, &per_unit, err) != 0)
+    if (ls_gpu_kernel(R->dev, "bmn", "bmn_deal_batch", &R->deal, err) != 0 ||
+        ls_gpu_kernel(R->dev, "bmn", "bmn_play_batch", &R->play, err) != 0 ||
+        ls_gpu_groups_per_unit(R->dev, R->play, R->group, 0, &per_unit, err) != 0)
         return -1;
     R->groups = (uint64_t)per_unit * info.compute_units;
     uint64_t need = (R->batch + R->group - 1) / R->group;
@@ -71,7 +71,7 @@ static int bmn_gpu_alloc(bmn_gpu_run *R, const bmn_range *r, const bmn_range_out
     };
     const char *shared_what[SHARED_BUFS] = {"the list of long games", "the list of capped games", "list counters"};
     for (int b = 0; b < SHARED_BUFS; b++)
-        if (R->gpu->alloc(R->ctx, shared_bytes[b], shared_what[b], &R->shared[b], err) != 0)
+        if (ls_gpu_alloc(R->dev, shared_bytes[b], shared_what[b], &R->shared[b], err) != 0)
             return -1;
     const size_t queue_bytes[QUEUE_BUFS] = {
         (size_t)R->batch * sizeof(bmn_start_bits),
@@ -83,7 +83,7 @@ static int bmn_gpu_alloc(bmn_gpu_run *R, const bmn_range *r, const bmn_range_out
                                           "histogram rows", "card totals"};
     for (int q = 0; q < LS_GPU_QUEUES; q++)
         for (int b = 0; b < QUEUE_BUFS; b++)
-            if (queue_bytes[b] && R->gpu->alloc(R->ctx, queue_bytes[b], queue_what[b], &R->queue[q][b], err) != 0)
+            if (queue_bytes[b] && ls_gpu_alloc(R->dev, queue_bytes[b], queue_what[b], &R->queue[q][b], err) != 0)
                 return -1;
     return 0;
 }
@@ -93,7 +93,7 @@ static int bmn_gpu_batch(bmn_gpu_run *R, const bmn_range *r, const bmn_range_out
                          uint64_t n, ls_error *err)
 {
     ls_buf **B = R->queue[q];
-    if (r->deals && R->gpu->write(R->ctx, q, B[DEALS], 0, r->deals + done, n * sizeof(bmn_deal_in), err) != 0)
+    if (r->deals && ls_gpu_write(B[DEALS], q, 0, r->deals + done, n * sizeof(bmn_deal_in), err) != 0)
         return -1;
     uint64_t seed = r->seed, first = r->first + done, count = n;
     uint32_t given = r->deals != NULL;
@@ -110,9 +110,9 @@ static int bmn_gpu_batch(bmn_gpu_run *R, const bmn_range *r, const bmn_range_out
                           LS_ARG_BUF(R->shared[CAPPED]), LS_ARG_BUF(R->shared[COUNTERS]), LS_ARG(max_hits),
                           LS_ARG(max_capped)};
     ls_launch play = {R->groups, R->group, 0, q, play_args, 13};
-    if (R->gpu->launch(R->ctx, R->deal, &deal, err) != 0)
+    if (ls_gpu_launch(R->dev, R->deal, &deal, err) != 0)
         return -1;
-    return R->gpu->launch(R->ctx, R->play, &play, err);
+    return ls_gpu_launch(R->dev, R->play, &play, err);
 }
 
 /* Reads the results and adds them to out. */
@@ -124,27 +124,27 @@ static int bmn_gpu_collect(bmn_gpu_run *R, bmn_range_out *out, ls_error *err)
         return ls_fail(err, "out of host memory reading BMN results");
     int rc = 0;
     for (int q = 0; q < LS_GPU_QUEUES && rc == 0; q++) {
-        rc = R->gpu->read(R->ctx, R->queue[q][HIST], 0, rows, hist_n * sizeof *rows, err);
+        rc = ls_gpu_read(R->queue[q][HIST], 0, rows, hist_n * sizeof *rows, err);
         for (size_t i = 0; i < hist_n && rc == 0; i++)
             out->hist[i % BMN_HIST_BINS] += rows[i];
         if (rc == 0)
-            rc = R->gpu->read(R->ctx, R->queue[q][CARDS], 0, rows, cards_n * sizeof *rows, err);
+            rc = ls_gpu_read(R->queue[q][CARDS], 0, rows, cards_n * sizeof *rows, err);
         for (size_t i = 0; i < cards_n && rc == 0; i++)
             out->total_cards += rows[i];
     }
     free(rows);
     uint32_t counts[2];
     if (rc == 0)
-        rc = R->gpu->read(R->ctx, R->shared[COUNTERS], 0, counts, sizeof counts, err);
+        rc = ls_gpu_read(R->shared[COUNTERS], 0, counts, sizeof counts, err);
     if (rc != 0)
         return -1;
     out->n_hits = counts[0];
     out->n_capped = counts[1];
     uint32_t nh = counts[0] < out->max_hits ? counts[0] : out->max_hits;
     uint32_t nc = counts[1] < out->max_capped ? counts[1] : out->max_capped;
-    if (nh && R->gpu->read(R->ctx, R->shared[HITS], 0, out->hits, nh * sizeof(bmn_hit), err) != 0)
+    if (nh && ls_gpu_read(R->shared[HITS], 0, out->hits, nh * sizeof(bmn_hit), err) != 0)
         return -1;
-    if (nc && R->gpu->read(R->ctx, R->shared[CAPPED], 0, out->capped, nc * sizeof(uint64_t), err) != 0)
+    if (nc && ls_gpu_read(R->shared[CAPPED], 0, out->capped, nc * sizeof(uint64_t), err) != 0)
         return -1;
     return 0;
 }
@@ -152,18 +152,17 @@ static int bmn_gpu_collect(bmn_gpu_run *R, bmn_range_out *out, ls_error *err)
 static void bmn_gpu_release(bmn_gpu_run *R)
 {
     for (int b = 0; b < SHARED_BUFS; b++)
-        R->gpu->free(R->ctx, R->shared[b]);
+        ls_gpu_free(R->shared[b]);
     for (int q = 0; q < LS_GPU_QUEUES; q++)
         for (int b = 0; b < QUEUE_BUFS; b++)
-            R->gpu->free(R->ctx, R->queue[q][b]);
+            ls_gpu_free(R->queue[q][b]);
 }
 
 int bmn_gpu_range(ls_device *s, const bmn_range *r, bmn_range_out *out, ls_error *err)
 {
     bmn_gpu_run R;
     memset(&R, 0, sizeof R);
-    R.gpu = s->backend->gpu;
-    R.ctx = s->ctx;
+    R.dev = s;
     out->seconds = 0;
     int rc = bmn_gpu_shape(&R, r, err);
     if (rc == 0)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_call.h"
 #include "gpu_timer.h"
 #include "graveler.h"
 #include "graveler_range.h"
@@ -63,16 +64,14 @@ static grv_shape grv_choose_shape(const ls_gpu_info *info, uint32_t bins)
 int grv_gpu_range(ls_device *s, const grv_params *p, uint64_t lo, uint64_t hi, uint64_t *hist, double *seconds,
                   ls_error *err)
 {
-    const ls_gpu *gpu = s->backend->gpu;
-    ls_ctx *ctx = s->ctx;
     const uint32_t bins = p->turns + 1;
     ls_gpu_info info;
-    gpu->info(ctx, &info);
+    ls_gpu_info_of(s, &info);
     grv_shape sh = grv_choose_shape(&info, bins);
     ls_kernel *k;
     uint32_t per_unit;
-    if (gpu->kernel(ctx, "graveler", sh.kernel, &k, err) != 0 ||
-        gpu->groups_per_unit(ctx, k, sh.group, sh.local_bytes, &per_unit, err) != 0)
+    if (ls_gpu_kernel(s, "graveler", sh.kernel, &k, err) != 0 ||
+        ls_gpu_groups_per_unit(s, k, sh.group, sh.local_bytes, &per_unit, err) != 0)
         return -1;
     if (info.is_gpu && per_unit < GRV_MIN_GROUPS_PER_UNIT_GPU)
         per_unit = GRV_MIN_GROUPS_PER_UNIT_GPU;
@@ -86,7 +85,7 @@ int grv_gpu_range(ls_device *s, const grv_params *p, uint64_t lo, uint64_t hi, u
     ls_buf *d_partial = NULL;
     if (!partial)
         return ls_fail(err, "out of host memory for %zu bytes of partial histograms", partial_bytes);
-    int rc = gpu->alloc(ctx, partial_bytes, "partial histograms", &d_partial, err);
+    int rc = ls_gpu_alloc(s, partial_bytes, "partial histograms", &d_partial, err);
     if (rc == 0)
         rc = ls_gpu_timer_start(s, err);
     for (uint64_t st = s_first; st < s_end && rc == 0;) {
@@ -96,18 +95,18 @@ int grv_gpu_range(ls_device *s, const grv_params *p, uint64_t lo, uint64_t hi, u
         ls_arg args[] = {LS_ARG(seed), LS_ARG(st), LS_ARG(n), LS_ARG(lo), LS_ARG(hi), LS_ARG(turns),
                          LS_ARG_BUF(d_partial)};
         ls_launch l = {groups, sh.group, sh.local_bytes, 0, args, (int)(sizeof args / sizeof args[0])};
-        rc = gpu->launch(ctx, k, &l, err);
+        rc = ls_gpu_launch(s, k, &l, err);
         st += n;
     }
     if (rc == 0)
         rc = ls_gpu_timer_stop(s, hi - lo, seconds, err);
     if (rc == 0)
-        rc = gpu->read(ctx, d_partial, 0, partial, partial_bytes, err);
+        rc = ls_gpu_read(d_partial, 0, partial, partial_bytes, err);
     if (rc == 0)
         for (uint64_t g = 0; g < groups; g++)
             for (uint32_t b = 0; b < bins; b++)
                 hist[b] += partial[g * bins + b];
-    gpu->free(ctx, d_partial);
+    ls_gpu_free(d_partial);
     free(partial);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_call.h"
 #include "gpu_timer.h"
 #include "life_memory.h"
 
@@ -34,7 +35,6 @@ struct life_gpu_state {
  * test cap) cannot hold them refuses the grid as the user's error. */
 int life_gpu_open(ls_device *s, const life_grid *g, life_gpu_state **out, ls_error *err)
 {
-    const ls_gpu *gpu = s->backend->gpu;
     uint64_t bytes = (uint64_t)g->nwords * sizeof(uint32_t), memory;
     if (life_device_memory(s, &memory, err))
         return -1;
@@ -46,8 +46,8 @@ int life_gpu_open(ls_device *s, const life_grid *g, life_gpu_state **out, ls_err
     if (!st)
         return ls_fail(err, "out of memory");
     *st = (life_gpu_state){s, NULL, NULL, g->dims, g->bounded, g->row_words, g->ny, g->nz, g->last_bits, g->nwords};
-    if (gpu->alloc(s->ctx, (size_t)bytes, "the Life grid", &st->cur, err) != 0 ||
-        gpu->alloc(s->ctx, (size_t)bytes, "the next Life generation", &st->next, err) != 0) {
+    if (ls_gpu_alloc(s, (size_t)bytes, "the Life grid", &st->cur, err) != 0 ||
+        ls_gpu_alloc(s, (size_t)bytes, "the next Life generation", &st->next, err) != 0) {
         life_gpu_stop(st);
         return -1;
     }
@@ -59,7 +59,7 @@ int life_gpu_start(ls_device *s, const life_grid *g, life_gpu_state **out, ls_er
 {
     if (life_gpu_open(s, g, out, err))
         return -1;
-    if (s->backend->gpu->write(s->ctx, 0, (*out)->cur, 0, g->words, g->nwords * sizeof(uint32_t), err) != 0) {
+    if (ls_gpu_write((*out)->cur, 0, 0, g->words, g->nwords * sizeof(uint32_t), err) != 0) {
         life_gpu_stop(*out);
         *out = NULL;
         return -1;
@@ -134,7 +134,7 @@ static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t gens, uint32_t
                       LS_ARG(survive)};
     ls_launch l = {(items + group - 1) / group, group, 0, 0, st->dims == 3 ? args3 : args2,
                    st->dims == 3 ? 10 : gens > 2 ? 10 : 9};
-    return st->s->backend->gpu->launch(st->s->ctx, k, &l, err);
+    return ls_gpu_launch(st->s, k, &l, err);
 }
 
 /* Whether the grid's kernels for rule r are the default rule's, which
@@ -262,14 +262,12 @@ static const char *rule_defines(const life_gpu_state *st, life_rule r, char *buf
  * CUDA does without NVRTC, for the tests. */
 static int life_kernel(life_gpu_state *st, const char *defines, const char *name, ls_kernel **out, ls_error *err)
 {
-    const ls_gpu *gpu = st->s->backend->gpu;
     const char *debug = getenv("LOCKSTEP_DEBUG_LIFE_RULE_ARGS");
     int rule_args = debug && strcmp(debug, "1") == 0;
     *out = NULL;
-    if (defines && gpu->kernel_with && !rule_args &&
-        gpu->kernel_with(st->s->ctx, "life", defines, name, out, err) != 0)
+    if (defines && !rule_args && ls_gpu_kernel_with(st->s, "life", defines, name, out, err) != 0)
         return -1;
-    return *out ? 0 : gpu->kernel(st->s->ctx, "life", name, out, err);
+    return *out ? 0 : ls_gpu_kernel(st->s, "life", name, out, err);
 }
 
 /* The kernels of a run of rule r: one generation a launch, two, and
@@ -285,8 +283,7 @@ typedef struct life_kernels {
 
 static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_error *err)
 {
-    const ls_gpu *gpu = st->s->backend->gpu;
-    gpu->info(st->s->ctx, &ks->info);
+    ls_gpu_info_of(st->s, &ks->info);
     ks->group = ks->info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
     if (ks->group > ks->info.max_group)
         ks->group = ks->info.max_group;
@@ -299,7 +296,7 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
     if (life_kernel(st, defines, kernel_name(st, r), &ks->one, err) != 0 ||
         (two_name && life_kernel(st, defines, two_name, &ks->two, err) != 0) ||
         (many_name && life_kernel(st, defines, many_name, &ks->many, err) != 0) ||
-        (ks->many && gpu->groups_per_unit(st->s->ctx, ks->many, ks->group, 0, &per_unit, err) != 0))
+        (ks->many && ls_gpu_groups_per_unit(st->s, ks->many, ks->group, 0, &per_unit, err) != 0))
         return -1;
     ks->margin = life_many_margin(st);
     ks->wave = (uint64_t)ks->info.compute_units * per_unit * ks->group;
@@ -349,26 +346,25 @@ static size_t plane_bytes(const life_gpu_state *st)
 int life_gpu_read_planes(life_gpu_state *st, uint32_t first, uint32_t count, void *dst, ls_error *err)
 {
     size_t pb = plane_bytes(st);
-    return st->s->backend->gpu->read(st->s->ctx, st->cur, first * pb, dst, count * pb, err);
+    return ls_gpu_read(st->cur, first * pb, dst, count * pb, err);
 }
 
 int life_gpu_write_planes(life_gpu_state *st, uint32_t first, uint32_t count, const void *src, ls_error *err)
 {
     size_t pb = plane_bytes(st);
-    return st->s->backend->gpu->write(st->s->ctx, 0, st->cur, first * pb, src, count * pb, err);
+    return ls_gpu_write(st->cur, 0, first * pb, src, count * pb, err);
 }
 
 int life_gpu_can_copy(const life_gpu_state *dst, const life_gpu_state *src)
 {
-    return dst->s->backend == src->s->backend && dst->s->backend->gpu->copy != NULL;
+    return ls_gpu_can_copy(dst->cur, src->cur);
 }
 
 int life_gpu_copy_planes(life_gpu_state *dst, uint32_t dst_first, life_gpu_state *src, uint32_t src_first,
                          uint32_t count, ls_error *err)
 {
     size_t pb = plane_bytes(dst);
-    return dst->s->backend->gpu->copy(dst->s->ctx, dst->cur, dst_first * pb, src->s->ctx, src->cur, src_first * pb,
-                                      count * pb, err);
+    return ls_gpu_copy(dst->cur, dst_first * pb, src->cur, src_first * pb, count * pb, err);
 }
 
 /* Rows of cells in one plane along the slowest axis. */
@@ -380,9 +376,8 @@ static uint32_t plane_rows(const life_gpu_state *st)
 int life_gpu_fill(life_gpu_state *st, uint32_t first, uint32_t count, uint64_t row0, uint32_t nx, uint64_t seed,
                   double density, ls_error *err)
 {
-    const ls_gpu *gpu = st->s->backend->gpu;
     ls_gpu_info info;
-    gpu->info(st->s->ctx, &info);
+    ls_gpu_info_of(st->s, &info);
     uint32_t group = info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
     if (group > info.max_group)
         group = info.max_group;
@@ -400,21 +395,21 @@ int life_gpu_fill(life_gpu_state *st, uint32_t first, uint32_t count, uint64_t r
                      LS_ARG(threshold)};
     ls_launch l = {groups ? groups : 1, group, 0, 0, args, (int)(sizeof args / sizeof args[0])};
     ls_kernel *k;
-    if (gpu->kernel(st->s->ctx, "life", "life_fill", &k, err) != 0)
+    if (ls_gpu_kernel(st->s, "life", "life_fill", &k, err) != 0)
         return -1;
-    return gpu->launch(st->s->ctx, k, &l, err);
+    return ls_gpu_launch(st->s, k, &l, err);
 }
 
 int life_gpu_fetch(life_gpu_state *st, life_grid *g, ls_error *err)
 {
-    return st->s->backend->gpu->read(st->s->ctx, st->cur, 0, g->words, g->nwords * sizeof(uint32_t), err);
+    return ls_gpu_read(st->cur, 0, g->words, g->nwords * sizeof(uint32_t), err);
 }
 
 void life_gpu_stop(life_gpu_state *st)
 {
     if (!st)
         return;
-    st->s->backend->gpu->free(st->s->ctx, st->cur);
-    st->s->backend->gpu->free(st->s->ctx, st->next);
+    ls_gpu_free(st->cur);
+    ls_gpu_free(st->next);
     free(st);
 }

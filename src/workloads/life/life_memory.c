@@ -5,6 +5,8 @@
 
 #include "life_memory.h"
 
+#include "gpu_call.h"
+
 /* LOCKSTEP_DEVICE_MEMORY_CAP in bytes; UINT64_MAX when not set. */
 static int memory_cap(uint64_t *cap, ls_error *err)
 {
@@ -43,7 +45,7 @@ int life_device_memory(const ls_device *d, uint64_t *bytes, ls_error *err)
         return -1;
     if (d->backend->gpu) {
         ls_gpu_info info;
-        d->backend->gpu->info(d->ctx, &info);
+        ls_gpu_info_of(d, &info);
         own = info.global_bytes;
     }
     *bytes = own < cap ? own : cap;

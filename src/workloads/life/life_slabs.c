@@ -435,9 +435,7 @@ static int settle_devices(life_slabs *L, ls_error *err)
 {
     for (int i = 0; i < L->nlocal_devs; i++) {
         ls_device *d = L->local_devs[i].s;
-        double ignored;
-        if (d->backend->gpu &&
-            (d->backend->gpu->timer_start(d->ctx, err) || d->backend->gpu->timer_stop(d->ctx, &ignored, err)))
+        if (d->backend->gpu && ls_gpu_wait(d, err))
             return -1;
     }
     return 0;

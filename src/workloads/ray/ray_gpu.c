@@ -3,6 +3,7 @@
  * the samples of a few pixels (src/kernels/ray_render.h), the bytes read
  * back once the range is done. Exact mode runs program "ray" (under the
  * exact floating-point rule), fast mode "ray_fast". */
+#include "gpu_call.h"
 #include "gpu_timer.h"
 #include "ray_range.h"
 
@@ -21,10 +22,8 @@
 int ray_gpu_range(ls_device *s, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *seconds,
                   ls_error *err)
 {
-    const ls_gpu *gpu = s->backend->gpu;
-    ls_ctx *ctx = s->ctx;
     ls_gpu_info info;
-    gpu->info(ctx, &info);
+    ls_gpu_info_of(s, &info);
     uint32_t group = info.is_gpu ? RAY_GROUP_GPU : RAY_GROUP_CPU;
     if (group > info.max_group)
         group = info.max_group;
@@ -38,11 +37,11 @@ int ray_gpu_range(ls_device *s, const ray_job *job, uint64_t first, uint64_t cou
         per_group = group / 3;
     int fast = job->mode == RAY_MODE_FAST;
     ls_kernel *k;
-    if (gpu->kernel(ctx, fast ? "ray_fast" : "ray", fast ? "ray_fast" : "ray_exact", &k, err) != 0)
+    if (ls_gpu_kernel(s, fast ? "ray_fast" : "ray", fast ? "ray_fast" : "ray_exact", &k, err) != 0)
         return -1;
     size_t bytes = (size_t)count * 3;
     ls_buf *d_rgb = NULL;
-    if (gpu->alloc(ctx, bytes, "image pixels", &d_rgb, err) != 0)
+    if (ls_gpu_alloc(s, bytes, "image pixels", &d_rgb, err) != 0)
         return -1;
     uint64_t seed = job->seed;
     uint32_t width = job->width, height = job->height;
@@ -52,11 +51,11 @@ int ray_gpu_range(ls_device *s, const ray_job *job, uint64_t first, uint64_t cou
                    (int)(sizeof args / sizeof args[0])};
     int rc = ls_gpu_timer_start(s, err);
     if (rc == 0)
-        rc = gpu->launch(ctx, k, &l, err);
+        rc = ls_gpu_launch(s, k, &l, err);
     if (rc == 0)
         rc = ls_gpu_timer_stop(s, count, seconds, err);
     if (rc == 0)
-        rc = gpu->read(ctx, d_rgb, 0, rgb, bytes, err);
-    gpu->free(ctx, d_rgb);
+        rc = ls_gpu_read(d_rgb, 0, rgb, bytes, err);
+    ls_gpu_free(d_rgb);
     return rc;
 }

@@ -1,0 +1,254 @@
+/* test_gpu_call.c - the wrappers of src/gpu_call.h over a fake GPU backend
+ * whose methods check nothing (they count their calls and copy what they
+ * are told to): every range past a buffer's end, every sum of offset and
+ * length that overflows, a missing host pointer, a queue that is not
+ * there, a launch of no work or with another device's buffer is refused
+ * by the wrapper, with a message naming the buffer and the device, and
+ * never reaches the method; ranges that fit reach it and move the bytes. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_call.h"
+
+#include "check.h"
+
+struct ls_buf {
+    ls_buf_head head;
+    unsigned char *mem;
+};
+struct ls_ctx {
+    int calls; /* methods called on this device */
+};
+struct ls_kernel {
+    int unused;
+};
+
+static void fake_info(ls_ctx *ctx, ls_gpu_info *out)
+{
+    ctx->calls++;
+    memset(out, 0, sizeof *out);
+    out->max_group = 64;
+}
+
+static int fake_alloc(ls_ctx *ctx, size_t bytes, const char *what, ls_buf **out, ls_error *err)
+{
+    (void)what, (void)err;
+    ctx->calls++;
+    ls_buf *b = calloc(1, sizeof *b);
+    b->mem = calloc(bytes ? bytes : 1, 1);
+    *out = b;
+    return 0;
+}
+
+static void fake_free(ls_ctx *ctx, ls_buf *b)
+{
+    ctx->calls++;
+    free(b->mem);
+    free(b);
+}
+
+static int fake_write(ls_ctx *ctx, int queue, ls_buf *b, size_t offset, const void *src, size_t bytes, ls_error *err)
+{
+    (void)queue, (void)err;
+    ctx->calls++;
+    memcpy(b->mem + offset, src, bytes);
+    return 0;
+}
+
+static int fake_read(ls_ctx *ctx, ls_buf *b, size_t offset, void *dst, size_t bytes, ls_error *err)
+{
+    (void)err;
+    ctx->calls++;
+    memcpy(dst, b->mem + offset, bytes);
+    return 0;
+}
+
+static int fake_kernel(ls_ctx *ctx, const char *program, const char *name, ls_kernel **out, ls_error *err)
+{
+    static ls_kernel k;
+    (void)program, (void)name, (void)err;
+    ctx->calls++;
+    *out = &k;
+    return 0;
+}
+
+static int fake_groups(ls_ctx *ctx, ls_kernel *k, uint32_t group_size, size_t local_bytes, uint32_t *out,
+                       ls_error *err)
+{
+    (void)k, (void)group_size, (void)local_bytes, (void)err;
+    ctx->calls++;
+    *out = 1;
+    return 0;
+}
+
+static int fake_launch(ls_ctx *ctx, ls_kernel *k, const ls_launch *l, ls_error *err)
+{
+    (void)k, (void)l, (void)err;
+    ctx->calls++;
+    return 0;
+}
+
+static int fake_copy(ls_ctx *dst_ctx, ls_buf *dst, size_t dst_offset, ls_ctx *src_ctx, ls_buf *src, size_t src_offset,
+                     size_t bytes, ls_error *err)
+{
+    (void)err;
+    dst_ctx->calls++;
+    src_ctx->calls++;
+    memcpy(dst->mem + dst_offset, src->mem + src_offset, bytes);
+    return 0;
+}
+
+static const ls_gpu fake_gpu = {
+    .info = fake_info, .alloc = fake_alloc, .free = fake_free, .write = fake_write, .read = fake_read,
+    .kernel = fake_kernel, .groups_per_unit = fake_groups, .launch = fake_launch, .copy = fake_copy,
+};
+/* The same without a device-to-device copy, as OpenCL's. */
+static const ls_gpu fake_gpu_nocopy = {
+    .info = fake_info, .alloc = fake_alloc, .free = fake_free, .write = fake_write, .read = fake_read,
+    .kernel = fake_kernel, .groups_per_unit = fake_groups, .launch = fake_launch,
+};
+static const ls_backend fake = {.name = "fake", .gpu = &fake_gpu};
+static const ls_backend fake_nocopy = {.name = "nocopy", .gpu = &fake_gpu_nocopy};
+static const ls_backend cpu = {.name = "cpu"};
+
+static ls_ctx ctx0, ctx1, ctx2;
+static ls_device dev0 = {.backend = &fake, .ctx = &ctx0, .label = "fake:0"};
+static ls_device dev1 = {.backend = &fake, .ctx = &ctx1, .label = "fake:1"};
+static ls_device dev2 = {.backend = &fake_nocopy, .ctx = &ctx2, .label = "nocopy:0"};
+static ls_device host = {.backend = &cpu, .label = "cpu:0"};
+
+static int calls(void)
+{
+    return ctx0.calls + ctx1.calls + ctx2.calls;
+}
+
+/* One call that must be refused by the wrapper: rc -1, a message holding
+ * each of `words` (NULL-terminated), and no method called since
+ * calls_before. */
+static void refused(int rc, const ls_error *err, int calls_before, const char *what, const char *const *words)
+{
+    char line[600];
+    int all = rc == -1 && calls() == calls_before;
+    for (int i = 0; words[i]; i++)
+        all = all && strstr(err->msg, words[i]) != NULL;
+    snprintf(line, sizeof line, "%s is refused before the backend (rc %d, \"%s\")", what, rc, err->msg);
+    check(all, line);
+}
+
+#define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define REFUSED(call, what, words)                                                                                 \
+    do {                                                                                                           \
+        int before_ = calls();                                                                                     \
+        err.msg[0] = '\0';                                                                                         \
+        int rc_ = (call);                                                                                          \
+        refused(rc_, &err, before_, what, words);                                                                  \
+    } while (0)
+
+static void ranges(ls_buf *grid)
+{
+    unsigned char bytes[32], back[32];
+    for (int i = 0; i < 32; i++)
+        bytes[i] = (unsigned char)(i * 7 + 1);
+    ls_error err = {0};
+    int before = calls();
+    check(ls_gpu_write(grid, 1, 8, bytes, 8, &err) == 0 && calls() == before + 1, "a write inside the buffer runs");
+    check(ls_gpu_read(grid, 8, back, 8, &err) == 0 && memcmp(back, bytes, 8) == 0, "and reads back what it wrote");
+    check(ls_gpu_read(grid, 16, back, 0, &err) == 0, "an empty read at the end is fine");
+    check(ls_gpu_read(grid, 0, back, 16, &err) == 0, "a read of the whole buffer is fine");
+
+    REFUSED(ls_gpu_read(grid, 12, back, 8, &err), "a read 4 bytes past the end",
+            WORDS("reading 8 bytes at byte 12", "the test grid", "fake:0", "past its end", "16 bytes"));
+    REFUSED(ls_gpu_write(grid, 0, 9, bytes, 8, &err), "a write 1 byte past the end",
+            WORDS("writing 8 bytes at byte 9", "the test grid", "past its end"));
+    REFUSED(ls_gpu_read(grid, 17, back, 0, &err), "an empty read beyond the end",
+            WORDS("reading 0 bytes at byte 17"));
+    REFUSED(ls_gpu_read(grid, SIZE_MAX - 3, back, 8, &err),
+            "a read whose offset plus length overflows", WORDS("past its end"));
+    REFUSED(ls_gpu_write(grid, 0, 8, bytes, SIZE_MAX, &err), "a write of SIZE_MAX bytes",
+            WORDS("past its end"));
+    REFUSED(ls_gpu_read(grid, 0, NULL, 8, &err), "a read into no host memory",
+            WORDS("the test grid", "no host memory"));
+    REFUSED(ls_gpu_write(grid, 0, 0, NULL, 8, &err), "a write from no host memory",
+            WORDS("no host memory"));
+    REFUSED(ls_gpu_write(grid, 2, 0, bytes, 8, &err), "a write on queue 2",
+            WORDS("queue 2", "fake:0"));
+    REFUSED(ls_gpu_write(grid, -1, 0, bytes, 8, &err), "a write on queue -1", WORDS("queue -1"));
+    REFUSED(ls_gpu_read(NULL, 0, back, 8, &err), "a read of no buffer", WORDS("never allocated"));
+}
+
+static void copies(ls_buf *grid)
+{
+    ls_error err = {0};
+    ls_buf *other = NULL, *plain = NULL;
+    check(ls_gpu_alloc(&dev1, 8, "the other grid", &other, &err) == 0, "a buffer on a second device");
+    check(ls_gpu_alloc(&dev2, 8, "a plain grid", &plain, &err) == 0, "a buffer on a backend without copy");
+    check(ls_gpu_can_copy(other, grid) && !ls_gpu_can_copy(plain, grid) && !ls_gpu_can_copy(plain, plain),
+          "ls_gpu_can_copy: one backend with a copy only");
+    int before = calls();
+    check(ls_gpu_copy(other, 0, grid, 8, 8, &err) == 0 && calls() == before + 2, "a copy that fits runs");
+    REFUSED(ls_gpu_copy(other, 4, grid, 0, 8, &err), "a copy past the destination's end",
+            WORDS("copying into 8 bytes at byte 4", "the other grid", "fake:1"));
+    REFUSED(ls_gpu_copy(other, 0, grid, 12, 8, &err), "a copy past the source's end",
+            WORDS("copying from 8 bytes at byte 12", "the test grid", "fake:0"));
+    REFUSED(ls_gpu_copy(plain, 0, plain, 0, 8, &err), "a copy on a backend without one",
+            WORDS("nocopy:0", "no device-to-device copy"));
+    REFUSED(ls_gpu_copy(plain, 0, grid, 0, 8, &err), "a copy between two backends",
+            WORDS("two backends"));
+    ls_gpu_free(other);
+    ls_gpu_free(plain);
+}
+
+static void launches(ls_buf *grid)
+{
+    ls_error err = {0};
+    ls_kernel *k = NULL;
+    ls_buf *foreign = NULL;
+    check(ls_gpu_kernel(&dev0, "test", "kernel", &k, &err) == 0 && k, "a kernel");
+    check(ls_gpu_alloc(&dev1, 4, "the foreign buffer", &foreign, &err) == 0, "a buffer on the other device");
+    uint32_t n = 1;
+    ls_arg args[] = {LS_ARG(n), LS_ARG_BUF(grid), LS_ARG_BUF(NULL)};
+    ls_launch good = {2, 32, 0, 1, args, 3};
+    int before = calls();
+    check(ls_gpu_launch(&dev0, k, &good, &err) == 0 && calls() == before + 1, "a launch of one device's buffers runs");
+    ls_launch l = good;
+    l.groups = 0;
+    REFUSED(ls_gpu_launch(&dev0, k, &l, &err), "a launch of no groups", WORDS("nothing to run"));
+    l = good;
+    l.group_size = 0;
+    REFUSED(ls_gpu_launch(&dev0, k, &l, &err), "a launch of empty groups", WORDS("nothing to run"));
+    l = good;
+    l.queue = 2;
+    REFUSED(ls_gpu_launch(&dev0, k, &l, &err), "a launch on queue 2", WORDS("queue 2"));
+    l = good;
+    l.args = NULL;
+    REFUSED(ls_gpu_launch(&dev0, k, &l, &err), "a launch without its arguments",
+            WORDS("3 arguments"));
+    ls_arg mixed[] = {LS_ARG(n), LS_ARG_BUF(foreign)};
+    l = good;
+    l.args = mixed;
+    l.nargs = 2;
+    REFUSED(ls_gpu_launch(&dev0, k, &l, &err), "a launch with another device's buffer",
+            WORDS("argument 1", "the foreign buffer", "a buffer of fake:1", "on fake:0"));
+    uint32_t per_unit = 0;
+    REFUSED(ls_gpu_groups_per_unit(&dev0, k, 0, 0, &per_unit, &err), "occupancy of empty groups",
+            WORDS("groups of 0"));
+    ls_gpu_free(foreign);
+}
+
+int main(void)
+{
+    ls_error err = {0};
+    ls_buf *grid = NULL;
+    check(ls_gpu_alloc(&dev0, 16, "the test grid", &grid, &err) == 0 && grid, "16 bytes allocated");
+    ranges(grid);
+    copies(grid);
+    launches(grid);
+    ls_buf *none = grid;
+    REFUSED(ls_gpu_alloc(&host, 16, "host memory", &none, &err), "device memory on a CPU device",
+            WORDS("cpu:0", "no GPU device"));
+    check(none == NULL, "a refused alloc leaves no buffer");
+    ls_gpu_free(NULL);
+    ls_gpu_free(grid);
+    return check_finish();
+}
