@@ -102,9 +102,10 @@ line = ['--dims', '3', '--size', '61x47x33', '--steps', '21', '--density', '0.3'
 if HAVE_CL:
     r = plain('life', *line, '--backend', 'openmp,opencl', '--json')
     d = doc(r)
-    labels = [x.get('label') for x in d.get('devices', [])]
+    labels = [(x.get('label'), x.get('backend')) for x in d.get('devices', [])]
     expect(r.returncode == 0 and r.stdout.count('"digest"') == 1 and
-           d.get('digest') == refs['3D 61x47x33 torus'].get('digest') and labels == ['openmp:0', 'opencl:0'] and
+           d.get('digest') == refs['3D 61x47x33 torus'].get('digest') and
+           labels == [('openmp:0', 'openmp'), ('opencl:0', 'opencl')] and
            sum(x['items'] for x in d['devices']) == 61 * 47 * 33 * 21,
            'life ... --backend openmp,opencl --json: one document, the single-device digest, each device\'s share',
            r.stdout[-600:] + r.stderr[-300:])
@@ -206,10 +207,10 @@ with tempfile.TemporaryDirectory() as tmp:
            '5 slabs over 2 ranks, k = 3: the digest of one process', r.stderr[-400:])
     if HAVE_CL:
         got, r = life(*CASES[3][1], '--backend', 'openmp,opencl', ranks=2)
-        labels = sorted(x['label'] for x in got.get('devices', []))
+        labels = sorted((x['label'], x.get('backend')) for x in got.get('devices', []))
         expect(r.returncode == 0 and got.get('digest') == refs[CASES[3][0]].get('digest') and
-               labels == ['rank 0 openmp:0', 'rank 1 opencl:0'],
-               'openmp on rank 0 and opencl on rank 1: the digest of one process', '%s %s' % (labels, r.stderr))
+               labels == [('rank 0 openmp:0', 'openmp'), ('rank 1 opencl:0', 'opencl')],
+               'openmp on rank 0 and opencl on rank 1: the digest of one process, each device its backend', '%s %s' % (labels, r.stderr))
     # The memory cap over two ranks.
     got, r = life(*big, '--backend', 'openmp', ranks=2, env=capped)
     expect(r.returncode == 0 and got.get('digest') == want.get('digest'),

@@ -77,10 +77,10 @@ for name, args in CASES:
         # Two ranks on this node share the list out: rank 0 openmp, rank 1 opencl.
         r = mpirun(2, *args, '--backend', 'openmp,opencl', '--json', '--quiet')
         d = doc(r)
-        labels = sorted(x['label'] for x in d.get('devices', []))
+        labels = sorted((x['label'], x.get('backend')) for x in d.get('devices', []))
         expect(r.returncode == 0 and d.get('digest') == ref.get('digest') and
-               labels == ['rank 0 openmp:0', 'rank 1 opencl:0'],
-               '%s: openmp on rank 0 and opencl on rank 1 give one process\'s digest' % name,
+               labels == [('rank 0 openmp:0', 'openmp'), ('rank 1 opencl:0', 'opencl')],
+               '%s: openmp on rank 0 and opencl on rank 1 give one process\'s digest, each device its backend' % name,
                '%s %s %s' % (labels, d.get('digest'), r.stderr))
 
 # The issue's acceptance, as written.

@@ -14,6 +14,8 @@ static void print_devices_json(const ls_set *set, const ls_set_report *st, FILE 
         const ls_set_share *d = &st->dev[i];
         fprintf(out, "%s{\"label\":", i ? "," : "");
         ls_json_string(out, d->label);
+        fputs(",\"backend\":", out);
+        ls_json_string(out, d->backend);
         fprintf(out, ",\"rank\":%d,\"gpu\":%s,\"items\":%" PRIu64 ",\"seconds\":%.6f,\"clock\":\"%s\","
                      "\"timer_rejected\":%s}",
                 d->rank, d->is_gpu ? "true" : "false", d->items, d->seconds, d->wall_clock ? "wall" : "device",

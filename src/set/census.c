@@ -31,6 +31,7 @@ static void describe(const ls_set *set, int failed, ls_census_measure measure, r
         j->is_gpu = d->info.is_gpu;
         j->pid = (int32_t)getpid();
         snprintf(j->host, sizeof j->host, "%s", ls_job_host(&set->job));
+        snprintf(j->backend, sizeof j->backend, "%s", d->backend->name);
         if (set->job.size > 1)
             snprintf(j->label, sizeof j->label, "rank %d %.48s", j->rank, d->label);
         else
@@ -67,6 +68,7 @@ int ls_census_take(const ls_set *set, int failed, ls_census_measure measure, ls_
             out->dev[out->ndevices] = all[r].dev[i];
             out->dev[out->ndevices].label[sizeof out->dev[0].label - 1] = 0;
             out->dev[out->ndevices].host[sizeof out->dev[0].host - 1] = 0;
+            out->dev[out->ndevices].backend[sizeof out->dev[0].backend - 1] = 0;
             out->ndevices++;
         }
     }
@@ -90,6 +92,7 @@ void ls_set_share_fill(ls_set_share *d, const ls_job_device *of, uint64_t items,
 {
     memset(d, 0, sizeof *d);
     snprintf(d->label, sizeof d->label, "%s", of->label);
+    snprintf(d->backend, sizeof d->backend, "%s", of->backend);
     d->rank = of->rank;
     d->is_gpu = of->is_gpu;
     d->items = items;

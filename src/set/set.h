@@ -125,7 +125,8 @@ int ls_job_exchange(const ls_job *job, const ls_job_msg *sends, int nsends, cons
 
 /* What one device did in a run on a set. */
 typedef struct ls_set_share {
-    char label[96]; /* "cuda:0", or "rank 1 cuda:0" in an MPI job */
+    char label[96];   /* "cuda:0", or "rank 1 cuda:0" in an MPI job */
+    char backend[16]; /* its backend's name, "cuda" (a device of another rank has no ls_backend here) */
     int rank;
     int is_gpu;
     uint64_t items;
@@ -157,6 +158,7 @@ typedef struct ls_job_device {
     int32_t rank, slot, is_gpu, pid;
     uint64_t measure; /* the census's measure of it (Life: the memory it may use); 0 without one */
     char label[64];   /* "cuda:0", or "rank 1 cuda:0" in an MPI job */
+    char backend[16]; /* its backend's name, "cuda" (another rank's device has no ls_backend here) */
     char host[64];    /* the node it is on */
 } ls_job_device;
 
@@ -176,7 +178,8 @@ typedef int (*ls_census_measure)(const ls_device *d, uint64_t *out, ls_error *er
 int ls_census_take(const ls_set *set, int failed, ls_census_measure measure, ls_census *out, ls_error *err);
 void ls_census_free(ls_census *c);
 
-/* A report's line for device `of`: what it did and by which clock. */
+/* A report's line for device `of` (its label, rank, kind and backend):
+ * what it did and by which clock. */
 void ls_set_share_fill(ls_set_share *d, const ls_job_device *of, uint64_t items, double seconds, int wall_clock,
                        int timer_rejected);
 

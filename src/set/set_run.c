@@ -100,7 +100,8 @@ typedef struct worker {
     int rank, slot; /* where the device is, and its index there */
     ls_device *dev; /* a local device; NULL for a remote one */
     int is_gpu;
-    char label[64]; /* the census's (ls_job_device) */
+    char label[64];   /* the census's (ls_job_device) */
+    char backend[16]; /* its backend's name (ls_set_share) */
     char host[64];
     int pid;
     ls_chunks sizer;
@@ -248,6 +249,7 @@ static void census_worker(worker *w, const ls_job_device *of, ls_set *set)
     w->dev = of->rank == set->job.rank ? &set->dev[of->slot] : NULL;
     snprintf(w->label, sizeof w->label, "%s", of->label);
     snprintf(w->host, sizeof w->host, "%s", of->host);
+    snprintf(w->backend, sizeof w->backend, "%s", of->backend);
 }
 
 /* The workers: the job's devices (collective: every rank takes the census). */
@@ -705,6 +707,7 @@ static void fill_stats(const runner *sp, ls_set_report *st, double wall)
         const worker *w = &sp->w[i];
         ls_job_device of = {.rank = w->rank, .is_gpu = w->is_gpu};
         snprintf(of.label, sizeof of.label, "%s", w->label);
+        snprintf(of.backend, sizeof of.backend, "%s", w->backend);
         ls_set_share_fill(&st->dev[i], &of, w->items, w->seconds, w->wall_clock, w->timer_rejected);
         device += w->seconds;
     }

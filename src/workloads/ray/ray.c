@@ -271,14 +271,6 @@ static uint64_t first_chunk(uint64_t first_rays, const ray_job *job)
     return n > RAY_CPU_LANES ? n : RAY_CPU_LANES;
 }
 
-/* The backend of a set_run.h device label: "opencl" in "rank 1 opencl:0". */
-static void label_backend(const char *label, char *out, size_t len)
-{
-    if (strncmp(label, "rank ", 5) == 0 && strchr(label + 5, ' '))
-        label = strchr(label + 5, ' ') + 1;
-    snprintf(out, len, "%.*s", (int)strcspn(label, ":"), label);
-}
-
 /* 1 when the devices of the run are of more than one kind: the kinds of
  * this process's devices and of every chunk folded, and the backends of
  * the other ranks' devices (which may have folded nothing). */
@@ -288,12 +280,9 @@ static int mixed_kinds(const ls_set *set, const ls_set_report *st, ray_split *r)
         add_kind(r, ray_kind(&set->dev[i]));
     if (r->nkinds > 1)
         return 1;
-    char first[64] = "", other[64];
-    for (int i = 0; st && i < st->ndevices; i++) {
-        label_backend(st->dev[i].label, i ? other : first, sizeof other);
-        if (i && strcmp(first, other) != 0)
+    for (int i = 1; st && i < st->ndevices; i++)
+        if (strcmp(st->dev[0].backend, st->dev[i].backend) != 0)
             return 1;
-    }
     return 0;
 }
 
