@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_isa.h"
 #include "fpcheck.h"
 #include "gpu_call.h"
 #include "workload.h"
@@ -62,8 +63,7 @@ __attribute__((target("arch=x86-64-v3"))) static void fp_probe_fma_cpu(const flo
 static void fp_probe_cpu(const float *in, float *out)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("x86-64-v3")) {
+    if (ls_cpu_isa() >= LS_ISA_AVX2) {
         fp_probe_fma_cpu(in, out);
         return;
     }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "cpu_isa.h"
 #include "commands/commands.h"
 #include "manual.h"
 #include "output.h"
@@ -132,6 +133,11 @@ static int dispatch(int argc, char **argv)
         return generate(ls_manual_bash, cmds, n);
     if (ls_cluster_size() > 1 && !(ls_workload_find(cmd) && ls_workload_find(cmd)->on_set))
         return ls_cmd_refuse_ranks(cmd);
+    /* Before any command runs CPU code, so that no run starts under a cap
+     * it would have to refuse from a device's thread. */
+    ls_error err = {{0}, 0};
+    if (ls_cpu_isa_check(&err) != 0)
+        return ls_report(&err);
     for (int i = 0; i < n; i++)
         if (strcmp(cmd, cmds[i].name) == 0)
             return cmds[i].run(&cmds[i], argc, argv);

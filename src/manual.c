@@ -43,6 +43,8 @@ static const char *const environment[][2] = {
     {"LOCKSTEP_RANK_TIMEOUT", "seconds after which rank 0 of an MPI job presumes a rank that holds a chunk lost "
                               "(default 60)"},
     {"OMP_NUM_THREADS", "the threads of the openmp backend"},
+    {"LOCKSTEP_CPU_ISA", "generic, avx2 or avx512: the widest compiled copy of the CPU code the openmp backend may "
+                         "run (default: the widest this CPU runs; more than that is refused)"},
     {"LOCKSTEP_DEBUG_FAULT", "BACKEND:FIELD, for the tests: every run on BACKEND reports a wrong FIELD (or, with "
                              "FIELD conformance, fails every conformance case), to show that check and conformance "
                              "can fail"},

@@ -159,6 +159,34 @@ expect(rc == 2 and 'LOCKSTEP_BACKEND' in err and 'nosuch' in err and '--backend'
 rc, out, err = run('devices', env=env)
 expect(rc == 2 and 'LOCKSTEP_BACKEND' in err and not out, 'devices refuses a bad LOCKSTEP_BACKEND', out + err)
 
+# LOCKSTEP_CPU_ISA caps the CPU code's compiled copy (src/cpu_isa.h): a
+# value it does not know is the user's error before any command runs;
+# every copy gives the same answers (but the raytracer's fast mode, whose
+# copies round differently: docs/ray.md).
+env = {'LOCKSTEP_CPU_ISA': 'avx9', 'PATH': '/usr/bin:/bin'}
+for args in (['graveler', '--battles', '1000', '--backend', 'openmp'], ['check', 'graveler', '--battles', '1000'],
+             ['bench', 'graveler', '--battles', '1000', '--backend', 'openmp'], ['conformance', '--backend', 'openmp']):
+    rc, out, err = run(*args, env=env)
+    lines = [l for l in err.splitlines() if l.strip()]
+    expect(rc == 2 and len(lines) == 1 and 'LOCKSTEP_CPU_ISA' in err and "'avx9'" in err,
+           '%s refuses LOCKSTEP_CPU_ISA=avx9 in one line' % args[0], 'rc=%d %r' % (rc, err))
+same = [['graveler', '--battles', '3e5'], ['bmn', 'search', '--deals', '2e4'], ['ray', '--size', '24x16', '--spp', '3'],
+        ['life', '--dims', '3', '--size', '40', '--steps', '6'], ['life', '--dims', '2', '--size', '130', '--steps', '9']]
+for args in same:
+    digests = {}
+    for level in ('', 'generic', 'avx2', 'avx512'):
+        rc, out, err = run(*args, '--backend', 'openmp', '--json', '--quiet',
+                           env={'LOCKSTEP_CPU_ISA': level, 'PATH': '/usr/bin:/bin'})
+        try:
+            digests[level or 'unset'] = json.loads(out)['digest'] if rc == 0 else 'exit %d: %s' % (rc, err)
+        except (ValueError, KeyError):
+            digests[level or 'unset'] = out[:100]
+    # avx2 and avx512 are refused where the CPU lacks them: only the copies it runs are compared.
+    ran = {k: v for k, v in digests.items() if not v.startswith('exit 2: lockstep: LOCKSTEP_CPU_ISA=')}
+    expect(len(set(ran.values())) == 1 and 'generic' in ran and 'unset' in ran,
+           '%s: the same digest with every copy of the CPU code this CPU runs (%s)' % (' '.join(args), ', '.join(ran)),
+           str(digests))
+
 # check: nothing compared is "skipped" (77), never a pass; a device index
 # the backend does not have is the user's error (2).
 rc, out, err = run('check', 'graveler', '--battles', '1e5', '--backends', 'openmp', '--quiet')

@@ -12,7 +12,9 @@ the set (set.h, the set runner, the registry) and the backends.
     file names "graveler and bmn" as the ones that do;
   - no file calls a GPU backend's primitives (gpu.h's ls_gpu) but the
     wrappers that check their arguments once (gpu_call.c, and gpu_timer.c
-    for the timer): the others reach a device's memory through them.
+    for the timer): the others reach a device's memory through them;
+  - no file asks the CPU which instruction sets it has but cpu_isa.c: the
+    choice of the CPU code's compiled copy is made there once.
 
 usage: layers.py SOURCE_ROOT
 """
@@ -56,5 +58,8 @@ expect(not direct, 'only the wrappers (%s) call a backend\'s GPU primitives' % '
 wrapped = [p for p in WRAPPERS if re.search(r'\bgpu\w*\([^)]*\)\s*->\s*(%s)\b|\bgpu\s*->\s*(%s)\b' %
                                            (PRIMITIVES, PRIMITIVES), open(os.path.join(ROOT, p)).read())]
 expect(wrapped == list(WRAPPERS), 'the wrappers are found calling the primitives', str(wrapped))
+
+asking = [p for p, t in sources('src', 'backends') if p != 'src/cpu_isa.c' and re.search(r'__builtin_cpu_(supports|is)\b|\bcpuid\b', t)]
+expect(not asking, 'only src/cpu_isa.c asks the CPU what it runs', ', '.join(asking))
 
 finish()

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu_isa.h"
 #include "image.h"
 #include "ray_cpu.h"
 #include "ray_golden.h"
@@ -214,9 +215,8 @@ static void check_variants(void)
     } variants[] = {
         {"generic", ray_tile_exact_generic, 1},
 #if defined(__x86_64__)
-        {"avx2", ray_tile_exact_avx2, __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")},
-        {"avx512", ray_tile_exact_avx512, __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-                                              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw")},
+        {"avx2", ray_tile_exact_avx2, ls_cpu_isa() >= LS_ISA_AVX2},
+        {"avx512", ray_tile_exact_avx512, ls_cpu_isa() >= LS_ISA_AVX512},
 #endif
     };
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
@@ -297,9 +297,8 @@ static void check_fast(void)
     } variants[] = {
         {"generic", ray_tile_fast_generic, 1},
 #if defined(__x86_64__)
-        {"avx2", ray_tile_fast_avx2, __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")},
-        {"avx512", ray_tile_fast_avx512, __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-                                             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw")},
+        {"avx2", ray_tile_fast_avx2, ls_cpu_isa() >= LS_ISA_AVX2},
+        {"avx512", ray_tile_fast_avx512, ls_cpu_isa() >= LS_ISA_AVX512},
 #endif
     };
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {

@@ -2,18 +2,18 @@
  * the GPU driver (bmn_gpu.c) on CUDA and OpenCL, or the copy of the CPU
  * implementation (bmn_cpu.c) this CPU runs best. */
 #include "bmn_types.h"
+#include "cpu_isa.h"
 
 int bmn_cpu_range_generic(const bmn_range *r, bmn_range_out *out, ls_error *err);
 #if defined(__x86_64__)
 int bmn_cpu_range_v3(const bmn_range *r, bmn_range_out *out, ls_error *err);
 #endif
 
-/* x86-64-v3 where AVX2, BMI1/2 and LZCNT are all there. */
+/* The x86-64-v3 copy where the CPU runs it (cpu_isa.h's avx2 level). */
 int bmn_cpu_range(const bmn_range *r, bmn_range_out *out, ls_error *err)
 {
 #if defined(__x86_64__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("x86-64-v3"))
+    if (ls_cpu_isa() >= LS_ISA_AVX2)
         return bmn_cpu_range_v3(r, out, err);
 #endif
     return bmn_cpu_range_generic(r, out, err);

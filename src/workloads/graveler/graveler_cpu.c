@@ -7,22 +7,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_isa.h"
 #include "graveler.h"
 #include "graveler_range.h"
 #include "graveler_simd.h"
 
 typedef void (*grv_simd_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint32_t, uint32_t *);
 
-/* The widest copy of the inner loop this CPU can run. */
+/* The widest copy of the inner loop this CPU runs (cpu_isa.h); the
+ * avx512 copy counts with AVX-512's vector popcount besides. */
 static grv_simd_fn grv_pick_simd(int *lanes)
 {
 #if defined(__x86_64__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) {
+    ls_isa isa = ls_cpu_isa();
+    if (isa >= LS_ISA_AVX512 && ls_cpu_has_vpopcntdq()) {
         *lanes = grv_simd_lanes_avx512;
         return grv_simd_groups_avx512;
     }
-    if (__builtin_cpu_supports("avx2")) {
+    if (isa >= LS_ISA_AVX2) {
         *lanes = grv_simd_lanes_avx2;
         return grv_simd_groups_avx2;
     }

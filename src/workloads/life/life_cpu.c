@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_isa.h"
+
 /* Output words per strip: 16 KiB of cells, so that a 3D strip's scratch
  * (two row sums and three planes' 3x3 sums, 14 such) stays within L2. */
 #define LIFE_CPU_STRIP_WORDS 4096u
@@ -21,42 +23,27 @@ typedef void (*fill_fn)(uint32_t *words, uint32_t nx, uint32_t row_words, uint64
                         uint64_t seed, uint32_t threshold);
 
 typedef struct variant {
-    const char *name;
+    ls_isa isa; /* the level it is compiled for; its name is the level's */
     generations_fn run;
     fill_fn fill;
-    int (*runs_here)(void);
 } variant;
-
-static int always(void)
-{
-    return 1;
-}
-#if defined(__x86_64__)
-static int has_v4(void)
-{
-    return __builtin_cpu_supports("x86-64-v4");
-}
-static int has_v3(void)
-{
-    return __builtin_cpu_supports("x86-64-v3");
-}
-#endif
 
 /* Widest first. */
 static const variant variants[] = {
 #if defined(__x86_64__)
-    {"avx512", life_cpu_generations_avx512, life_cpu_fill_avx512, has_v4},
-    {"avx2", life_cpu_generations_avx2, life_cpu_fill_avx2, has_v3},
+    {LS_ISA_AVX512, life_cpu_generations_avx512, life_cpu_fill_avx512},
+    {LS_ISA_AVX2, life_cpu_generations_avx2, life_cpu_fill_avx2},
 #endif
-    {"generic", life_cpu_generations_generic, life_cpu_fill_generic, always},
+    {LS_ISA_GENERIC, life_cpu_generations_generic, life_cpu_fill_generic},
 };
 
-/* The copy named `name` (NULL: the widest this CPU runs), or NULL. */
+/* The copy named `name` (NULL: the widest this CPU runs, cpu_isa.h), or
+ * NULL when there is none of that name or the CPU does not run it. */
 static const variant *find_variant(const char *name)
 {
     for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
-        if (name ? strcmp(name, variants[i].name) == 0 : variants[i].runs_here())
-            return variants[i].runs_here() ? &variants[i] : NULL;
+        if (name ? strcmp(name, ls_isa_name(variants[i].isa)) == 0 : variants[i].isa <= ls_cpu_isa())
+            return variants[i].isa <= ls_cpu_isa() ? &variants[i] : NULL;
     return NULL;
 }
 
@@ -82,7 +69,7 @@ void life_grid_fill_random(life_grid *g, uint64_t seed, double density)
 
 const char *life_cpu_variant(void)
 {
-    return find_variant(NULL)->name;
+    return ls_isa_name(find_variant(NULL)->isa);
 }
 
 size_t life_cpu_scratch_words(unsigned dims, uint32_t row_words, uint32_t strip)

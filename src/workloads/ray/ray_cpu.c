@@ -5,6 +5,8 @@
 #include <omp.h>
 #include <stddef.h>
 
+#include "cpu_isa.h"
+
 int ray_job_init(ray_job *job, uint32_t width, uint32_t height, uint32_t samples, uint64_t seed, int mode,
                  ls_error *err)
 {
@@ -48,18 +50,17 @@ typedef struct tile_variant {
     ray_tile_fn exact, fast;
 } tile_variant;
 
-/* The widest copy of the tile code that this CPU can run. */
+/* The widest copy of the tile code that this CPU runs (cpu_isa.h). */
 static const tile_variant *pick_variant(void)
 {
     static const tile_variant generic = {"generic", ray_tile_exact_generic, ray_tile_fast_generic};
 #if defined(__x86_64__)
     static const tile_variant avx2 = {"avx2", ray_tile_exact_avx2, ray_tile_fast_avx2};
     static const tile_variant avx512 = {"avx512", ray_tile_exact_avx512, ray_tile_fast_avx512};
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"))
+    ls_isa isa = ls_cpu_isa();
+    if (isa >= LS_ISA_AVX512)
         return &avx512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    if (isa >= LS_ISA_AVX2)
         return &avx2;
 #endif
     return &generic;
