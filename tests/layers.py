@@ -9,7 +9,8 @@ the set (set.h, the set runner, the registry) and the backends.
   - no workload reads the process's MPI state (ls_cluster_*): the rank and
     size come with the set (set->job);
   - which workloads run on a set is said in the workload table alone: no
-    file names "graveler and bmn" as the ones that do;
+    source, meson.build, meson_options.txt or tools/ script names "graveler
+    and bmn" as the ones that do;
   - no file calls a GPU backend's primitives (gpu.h's ls_gpu) but the
     wrappers that check their arguments once (gpu_call.c, and gpu_timer.c
     for the timer): the others reach a device's memory through them;
@@ -48,8 +49,19 @@ ranks = [p for p, t in below if p.startswith('src/workloads/') and
          (re.search(r'\bls_cluster_\w+\s*\(', t) or '#include "cluster.h"' in t)]
 expect(not ranks, 'no workload reads MPI rank or size from cluster.c (it has the set\'s job)', ', '.join(ranks))
 
-named = [p for p, t in sources('src') if re.search(r'graveler (and|or) bmn', t)]
-expect(not named, 'no file names the workloads that run on a set (the table says which)', ', '.join(named))
+
+def build_files():
+    for base, dirs, names in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if not d.startswith(('.', 'build', 'subprojects'))]
+        for n in sorted(names):
+            if n in ('meson.build', 'meson_options.txt') or (os.path.basename(base) == 'tools' and n.endswith('.sh')):
+                path = os.path.join(base, n)
+                yield os.path.relpath(path, ROOT), open(path, encoding='utf-8', errors='replace').read()
+
+
+named = [p for p, t in list(sources('src')) + list(build_files()) if re.search(r'graveler (and|or) bmn', t, re.I)]
+expect(not named, 'no source, build file or tool names the workloads that run on a set (the table says which)',
+       ', '.join(named))
 
 PRIMITIVES = r'info|alloc|free|write|read|kernel|kernel_with|groups_per_unit|launch|timer_start|timer_stop|copy'
 WRAPPERS = ('src/gpu_call.c', 'src/gpu_timer.c')

@@ -5,7 +5,8 @@ Random123, groff, come with tools/deps.sh --tests, which tools/test.sh
 passes and tools/quickstart.sh does not); the README says how to build
 without root; the licence is the one meson.build names; the guide to adding
 a backend names the primitives src/gpu.h and src/backend.h declare, and
-files that exist.
+files that exist; every file the README and docs/ name exists (a move
+that leaves a page naming the old path fails here).
 
 usage: project.py SOURCE_ROOT
 """
@@ -83,4 +84,25 @@ paths = re.findall(r'`((?:src|backends|tests|tools|kernels_cu|kernels_cl)/[\w./]
 missing = [p for p in paths if not os.path.exists(os.path.join(ROOT, p)) and 'NAME' not in p and 'PROGRAM' not in p]
 expect(paths and not missing, 'every file the guide names exists (%d)' % len(paths), str(missing))
 expect('docs/adding-a-backend.md' in readme, 'the README links the guide')
+
+# ---- every path the README and docs/ name ------------------------------------------
+# A path of the tree (src/..., tests/..., docs/...) in any page exists: a file,
+# a folder, or a test program built from NAME.c. Placeholders (NAME,
+# PROGRAM) and patterns (tests/ref_*.c) are not paths.
+pages = ['README.md'] + sorted(os.path.relpath(os.path.join(d, n), ROOT)
+                               for d, _, names in os.walk(os.path.join(ROOT, 'docs')) for n in names
+                               if n.endswith('.md'))
+named, gone = 0, []
+for page in pages:
+    text = open(os.path.join(ROOT, page)).read()
+    for m in re.finditer(r'(?<![\w/.-])((?:src|backends|tests|tools|kernels_cu|kernels_cl|bench|docs)/[\w./*-]*[\w*/])',
+                         text):
+        path = m.group(1)
+        if re.search(r'[A-Z]{3,}|\*', path):
+            continue
+        named += 1
+        if not any(os.path.exists(os.path.join(ROOT, path + end)) for end in ('', '.c')):
+            gone.append('%s:%d %s' % (page, text.count('\n', 0, m.start()) + 1, path))
+expect(named > 100 and not gone, 'every path the README and docs/ name exists (%d named in %d pages)' % (named, len(pages)),
+       ', '.join(gone))
 finish()
