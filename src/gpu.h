@@ -137,6 +137,15 @@ typedef struct ls_gpu {
      * returns without waiting. */
     int (*copy)(ls_ctx *dst_ctx, ls_buf *dst, size_t dst_offset, ls_ctx *src_ctx, ls_buf *src, size_t src_offset,
                 size_t bytes, ls_error *err);
+
+    /* Optional (NULL where ordinary host memory is copied as fast: OpenCL
+     * has no portable page-locked memory): host memory of `bytes` that the
+     * device copies to and from at the bus's speed and without a staging
+     * copy (CUDA's page-locked memory), for buffers that cross the bus
+     * often, such as the ghost planes of Life's slabs. free_host takes
+     * NULL. */
+    int (*alloc_host)(ls_ctx *ctx, size_t bytes, const char *what, void **out, ls_error *err);
+    void (*free_host)(ls_ctx *ctx, void *p);
 } ls_gpu;
 
 /* What every backend's struct ls_buf begins with, as its first member (so

@@ -2,6 +2,7 @@
 #include "gpu_call.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 /* The head every backend's buffer begins with (gpu.h). */
 static const ls_buf_head *head_of(const ls_buf *buf)
@@ -69,6 +70,26 @@ void ls_gpu_free(ls_buf *buf)
         return;
     const ls_device *d = head_of(buf)->device;
     gpu_of(d)->free(d->ctx, buf);
+}
+
+int ls_gpu_alloc_host(const ls_device *d, size_t bytes, const char *what, void **out, ls_error *err)
+{
+    *out = NULL;
+    const ls_gpu *gpu = gpu_of(d);
+    if (gpu && gpu->alloc_host)
+        return gpu->alloc_host(d->ctx, bytes, what, out, err);
+    if (!(*out = malloc(bytes ? bytes : 1)))
+        return ls_fail(err, "out of memory for %s (%.1f MiB)", what, (double)bytes / (1 << 20));
+    return 0;
+}
+
+void ls_gpu_free_host(const ls_device *d, void *p)
+{
+    const ls_gpu *gpu = gpu_of(d);
+    if (gpu && gpu->free_host)
+        gpu->free_host(d->ctx, p);
+    else
+        free(p);
 }
 
 int ls_gpu_write(ls_buf *buf, int queue, size_t offset, const void *src, size_t bytes, ls_error *err)

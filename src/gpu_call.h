@@ -45,6 +45,13 @@ int ls_gpu_can_copy(const ls_buf *dst, const ls_buf *src);
  * (gpu.h's copy: ordered after the work queued on both devices so far). */
 int ls_gpu_copy(ls_buf *dst, size_t dst_offset, ls_buf *src, size_t src_offset, size_t bytes, ls_error *err);
 
+/* Host memory of `bytes` that crosses the bus to and from d often (Life's
+ * ghost planes): page-locked where the backend has it (gpu.h's
+ * alloc_host), else malloc's; freed by ls_gpu_free_host (NULL is fine)
+ * while d is open. */
+int ls_gpu_alloc_host(const ls_device *d, size_t bytes, const char *what, void **out, ls_error *err);
+void ls_gpu_free_host(const ls_device *d, void *p);
+
 /* Entry point `name` of program `program`. */
 int ls_gpu_kernel(const ls_device *d, const char *program, const char *name, ls_kernel **out, ls_error *err);
 /* The same built with `defines` (gpu.h's kernel_with); 0 with *out NULL

@@ -99,9 +99,30 @@ static int fake_copy(ls_ctx *dst_ctx, ls_buf *dst, size_t dst_offset, ls_ctx *sr
     return 0;
 }
 
+/* Page-locked host memory, as CUDA's: counted, so that the test sees the
+ * backend's method used where there is one. */
+static int pinned_live;
+static int fake_alloc_host(ls_ctx *ctx, size_t bytes, const char *what, void **out, ls_error *err)
+{
+    (void)what;
+    (void)err;
+    ctx->calls++;
+    *out = malloc(bytes);
+    pinned_live += *out != NULL;
+    return *out ? 0 : -1;
+}
+
+static void fake_free_host(ls_ctx *ctx, void *p)
+{
+    ctx->calls++;
+    pinned_live -= p != NULL;
+    free(p);
+}
+
 static const ls_gpu fake_gpu = {
     .info = fake_info, .alloc = fake_alloc, .free = fake_free, .write = fake_write, .read = fake_read,
     .kernel = fake_kernel, .groups_per_unit = fake_groups, .launch = fake_launch, .copy = fake_copy,
+    .alloc_host = fake_alloc_host, .free_host = fake_free_host,
 };
 /* The same without a device-to-device copy, as OpenCL's. */
 static const ls_gpu fake_gpu_nocopy = {
@@ -236,6 +257,29 @@ static void launches(ls_buf *grid)
     ls_gpu_free(foreign);
 }
 
+/* Host memory for the bus: the backend's page-locked memory where it has
+ * some, malloc's elsewhere (OpenCL, a CPU device), freed by the same. */
+static void host_memory(void)
+{
+    ls_error err = {0};
+    void *pinned = NULL, *plain = NULL, *cpu_side = NULL;
+    int before = calls();
+    check(ls_gpu_alloc_host(&dev0, 4096, "ghost planes", &pinned, &err) == 0 && pinned && pinned_live == 1 &&
+              calls() == before + 1,
+          "host memory from a backend with page-locked memory is the backend's");
+    check(ls_gpu_alloc_host(&dev2, 4096, "ghost planes", &plain, &err) == 0 && plain && pinned_live == 1,
+          "host memory from a backend without it is malloc's");
+    check(ls_gpu_alloc_host(&host, 64, "ghost planes", &cpu_side, &err) == 0 && cpu_side,
+          "host memory for a CPU device is malloc's");
+    memset(pinned, 1, 4096);
+    memset(plain, 1, 4096);
+    ls_gpu_free_host(&dev0, pinned);
+    ls_gpu_free_host(&dev2, plain);
+    ls_gpu_free_host(&host, cpu_side);
+    ls_gpu_free_host(&dev0, NULL);
+    check(pinned_live == 0, "page-locked memory goes back to the backend that gave it");
+}
+
 int main(void)
 {
     ls_error err = {0};
@@ -244,6 +288,7 @@ int main(void)
     ranges(grid);
     copies(grid);
     launches(grid);
+    host_memory();
     ls_buf *none = grid;
     REFUSED(ls_gpu_alloc(&host, 16, "host memory", &none, &err), "device memory on a CPU device",
             WORDS("cpu:0", "no GPU device"));

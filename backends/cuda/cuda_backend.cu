@@ -500,9 +500,31 @@ static int cu_copy(ls_ctx *dst_ctx, ls_buf *dst, size_t dst_offset, ls_ctx *src_
     return 0;
 }
 
+/* Page-locked, and portable: a slab's ghosts may be copied by another
+ * device of the process than the one that made them. */
+static int cu_alloc_host(ls_ctx *ctx, size_t bytes, const char *what, void **out, ls_error *err)
+{
+    CU_SELECT(ctx, err);
+    cudaError_t st = cudaHostAlloc(out, bytes ? bytes : 1, cudaHostAllocPortable);
+    if (st != cudaSuccess) {
+        *out = NULL;
+        return ls_fail(err, "CUDA could not allocate %zu bytes of page-locked host memory for %s: %s", bytes, what,
+                       cudaGetErrorString(st));
+    }
+    return 0;
+}
+
+static void cu_free_host(ls_ctx *ctx, void *p)
+{
+    if (!p)
+        return;
+    cudaSetDevice(ctx->device);
+    cudaFreeHost(p);
+}
+
 static const ls_gpu cuda_gpu = {
     cu_info, cu_alloc, cu_free, cu_write, cu_read, cu_kernel, cu_kernel_with, cu_groups_per_unit, cu_launch,
-    cu_timer_start, cu_timer_stop, cu_copy,
+    cu_timer_start, cu_timer_stop, cu_copy, cu_alloc_host, cu_free_host,
 };
 
 extern "C" const ls_backend ls_backend_cuda = {

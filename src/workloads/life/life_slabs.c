@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_call.h"
 #include "gpu_timer.h"
 #include "life_cpu.h"
 #include "life_gpu.h"
@@ -193,6 +194,28 @@ static int plan(life_slabs *L, const life_grid *g, uint64_t slabs, uint64_t halo
     return rc;
 }
 
+/* The host buffers of slab sl's exchanges (a grid of several slabs):
+ * its edges for its neighbours, the ghosts from other ranks; a GPU's
+ * cross the bus every epoch, so they are page-locked where the backend
+ * can (ls_gpu_alloc_host). */
+static int alloc_edges(life_slabs *L, slab *sl, ls_error *err)
+{
+    size_t bytes = L->k * L->plane_words * sizeof(uint32_t);
+    for (int side = LOW; side <= HIGH && L->nslabs > 1; side++) {
+        void **bufs[2] = {(void **)&sl->edge[side], (void **)&sl->received[side]};
+        for (int b = 0; b < 2; b++) {
+            if (sl->gpu) {
+                if (ls_gpu_alloc_host(sl->dev->s, bytes, "ghost planes", bufs[b], err))
+                    return -1;
+            } else if (!(*bufs[b] = malloc(bytes))) {
+                return ls_fail(err, "out of memory for the ghost planes of slab %d (%.1f MiB)", sl->index,
+                               (double)bytes / (1 << 20));
+            }
+        }
+    }
+    return 0;
+}
+
 /* Puts slab sl on its device: its owned planes from g, or made there from
  * `fill` (rows first * rows-a-plane on of the whole grid), ghosts dead
  * until the first exchange. */
@@ -202,24 +225,19 @@ static int open_slab(life_slabs *L, slab *sl, const life_grid *g, const life_fil
     size_t plane_bytes = L->plane_words * sizeof(uint32_t);
     uint64_t rows_a_plane = g->dims == 3 ? g->ny : 1u, row0 = (uint64_t)sl->first * rows_a_plane;
     const uint32_t *own = fill ? NULL : g->words + (size_t)sl->first * L->plane_words;
-    for (int side = LOW; side <= HIGH && L->nslabs > 1; side++) {
-        sl->edge[side] = malloc(L->k * plane_bytes);
-        sl->received[side] = malloc(L->k * plane_bytes);
-        if (!sl->edge[side] || !sl->received[side])
-            return ls_fail(err, "out of memory for the ghost planes of slab %d (%.1f MiB)", sl->index,
-                           4.0 * L->k * (double)plane_bytes / (1 << 20));
-    }
     life_grid shape;
     life_grid_shape(&shape, g->dims, g->nx, g->dims == 3 ? g->ny : planes, g->dims == 3 ? planes : 1);
     shape.bounded = g->bounded;
     if (sl->dev->s->backend->gpu) {
         sl->grid = shape;
-        if (life_gpu_open(sl->dev->s, &shape, &sl->gpu, err))
+        if (life_gpu_open(sl->dev->s, &shape, &sl->gpu, err) || alloc_edges(L, sl, err))
             return -1;
         if (fill)
             return life_gpu_fill(sl->gpu, sl->ghost[LOW], sl->owned, row0, g->nx, fill->seed, fill->density, err);
         return life_gpu_write_planes(sl->gpu, sl->ghost[LOW], sl->owned, own, err);
     }
+    if (alloc_edges(L, sl, err))
+        return -1;
     /* Only the ghosts are zeroed: the owned planes are written whole next. */
     if (life_grid_alloc(&sl->grid, shape.dims, shape.nx, shape.ny, shape.nz, err))
         return -1;
@@ -690,14 +708,19 @@ void life_slabs_stop(life_slabs *L)
     settle_devices(L, &ignored);
     for (int j = 0; j < L->nlocal; j++) {
         slab *sl = &L->slabs[j];
+        for (int side = LOW; side <= HIGH; side++) {
+            if (sl->gpu) {
+                ls_gpu_free_host(sl->dev->s, sl->edge[side]);
+                ls_gpu_free_host(sl->dev->s, sl->received[side]);
+            } else {
+                free(sl->edge[side]);
+                free(sl->received[side]);
+            }
+        }
         life_gpu_stop(sl->gpu);
         life_cpu_stop(sl->cpu);
         if (!sl->gpu)
             life_grid_free(&sl->grid);
-        for (int side = LOW; side <= HIGH; side++) {
-            free(sl->edge[side]);
-            free(sl->received[side]);
-        }
         free(sl->scratch);
     }
     free(L->slabs);
