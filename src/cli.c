@@ -90,10 +90,16 @@ static int parse_u64(const char *flag, const char *text, uint64_t *out, ls_error
     return 0;
 }
 
+/* Whether `name` (len bytes, not terminated) is exactly `want`. */
+static int name_is(const char *want, const char *name, size_t len)
+{
+    return want && strlen(want) == len && strncmp(want, name, len) == 0;
+}
+
 static const ls_opt *find_opt(const ls_opt *opts, int n, const char *name, size_t len)
 {
     for (int i = 0; i < n; i++)
-        if (strlen(opts[i].name) == len && strncmp(opts[i].name, name, len) == 0)
+        if (name_is(opts[i].name, name, len) || name_is(opts[i].alias, name, len))
             return &opts[i];
     return NULL;
 }
@@ -131,19 +137,30 @@ static void note_given(const void *target)
         given_targets[ngiven++] = target;
 }
 
+/* Whether --help (or -h) is among the options, before any "--": help is
+ * then printed whatever else was given, with every target still at its
+ * default, which it shows. */
+static int help_asked(int argc, char **argv, int first)
+{
+    for (int i = first; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
 int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
                   const char **pos, int *npos, int max_pos, ls_error *err)
 {
     int positional = 0, only_args = 0;
     ngiven = 0;
+    if (help_asked(argc, argv, first))
+        return 1;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (!only_args && strcmp(a, "--") == 0) {
             only_args = 1;
             continue;
         }
-        if (!only_args && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0))
-            return 1;
         if (only_args || !looks_like_option(a)) {
             if (positional >= max_pos)
                 return ls_fail_usage(err, "unexpected argument '%s' (see --help)", a);
@@ -230,16 +247,60 @@ void ls_roff_text(FILE *out, const char *text, int dashes)
     }
 }
 
-/* An option's range, " (1 to 1e15)", for counts; "" otherwise. */
-static void opt_range(const ls_opt *o, char *out, size_t len)
+/* What an option defaults to, as --help says it: its default text, else
+ * its target's value before parsing where that is one (a count in its
+ * range, a seed, a string given one); "" when there is none. */
+static void opt_default(const ls_opt *o, char *out, size_t len)
 {
     out[0] = 0;
+    if (o->def) {
+        snprintf(out, len, "%s", o->def);
+        return;
+    }
+    switch (o->kind) {
+    case LS_OPT_COUNT: {
+        uint64_t v = *(const uint64_t *)o->target;
+        if (v >= o->min && v <= o->max) /* below the range: the option's "unset" */
+            ls_format_count(v, out, len);
+        break;
+    }
+    case LS_OPT_U64:
+        snprintf(out, len, "%llu", (unsigned long long)*(const uint64_t *)o->target);
+        break;
+    case LS_OPT_STRING:
+        if (*(const char *const *)o->target)
+            snprintf(out, len, "%s", *(const char *const *)o->target);
+        break;
+    case LS_OPT_FLAG:
+        break;
+    }
+}
+
+/* What follows an option's help: " (1 to 1e15; default 1e9)", its range
+ * (counts), its default and its alias, those it has, or "". */
+static void opt_notes(const ls_opt *o, char *out, size_t len)
+{
+    char note[3][200] = {"", "", ""};
     if (o->kind == LS_OPT_COUNT) {
         char lo[32], hi[32];
         ls_format_count(o->min, lo, sizeof lo);
         ls_format_count(o->max, hi, sizeof hi);
-        snprintf(out, len, " (%s to %s)", lo, hi);
+        snprintf(note[0], sizeof note[0], "%s to %s", lo, hi);
     }
+    char def[160];
+    opt_default(o, def, sizeof def);
+    if (def[0])
+        snprintf(note[1], sizeof note[1], "default %s", def);
+    if (o->alias)
+        snprintf(note[2], sizeof note[2], "also --%s", o->alias);
+    out[0] = 0;
+    for (int i = 0; i < 3; i++) {
+        size_t used = strlen(out);
+        if (note[i][0])
+            snprintf(out + used, len - used, "%s%s", used ? "; " : " (", note[i]);
+    }
+    if (out[0])
+        snprintf(out + strlen(out), len - strlen(out), ")");
 }
 
 /* The man page's form of a command's help: the usage lines as they are,
@@ -263,7 +324,7 @@ static void opts_help_roff(FILE *out, const char *usage, const char *summary, co
     fputc('\n', out);
     for (int i = 0; i <= n; i++) {
         const ls_opt *o = i < n ? &opts[i] : NULL;
-        char range[80];
+        char notes[300];
         fputs(".TP\n\\fB\\-\\-", out);
         ls_roff_text(out, o ? o->name : "help", 1);
         fputs("\\fR", out);
@@ -273,10 +334,12 @@ static void opts_help_roff(FILE *out, const char *usage, const char *summary, co
             fputs("\\fR", out);
         }
         fputc('\n', out);
+        notes[0] = 0;
         if (o)
-            opt_range(o, range, sizeof range);
+            opt_notes(o, notes, sizeof notes);
         ls_roff_text(out, o ? o->help : "show this help", 0);
-        fprintf(out, "%s\n", o ? range : "");
+        ls_roff_text(out, notes, 0);
+        fputc('\n', out);
     }
 }
 
@@ -287,8 +350,11 @@ void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_op
         return;
     }
     if (help_style == LS_HELP_OPTIONS) {
+        /* An alias completes too: scripts that use it are typed as well. */
         for (int i = 0; i < n; i++)
-            fprintf(out, "--%s%s%s\n", opts[i].name, opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+            for (int k = 0; k < 1 + (opts[i].alias != NULL); k++)
+                fprintf(out, "--%s%s%s\n", k ? opts[i].alias : opts[i].name, opts[i].arg ? " " : "",
+                        opts[i].arg ? opts[i].arg : "");
         fputs("--help\n", out);
         return;
     }
@@ -296,11 +362,11 @@ void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_op
     if (n)
         fprintf(out, "\noptions:\n");
     for (int i = 0; i < n; i++) {
-        char left[64], range[80];
+        char left[64], notes[300];
         snprintf(left, sizeof left, "--%s%s%s", opts[i].name, opts[i].arg ? " " : "",
                  opts[i].arg ? opts[i].arg : "");
-        opt_range(&opts[i], range, sizeof range);
-        fprintf(out, "  %-24s %s%s\n", left, opts[i].help, range);
+        opt_notes(&opts[i], notes, sizeof notes);
+        fprintf(out, "  %-24s %s%s\n", left, opts[i].help, notes);
     }
     fprintf(out, "  %-24s %s\n", "--help", "show this help");
 }

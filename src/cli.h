@@ -25,6 +25,16 @@ typedef struct ls_opt {
     uint64_t min, max; /* for LS_OPT_COUNT */
     const char *arg;  /* placeholder shown in help, e.g. "N" */
     const char *help;
+    /* What --help gives as the default where the target's value before
+     * parsing cannot say it (one that depends on the input, the machine or
+     * the environment). NULL: the target's value is the default, printed
+     * as the option is written (a count in its range, a seed, a string
+     * given one); a flag, or a count or string left unset, has none. */
+    const char *def;
+    /* Another name the option answers to, the same in every way (--help
+     * shows it as "also --NAME"): an older spelling kept for the scripts
+     * that use it. NULL: none. */
+    const char *alias;
 } ls_opt;
 
 /* Options shared by the commands that run on a device. */
@@ -36,20 +46,22 @@ typedef struct ls_common {
     int sync;                /* --sync: output files synced to disk before success (output.h) */
 } ls_common;
 
-#define LS_OPT_BACKEND(c)                                                                        \
-    {"backend", LS_OPT_STRING, &(c)->backend, 0, 0, "SPEC",                                     \
-     "openmp, opencl or cuda, optionally :INDEX or :all; NAME:all or a list (cuda:0,openmp) is a set of " \
-     "devices, for the workloads that run on a set; default $LOCKSTEP_BACKEND or auto"}
-#define LS_OPT_SYNC(c)                                                                            \
-    {"sync", LS_OPT_FLAG, &(c)->sync, 0, 0, NULL,                                                  \
-     "sync output files to disk before reporting success (slower: 0.3-0.5 s a GiB), so they survive an OS " \
-     "crash or power loss; without it a kill still leaves the old file or the new one, never half"}
-#define LS_OPT_JSON(c) {"json", LS_OPT_FLAG, &(c)->json, 0, 0, NULL, "print the result as one JSON object"}
-#define LS_OPT_QUIET(c) {"quiet", LS_OPT_FLAG, &(c)->quiet, 0, 0, NULL, "no progress display"}
-#define LS_OPT_PROGRESS_EVERY(c)                                                                  \
-    {"progress-every", LS_OPT_COUNT, &(c)->progress_every, 1, 86400, "SECONDS",                   \
-     "a progress line every SECONDS on stderr (default: one line redrawn on a terminal, else a line " \
-     "every 60 s)"}
+#define LS_OPT_BACKEND(c)                                                                                   \
+    {"backend", LS_OPT_STRING, &(c)->backend, 0, 0, "SPEC",                                                 \
+     "openmp, opencl or cuda, optionally :INDEX or :all; NAME:all or a list (cuda:0,openmp) is a set of "   \
+     "devices, for the workloads that run on a set",                                                        \
+     "$LOCKSTEP_BACKEND, else auto", NULL}
+#define LS_OPT_SYNC(c)                                                                                       \
+    {"sync", LS_OPT_FLAG, &(c)->sync, 0, 0, NULL,                                                            \
+     "sync output files to disk before reporting success (slower: 0.3-0.5 s a GiB), so they survive an OS "  \
+     "crash or power loss; without it a kill still leaves the old file or the new one, never half",          \
+     NULL, NULL}
+#define LS_OPT_JSON(c) {"json", LS_OPT_FLAG, &(c)->json, 0, 0, NULL, "print the result as one JSON object", NULL, NULL}
+#define LS_OPT_QUIET(c) {"quiet", LS_OPT_FLAG, &(c)->quiet, 0, 0, NULL, "no progress display", NULL, NULL}
+#define LS_OPT_PROGRESS_EVERY(c)                                                                             \
+    {"progress-every", LS_OPT_COUNT, &(c)->progress_every, 1, 86400, "SECONDS",                              \
+     "a progress line every SECONDS on stderr",                                                              \
+     "one line redrawn on a terminal, else a line every 60 s", NULL}
 
 /* Parses argv[first..argc) against opts (n entries). Positional arguments
  * are stored in pos[0..*npos) up to max_pos. Returns 0 on success, 1 when

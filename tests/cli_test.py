@@ -5,6 +5,8 @@ flag and exit code 2; --help works on every command; --json is JSON.
 usage: cli_test.py LOCKSTEP
 """
 import json
+import os
+import re
 import subprocess
 import sys
 
@@ -216,6 +218,57 @@ expect(rc == 0 and ', 1 generation\n' in out and '1 generations' not in out, 'li
 rc, out, err = run('bench', 'graveler', '--battles', '1e4', '--repeat', '1', '--warmup', '1', '--backend', 'openmp')
 expect(rc == 0 and '(1 run after 1 warm-up)' in out, 'bench --repeat 1 --warmup 1 says "(1 run after 1 warm-up)"',
        out[-300:] + err[-300:])
+
+# ---- --help shows each option's default, as the run uses it -------------------
+# The default each --help line gives is the value a run's "params" holds
+# when the option is not given (the options that make a run slow given).
+HELP_NOTES = re.compile(r'^  --([a-z0-9-]+)(?: (\S+))?\s.*\(([^()]*)\)$')
+CHEAP = {('graveler',): ['--battles', '1e4'], ('bmn', 'search'): ['--deals', '1000'],
+         ('life',): ['--dims', '2', '--size', '16', '--steps', '1'], ('ray',): ['--size', '8x8', '--spp', '1']}
+
+
+def help_defaults(*path):
+    """{option: (default or None, minimum of its range or None)} from --help."""
+    rc, out, err = run(*path, '--help')
+    got = {}
+    for line in out.splitlines():
+        m = HELP_NOTES.match(line)
+        if not m:
+            continue
+        notes = m.group(3).split('; ')
+        default = [n[len('default '):] for n in notes if n.startswith('default ')]
+        low = [n.split(' to ')[0] for n in notes if ' to ' in n and n.split(' to ')[0].isdigit()]
+        got[m.group(1)] = (default[0] if default else None, int(low[0]) if low else None)
+    return got
+
+
+def as_value(text):
+    try:
+        return int(float(text)) if re.match(r'^\d+(e\d+)?$', text) else text
+    except ValueError:
+        return text
+
+
+for path, cheap in CHEAP.items():
+    defaults = help_defaults(*path)
+    rc, out, err = run(*path, *cheap, '--backend', 'openmp', '--json', '--quiet')
+    params = json.loads(out).get('params', {}) if rc == 0 else {}
+    given = {cheap[i][2:] for i in range(0, len(cheap), 2)}
+    shown = 0
+    for name, value in params.items():
+        if name in given or value is None or isinstance(value, bool):
+            continue
+        default, low = defaults.get(name, (None, None))
+        if low is not None and isinstance(value, int) and value < low:
+            continue  # below its range: the option's "unset", which has no value to show
+        ok = default is not None and (' ' in default or as_value(default) == value)
+        shown += ok
+        expect(ok, 'lockstep %s --help: --%s (default %s) as a run uses it (%r)' % (' '.join(path), name, default, value))
+    expect(shown >= 2, 'lockstep %s --help shows defaults (%d compared)' % (' '.join(path), shown))
+# Help asked for after other options still shows the defaults, not them.
+h1, h2 = run('graveler', '--help'), run('graveler', '--battles', '5', '--turns', '7', '--help')
+expect(h1[0] == h2[0] == 0 and h1[1] == h2[1] and 'default 1e9' in h1[1],
+       'graveler --battles 5 --help: the same help, the defaults as they are', h2[1][:300])
 
 print('%d passed, %d failed' % (checks - failures, failures))
 sys.exit(1 if failures else 0)

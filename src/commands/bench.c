@@ -137,9 +137,10 @@ static int bench_all(int argc, char **argv)
     const char *list = NULL;
     uint64_t repeat = 5, warmup = 1;
     ls_opt opts[] = {
-        {"backends", LS_OPT_STRING, &list, 0, 0, "LIST", "comma-separated backends or devices; default all"},
-        {"repeat", LS_OPT_COUNT, &repeat, 1, 1000, "R", "timed runs"},
-        {"warmup", LS_OPT_COUNT, &warmup, 0, 100, "W", "untimed runs first"},
+        {"backends", LS_OPT_STRING, &list, 0, 0, "LIST", "comma-separated backends or devices",
+         "every device of every backend", NULL},
+        {"repeat", LS_OPT_COUNT, &repeat, 1, 1000, "R", "timed runs", NULL, NULL},
+        {"warmup", LS_OPT_COUNT, &warmup, 0, 100, "W", "untimed runs first", NULL, NULL},
         LS_OPT_JSON(&c),
     };
     const int n = (int)(sizeof opts / sizeof opts[0]);
@@ -236,8 +237,8 @@ int ls_cmd_bench(int argc, char **argv)
     uint64_t repeat = 5, warmup = 1;
     ls_opt extra[] = {
         LS_OPT_BACKEND(&c),
-        {"repeat", LS_OPT_COUNT, &repeat, 1, 1000, "R", "timed runs"},
-        {"warmup", LS_OPT_COUNT, &warmup, 0, 100, "W", "untimed runs first"},
+        {"repeat", LS_OPT_COUNT, &repeat, 1, 1000, "R", "timed runs", NULL, NULL},
+        {"warmup", LS_OPT_COUNT, &warmup, 0, 100, "W", "untimed runs first", NULL, NULL},
         LS_OPT_JSON(&c),
     };
     const int nextra = (int)(sizeof extra / sizeof extra[0]);

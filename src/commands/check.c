@@ -201,7 +201,8 @@ int ls_cmd_check(int argc, char **argv)
     const char *list = NULL;
     ls_opt extra[] = {
         {"backends", LS_OPT_STRING, &list, 0, 0, "LIST",
-         "comma-separated backends or devices; NAME:all or a+b is one run on a set of devices; default all"},
+         "comma-separated backends or devices; NAME:all or a+b is one run on a set of devices",
+         "every device of every backend", NULL},
         LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c)};
     const int nextra = (int)(sizeof extra / sizeof extra[0]);
     if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {

@@ -380,14 +380,15 @@ int ls_cmd_conformance(int argc, char **argv)
     int skip_unavailable = 0, list = 0;
     ls_opt opts[] = {
         LS_OPT_BACKEND(&c),
-        {"workload", LS_OPT_STRING, &only, 0, 0, "NAME", "only this workload's cases (or 'float': the float rule)"},
+        {"workload", LS_OPT_STRING, &only, 0, 0, "NAME", "only this workload's cases (or 'float': the float rule)",
+         NULL, NULL},
         {"case", LS_OPT_STRING, &pattern, 0, 0, "PATTERN",
-         "only the cases whose name contains PATTERN, or matches it as a glob (*, ?, [...]); ignores case"},
-        {"list", LS_OPT_FLAG, &list, 0, 0, NULL, "list the cases (as selected) instead of running them"},
+         "only the cases whose name contains PATTERN, or matches it as a glob (*, ?, [...]); ignores case", NULL, NULL},
+        {"list", LS_OPT_FLAG, &list, 0, 0, NULL, "list the cases (as selected) instead of running them", NULL, NULL},
         {"junit", LS_OPT_STRING, &junit, 0, 0, "FILE",
-         "also write the results as JUnit XML to FILE (one testsuite per device), whole or not at all"},
+         "also write the results as JUnit XML to FILE (one testsuite per device), whole or not at all", NULL, NULL},
         {"skip-unavailable", LS_OPT_FLAG, &skip_unavailable, 0, 0, NULL,
-         "exit 77 (test harnesses' 'skipped') when the backend is not available here"},
+         "exit 77 (test harnesses' 'skipped') when the backend is not available here", NULL, NULL},
         LS_OPT_JSON(&c),
     };
     int n = (int)(sizeof opts / sizeof opts[0]);

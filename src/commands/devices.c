@@ -74,9 +74,9 @@ int ls_cmd_devices(int argc, char **argv)
     ls_error err = {{0}, 0};
     int json = 0, specs = 0;
     ls_opt opts[] = {
-        {"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print one JSON object"},
+        {"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print one JSON object", NULL, NULL},
         {"specs", LS_OPT_FLAG, &specs, 0, 0, NULL,
-         "print only the specs --backend accepts here (auto, NAME, NAME:INDEX, NAME:all), one a line"},
+         "print only the specs --backend accepts here (auto, NAME, NAME:INDEX, NAME:all), one a line", NULL, NULL},
     };
     const int nopts = (int)(sizeof opts / sizeof opts[0]);
     int rc = ls_opts_parse(argc, argv, 2, opts, nopts, NULL, NULL, 0, &err);

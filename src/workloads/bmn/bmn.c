@@ -33,12 +33,12 @@ static int bmn_params_options(void *pp, ls_opt *out, int max)
 {
     bmn_params *p = pp;
     ls_opt opts[] = {
-        {"deals", LS_OPT_COUNT, &p->deals, 1, BMN_MAX_DEALS, "N", "number of deals to play"},
-        {"seed", LS_OPT_U64, &p->seed, 0, 0, "S", "random seed; deal i is a pure function of (seed, i)"},
-        {"first", LS_OPT_COUNT, &p->first, 0, 1000000000000000000ull, "I", "index of the first deal"},
-        {"top", LS_OPT_COUNT, &p->top, 1, BMN_MAX_TOP, "K", "how many of the longest games to keep"},
+        {"deals", LS_OPT_COUNT, &p->deals, 1, BMN_MAX_DEALS, "N", "number of deals to play", NULL, NULL},
+        {"seed", LS_OPT_U64, &p->seed, 0, 0, "S", "random seed; deal i is a pure function of (seed, i)", NULL, NULL},
+        {"first", LS_OPT_COUNT, &p->first, 0, 1000000000000000000ull, "I", "index of the first deal", NULL, NULL},
+        {"top", LS_OPT_COUNT, &p->top, 1, BMN_MAX_TOP, "K", "how many of the longest games to keep", NULL, NULL},
         {"cap", LS_OPT_COUNT, &p->cap, 10000, 4000000000ull, "C",
-         "cards after which a device hands a game to the exact host player"},
+         "cards after which a device hands a game to the exact host player", NULL, NULL},
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     if (n > max)
@@ -280,8 +280,8 @@ static int bmn_play_cmd(int argc, char **argv)
     int trace = 0, json = 0;
     ls_error err = {{0}, 0};
     ls_opt opts[] = {
-        {"trace", LS_OPT_FLAG, &trace, 0, 0, NULL, "print the game trick by trick"},
-        {"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print the result as one JSON object"},
+        {"trace", LS_OPT_FLAG, &trace, 0, 0, NULL, "print the game trick by trick", NULL, NULL},
+        {"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print the result as one JSON object", NULL, NULL},
     };
     const char *pos[1];
     int npos = 0;
@@ -340,7 +340,7 @@ static int bmn_run_options(void *pp, ls_opt *out, int max)
     out[0] = (ls_opt){"checkpoint", LS_OPT_STRING, &p->checkpoint, 0, 0, "FILE",
                       "resume from FILE if it exists, with the options saved in it (--seed, --first, --top, --cap, "
                       "and --deals unless given); save every chunk to it (an SQLite file: one search writes to it, "
-                      "bmn report reads it meanwhile)"};
+                      "bmn report reads it meanwhile)", NULL, NULL};
     return 1;
 }
 

@@ -40,7 +40,7 @@ int bmn_report_cmd(int argc, char **argv)
 {
     int json = 0;
     ls_error err = {{0}, 0};
-    ls_opt opts[] = {{"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print the report as one JSON object"}};
+    ls_opt opts[] = {{"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print the report as one JSON object", NULL, NULL}};
     const char *pos[1];
     int npos = 0;
     int rc = ls_opts_parse(argc, argv, 3, opts, 1, pos, &npos, 1, &err);

@@ -53,11 +53,13 @@ static int grv_params_options(void *pp, ls_opt *out, int max)
     grv_opts *o = pp;
     grv_params *p = &o->p;
     ls_opt opts[] = {
-        {"battles", LS_OPT_COUNT, &p->battles, 1, 1000000000000000ull, "N", "number of battles"},
-        {"turns", LS_OPT_COUNT, &o->turns, 1, GRV_MAX_TURNS, "T", "trials per battle, each a success with p = 1/4"},
-        {"seed", LS_OPT_U64, &p->seed, 0, 0, "S", "random seed; results are a pure function of (seed, battles, turns)"},
+        {"battles", LS_OPT_COUNT, &p->battles, 1, 1000000000000000ull, "N", "number of battles", NULL, NULL},
+        {"turns", LS_OPT_COUNT, &o->turns, 1, GRV_MAX_TURNS, "T", "trials per battle, each a success with p = 1/4",
+         NULL, NULL},
+        {"seed", LS_OPT_U64, &p->seed, 0, 0, "S", "random seed; results are a pure function of (seed, battles, turns)",
+         NULL, NULL},
         {"first", LS_OPT_COUNT, &p->first, 0, 1000000000000000000ull, "B",
-         "index of the first battle, to split one run across machines"},
+         "index of the first battle, to split one run across machines", NULL, NULL},
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     if (n > max)

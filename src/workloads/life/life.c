@@ -122,22 +122,32 @@ static int life_params_options(void *pp, ls_opt *out, int max)
 {
     life_opts *o = pp;
     ls_opt opts[] = {
-        {"dims", LS_OPT_COUNT, &o->dims, 2, 3, "2|3", "2D (8 neighbours) or 3D (26 neighbours); default 3"},
-        {"size", LS_OPT_STRING, &o->size, 0, 0, "S", "grid size: 256, 300x200 (2D) or 300x200x100 (3D); default 256"},
-        {"steps", LS_OPT_COUNT, &o->steps, 0, 1000000000000ull, "N", "generations to run (default 100)"},
-        {"rule", LS_OPT_STRING, &o->rule_text, 0, 0, "R", "B/S rule: B3/S23 (2D default), B6/S567 (3D default)"},
-        {"density", LS_OPT_STRING, &o->density_text, 0, 0, "P", "random fill: each cell alive with probability P"},
-        {"seed", LS_OPT_U64, &o->seed, 0, 0, "S", "random fill seed; the grid is a pure function of (seed, size, P)"},
-        {"in", LS_OPT_STRING, &o->in, 0, 0, "FILE", "start from FILE (pku, native, rle, cells or png)"},
-        {"format", LS_OPT_STRING, &o->format_text, 0, 0, "F", "file format instead of the extension's"},
-        {"at", LS_OPT_STRING, &o->at_text, 0, 0, "X,Y", "place the pattern's top-left cell here (default: centred)"},
-        {"every", LS_OPT_COUNT, &o->every, 1, 1000000000000ull, "K", "report the population every K generations"},
-        {"scale", LS_OPT_COUNT, &o->scale, 1, 4096, "S", "PNG pixels per cell along each side"},
+        {"dims", LS_OPT_COUNT, &o->dims, 2, 3, "2|3", "2D (8 neighbours) or 3D (26 neighbours)",
+         "3, or what --size, --rule or --in says", NULL},
+        {"size", LS_OPT_STRING, &o->size, 0, 0, "S", "grid size: 256, 300x200 (2D) or 300x200x100 (3D)",
+         "256, or the grid suffix of --rule", NULL},
+        {"steps", LS_OPT_COUNT, &o->steps, 0, 1000000000000ull, "N", "generations to run", NULL, NULL},
+        {"rule", LS_OPT_STRING, &o->rule_text, 0, 0, "R",
+         "B/S rule (B36/S23, B6/S5-7), S/B (23/36) or a name (HighLife), with an optional grid suffix: :T300,200 a "
+         "torus, :P300,200 a bounded plane",
+         "B3/S23 in 2D, B6/S567 in 3D, or the rule of an RLE --in", NULL},
+        {"density", LS_OPT_STRING, &o->density_text, 0, 0, "P", "random fill: each cell alive with probability P",
+         "0.5 in 2D, 0.2 in 3D", NULL},
+        {"seed", LS_OPT_U64, &o->seed, 0, 0, "S", "random fill seed; the grid is a pure function of (seed, size, P)",
+         NULL, NULL},
+        {"in", LS_OPT_STRING, &o->in, 0, 0, "FILE", "start from FILE (pku, native, rle, cells or png)", NULL, NULL},
+        {"format", LS_OPT_STRING, &o->format_text, 0, 0, life_format_choices(),
+         "the format of --in and --out instead of their extension's", NULL, NULL},
+        {"at", LS_OPT_STRING, &o->at_text, 0, 0, "X,Y", "place the pattern's top-left cell here", "centred", NULL},
+        {"every", LS_OPT_COUNT, &o->every, 1, 1000000000000ull, "K", "report the population every K generations",
+         NULL, NULL},
+        {"scale", LS_OPT_COUNT, &o->scale, 1, 4096, "S", "PNG pixels per cell along each side", NULL, NULL},
         {"slabs", LS_OPT_COUNT, &o->slabs, 1, LIFE_MAX_SLABS, "N",
-         "cut the grid into N slabs over the devices and MPI ranks (default: one per device; fewer when the grid is "
-         "too thin); the answer is the same"},
+         "cut the grid into N slabs over the devices and MPI ranks; the answer is the same",
+         "one per device; fewer when the grid is too thin", NULL},
         {"halo", LS_OPT_COUNT, &o->halo, 1, LIFE_MAX_HALO, "K",
-         "generations between the slabs' exchanges, their ghost planes' depth (default: 2 on CPUs; with a GPU 16 in 2D, 4 in 3D)"},
+         "generations between the slabs' exchanges, their ghost planes' depth",
+         "2 on CPUs; with a GPU 16 in 2D, 4 in 3D", NULL},
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     n = n < max ? n : max;
@@ -150,13 +160,14 @@ static int life_run_options(void *pp, ls_opt *out, int max)
     life_opts *o = pp;
     ls_opt opts[] = {
         {"out", LS_OPT_STRING, &o->out, 0, 0, "FILE",
-         "write the last generation to FILE (whole or not at all); FILE.gif: an animation of every --every sample"},
+         "write the last generation to FILE (whole or not at all); FILE.gif: an animation of every --every sample",
+         NULL, NULL},
         {"timings", LS_OPT_FLAG, &o->timings, 0, 0, NULL,
          "say where the run's time went, in wall seconds: opening the devices, reading --in, making the start "
          "on the devices, the generations (exchanges included), the --every samples, reading the result back, "
-         "population and digest, --out; under MPI the slowest rank's too (--json: \"timings\")"},
+         "population and digest, --out; under MPI the slowest rank's too (--json: \"timings\")", NULL, NULL},
         {"frames", LS_OPT_STRING, &o->frames, 0, 0, "DIR",
-         "a numbered PNG of every --every sample in DIR (new or empty; whole set or none)"},
+         "a numbered PNG of every --every sample in DIR (new or empty; whole set or none)", NULL, NULL},
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     n = n < max ? n : max;

@@ -40,6 +40,17 @@ int life_format_parse(const char *name, life_format *out, ls_error *err)
     return ls_fail_usage(err, "unknown format '%s': expected pku, native, rle, cells, png or gif (written only)", name);
 }
 
+const char *life_format_choices(void)
+{
+    /* Made once from the table; "pku|native|rle|cells|png|gif" fits. */
+    static char choices[64];
+    if (!choices[0])
+        for (size_t i = 0; i < NFORMATS; i++)
+            snprintf(choices + strlen(choices), sizeof choices - strlen(choices), "%s%s", i ? "|" : "",
+                     formats[i].name);
+    return choices;
+}
+
 const char *life_format_name(life_format f)
 {
     for (size_t i = 0; i < NFORMATS; i++)

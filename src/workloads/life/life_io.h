@@ -48,6 +48,9 @@ int life_format_parse(const char *name, life_format *out, ls_error *err);
  * .cells, .png) when `given` is AUTO, else `given`: 0 or -1. */
 int life_format_resolve(const char *path, life_format given, life_format *out, ls_error *err);
 const char *life_format_name(life_format f);
+/* The format names --format takes, "pku|native|...", as its help shows
+ * them (and shell completion offers them). */
+const char *life_format_choices(void);
 /* 1 for formats that hold a whole grid (pku, native), 0 for patterns. */
 int life_format_is_grid(life_format f);
 

@@ -71,13 +71,14 @@ static int ray_params_options(void *pp, ls_opt *out, int max)
 {
     ray_opts *o = pp;
     ls_opt opts[] = {
-        {"size", LS_OPT_STRING, &o->size, 0, 0, "WxH",
-         "image size, 1x1 to 8192x8192; N is NxN (default 512x512)"},
+        {"size", LS_OPT_STRING, &o->size, 0, 0, "WxH", "image size, 1x1 to 8192x8192; N is NxN", NULL, NULL},
         {"spp", LS_OPT_COUNT, &o->samples, RAY_MIN_SAMPLES, RAY_MAX_SAMPLES, "N",
-         "samples per pixel (default 64; the brightness is the same for any N)"},
-        {"seed", LS_OPT_U64, &o->seed, 0, 0, "S", "random seed; the image is a pure function of (size, spp, seed)"},
+         "samples per pixel; the brightness is the same for any N", NULL, NULL},
+        {"seed", LS_OPT_U64, &o->seed, 0, 0, "S", "random seed; the image is a pure function of (size, spp, seed)",
+         NULL, NULL},
         {"mode", LS_OPT_STRING, &o->mode, 0, 0, "exact|fast",
-         "exact: the same bytes on every device (default); fast: fast math, within 40 dB PSNR of exact from 10 spp, 30 dB at 1"},
+         "exact: the same bytes on every device; fast: fast math, within 40 dB PSNR of exact from 10 spp, 30 dB at 1",
+         NULL, NULL},
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     if (n > max)
@@ -92,7 +93,7 @@ static int ray_run_options(void *pp, ls_opt *out, int max)
     ls_opt opts[] = {
         {"out", LS_OPT_STRING, &o->out, 0, 0, "FILE",
          "write the image: .png, or .ppm (whole or not at all); - writes PPM to standard output and the report to "
-         "standard error"},
+         "standard error", NULL, NULL},
     };
     int n = max < 1 ? 0 : 1;
     memcpy(out, opts, (size_t)n * sizeof *out);
