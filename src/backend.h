@@ -80,6 +80,10 @@ const char *ls_default_backend_spec(void);
  * $LOCKSTEP_BACKEND when that is where it came from. */
 int ls_default_backend_check(ls_error *err);
 
+/* The device `auto` takes here (a CUDA GPU, else an OpenCL GPU, else
+ * OpenMP), without opening it. 0, or -1 with err set. */
+int ls_auto_device(const ls_backend **backend, int *index, ls_error *err);
+
 /* Checks that a spec names a compiled backend and a sane index, without
  * opening anything. 0 or -1 with err->usage set. */
 int ls_backend_spec_parse(const char *spec, const ls_backend **backend,

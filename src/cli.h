@@ -46,11 +46,24 @@ typedef struct ls_common {
     int sync;                /* --sync: output files synced to disk before success (output.h) */
 } ls_common;
 
-#define LS_OPT_BACKEND(c)                                                                                   \
-    {"backend", LS_OPT_STRING, &(c)->backend, 0, 0, "SPEC",                                                 \
-     "openmp, opencl or cuda, optionally :INDEX or :all; NAME:all or a list (cuda:0,openmp) is a set of "   \
-     "devices, for the workloads that run on a set",                                                        \
-     "$LOCKSTEP_BACKEND, else auto", NULL}
+/* --backend SPEC names the device or devices everywhere; --backends, the
+ * older spelling of check and bench all, is the same option. A command
+ * that runs once (a workload, bench WORKLOAD) runs on the set SPEC names;
+ * one that runs on device after device (check, conformance, bench all)
+ * takes each entry of a list in turn (LS_OPT_DEVICES). */
+#define LS_OPT_BACKEND(c)                                                                                    \
+    {"backend", LS_OPT_STRING, &(c)->backend, 0, 0, "SPEC",                                                  \
+     "openmp, opencl or cuda, optionally :INDEX or :all; NAME:all or a list (cuda:0,openmp) is a set of "    \
+     "devices, for the workloads that run on a set",                                                         \
+     "$LOCKSTEP_BACKEND, else auto", "backends"}
+/* --backend for the commands that run on each device of a list in turn;
+ * `every` is what they run on without one. */
+#define LS_OPT_DEVICES(target, every)                                                                        \
+    {"backend", LS_OPT_STRING, (target), 0, 0, "SPEC",                                                       \
+     "the devices to run on, one after another: a device (opencl:1), a backend's devices (opencl), auto's "  \
+     "device, or a list of them (openmp,opencl:1); NAME:all or a+b (openmp+opencl:0) in the list is one "    \
+     "run on a set of devices",                                                                              \
+     (every), "backends"}
 #define LS_OPT_SYNC(c)                                                                                       \
     {"sync", LS_OPT_FLAG, &(c)->sync, 0, 0, NULL,                                                            \
      "sync output files to disk before reporting success (slower: 0.3-0.5 s a GiB), so they survive an OS "  \

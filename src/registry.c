@@ -61,6 +61,18 @@ static void compiled_names(char *out, size_t len)
     }
 }
 
+/* A message of ls_backend_spec_parse, which names --backend, said of
+ * `flag`, where the spec came from: -1. */
+static int rename_flag(ls_error *err, const char *flag)
+{
+    if (strcmp(flag, "--backend") != 0 && strncmp(err->msg, "--backend", 9) == 0) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s%s", flag, err->msg + 9);
+        memcpy(err->msg, msg, sizeof msg);
+    }
+    return -1;
+}
+
 int ls_backend_spec_parse(const char *spec, const ls_backend **backend, int *index,
                           ls_error *err)
 {
@@ -144,6 +156,16 @@ static int pick_auto(dev_pick *out, int max, ls_error *err)
     return ls_fail(err, "no backend could be opened");
 }
 
+int ls_auto_device(const ls_backend **backend, int *index, ls_error *err)
+{
+    dev_pick pick;
+    if (pick_auto(&pick, 1, err) < 0)
+        return -1;
+    *backend = pick.b;
+    *index = pick.index;
+    return 0;
+}
+
 int ls_spec_list_check(const char *flag, const char *spec, const char *seps, ls_error *err)
 {
     size_t len = strlen(spec);
@@ -185,7 +207,7 @@ int ls_spec_parse(const char *flag, const char *spec, ls_spec_item *items, int m
         if (all)
             *colon = 0; /* NAME:all: the name must be a backend's */
         if (ls_backend_spec_parse(tok, &it->backend, &it->index, err) != 0)
-            return -1;
+            return rename_flag(err, flag);
         if (all && !it->backend)
             return ls_fail_usage(err, "%s: 'auto:all' is not a device list; name a backend, like cuda:all", flag);
         if (all)
@@ -264,11 +286,8 @@ static int share_with_node(dev_pick *picks, int n)
 static int blame_env(ls_error *err)
 {
     const char *env = getenv("LOCKSTEP_BACKEND");
-    if (env && *env && strncmp(err->msg, "--backend", 9) == 0) {
-        char msg[sizeof err->msg];
-        snprintf(msg, sizeof msg, "LOCKSTEP_BACKEND%s", err->msg + 9);
-        memcpy(err->msg, msg, sizeof msg);
-    }
+    if (env && *env)
+        rename_flag(err, "LOCKSTEP_BACKEND");
     return -1;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check, bench and conformance run on a list of devices and sets
-(--backends openmp,opencl:all,openmp+opencl:0): every entry is expanded to
+(--backend openmp,opencl:all,openmp+opencl:0): every entry is expanded to
 the devices it names and checked before anything runs.
 
 - A device named twice is refused (exit 2, one line saying "named twice",
@@ -62,43 +62,43 @@ count = {b['backend']: len(b['devices']) for b in devices['backends'] if b['avai
 for w, size in SMALL.items():
     fault = {'LOCKSTEP_DEBUG_FAULT': 'openmp:' + FIELD[w]}
     for spec in ('openmp:all,openmp', 'openmp,openmp:all', 'openmp:0,openmp:all', 'openmp+openmp'):
-        refused(['check', w] + size + ['--backends', spec, '--quiet'], 'named twice', fault)
-refused(['check', 'life', '--backends', 'openmp:all,openmp:0+openmp', '--quiet'], 'named twice')
-refused(['bench', 'all', '--backends', 'openmp:all,openmp', '--repeat', '1', '--warmup', '0'], 'named twice')
+        refused(['check', w] + size + ['--backend', spec, '--quiet'], 'named twice', fault)
+refused(['check', 'life', '--backend', 'openmp:all,openmp:0+openmp', '--quiet'], 'named twice')
+refused(['bench', 'all', '--backend', 'openmp:all,openmp', '--repeat', '1', '--warmup', '0'], 'named twice')
 refused(['conformance', '--backend', 'openmp,openmp:all'], 'named twice')
 refused(['conformance', '--backend', 'openmp+openmp'], 'named twice')
 
 # A set is checked before the entries ahead of it run.
-refused(['check', 'graveler', '--battles', '1e5', '--backends', 'openmp,openmp:5+openmp', '--quiet'], 'index')
+refused(['check', 'graveler', '--battles', '1e5', '--backend', 'openmp,openmp:5+openmp', '--quiet'], 'index')
 # A set is opened again by its spelling, which must not be cut short:
 # opencl:000...01 would open as opencl:000...0, another device than the
 # one checked.
-refused(['check', 'graveler', '--battles', '1e5', '--backends', 'openmp,openmp+opencl:%s1' % ('0' * 70), '--quiet'],
+refused(['check', 'graveler', '--battles', '1e5', '--backend', 'openmp,openmp+opencl:%s1' % ('0' * 70), '--quiet'],
         'at most 63 characters')
-refused(['check', 'graveler', '--battles', '1e5', '--backends', 'openmp,' + '+'.join(['opencl:%s' % ('0' * 40)] * 4),
+refused(['check', 'graveler', '--battles', '1e5', '--backend', 'openmp,' + '+'.join(['opencl:%s' % ('0' * 40)] * 4),
          '--quiet'], 'at most 127 characters')
 
 # One distinct device: nothing is compared (77), and it is named as the device.
-r = run(['check', 'graveler', '--battles', '1e5', '--backends', 'openmp:all', '--quiet', '--json'])
+r = run(['check', 'graveler', '--battles', '1e5', '--backend', 'openmp:all', '--quiet', '--json'])
 try:
     runs = [x['device'] for x in json.loads(r.stdout)['runs']]
 except (ValueError, KeyError):
     runs = None
-expect(r.returncode == 77 and runs == ['openmp:0'], 'check --backends openmp:all: one device ran (openmp:0), exit 77',
+expect(r.returncode == 77 and runs == ['openmp:0'], 'check --backend openmp:all: one device ran (openmp:0), exit 77',
        'rc=%d runs=%r %s' % (r.returncode, runs, r.stderr))
 
 if count.get('opencl') == 1:
     fault = {'LOCKSTEP_DEBUG_FAULT': 'opencl:population'}
     for spec in ('opencl:all,opencl:0', 'opencl:0,opencl:all', 'opencl,opencl:all', 'opencl:0+opencl:all',
                  'openmp+opencl,opencl:all+openmp', 'openmp+opencl,opencl+openmp:all'):
-        refused(['check', 'life'] + SMALL['life'] + ['--backends', spec, '--quiet'], 'named twice', fault)
+        refused(['check', 'life'] + SMALL['life'] + ['--backend', spec, '--quiet'], 'named twice', fault)
 if 'opencl' in count:
-    refused(['check', 'graveler', '--battles', '1e5', '--backends', 'opencl,openmp+openmp', '--quiet'], 'named twice')
+    refused(['check', 'graveler', '--battles', '1e5', '--backend', 'opencl,openmp+openmp', '--quiet'], 'named twice')
     # Two different sets, and a set beside its own devices, are compared.
-    r = run(['check', 'graveler', '--battles', '1e5', '--backends', 'openmp,opencl,opencl:all+openmp', '--quiet'])
+    r = run(['check', 'graveler', '--battles', '1e5', '--backend', 'openmp,opencl,opencl:all+openmp', '--quiet'])
     n = 2 + count['opencl']
     expect(r.returncode == 0 and '%d devices agree' % n in r.stdout,
-           'check --backends openmp,opencl,opencl:all+openmp: a set beside its devices is compared',
+           'check --backend openmp,opencl,opencl:all+openmp: a set beside its devices is compared',
            'rc=%d %s %s' % (r.returncode, r.stdout, r.stderr))
 else:
     print('(no OpenCL device: its cases are not run)')

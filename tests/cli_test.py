@@ -193,7 +193,6 @@ for args in same:
 # the backend does not have is the user's error (2).
 rc, out, err = run('check', 'graveler', '--battles', '1e5', '--backends', 'openmp', '--quiet')
 expect(rc == 77 and 'skipped' in out, 'check with one device exits 77 and says nothing was compared', out)
-bad(['check', 'graveler', '--backends', 'openmp:5'], '--backends')
 rc, out, err = run('check', 'all', '--backends', 'openmp', '--json', '--quiet')
 try:
     d = json.loads(out)
@@ -218,6 +217,69 @@ expect(rc == 0 and ', 1 generation\n' in out and '1 generations' not in out, 'li
 rc, out, err = run('bench', 'graveler', '--battles', '1e4', '--repeat', '1', '--warmup', '1', '--backend', 'openmp')
 expect(rc == 0 and '(1 run after 1 warm-up)' in out, 'bench --repeat 1 --warmup 1 says "(1 run after 1 warm-up)"',
        out[-300:] + err[-300:])
+
+# ---- one --backend everywhere (issue 27) --------------------------------------
+# check, bench all and conformance take --backend SPEC like every other
+# command; --backends, their older spelling, is the same option everywhere.
+for flag in ('--backend', '--backends'):
+    rc, out, err = run('check', 'graveler', '--battles', '1e4', flag, 'openmp', '--quiet')
+    expect(rc == 77 and 'skipped' in out, 'check %s openmp: accepted (one device: 77)' % flag, 'rc=%d %s' % (rc, err))
+    bad(['check', 'graveler', flag, 'openmp,openmp'], 'named twice')
+    rc, out, err = run('bench', 'all', flag, 'openmp', '--repeat', '1', '--warmup', '0', '--json')
+    try:
+        benches = json.loads(out)['benches']
+    except (ValueError, KeyError):
+        benches = []
+    expect(rc == 0 and benches and all(b['device'] == 'openmp:0' for b in benches),
+           'bench all %s openmp: every bench on openmp:0' % flag, 'rc=%d %s' % (rc, err[-300:]))
+    rc, out, err = run('bench', 'graveler', '--battles', '1e4', '--repeat', '1', flag, 'openmp', '--json')
+    expect(rc == 0 and json.loads(out or '{}').get('device') == 'openmp:0', 'bench graveler %s openmp' % flag,
+           'rc=%d %s' % (rc, err))
+    rc, out, err = run('graveler', '--battles', '1e4', flag, 'openmp', '--json', '--quiet')
+    expect(rc == 0 and json.loads(out or '{}').get('device') == 'openmp:0', 'graveler %s openmp' % flag, err)
+    rc, out, err = run('conformance', '--case', 'graveler 1 turn', flag, 'openmp', '--json')
+    expect(rc == 0 and {c['device'] for c in json.loads(out or '{"cases":[]}')['cases']} == {'openmp:0'},
+           'conformance %s openmp: the cases on openmp:0 only' % flag, 'rc=%d %s' % (rc, err))
+bad(['check', 'graveler', '--backends', 'openmp:5'], '--backend')
+# auto is the device auto picks, also in check and conformance.
+rc, out, err = run('check', 'graveler', '--battles', '1e4', '--backend', 'auto', '--quiet', '--json')
+expect(rc == 77 and len(json.loads(out or '{"runs":[]}')['runs']) == 1, 'check --backend auto: one device',
+       'rc=%d %s' % (rc, err))
+
+
+def conformance_devices(env_backend=None, *args):
+    env = dict(os.environ)
+    env.pop('LOCKSTEP_BACKEND', None)
+    if env_backend is not None:
+        env['LOCKSTEP_BACKEND'] = env_backend
+    rc, out, err = run('conformance', '--case', 'graveler 1 turn', '--json', *args, env=env)
+    try:
+        return rc, sorted({c['device'] for c in json.loads(out)['cases']}), err
+    except (ValueError, KeyError):
+        return rc, None, err
+
+
+# conformance honours LOCKSTEP_BACKEND as every command does; --backend
+# overrides it, and without either it runs on every device.
+every = conformance_devices()
+expect(every[0] in (0, 1) and every[1] and 'openmp:0' in every[1], 'conformance: every device by default', str(every))
+got = conformance_devices('openmp')
+expect(got[0] == 0 and got[1] == ['openmp:0'], 'conformance under LOCKSTEP_BACKEND=openmp: openmp:0 alone', str(got))
+got = conformance_devices('auto')
+expect(got[0] == 0 and got[1] and len(got[1]) == 1, 'conformance under LOCKSTEP_BACKEND=auto: auto\'s one device',
+       str(got))
+if len(every[1] or []) > 1:
+    other = [d for d in every[1] if d != 'openmp:0'][0]
+    got = conformance_devices('openmp', '--backend', other)
+    expect(got[1] == [other], 'conformance --backend %s overrides LOCKSTEP_BACKEND=openmp' % other, str(got))
+env = dict(os.environ, LOCKSTEP_BACKEND='nosuch')
+rc, out, err = run('conformance', '--case', 'graveler 1 turn', env=env)
+expect(rc == 2 and 'LOCKSTEP_BACKEND' in err and 'nosuch' in err and len(err.strip().splitlines()) == 1,
+       'conformance blames a bad LOCKSTEP_BACKEND on the variable', 'rc=%d %r' % (rc, err))
+rc, out, err = run('conformance', '--help')
+backend_line = [l for l in out.splitlines() if l.startswith('  --backend ')]
+expect(backend_line and 'default $LOCKSTEP_BACKEND when set, else every device' in backend_line[0] and
+       'else auto' not in out, 'conformance --help says one thing about the devices it uses', str(backend_line))
 
 # ---- --help shows each option's default, as the run uses it -------------------
 # The default each --help line gives is the value a run's "params" holds

@@ -94,7 +94,7 @@ with tempfile.TemporaryDirectory() as dest:
         expect(r.returncode == 0 and not r.stderr.strip(), 'groff -man -ww renders it without a warning', r.stderr)
         r = subprocess.run([groff, '-man', '-Tutf8', man], capture_output=True, text=True)
         text = re.sub(r'.\x08', '', r.stdout)
-        expect('lockstep bmn play' in text and '--backends LIST' in text.replace('\u2010', '-').replace('\u2212', '-'),
+        expect('lockstep bmn play' in text and '--backend SPEC' in text.replace('\u2010', '-').replace('\u2212', '-'),
                'the rendered page reads as text', text[:300])
     else:
         print('groff not installed: the page was checked as roff only')

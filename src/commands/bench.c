@@ -110,9 +110,9 @@ static const char bench_summary[] =
     "fastest and the slowest: device time on GPUs (events, profiling), checked against the\n"
     "wall time around the finished queues, which replaces a device time that cannot be\n"
     "right; wall time on the CPU (--json: \"clock\"). Every run's digest must match.\n"
-    "`bench all` times every workload at the small sizes of `check all` on every device\n"
-    "(or those in --backends LIST) and prints one table. `lockstep bench WORKLOAD --help`\n"
-    "lists the workload's options.";
+    "`bench all` times every workload at the small sizes of `check all` on each device\n"
+    "--backend names in turn (without it, every device of every backend) and prints one\n"
+    "table. `lockstep bench WORKLOAD --help` lists the workload's options.";
 
 /* The table row of one workload on one device: a result or why none. */
 static void bench_row(const ls_workload *w, const char *device, const char *name, const bench_result *r,
@@ -137,8 +137,7 @@ static int bench_all(int argc, char **argv)
     const char *list = NULL;
     uint64_t repeat = 5, warmup = 1;
     ls_opt opts[] = {
-        {"backends", LS_OPT_STRING, &list, 0, 0, "LIST", "comma-separated backends or devices",
-         "every device of every backend", NULL},
+        LS_OPT_DEVICES(&list, "every device of every backend"),
         {"repeat", LS_OPT_COUNT, &repeat, 1, 1000, "R", "timed runs", NULL, NULL},
         {"warmup", LS_OPT_COUNT, &warmup, 0, 100, "W", "untimed runs first", NULL, NULL},
         LS_OPT_JSON(&c),
@@ -153,7 +152,7 @@ static int bench_all(int argc, char **argv)
         return ls_report(&err);
     ls_dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
-    int ndev = ls_collect_devices("--backends", list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    int ndev = ls_collect_devices("--backend", list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
     if (ndev <= 0) {
         if (ndev == 0)
             ls_fail(&err, "bench: no backend available (%s)", skipped);

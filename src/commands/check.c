@@ -200,9 +200,7 @@ int ls_cmd_check(int argc, char **argv)
     ls_common c = {0};
     const char *list = NULL;
     ls_opt extra[] = {
-        {"backends", LS_OPT_STRING, &list, 0, 0, "LIST",
-         "comma-separated backends or devices; NAME:all or a+b is one run on a set of devices",
-         "every device of every backend", NULL},
+        LS_OPT_DEVICES(&list, "every device of every backend"),
         LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c)};
     const int nextra = (int)(sizeof extra / sizeof extra[0]);
     if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
@@ -213,10 +211,10 @@ int ls_cmd_check(int argc, char **argv)
         ls_cmd_set_workloads(which, sizeof which);
         snprintf(text, sizeof text,
                  "Runs WORKLOAD with the same inputs on every available backend and device (or those\n"
-                 "in LIST, e.g. openmp,opencl:1) and compares the full results; `all` runs every\n"
+                 "--backend names, e.g. openmp,opencl:1) and compares the full results; `all` runs every\n"
                  "workload at a small size. Exits 1 with the fields that differ when any two disagree,\n"
                  "77 (skipped) when fewer than two devices could be compared, 0 when all agree.\n"
-                 "A set in LIST (cuda:all, openmp+opencl:0) is one run spread over its devices, compared\n"
+                 "A set in the list (cuda:all, openmp+opencl:0) is one run spread over its devices, compared\n"
                  "like a device (cuda:0,cuda:all: two GPUs against one), for the workloads that run on a\n"
                  "set (%s; the others leave sets out).\n"
                  "A set of one device is that device; a device named twice (openmp,openmp:all;\n"
@@ -255,7 +253,7 @@ int ls_cmd_check(int argc, char **argv)
     }
     ls_dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
-    int ndev = ls_collect_devices("--backends", list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    int ndev = ls_collect_devices("--backend", list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
     if (ndev <= 0) {
         free(params);
         if (ndev == 0)

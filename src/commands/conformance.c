@@ -379,7 +379,7 @@ int ls_cmd_conformance(int argc, char **argv)
     const char *only = NULL, *pattern = NULL, *junit = NULL;
     int skip_unavailable = 0, list = 0;
     ls_opt opts[] = {
-        LS_OPT_BACKEND(&c),
+        LS_OPT_DEVICES(&c.backend, "$LOCKSTEP_BACKEND when set, else every device of every backend"),
         {"workload", LS_OPT_STRING, &only, 0, 0, "NAME", "only this workload's cases (or 'float': the float rule)",
          NULL, NULL},
         {"case", LS_OPT_STRING, &pattern, 0, 0, "PATTERN",
@@ -395,10 +395,11 @@ int ls_cmd_conformance(int argc, char **argv)
     int rc = ls_opts_parse(argc, argv, 2, opts, n, NULL, NULL, 0, &err);
     if (rc == 1) {
         ls_opts_help(stdout, "lockstep conformance [options]",
-                     "Runs every workload's fixed cases on the chosen backend (default: every device of\n"
-                     "every backend) and compares each answer with a golden value computed by an\n"
-                     "independent reference implementation, after a check of the exact floating-point\n"
-                     "rule. A pass means this device computes these workloads exactly as the reference.\n"
+                     "Runs every workload's fixed cases on each device --backend names (without it, those\n"
+                     "$LOCKSTEP_BACKEND names when it is set, else every device of every backend) and\n"
+                     "compares each answer with a golden value computed by an independent reference\n"
+                     "implementation, after a check of the exact floating-point rule. A pass means this\n"
+                     "device computes these workloads exactly as the reference.\n"
                      "A set in --backend (cuda:all, openmp+opencl:0) runs the cases of the workloads that\n"
                      "run on a set as one run over its devices, and the float rule on each of them.\n"
                      "Each case passes, fails, or is not supported: the device rightly refuses it (the\n"
@@ -428,8 +429,14 @@ int ls_cmd_conformance(int argc, char **argv)
     ls_dev_missing missing[LS_MAX_DEVICES * 3]; /* as many as there can be entries */
     char skipped[1024];
     int nmissing = 0;
-    int ndev = ls_collect_devices_missing("--backend", c.backend, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped,
-                                          missing, LS_MAX_DEVICES * 3, &nmissing, &err);
+    /* Without --backend, $LOCKSTEP_BACKEND chooses, as it does for every
+     * other command (and a bad one is blamed on it). */
+    const char *env = getenv("LOCKSTEP_BACKEND");
+    int from_env = !c.backend && env && *env;
+    const char *spec = from_env ? env : c.backend;
+    int ndev = ls_collect_devices_missing(from_env ? "LOCKSTEP_BACKEND" : "--backend", spec, devs,
+                                          LS_MAX_DEVICES * 3, skipped, sizeof skipped, missing, LS_MAX_DEVICES * 3,
+                                          &nmissing, &err);
     if (ndev < 0)
         return ls_report(&err);
     case_log log = {0};
@@ -476,7 +483,7 @@ int ls_cmd_conformance(int argc, char **argv)
     int junit_rc = junit && !stopped ? write_junit(junit, &log, &junit_err) : 0;
     rc = 0;
     if (c.json) {
-        rc = print_json(&log, c.backend, only, pattern, stopped, skipped, &err);
+        rc = print_json(&log, spec, only, pattern, stopped, skipped, &err);
     } else {
         if (skipped[0])
             printf("not available: %s\n", skipped);

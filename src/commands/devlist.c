@@ -251,8 +251,9 @@ int ls_collect_devices_missing(const char *flag, const char *list, ls_dev_ref *o
         int end = i + 1;
         while (end < nitems && items[end].sep == '+')
             end++;
-        if (!items[i].backend)
-            return ls_fail_usage(err, "%s: name backends explicitly (auto is not a list)", flag);
+        /* auto (which stands alone) is the one device it picks. */
+        if (!items[i].backend && ls_auto_device(&items[i].backend, &items[i].index, err) != 0)
+            return -1;
         n = add_entries(&dc, items + i, end - i, out, seen, n, max, &report, flag, list ? list : "", err);
         i = end;
     }

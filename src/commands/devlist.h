@@ -1,5 +1,5 @@
 /* devlist.h - the devices and sets a command runs on, one after another:
- * check, conformance and bench all take a list of specs (--backends
+ * check, conformance and bench all take a list of specs (--backend
  * openmp,opencl:1,cuda:all) or every device of every backend, and run on
  * each in turn. */
 #ifndef LOCKSTEP_DEVLIST_H
@@ -19,7 +19,8 @@ typedef struct ls_dev_ref {
 
 /* The devices named by a comma-separated list of specs (a bare backend
  * name means all its devices; NAME:all, or specs joined by '+', one run
- * on a set of them), or every device when list is NULL, the CPU first.
+ * on a set of them; auto the device it picks), or every device when list
+ * is NULL, the CPU first.
  * Every entry is expanded to its devices before any runs: a set of one
  * device is that device, and a device named twice (openmp:all,openmp;
  * openmp+openmp; two sets of the same devices) is the user's error, as is
