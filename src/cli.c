@@ -104,6 +104,76 @@ static const ls_opt *find_opt(const ls_opt *opts, int n, const char *name, size_
     return NULL;
 }
 
+/* The edit distance of a and b (la and lb bytes): an insertion, a
+ * deletion, a substitution or a swap of neighbours costs 1 each (the
+ * optimal string alignment distance). Names longer than 63 bytes are far
+ * from every option. */
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    enum { MAX = 64 };
+    if (la >= MAX || lb >= MAX)
+        return MAX;
+    size_t d[MAX][MAX];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* How near `name` (len bytes) is to the option name `want`: its edit
+ * distance, or 0 when it is the start of `want` (--back for --backend);
+ * SIZE_MAX when too far to suggest: more than 2 edits, or half the name. */
+static size_t nearness(const char *want, const char *name, size_t len)
+{
+    if (!want)
+        return SIZE_MAX;
+    size_t wl = strlen(want);
+    if (len >= 3 && len < wl && strncmp(want, name, len) == 0)
+        return 0;
+    size_t d = edit_distance(name, len, want, wl);
+    return d <= 2 && 2 * d < wl ? d : SIZE_MAX;
+}
+
+/* The option nearest to the unknown `name` (len bytes, without dashes):
+ * its name, or NULL when none is near (help counts as an option). */
+static const char *near_option(const ls_opt *opts, int n, const char *name, size_t len)
+{
+    const char *best = NULL;
+    size_t best_d = SIZE_MAX;
+    for (int i = 0; i <= n; i++) {
+        const char *names[2] = {i < n ? opts[i].name : "help", i < n ? opts[i].alias : NULL};
+        for (int k = 0; k < 2; k++) {
+            size_t d = nearness(names[k], name, len);
+            if (d < best_d) {
+                best_d = d;
+                best = names[k];
+            }
+        }
+    }
+    return best;
+}
+
+/* Refuses an unknown option (or a lone argument that looks like a
+ * mistyped one, `-backend`), suggesting the nearest option: -1. */
+static int refuse_unknown(const char *what, const char *text, size_t len, const char *near, ls_error *err)
+{
+    if (near)
+        return ls_fail_usage(err, "%s '%.*s'; did you mean --%s? (see --help)", what, (int)len, text, near);
+    return ls_fail_usage(err, "%s '%.*s' (see --help)", what, (int)len, text);
+}
+
 /* "--name" or "--name=value" with a lowercase name: an option. Anything
  * else starting with dashes (a BMN deal like ---AJ--Q...) is an argument. */
 static int looks_like_option(const char *a)
@@ -162,8 +232,12 @@ int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
             continue;
         }
         if (only_args || !looks_like_option(a)) {
-            if (positional >= max_pos)
-                return ls_fail_usage(err, "unexpected argument '%s' (see --help)", a);
+            if (positional >= max_pos) {
+                /* `-backend`, `---json`: an option with the dashes wrong. */
+                const char *bare = a + strspn(a, "-");
+                const char *near = a[0] == '-' && !only_args ? near_option(opts, n, bare, strlen(bare)) : NULL;
+                return refuse_unknown("unexpected argument", a, strlen(a), near, err);
+            }
             pos[positional++] = a;
             continue;
         }
@@ -171,7 +245,7 @@ int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
         const ls_opt *o = find_opt(opts, n, name, len);
         if (!o)
-            return ls_fail_usage(err, "unknown option '--%.*s' (see --help)", (int)len, name);
+            return refuse_unknown("unknown option", a, len + 2, near_option(opts, n, name, len), err);
         note_given(o->target);
         if (o->kind == LS_OPT_FLAG) {
             if (eq)

@@ -281,6 +281,18 @@ backend_line = [l for l in out.splitlines() if l.startswith('  --backend ')]
 expect(backend_line and 'default $LOCKSTEP_BACKEND when set, else every device' in backend_line[0] and
        'else auto' not in out, 'conformance --help says one thing about the devices it uses', str(backend_line))
 
+# An unknown option names the nearest one; one far from every option is
+# only refused.
+bad(['graveler', '--backedn', 'openmp'], 'did you mean --backend?')
+bad(['graveler', '--bakcend', 'openmp'], 'did you mean --backend?')
+bad(['graveler', '--battle', '5'], 'did you mean --battles?')
+bad(['bmn', 'search', '--seeds', '3'], 'did you mean --seed?')
+bad(['conformance', '--cases', 'x'], 'did you mean --case?')
+bad(['check', 'graveler', '--bakends', 'openmp'], 'did you mean --backends?')
+bad(['graveler', '-backend', 'openmp'], 'did you mean --backend?')
+rc, out, err = run('graveler', '--frobnicate')
+expect(rc == 2 and 'did you mean' not in err, 'an option near none is refused without a guess', err)
+
 # ---- --help shows each option's default, as the run uses it -------------------
 # The default each --help line gives is the value a run's "params" holds
 # when the option is not given (the options that make a run slow given).
