@@ -22,12 +22,30 @@
 
 #define LS_MAX_DEVICES 32
 
+/* What a device is, as the backend that lists it says: the reference
+ * (the host CPU running the workloads' own C implementations, which every
+ * other device is checked against), or, for a device of a GPU API, what
+ * the API reports it as (OpenCL's CL_DEVICE_TYPE; a CUDA device is a GPU). */
+typedef enum ls_device_kind {
+    LS_DEVICE_REFERENCE,   /* OpenMP's host CPU */
+    LS_DEVICE_CPU,         /* a CPU behind a GPU API (PoCL, Intel's CPU runtime) */
+    LS_DEVICE_GPU,
+    LS_DEVICE_ACCELERATOR, /* OpenCL's ACCELERATOR and CUSTOM devices (FPGAs, DSPs) */
+} ls_device_kind;
+
+/* The kind as `devices --json` names it: "reference", "cpu", "gpu",
+ * "accelerator". */
+const char *ls_device_kind_name(ls_device_kind kind);
+/* The device type clinfo and hashcat -I show: "CPU" (the reference too),
+ * "GPU", "accelerator". */
+const char *ls_device_type_name(ls_device_kind kind);
+
 typedef struct ls_device_info {
     char name[160];
     char platform[160]; /* OpenCL platform, CUDA driver version, OpenMP runtime */
     int compute_units;  /* threads, compute units or multiprocessors */
     uint64_t memory_bytes;
-    int is_gpu;
+    ls_device_kind kind;
     /* What a porting report names; "" (or 0) where the backend has none. */
     char vendor[96];        /* "NVIDIA Corporation", "AuthenticAMD" */
     char driver[96];        /* the driver's version: CL_DRIVER_VERSION, CUDA's, the OpenMP runtime's */

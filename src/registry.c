@@ -38,6 +38,19 @@ const ls_backend *const ls_backends[] = {
     NULL,
 };
 
+const char *ls_device_kind_name(ls_device_kind kind)
+{
+    return kind == LS_DEVICE_REFERENCE ? "reference"
+           : kind == LS_DEVICE_GPU     ? "gpu"
+           : kind == LS_DEVICE_CPU     ? "cpu"
+                                       : "accelerator";
+}
+
+const char *ls_device_type_name(ls_device_kind kind)
+{
+    return kind == LS_DEVICE_GPU ? "GPU" : kind == LS_DEVICE_ACCELERATOR ? "accelerator" : "CPU";
+}
+
 const ls_backend *ls_backend_find(const char *name)
 {
     for (int i = 0; ls_backends[i]; i++)
@@ -135,7 +148,8 @@ static int open_device(const ls_backend *b, int index, ls_device *d, ls_error *e
     return 0;
 }
 
-/* auto: a CUDA device, else an OpenCL GPU, else OpenMP. Finds the device
+/* auto: a CUDA device, else an OpenCL GPU, else the reference CPU (an
+ * OpenCL CPU or accelerator is never auto's pick). Finds the device
  * without opening it; under MPI with several ranks on this node, every GPU
  * of that backend, for the ranks to share out. */
 static int pick_auto(dev_pick *out, int max, ls_error *err)
@@ -146,8 +160,8 @@ static int pick_auto(dev_pick *out, int max, ls_error *err)
         ls_error why;
         int n = b->list_devices(devs, LS_MAX_DEVICES, &why), picked = 0;
         for (int d = 0; d < n && picked < max; d++) {
-            int wanted = strcmp(b->name, "openmp") == 0 || devs[d].is_gpu;
-            if (wanted && (picked == 0 || (ls_cluster_local_size() > 1 && devs[d].is_gpu)))
+            int gpu = devs[d].kind == LS_DEVICE_GPU, wanted = gpu || devs[d].kind == LS_DEVICE_REFERENCE;
+            if (wanted && (picked == 0 || (ls_cluster_local_size() > 1 && gpu)))
                 out[picked++] = (dev_pick){b, d};
         }
         if (picked)

@@ -118,7 +118,7 @@ static int cuda_list_devices(ls_device_info *out, int max, ls_error *why)
                  (driver % 1000) / 10, prop.major, prop.minor);
         out[i].compute_units = prop.multiProcessorCount;
         out[i].memory_bytes = prop.totalGlobalMem;
-        out[i].is_gpu = 1;
+        out[i].kind = LS_DEVICE_GPU;
         /* For porting reports. The clock is an attribute: CUDA 13 dropped
          * cudaDeviceProp::clockRate. */
         int khz = 0;

@@ -114,6 +114,17 @@ static int enumerate(cl_dev_ref *out, int max, ls_error *why)
     return n;
 }
 
+/* What CL_DEVICE_TYPE says a device is; a GPU first, for a device that
+ * says more than one type. */
+static ls_device_kind cl_kind(cl_device_type type)
+{
+    if (type & CL_DEVICE_TYPE_GPU)
+        return LS_DEVICE_GPU;
+    if (type & (CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM))
+        return LS_DEVICE_ACCELERATOR;
+    return LS_DEVICE_CPU;
+}
+
 static void describe(cl_dev_ref r, ls_device_info *info)
 {
     memset(info, 0, sizeof *info);
@@ -129,7 +140,7 @@ static void describe(cl_dev_ref r, ls_device_info *info)
     snprintf(info->platform, sizeof info->platform, "%s", pname);
     info->compute_units = (int)cu;
     info->memory_bytes = mem;
-    info->is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+    info->kind = cl_kind(type);
     /* For porting reports; a query a driver does not answer leaves "". */
     cl_uint mhz = 0;
     clGetDeviceInfo(r.device, CL_DEVICE_VENDOR, sizeof info->vendor - 1, info->vendor, NULL);

@@ -87,7 +87,7 @@ static int omp_list_devices(ls_device_info *out, int max, ls_error *why)
     snprintf(out->platform, sizeof out->platform, "OpenMP %d", _OPENMP);
     out->compute_units = omp_get_max_threads();
     out->memory_bytes = host_memory_bytes();
-    out->is_gpu = 0;
+    out->kind = LS_DEVICE_REFERENCE;
     return 1;
 }
 

@@ -32,16 +32,17 @@ static void device_json(FILE *out, const ls_backend *b, int index, const ls_devi
         fprintf(out, "%d", d->clock_mhz);
     else
         fputs("null", out);
-    fprintf(out, ",\"compute_units\":%d,\"memory_bytes\":%" PRIu64 ",\"gpu\":%s}", d->compute_units,
-            d->memory_bytes, d->is_gpu ? "true" : "false");
+    fprintf(out, ",\"kind\":\"%s\",\"type\":\"%s\",\"compute_units\":%d,\"memory_bytes\":%" PRIu64 ",\"gpu\":%s}",
+            ls_device_kind_name(d->kind), ls_device_type_name(d->kind), d->compute_units, d->memory_bytes,
+            d->kind == LS_DEVICE_GPU ? "true" : "false");
 }
 
 /* One device of the table: what runs it, then what a porting report names. */
 static void device_text(FILE *out, const ls_backend *b, int index, const ls_device_info *d)
 {
-    fprintf(out, "%-8s %s:%d  %s [%s], %d compute units, %.1f GiB%s\n", index ? "" : b->name, b->name, index,
-            d->name, d->platform, d->compute_units, (double)d->memory_bytes / (1024.0 * 1024.0 * 1024.0),
-            d->is_gpu ? ", GPU" : "");
+    fprintf(out, "%-8s %s:%d  %s [%s], %s%s, %d compute units, %.1f GiB\n", index ? "" : b->name, b->name, index,
+            d->name, d->platform, ls_device_type_name(d->kind), d->kind == LS_DEVICE_REFERENCE ? " (the reference)" : "",
+            d->compute_units, (double)d->memory_bytes / (1024.0 * 1024.0 * 1024.0));
     fprintf(out, "%-8s %*s  vendor %s, driver %s", "", (int)strlen(b->name) + 2, "", d->vendor[0] ? d->vendor : "-",
             d->driver[0] ? d->driver : "-");
     if (d->c_version[0])
@@ -82,7 +83,8 @@ int ls_cmd_devices(int argc, char **argv)
     int rc = ls_opts_parse(argc, argv, 2, opts, nopts, NULL, NULL, 0, &err);
     if (rc == 1) {
         ls_opts_help(stdout, "lockstep devices [--json | --specs]",
-                     "Lists every compiled backend and its devices (name, platform, vendor, driver\n"
+                     "Lists every compiled backend and its devices (name, platform, type: CPU, GPU or\n"
+                     "accelerator, and the reference CPU the others are checked against; vendor, driver\n"
                      "version, OpenCL C version, clock, compute units, memory), or why a backend cannot\n"
                      "run here.",
                      opts, nopts);

@@ -21,11 +21,12 @@ typedef struct entry_seen {
     char text[128];
 } entry_seen;
 
-/* Each backend's devices, listed once for the whole list: their count,
- * or 0 and why the backend cannot run here. */
+/* Each backend's devices, listed once for the whole list: their count and
+ * kinds, or 0 and why the backend cannot run here. */
 typedef struct dev_counts {
     int listed[MAX_BACKENDS];
     int count[MAX_BACKENDS];
+    ls_device_kind kind[MAX_BACKENDS][LS_MAX_DEVICES];
     char why[MAX_BACKENDS][sizeof(((ls_error *)0)->msg)];
 } dev_counts;
 
@@ -47,6 +48,8 @@ static int devices_of(dev_counts *dc, const ls_backend *b, const char **why)
         ls_error e = {{0}, 0};
         int n = b->list_devices(devs, LS_MAX_DEVICES, &e);
         dc->count[s] = n > 0 ? n : 0;
+        for (int d = 0; d < n; d++)
+            dc->kind[s][d] = devs[d].kind;
         snprintf(dc->why[s], sizeof dc->why[s], "%s", n > 0 ? "" : e.msg[0] ? e.msg : "no devices");
         dc->listed[s] = 1;
     }
@@ -260,9 +263,9 @@ int ls_collect_devices_missing(const char *flag, const char *list, ls_dev_ref *o
     *nmissing = report.n;
     if (n < 0)
         return -1;
-    /* Run the CPU first: it is the reference the others are compared with. */
+    /* Run the reference first: the others are compared with it. */
     for (int i = 1; i < n; i++)
-        if (out[i].backend && strcmp(out[i].backend->name, "openmp") == 0) {
+        if (out[i].backend && dc.kind[backend_slot(out[i].backend)][out[i].index] == LS_DEVICE_REFERENCE) {
             ls_dev_ref t = out[i];
             memmove(out + 1, out, (size_t)i * sizeof *out);
             out[0] = t;

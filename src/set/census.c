@@ -28,7 +28,7 @@ static void describe(const ls_set *set, int failed, ls_census_measure measure, r
         ls_job_device *j = &mine->dev[i];
         j->rank = set->job.rank;
         j->slot = i;
-        j->is_gpu = d->info.is_gpu;
+        j->is_gpu = d->info.kind == LS_DEVICE_GPU;
         j->pid = (int32_t)getpid();
         snprintf(j->host, sizeof j->host, "%s", ls_job_host(&set->job));
         snprintf(j->backend, sizeof j->backend, "%s", d->backend->name);
