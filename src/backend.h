@@ -45,6 +45,10 @@ typedef struct ls_device_info {
     char platform[160]; /* OpenCL platform, CUDA driver version, OpenMP runtime */
     int compute_units;  /* threads, compute units or multiprocessors */
     uint64_t memory_bytes;
+    /* The largest single allocation: OpenCL's CL_DEVICE_MAX_MEM_ALLOC_SIZE
+     * (PoCL: 2 GiB of 4.8), a CUDA GPU's memory, the host's memory; 0 where
+     * the driver does not say. */
+    uint64_t max_alloc_bytes;
     ls_device_kind kind;
     /* What a porting report names; "" (or 0) where the backend has none. */
     char vendor[96];        /* "NVIDIA Corporation", "AuthenticAMD" */
@@ -84,6 +88,11 @@ typedef struct ls_backend {
     void (*close)(ls_ctx *ctx);
     /* The GPU primitives; NULL for the host CPU (OpenMP). */
     const ls_gpu *gpu;
+    /* Device `index`'s free memory now, where the API tells it (CUDA's
+     * cudaMemGetInfo, the host's MemAvailable): 1 with *bytes set, 0 when
+     * it does not. NULL: never (core OpenCL has no such query). Only
+     * `lockstep devices` asks: on CUDA it makes the device's context. */
+    int (*free_memory)(int index, uint64_t *bytes);
 } ls_backend;
 
 /* The backends compiled into this binary, in order of preference for

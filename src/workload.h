@@ -77,6 +77,14 @@ int ls_set_exact_fp(const ls_set *set, char *why, size_t len);
 
 #define LS_MAX_OPTS 24
 
+/* The largest problem of a workload that a device holds, as `lockstep
+ * devices` reports it. */
+typedef struct ls_device_fit {
+    char key[32];   /* its JSON member in "largest": "life_2d_side" */
+    uint64_t value; /* 0: not even the smallest fits */
+    char text[64];  /* for people: "Life 2D 46340x46340" */
+} ls_device_fit;
+
 typedef struct ls_workload {
     const char *name;
     const char *summary;
@@ -149,6 +157,11 @@ typedef struct ls_workload {
 
     const ls_case *cases;
     int ncases;
+
+    /* The largest problems that fit a device with `memory` bytes, of which
+     * one allocation takes at most max_alloc, into out[0..max): how many,
+     * or -1 with err set. NULL: none grows with memory. */
+    int (*device_fit)(uint64_t memory, uint64_t max_alloc, ls_device_fit *out, int max, ls_error *err);
 
     /* 1 when run spreads its work over every device of a set and the
      * ranks of an MPI job (set_run.h): `check` and `conformance` then run

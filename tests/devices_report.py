@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """`lockstep devices` says what users of clinfo and hashcat -I look for
 (issue 27): each device's type (CPU, GPU, accelerator; the OpenMP CPU is
-the reference the others are checked against), as clinfo reports it for
-OpenCL devices, where clinfo is installed.
+the reference the others are checked against), its memory, largest single
+allocation and free memory (where the API tells it: not on OpenCL), as
+clinfo and /proc/meminfo report them, and the largest square and cube
+Life grid that fits: computed here from the layout (rows of 32-bit words,
+two generations, each one allocation; docs/life.md) and checked against
+what Life itself runs and refuses under LOCKSTEP_DEVICE_MEMORY_CAP.
 
 usage: devices_report.py LOCKSTEP
 """
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -61,6 +66,70 @@ if opencl and clinfo:
            '%s != %s' % (kinds, [d['kind'] for d in opencl]))
 else:
     print('(no OpenCL device or no clinfo: OpenCL types not compared)')
+
+# ---- memory ----------------------------------------------------------------------
+LIFE_MIN, LIFE_MAX, LIFE_MAX_CELLS = 4, 1 << 20, 1 << 40  # src/workloads/life/life_grid.h
+
+
+def largest_side(dims, memory, max_alloc):
+    """The largest n whose n^dims grid fits: a generation is ceil(n/32) words
+    of 4 bytes a row, two generations in memory, each one allocation."""
+    def fits(n):
+        gen = -(-n // 32) * 4 * n * (n if dims == 3 else 1)
+        return n ** dims <= LIFE_MAX_CELLS and gen <= max_alloc and 2 * gen <= memory
+    if not fits(LIFE_MIN):
+        return 0
+    lo, hi = LIFE_MIN, LIFE_MAX + 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return lo
+
+
+for spec, d in devices.items():
+    alloc = d.get('max_alloc_bytes') or d.get('memory_bytes', 0)
+    want = {'life_2d_side': largest_side(2, d.get('memory_bytes', 0), alloc),
+            'life_3d_side': largest_side(3, d.get('memory_bytes', 0), alloc)}
+    expect(d.get('largest') == want, '%s: the largest Life grids, %s' % (spec, want), str(d.get('largest')))
+    line = [l for l in text.splitlines() if 'largest grid:' in l]
+    expect(any('Life 2D %dx%d' % ((want['life_2d_side'],) * 2) in l for l in line), 'devices: %s\'s Life 2D grid' % spec,
+           str(line))
+ref = devices.get('openmp:0', {})
+meminfo = open('/proc/meminfo').read()
+available = int(re.search(r'^MemAvailable:\s+(\d+) kB', meminfo, re.M).group(1)) * 1024
+expect(ref.get('max_alloc_bytes') == ref.get('memory_bytes') and
+       0.5 * available < (ref.get('free_memory_bytes') or 0) < 2 * available,
+       'openmp:0: one allocation may take the host\'s memory; free is MemAvailable (%d)' % available, str(ref))
+if opencl and clinfo:
+    raw = subprocess.run([clinfo, '--raw'], capture_output=True, text=True).stdout
+    for key, member in (('CL_DEVICE_GLOBAL_MEM_SIZE', 'memory_bytes'), ('CL_DEVICE_MAX_MEM_ALLOC_SIZE', 'max_alloc_bytes')):
+        values = []
+        for m in re.finditer(r'^(\[[^\]]+/\d+\])\s+%s\s+(\d+)' % key, raw, re.M):
+            values.append(int(m.group(2)))
+        expect(values == [d[member] for d in opencl], 'OpenCL devices: %s is clinfo\'s %s' % (member, key),
+               '%s != %s' % (values, [d[member] for d in opencl]))
+for d in opencl:
+    expect(d['free_memory_bytes'] is None, '%s: free memory not reported (core OpenCL has no query)' % d['device'])
+    line = [l for l in text.splitlines() if 'free memory not reported' in l]
+    expect(line, 'devices says an OpenCL device\'s free memory is not reported', text)
+
+# What devices says fits is what Life runs: under a 1 MiB cap the largest
+# square and cube run, one more cell a side is refused (exit 2).
+env = dict(os.environ, LOCKSTEP_DEVICE_MEMORY_CAP='1M')
+capped = json.loads(run('devices', '--json', env=env).stdout or '{"backends":[]}')
+for b in capped['backends']:
+    for d in b['devices']:
+        expect(d['largest'] == {'life_2d_side': largest_side(2, 1 << 20, 1 << 20),
+                                'life_3d_side': largest_side(3, 1 << 20, 1 << 20)},
+               '%s under a 1 MiB cap: the largest grids' % d['device'], str(d['largest']))
+        for dims, key in ((2, 'life_2d_side'), (3, 'life_3d_side')):
+            side = d['largest'][key]
+            for n, rc in ((side, 0), (side + 1, 2)):
+                p = run('life', '--dims', str(dims), '--size', str(n), '--steps', '0', '--backend', d['device'],
+                        '--quiet', env=env)
+                expect(p.returncode == rc and (rc == 0 or 'MEMORY_CAP' in p.stderr),
+                       '%s: life --dims %d --size %d under the cap exits %d' % (d['device'], dims, n, rc),
+                       'rc=%d %s' % (p.returncode, p.stderr))
 
 # The reference runs first in check, whatever the order of the list.
 if opencl:

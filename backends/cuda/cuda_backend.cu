@@ -118,6 +118,7 @@ static int cuda_list_devices(ls_device_info *out, int max, ls_error *why)
                  (driver % 1000) / 10, prop.major, prop.minor);
         out[i].compute_units = prop.multiProcessorCount;
         out[i].memory_bytes = prop.totalGlobalMem;
+        out[i].max_alloc_bytes = prop.totalGlobalMem; /* CUDA sets no smaller limit */
         out[i].kind = LS_DEVICE_GPU;
         /* For porting reports. The clock is an attribute: CUDA 13 dropped
          * cudaDeviceProp::clockRate. */
@@ -527,6 +528,17 @@ static const ls_gpu cuda_gpu = {
     cu_timer_start, cu_timer_stop, cu_copy, cu_alloc_host, cu_free_host,
 };
 
+/* What cudaMemGetInfo says is free on device `index`: it needs the
+ * device's (primary) context, which this makes and keeps until exit. */
+static int cuda_free_memory(int index, uint64_t *bytes)
+{
+    size_t free_bytes = 0, total = 0;
+    if (cudaSetDevice(index) != cudaSuccess || cudaMemGetInfo(&free_bytes, &total) != cudaSuccess)
+        return 0;
+    *bytes = free_bytes;
+    return 1;
+}
+
 extern "C" const ls_backend ls_backend_cuda = {
-    "cuda", cuda_list_devices, cuda_open, cuda_close, &cuda_gpu,
+    "cuda", cuda_list_devices, cuda_open, cuda_close, &cuda_gpu, cuda_free_memory,
 };

@@ -131,15 +131,17 @@ static void describe(cl_dev_ref r, ls_device_info *info)
     char pname[128] = "";
     cl_device_type type = 0;
     cl_uint cu = 0;
-    cl_ulong mem = 0;
+    cl_ulong mem = 0, max_alloc = 0;
     clGetDeviceInfo(r.device, CL_DEVICE_NAME, sizeof info->name - 1, info->name, NULL);
     clGetPlatformInfo(r.platform, CL_PLATFORM_NAME, sizeof pname - 1, pname, NULL);
     clGetDeviceInfo(r.device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     clGetDeviceInfo(r.device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
     clGetDeviceInfo(r.device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
+    clGetDeviceInfo(r.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
     snprintf(info->platform, sizeof info->platform, "%s", pname);
     info->compute_units = (int)cu;
     info->memory_bytes = mem;
+    info->max_alloc_bytes = max_alloc;
     info->kind = cl_kind(type);
     /* For porting reports; a query a driver does not answer leaves "". */
     cl_uint mhz = 0;

@@ -23,6 +23,25 @@ static uint64_t host_memory_bytes(void)
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 }
 
+/* MemAvailable of /proc/meminfo: what the kernel says can be allocated
+ * without swapping (free memory plus caches it can drop). */
+static int omp_free_memory(int index, uint64_t *bytes)
+{
+    (void)index;
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long kib = 0;
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f))
+        found = sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+    fclose(f);
+    if (found)
+        *bytes = (uint64_t)kib * 1024u;
+    return found;
+}
+
 /* The value of the first /proc/cpuinfo line that starts with `key`, or
  * nothing (out untouched) when there is none. */
 static void cpuinfo_value(const char *key, char *out, size_t len)
@@ -87,6 +106,7 @@ static int omp_list_devices(ls_device_info *out, int max, ls_error *why)
     snprintf(out->platform, sizeof out->platform, "OpenMP %d", _OPENMP);
     out->compute_units = omp_get_max_threads();
     out->memory_bytes = host_memory_bytes();
+    out->max_alloc_bytes = out->memory_bytes; /* one malloc may take it all */
     out->kind = LS_DEVICE_REFERENCE;
     return 1;
 }
@@ -117,4 +137,5 @@ const ls_backend ls_backend_openmp = {
     .open = omp_open,
     .close = omp_close,
     .gpu = NULL,
+    .free_memory = omp_free_memory,
 };

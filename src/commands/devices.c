@@ -17,8 +17,44 @@ static void json_string_member(FILE *out, const char *key, const char *value)
         fputs("null", out);
 }
 
+/* What `devices` says of a device's memory beyond its size: the largest
+ * allocation, the free memory where the API tells it, and each workload's
+ * largest problem that fits (ls_workload.device_fit). */
+typedef struct device_memory {
+    int has_free;
+    uint64_t free_bytes;
+    ls_device_fit fit[8];
+    int nfit;
+} device_memory;
+
+static int device_memory_of(const ls_backend *b, int index, const ls_device_info *d, device_memory *m, ls_error *err)
+{
+    memset(m, 0, sizeof *m);
+    m->has_free = b->free_memory && b->free_memory(index, &m->free_bytes);
+    uint64_t max_alloc = d->max_alloc_bytes ? d->max_alloc_bytes : d->memory_bytes;
+    for (int w = 0; ls_workloads[w] && m->nfit < 8; w++) {
+        if (!ls_workloads[w]->device_fit)
+            continue;
+        int n = ls_workloads[w]->device_fit(d->memory_bytes, max_alloc, m->fit + m->nfit, 8 - m->nfit, err);
+        if (n < 0)
+            return -1;
+        m->nfit += n;
+    }
+    return 0;
+}
+
+/* A byte count, or null where the API does not say (0 or absent). */
+static void json_bytes_member(FILE *out, const char *key, int known, uint64_t value)
+{
+    fprintf(out, ",\"%s\":", key);
+    if (known)
+        fprintf(out, "%" PRIu64, value);
+    else
+        fputs("null", out);
+}
+
 /* One device of `lockstep devices --json`. */
-static void device_json(FILE *out, const ls_backend *b, int index, const ls_device_info *d)
+static void device_json(FILE *out, const ls_backend *b, int index, const ls_device_info *d, const device_memory *m)
 {
     fprintf(out, "{\"device\":\"%s:%d\",\"index\":%d,\"device_name\":", b->name, index, index);
     ls_json_string(out, d->name);
@@ -32,23 +68,49 @@ static void device_json(FILE *out, const ls_backend *b, int index, const ls_devi
         fprintf(out, "%d", d->clock_mhz);
     else
         fputs("null", out);
-    fprintf(out, ",\"kind\":\"%s\",\"type\":\"%s\",\"compute_units\":%d,\"memory_bytes\":%" PRIu64 ",\"gpu\":%s}",
-            ls_device_kind_name(d->kind), ls_device_type_name(d->kind), d->compute_units, d->memory_bytes,
-            d->kind == LS_DEVICE_GPU ? "true" : "false");
+    fprintf(out, ",\"kind\":\"%s\",\"type\":\"%s\",\"compute_units\":%d,\"memory_bytes\":%" PRIu64,
+            ls_device_kind_name(d->kind), ls_device_type_name(d->kind), d->compute_units, d->memory_bytes);
+    json_bytes_member(out, "max_alloc_bytes", d->max_alloc_bytes > 0, d->max_alloc_bytes);
+    json_bytes_member(out, "free_memory_bytes", m->has_free, m->free_bytes);
+    fputs(",\"largest\":{", out);
+    for (int i = 0; i < m->nfit; i++)
+        fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", m->fit[i].key, m->fit[i].value);
+    fprintf(out, "},\"gpu\":%s}", d->kind == LS_DEVICE_GPU ? "true" : "false");
 }
 
-/* One device of the table: what runs it, then what a porting report names. */
-static void device_text(FILE *out, const ls_backend *b, int index, const ls_device_info *d)
+static double gib(uint64_t bytes)
 {
-    fprintf(out, "%-8s %s:%d  %s [%s], %s%s, %d compute units, %.1f GiB\n", index ? "" : b->name, b->name, index,
-            d->name, d->platform, ls_device_type_name(d->kind), d->kind == LS_DEVICE_REFERENCE ? " (the reference)" : "",
-            d->compute_units, (double)d->memory_bytes / (1024.0 * 1024.0 * 1024.0));
-    fprintf(out, "%-8s %*s  vendor %s, driver %s", "", (int)strlen(b->name) + 2, "", d->vendor[0] ? d->vendor : "-",
+    return (double)bytes / (1024.0 * 1024.0 * 1024.0);
+}
+
+/* One device of the table: what runs it, what a porting report names,
+ * and its memory as clinfo and hashcat -I show it. */
+static void device_text(FILE *out, const ls_backend *b, int index, const ls_device_info *d, const device_memory *m)
+{
+    int indent = (int)strlen(b->name) + 2;
+    fprintf(out, "%-8s %s:%d  %s [%s], %s%s, %d compute units\n", index ? "" : b->name, b->name, index, d->name,
+            d->platform, ls_device_type_name(d->kind), d->kind == LS_DEVICE_REFERENCE ? " (the reference)" : "",
+            d->compute_units);
+    fprintf(out, "%-8s %*s  vendor %s, driver %s", "", indent, "", d->vendor[0] ? d->vendor : "-",
             d->driver[0] ? d->driver : "-");
     if (d->c_version[0])
         fprintf(out, ", %s", d->c_version);
     if (d->clock_mhz > 0)
         fprintf(out, ", %d MHz", d->clock_mhz);
+    fprintf(out, "\n%-8s %*s  memory %.1f GiB, ", "", indent, "", gib(d->memory_bytes));
+    if (d->max_alloc_bytes)
+        fprintf(out, "at most %.1f GiB in one allocation, ", gib(d->max_alloc_bytes));
+    else
+        fputs("largest allocation not reported, ", out);
+    if (m->has_free)
+        fprintf(out, "%.1f GiB free\n", gib(m->free_bytes));
+    else
+        fputs("free memory not reported\n", out);
+    if (!m->nfit)
+        return;
+    fprintf(out, "%-8s %*s  largest grid:", "", indent, "");
+    for (int i = 0; i < m->nfit; i++)
+        fprintf(out, "%s %s", i ? "," : "", m->fit[i].value ? m->fit[i].text : "none");
     fputc('\n', out);
 }
 
@@ -85,8 +147,10 @@ int ls_cmd_devices(int argc, char **argv)
         ls_opts_help(stdout, "lockstep devices [--json | --specs]",
                      "Lists every compiled backend and its devices (name, platform, type: CPU, GPU or\n"
                      "accelerator, and the reference CPU the others are checked against; vendor, driver\n"
-                     "version, OpenCL C version, clock, compute units, memory), or why a backend cannot\n"
-                     "run here.",
+                     "version, OpenCL C version, clock, compute units; memory, the largest single\n"
+                     "allocation, the free memory where the API tells it, and the largest square and\n"
+                     "cube Life grid that fits: two generations, a bit per cell), or why a backend\n"
+                     "cannot run here.",
                      opts, nopts);
         return 0;
     }
@@ -128,19 +192,24 @@ int ls_cmd_devices(int argc, char **argv)
                 fprintf(out, ",");
             }
             fprintf(out, "\"devices\":[");
-            for (int d = 0; d < n; d++) {
-                fputs(d ? "," : "", out);
-                device_json(out, be, d, &devs[d]);
-            }
-            fprintf(out, "]}");
-            continue;
-        }
-        if (n <= 0) {
+        } else if (n <= 0) {
             fprintf(out, "%-8s unavailable: %s\n", be->name, why.msg[0] ? why.msg : "no devices");
-            continue;
         }
-        for (int d = 0; d < n; d++)
-            device_text(out, be, d, &devs[d]);
+        for (int d = 0; d < n; d++) {
+            device_memory m;
+            if (device_memory_of(be, d, &devs[d], &m, &err) != 0) {
+                ls_buffer_discard(&b);
+                return ls_report(&err);
+            }
+            if (json) {
+                fputs(d ? "," : "", out);
+                device_json(out, be, d, &devs[d], &m);
+            } else {
+                device_text(out, be, d, &devs[d], &m);
+            }
+        }
+        if (json)
+            fprintf(out, "]}");
     }
     char mpi[256];
     ls_cluster_library(mpi, sizeof mpi);

@@ -19,6 +19,7 @@
 #include "life_cpu.h"
 #include "life_gpu.h"
 #include "life_io.h"
+#include "life_memory.h"
 #include "life_rule.h"
 #include "life_slabs.h"
 #include "output.h"
@@ -1291,6 +1292,26 @@ static int life_case(ls_set *set, const void *arg, char *detail, size_t len, ls_
 }
 
 #define LIFE_CASE(i) {life_golden_cases[i].name, life_case, &life_golden_cases[i]}
+/* For `lockstep devices`: the largest square and cube grid a device holds
+ * (life_largest_side: two generations, a bit per cell, each generation in
+ * one allocation), under LOCKSTEP_DEVICE_MEMORY_CAP as a run is. */
+static int life_device_fit(uint64_t memory, uint64_t max_alloc, ls_device_fit *out, int max, ls_error *err)
+{
+    if (life_memory_under_cap(memory, &memory, err))
+        return -1;
+    int n = 0;
+    for (unsigned dims = 2; dims <= 3 && n < max; dims++, n++) {
+        uint32_t side = life_largest_side(dims, memory, max_alloc);
+        out[n].value = side;
+        snprintf(out[n].key, sizeof out[n].key, "life_%ud_side", dims);
+        if (dims == 2)
+            snprintf(out[n].text, sizeof out[n].text, "Life 2D %ux%u", side, side);
+        else
+            snprintf(out[n].text, sizeof out[n].text, "Life 3D %ux%ux%u", side, side, side);
+    }
+    return n;
+}
+
 static const ls_case life_cases[] = {LIFE_CASE(0), LIFE_CASE(1), LIFE_CASE(2), LIFE_CASE(3), LIFE_CASE(4),
                                      LIFE_CASE(5), LIFE_CASE(6), LIFE_CASE(7), LIFE_CASE(8), LIFE_CASE(9)};
 _Static_assert(sizeof life_cases / sizeof life_cases[0] == LIFE_GOLDEN_COUNT, "one conformance case per golden entry");
@@ -1319,5 +1340,6 @@ const ls_workload ls_workload_life = {
     .run_free = life_run_free,
     .cases = life_cases,
     .ncases = LIFE_GOLDEN_COUNT,
+    .device_fit = life_device_fit,
     .on_set = 1,
 };

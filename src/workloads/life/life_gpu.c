@@ -32,13 +32,18 @@ struct life_gpu_state {
 
 /* Two buffers of g's shape on s, all dead: the grid and the next
  * generation. A device whose memory (life_device_memory: its own, or the
- * test cap) cannot hold them refuses the grid as the user's error. */
+ * test cap) or largest allocation cannot hold them refuses the grid as the
+ * user's error (life_grid_fits, which `lockstep devices` reports by). */
 int life_gpu_open(ls_device *s, const life_grid *g, life_gpu_state **out, ls_error *err)
 {
-    uint64_t bytes = (uint64_t)g->nwords * sizeof(uint32_t), memory;
+    uint64_t bytes = (uint64_t)g->nwords * sizeof(uint32_t), memory, max_alloc = life_device_max_alloc(s);
     if (life_device_memory(s, &memory, err))
         return -1;
-    if (2 * bytes > memory)
+    if (bytes > max_alloc)
+        return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f MiB in one allocation on the device (a bit per cell); %s "
+                                  "allocates at most %.1f MiB at once",
+                             g->nx, g->ny, g->nz, (double)bytes / (1 << 20), s->info.name, (double)max_alloc / (1 << 20));
+    if (!life_grid_fits(bytes, memory, max_alloc))
         return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f MiB on the device (two generations, a bit per cell); %s has %.1f MiB%s",
                              g->nx, g->ny, g->nz, 2.0 * (double)bytes / (1 << 20), s->info.name,
                              (double)memory / (1 << 20), life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");

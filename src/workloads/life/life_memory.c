@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "life_grid.h"
 #include "life_memory.h"
 
 #include "gpu_call.h"
@@ -38,16 +39,57 @@ int life_memory_capped(void)
     return text && *text;
 }
 
-int life_device_memory(const ls_device *d, uint64_t *bytes, ls_error *err)
+int life_memory_under_cap(uint64_t own, uint64_t *bytes, ls_error *err)
 {
-    uint64_t cap, own = UINT64_MAX;
+    uint64_t cap;
     if (memory_cap(&cap, err))
         return -1;
+    *bytes = own < cap ? own : cap;
+    return 0;
+}
+
+int life_device_memory(const ls_device *d, uint64_t *bytes, ls_error *err)
+{
+    uint64_t own = UINT64_MAX;
     if (d->backend->gpu) {
         ls_gpu_info info;
         ls_gpu_info_of(d, &info);
         own = info.global_bytes;
     }
-    *bytes = own < cap ? own : cap;
-    return 0;
+    return life_memory_under_cap(own, bytes, err);
+}
+
+uint64_t life_device_max_alloc(const ls_device *d)
+{
+    return d->backend->gpu && d->info.max_alloc_bytes ? d->info.max_alloc_bytes : UINT64_MAX;
+}
+
+int life_grid_fits(uint64_t bytes, uint64_t memory, uint64_t max_alloc)
+{
+    return bytes <= max_alloc && bytes <= memory / 2;
+}
+
+/* Whether the n^dims grid is within Life's limits and fits. */
+static int side_fits(unsigned dims, uint64_t n, uint64_t memory, uint64_t max_alloc)
+{
+    uint64_t cells = n * n * (dims == 3 ? n : 1);
+    return n >= LIFE_MIN_SIZE && n <= LIFE_MAX_SIZE && cells <= LIFE_MAX_CELLS &&
+           life_grid_fits(life_grid_bytes((uint32_t)n, (uint32_t)n, dims == 3 ? (uint32_t)n : 1u), memory, max_alloc);
+}
+
+uint32_t life_largest_side(unsigned dims, uint64_t memory, uint64_t max_alloc)
+{
+    /* A larger side never takes less memory: the largest that fits is
+     * found by halving [lo, hi), lo fitting and hi not. */
+    uint64_t lo = LIFE_MIN_SIZE, hi = (uint64_t)LIFE_MAX_SIZE + 1;
+    if (!side_fits(dims, lo, memory, max_alloc))
+        return 0;
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (side_fits(dims, mid, memory, max_alloc))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (uint32_t)lo;
 }

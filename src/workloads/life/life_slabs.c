@@ -159,7 +159,8 @@ static void choose_shape(life_slabs *L, uint64_t slabs, uint64_t halo)
 
 /* Each slab's planes (near-equal: thicknesses differ by at most one) and
  * device (spread evenly over the job's devices, in order), and the check
- * that every device's memory holds its slabs. */
+ * that every device's memory holds its slabs (life_grid_fits; each slab's
+ * own allocations are checked as it opens: life_gpu_open). */
 static int plan(life_slabs *L, const life_grid *g, uint64_t slabs, uint64_t halo, ls_error *err)
 {
     choose_shape(L, slabs, halo);
@@ -177,17 +178,18 @@ static int plan(life_slabs *L, const life_grid *g, uint64_t slabs, uint64_t halo
         L->owned[i] = (uint32_t)((uint64_t)(i + 1) * L->planes / (uint64_t)S) - L->first[i];
         L->device_of[i] = (int)((uint64_t)i * (uint64_t)L->census.ndevices / (uint64_t)S);
         uint64_t planes = (uint64_t)ghost_of(L, i, LOW) + L->owned[i] + ghost_of(L, i, HIGH);
-        need[L->device_of[i]] += 2 * planes * L->plane_words * sizeof(uint32_t); /* two generations */
+        need[L->device_of[i]] += planes * L->plane_words * sizeof(uint32_t); /* a generation of each */
     }
     int rc = 0;
     char slabs_text[32] = "";
     if (S > 1)
         snprintf(slabs_text, sizeof slabs_text, " in %d slabs", S);
     for (int d = 0; d < L->census.ndevices && rc == 0; d++)
-        if (need[d] > L->census.dev[d].measure)
+        if (!life_grid_fits(need[d], L->census.dev[d].measure, UINT64_MAX))
             rc = ls_fail_usage(err, "a %ux%ux%u grid%s needs %.1f MiB on %s (two generations, a bit per cell); "
                                     "it has %.1f MiB%s",
-                               g->nx, g->ny, g->nz, slabs_text, (double)need[d] / (1 << 20), L->census.dev[d].label,
+                               g->nx, g->ny, g->nz, slabs_text, 2.0 * (double)need[d] / (1 << 20),
+                               L->census.dev[d].label,
                                (double)L->census.dev[d].measure / (1 << 20),
                                life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
     free(need);
