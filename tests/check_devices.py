@@ -18,6 +18,7 @@ usage: check_devices.py LOCKSTEP
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -102,6 +103,49 @@ if 'opencl' in count:
            'rc=%d %s %s' % (r.returncode, r.stdout, r.stderr))
 else:
     print('(no OpenCL device: its cases are not run)')
+
+# ---- the tables: every column as wide as its widest cell ------------------------
+# A set's spec and PoCL's device name were wider than their columns and
+# pushed the rest of the row out of line.
+
+
+def columns(header, names):
+    """The offset where each named column starts in the header line."""
+    return [header.index(n) for n in names]
+
+
+def aligned(rows, starts):
+    """Whether every cell of every row starts where its column does: a space
+    before it, something other than a space at it."""
+    return all(len(r) > s and (s == 0 or r[s - 1] == ' ') and r[s] != ' ' for r in rows for s in starts)
+
+
+names = {d['device']: d['device_name'] for b in devices['backends'] for d in b['devices']}
+lists = ['openmp']
+if 'opencl' in count:
+    lists.append('openmp,opencl:0,openmp+opencl:0')
+for spec in lists:
+    r = run(['check', 'graveler', '--battles', '1e5', '--backend', spec, '--quiet'])
+    lines = r.stdout.splitlines()
+    header = lines[1] if len(lines) > 1 else ''
+    rows = [l for l in lines[2:] if re.match(r'^(openmp|opencl|cuda)[:+]', l)]
+    starts = columns(header, ['device', 'name', 'digest', 'result']) if 'result' in header else []
+    expect(r.returncode in (0, 77) and rows and starts and aligned(rows, starts) and
+           all(re.fullmatch(r'[0-9a-f]{16}', row[starts[2]:starts[2] + 16]) for row in rows),
+           'check --backend %s: every cell in its column' % spec, r.stdout)
+    whole = [row for row in rows if row.split()[0] in names and
+             row[starts[1]:starts[2]].rstrip() != names[row.split()[0]]] if starts else rows
+    expect(not whole, 'check --backend %s: each device\'s whole name' % spec, str(whole))
+conf = ['conformance', '--case', 'ray 1x1', '--backend', ','.join(lists[-1:] + ['cuda'] if 'cuda' not in count else
+                                                                  lists[-1:])]
+r = run(conf)
+lines = r.stdout.splitlines()
+header = lines[0] if lines else ''
+rows = [l for l in lines[1:] if re.match(r'^(openmp|opencl|cuda)', l)]
+starts = columns(header, ['device', 'case', 'result', 'detail']) if 'detail' in header else []
+expect(rows and starts and aligned(rows, starts[:3]) and
+       all(re.match(r'(pass|FAIL|not supported) +\S', row[starts[2]:]) and row[starts[3] - 1] == ' ' for row in rows),
+       '%s: every cell in its column' % ' '.join(conf), r.stdout)
 
 print('%d passed, %d failed' % (checks - failures, failures))
 sys.exit(1 if failures else 0)

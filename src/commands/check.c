@@ -70,16 +70,24 @@ static void check_print_json(FILE *out, const ls_workload *w, const void *params
 static void check_print_table(const ls_workload *w, const void *params, const check_row *rows, int n, int ref,
                               const char *skipped)
 {
-    printf("%-10s %-40s %-16s %-12s %10s\n", "device", "name", "digest", "result", "seconds");
+    /* Each column as wide as its widest cell: a set's spec, PoCL's name. */
+    int wdev = (int)strlen("device"), wname = (int)strlen("name"), wresult = (int)strlen("result");
+    for (int i = 0; i < n; i++)
+        if (rows[i].ran) {
+            wdev = ls_cmd_wider(wdev, rows[i].label);
+            wname = ls_cmd_wider(wname, rows[i].name);
+            wresult = rows[i].ok ? ls_cmd_wider(wresult, rows[i].run.summary) : wresult;
+        }
+    printf("%-*s %-*s %-16s %-*s %10s\n", wdev, "device", wname, "name", "digest", wresult, "result", "seconds");
     for (int i = 0; i < n; i++) {
         if (!rows[i].ran)
             continue; /* not reached: interrupted before it */
         if (rows[i].ok)
-            printf("%-10s %-40.40s %-16s %-12s %10.4f%s\n", rows[i].label, rows[i].name, rows[i].run.digest,
-                   rows[i].run.summary, rows[i].run.seconds,
+            printf("%-*s %-*s %-16s %-*s %10.4f%s\n", wdev, rows[i].label, wname, rows[i].name, rows[i].run.digest,
+                   wresult, rows[i].run.summary, rows[i].run.seconds,
                    i != ref && strcmp(rows[i].run.digest, rows[ref].run.digest) ? "  DIFFERS" : "");
         else
-            printf("%-10s %-40.40s error: %s\n", rows[i].label, rows[i].name, rows[i].error);
+            printf("%-*s %-*s error: %s\n", wdev, rows[i].label, wname, rows[i].name, rows[i].error);
     }
     if (skipped[0])
         printf("not available: %s\n", skipped);

@@ -45,6 +45,10 @@ void *ls_cmd_quick_params(const ls_workload *w, ls_error *err);
 int ls_cmd_run_workload(const ls_workload *w, ls_set *set, const void *params, ls_run *run,
                         const ls_progress *progress, ls_error *err);
 
+/* The width of a table's column once `cell` is in it: the larger of
+ * `width` and the cell's, so that no cell overflows its column. */
+int ls_cmd_wider(int width, const char *cell);
+
 /* The clock of a time as JSON members: "clock":"device" or "wall", and
  * "clock_fallback": why a GPU's timer was not believed, or null. */
 void ls_clock_json(FILE *out, const ls_clock *clock);

@@ -106,6 +106,12 @@ int ls_cmd_run_workload(const ls_workload *w, ls_set *set, const void *params, l
     return 0;
 }
 
+int ls_cmd_wider(int width, const char *cell)
+{
+    size_t len = strlen(cell);
+    return len > (size_t)width ? (int)len : width;
+}
+
 void ls_clock_json(FILE *out, const ls_clock *clock)
 {
     fprintf(out, "\"clock\":\"%s\",\"clock_fallback\":", ls_clock_name(clock));

@@ -129,10 +129,37 @@ static int debug_fault(const ls_set *set)
     return 0;
 }
 
+/* The widths of the table's columns, each its widest cell's, known before
+ * the first row is printed: every device's spec, every selected case's
+ * name, the longest outcome. */
+typedef struct table_widths {
+    int device, name, result;
+} table_widths;
+
+static void table_widths_of(const ls_dev_ref *devs, int ndev, const ls_dev_missing *missing, int nmissing,
+                            const ls_case *const *cases, int ncases, table_widths *w)
+{
+    *w = (table_widths){(int)strlen("device"), (int)strlen("case"), (int)strlen("not supported")};
+    for (int d = 0; d < ndev; d++) {
+        char label[160];
+        ls_dev_label(&devs[d], label, sizeof label);
+        w->device = ls_cmd_wider(w->device, label);
+    }
+    for (int m = 0; m < nmissing; m++)
+        w->device = ls_cmd_wider(w->device, missing[m].spec);
+    for (int k = 0; k < ncases; k++)
+        w->name = ls_cmd_wider(w->name, cases[k]->name);
+    if (nmissing) {
+        char every[64];
+        snprintf(every, sizeof every, "(%d case%s)", ncases, ncases == 1 ? "" : "s");
+        w->name = ls_cmd_wider(w->name, every);
+    }
+}
+
 /* Runs one case on an opened device or set (or records why it could not
- * be opened) and prints its row unless the output is JSON. */
+ * be opened) and prints its row in the table w (NULL: none, for --json). */
 static int run_case(case_log *log, ls_set *s, int opened, const char *label, const ls_case *k,
-                    const ls_error *open_err, int json)
+                    const ls_error *open_err, const table_widths *w)
 {
     case_result *c = log_add(log);
     if (!c)
@@ -156,9 +183,9 @@ static int run_case(case_log *log, ls_set *s, int opened, const char *label, con
         c->result = 0;
     }
     log_count(log, c->result);
-    if (!json) {
+    if (w) {
         const char *shown = c->result == 0 || c->result < 0 ? "FAIL" : outcome_name(c->result);
-        printf("%-10s %-44s %-6s %s\n", label, k->name, shown, c->detail);
+        printf("%-*s %-*s %-*s %s\n", w->device, label, w->name, k->name, w->result, shown, c->detail);
         fflush(stdout);
     }
     return 0;
@@ -167,7 +194,8 @@ static int run_case(case_log *log, ls_set *s, int opened, const char *label, con
 /* A backend that is not available here: every selected case is not
  * supported on it, with the backend's reason (one row of the table says
  * so for all of them). */
-static int add_missing(case_log *log, const ls_dev_missing *m, const ls_case *const *cases, int ncases, int json)
+static int add_missing(case_log *log, const ls_dev_missing *m, const ls_case *const *cases, int ncases,
+                       const table_widths *w)
 {
     for (int k = 0; k < ncases; k++) {
         case_result *c = log_add(log);
@@ -180,10 +208,11 @@ static int add_missing(case_log *log, const ls_dev_missing *m, const ls_case *co
         snprintf(c->detail, sizeof c->detail, "%.127s is not available here: %.511s", m->spec, m->why);
         log_count(log, c->result);
     }
-    if (!json) {
+    if (w) {
         char every[64];
         snprintf(every, sizeof every, "(%d case%s)", ncases, ncases == 1 ? "" : "s");
-        printf("%-10s %-44s %-6s %s is not available here: %s\n", m->spec, every, "not supported", m->spec, m->why);
+        printf("%-*s %-*s %-*s %s is not available here: %s\n", w->device, m->spec, w->name, every, w->result,
+               "not supported", m->spec, m->why);
         fflush(stdout);
     }
     return 0;
@@ -446,8 +475,10 @@ int ls_cmd_conformance(int argc, char **argv)
     if (ndev == 0)
         fprintf(stderr, "lockstep: conformance: not available here: %s\n", skipped);
     ls_progress_catch_sigint(); /* a signal stops between cases; the tally is printed */
-    if (!c.json)
-        printf("%-10s %-44s %-6s %s\n", "device", "case", "result", "detail");
+    table_widths widths, *table = c.json ? NULL : &widths;
+    table_widths_of(devs, ndev, missing, nmissing, cases, ncases, &widths);
+    if (table)
+        printf("%-*s %-*s %-*s %s\n", widths.device, "device", widths.name, "case", widths.result, "result", "detail");
     int failed_alloc = 0;
     for (int d = 0; d < ndev && !ls_progress_interrupted() && !failed_alloc; d++) {
         ls_set s;
@@ -457,12 +488,12 @@ int ls_cmd_conformance(int argc, char **argv)
         int opened = ls_dev_open(devs[d], &s, &e) == 0;
         for (int k = 0; k < ncases && !ls_progress_interrupted() && !failed_alloc; k++)
             if (!devs[d].set[0] || case_on_set(cases[k]))
-                failed_alloc = run_case(&log, &s, opened, label, cases[k], &e, c.json) != 0;
+                failed_alloc = run_case(&log, &s, opened, label, cases[k], &e, table) != 0;
         if (opened)
             ls_set_close(&s);
     }
     for (int m = 0; m < nmissing && !ls_progress_interrupted() && !failed_alloc; m++)
-        failed_alloc = add_missing(&log, &missing[m], cases, ncases, c.json) != 0;
+        failed_alloc = add_missing(&log, &missing[m], cases, ncases, table) != 0;
     if (failed_alloc) {
         free(log.r);
         fprintf(stderr, "lockstep: out of memory for the conformance results\n");
