@@ -127,8 +127,11 @@ static int dispatch(int argc, char **argv)
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0)
         cmd = "version";
-    if (strcmp(cmd, "--man") == 0)
+    if (strcmp(cmd, "--man") == 0) {
+        /* --man DOCDIR FILE...: the installed documentation, from meson. */
+        ls_manual_set_docs(argc > 2 ? argv[2] : NULL, argv + 3, argc > 3 ? argc - 3 : 0);
         return generate(ls_manual_roff, cmds, n);
+    }
     if (strcmp(cmd, "--completion") == 0)
         return generate(ls_manual_bash, cmds, n);
     if (ls_cluster_size() > 1 && !(ls_workload_find(cmd) && ls_workload_find(cmd)->on_set))

@@ -38,13 +38,43 @@ static const char *const exit_codes[][2] = {
               "them): the report says what was done, and no output file is written or changed"},
 };
 
+/* The man page's EXAMPLES: a command, and what it does. */
+static const char *const examples[][2] = {
+    {"lockstep devices", "the backends and devices here: type, memory, the largest Life grid each holds, or why a "
+                         "backend cannot run"},
+    {"lockstep graveler --battles 1e9 --seed 7", "a billion battles on the default device ($LOCKSTEP_BACKEND, else "
+                                                 "auto)"},
+    {"lockstep graveler --backend opencl:1 --json", "on the second OpenCL device, as one JSON document"},
+    {"lockstep check graveler --battles 1e8", "the same battles on every device, compared: exit 1 when two disagree"},
+    {"lockstep check all --backend openmp,opencl:0,openmp+opencl:0",
+     "every workload at a small size on the CPU, an OpenCL device and the two as one set"},
+    {"lockstep conformance --backend cuda:0 --junit conformance.xml",
+     "the golden-answer cases on one GPU, and a JUnit file for CI"},
+    {"lockstep bench all", "every workload timed on every device, in one table"},
+    {"lockstep bmn play ---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---",
+     "the longest game known: 8344 cards, 1164 tricks"},
+    {"lockstep bmn search --deals 1e12 --backend cuda:all --checkpoint hunt.ckpt",
+     "a search on every GPU, saved as it goes; the same command resumes it"},
+    {"lockstep life --rule HighLife:P256,256 --steps 500 --every 5 --out run.gif",
+     "2D HighLife on a bounded plane of 256x256 cells, as an animated GIF"},
+    {"lockstep life --dims 2 --in glider.rle --size 64 --steps 100 --out after.rle", "a pattern from a file, run"},
+    {"lockstep life IN.data OUT.data 1024", "the PKU HPCGame problem G contest program's answer, byte for byte"},
+    {"lockstep ray --size 1920x1080 --out card.png", "the business card, the same bytes on every device"},
+    {"mpirun -np 2 lockstep life --dims 3 --size 2048 --steps 100 --backend cuda:all",
+     "one grid over the GPUs of two ranks, the answer of one device"},
+};
+
 static const char *const environment[][2] = {
-    {"LOCKSTEP_BACKEND", "the device spec used when --backend is not given (default auto)"},
+    {"LOCKSTEP_BACKEND", "the device spec used when --backend is not given (default auto); check and bench all "
+                         "then run on every device, conformance on those it names"},
     {"LOCKSTEP_RANK_TIMEOUT", "seconds after which rank 0 of an MPI job presumes a rank that holds a chunk lost "
                               "(default 60)"},
     {"OMP_NUM_THREADS", "the threads of the openmp backend"},
     {"LOCKSTEP_CPU_ISA", "generic, avx2 or avx512: the widest compiled copy of the CPU code the openmp backend may "
                          "run (default: the widest this CPU runs; more than that is refused)"},
+    {"LOCKSTEP_DEVICE_MEMORY_CAP", "BYTES (or with K, M or G), for the tests: every device is taken to have at most "
+                                   "this much memory for a Life grid (devices' largest grid too), so that a grid too "
+                                   "large for one device runs on a set"},
     {"LOCKSTEP_DEBUG_FAULT", "BACKEND:FIELD, for the tests: every run on BACKEND reports a wrong FIELD (or, with "
                              "FIELD conformance, fails every conformance case), to show that check and conformance "
                              "can fail"},
@@ -55,6 +85,18 @@ static const char *const environment[][2] = {
                              "time), to show that such a figure is replaced by the wall time and reported as "
                              "\"clock\":\"wall\""},
 };
+
+/* The installed documentation (ls_manual_set_docs). */
+static const char *doc_dir;
+static char *const *doc_files;
+static int ndoc_files;
+
+void ls_manual_set_docs(const char *dir, char *const *files, int n)
+{
+    doc_dir = dir;
+    doc_files = files;
+    ndoc_files = n;
+}
 
 /* ---- capturing a command's --help ---------------------------------------- */
 
@@ -134,6 +176,43 @@ static void roff_tagged(FILE *out, const char *tag, const char *text)
     fputc('\n', out);
 }
 
+/* The sections the workloads add (Life's rules, grid suffixes, file
+ * formats), each a .SH of paragraphs. */
+static int workload_sections(FILE *out, ls_error *err)
+{
+    for (int w = 0; ls_workloads[w]; w++) {
+        ls_manual_section sections[8];
+        int n = ls_workloads[w]->manual ? ls_workloads[w]->manual(sections, 8) : 0;
+        for (int i = 0; i < n; i++) {
+            fputs(".SH \"", out);
+            ls_roff_text(out, sections[i].title, 0);
+            fputs("\"\n", out);
+            ls_roff_text(out, sections[i].text, 0);
+            fputc('\n', out);
+        }
+    }
+    return ferror(out) ? ls_fail(err, "cannot write the man page") : 0;
+}
+
+/* SEE ALSO: the tools beside lockstep, and its documentation where it is
+ * installed (or in the source tree, when the page is made by hand). */
+static void see_also(FILE *out)
+{
+    fputs(".SH \"SEE ALSO\"\n.BR clinfo (1),\n.BR mpirun (1),\n.BR oclgrind (1).\n", out);
+    if (!doc_dir || !ndoc_files) {
+        fputs(".PP\nThe README and docs/ of the source tree.\n", out);
+        return;
+    }
+    fputs(".PP\nThe documentation, installed with lockstep:\n.PP\n.nf\n", out);
+    for (int i = 0; i < ndoc_files; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", doc_dir, doc_files[i]);
+        ls_roff_text(out, path, 1);
+        fputc('\n', out);
+    }
+    fputs(".fi\n", out);
+}
+
 int ls_manual_roff(FILE *out, const ls_command *cmds, int n, ls_error *err)
 {
     fprintf(out, ".\\\" The man page of lockstep %s, generated by `lockstep --man` from the option tables of --help.\n",
@@ -165,15 +244,18 @@ int ls_manual_roff(FILE *out, const ls_command *cmds, int n, ls_error *err)
             return -1;
         }
     }
+    if (workload_sections(out, err) != 0)
+        return -1;
     fputs(".SH \"EXIT STATUS\"\n", out);
     for (size_t i = 0; i < sizeof exit_codes / sizeof exit_codes[0]; i++)
         roff_tagged(out, exit_codes[i][0], exit_codes[i][1]);
     fputs(".SH ENVIRONMENT\n", out);
     for (size_t i = 0; i < sizeof environment / sizeof environment[0]; i++)
         roff_tagged(out, environment[i][0], environment[i][1]);
-    fputs(".SH \"SEE ALSO\"\n.BR clinfo (1),\n.BR mpirun (1),\n.BR oclgrind (1);\n"
-          "the README and docs/ of the source tree.\n",
-          out);
+    fputs(".SH EXAMPLES\n", out);
+    for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++)
+        roff_tagged(out, examples[i][0], examples[i][1]);
+    see_also(out);
     return ferror(out) ? ls_fail(err, "cannot write the man page") : 0;
 }
 

@@ -28,6 +28,12 @@ int ls_manual_roff(FILE *out, const ls_command *cmds, int n, ls_error *err);
 /* A bash completion script for them, to out. 0, or -1 with err set. */
 int ls_manual_bash(FILE *out, const ls_command *cmds, int n, ls_error *err);
 
+/* The documentation installed beside the man page, which its SEE ALSO
+ * names: the directory and the files in it ("README.md", "docs/life.md"),
+ * as meson installs them (`lockstep --man DOCDIR FILE...`). Without it the
+ * page points to the source tree. */
+void ls_manual_set_docs(const char *dir, char *const *files, int n);
+
 /* What `lockstep --help` says about the program, before the commands, and
  * the man page's DESCRIPTION. */
 void ls_manual_intro(char *out, size_t len);

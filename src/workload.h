@@ -77,6 +77,13 @@ int ls_set_exact_fp(const ls_set *set, char *why, size_t len);
 
 #define LS_MAX_OPTS 24
 
+/* A section of the man page that a workload adds (Life: its rules, grid
+ * suffixes and file formats). */
+typedef struct ls_manual_section {
+    const char *title; /* "LIFE RULES" */
+    const char *text;  /* paragraphs between blank lines, as ls_roff_text reads them */
+} ls_manual_section;
+
 /* The largest problem of a workload that a device holds, as `lockstep
  * devices` reports it. */
 typedef struct ls_device_fit {
@@ -162,6 +169,10 @@ typedef struct ls_workload {
      * one allocation takes at most max_alloc, into out[0..max): how many,
      * or -1 with err set. NULL: none grows with memory. */
     int (*device_fit)(uint64_t memory, uint64_t max_alloc, ls_device_fit *out, int max, ls_error *err);
+    /* The workload's sections of the man page into out[0..max): how many
+     * (their text may be made by the call, and kept until the next).
+     * NULL: none. */
+    int (*manual)(ls_manual_section *out, int max);
 
     /* 1 when run spreads its work over every device of a set and the
      * ranks of an MPI job (set_run.h): `check` and `conformance` then run

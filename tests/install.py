@@ -9,6 +9,7 @@ subcommands, workloads and device specs.
 usage: install.py BUILD_DIR
 """
 import glob
+import json
 import os
 import re
 import shutil
@@ -48,6 +49,58 @@ def options(ls, path):
     return re.findall(r'^  --([a-z0-9-]+)', text, re.M)
 
 
+def sh_section(page, title):
+    """The text of a .SH section, its roff escapes undone."""
+    m = re.search(r'^\.SH %s\n(.*?)(?=^\.SH |\Z)' % re.escape(title), page, re.M | re.S)
+    return m.group(1).replace('\\-', '-').replace('\\e', '\\').replace('\\&', '') if m else ''
+
+
+def check_sections(ls, page, dest):
+    """What the man page's own sections say holds: the documentation it
+    names is installed, its examples use options their commands have, its
+    rule names are rules, its formats are --format's."""
+    # SEE ALSO: every file it names is installed, and every page of docs/ is.
+    see = sh_section(page, '"SEE ALSO"')
+    named = re.findall(r'^(/\S+)$', see, re.M)
+    missing = [p for p in named if not os.path.isfile(dest + p)]
+    expect(named and not missing, 'every document SEE ALSO names is installed (%d)' % len(named), str(missing))
+    info = json.load(open(os.path.join(BUILD, 'meson-info', 'meson-info.json')))
+    source = info['directories']['source']
+    pages = sorted(n for n in os.listdir(os.path.join(source, 'docs')) if n.endswith('.md'))
+    want = ['README.md'] + ['docs/' + n for n in pages]
+    expect(sorted(p.split('/doc/lockstep/', 1)[-1] for p in named) == sorted(want),
+           'SEE ALSO names the README and every page of docs/', '%s != %s' % (named, want))
+    # EXAMPLES: every option of an example is one its command takes.
+    examples = re.findall(r'^\.TP\n\.B (.*)$', sh_section(page, 'EXAMPLES'), re.M)
+    expect(len(examples) >= 10, 'the man page has examples (%d)' % len(examples))
+    for ex in examples:
+        words = ex.split()
+        words = words[words.index('lockstep') + 1:]
+        path = words[:2] if words[0] in ('bmn', 'check', 'bench') and len(words) > 1 and \
+            not words[1].startswith('-') else words[:1]
+        if words[0] == 'bmn':
+            path = words[:2]
+        have = options(ls, path) + ['backends']
+        used = [w[2:] for w in words if w.startswith('--') and re.match(r'^--[a-z]', w)]
+        expect(used or len(words) <= 4, 'example: %s' % ex)
+        expect(all(u in have for u in used), 'example %r: every option is one of lockstep %s' % (ex, ' '.join(path)),
+               str([u for u in used if u not in have]))
+    # LIFE RULES: every name it lists is that rule to `life --rule`.
+    names = re.findall(r'([A-Za-z0-9 &]+?) (B\d*/S\d*)[,.]', sh_section(page, '"LIFE RULES"').split('The names:')[-1])
+    expect(len(names) >= 20, 'LIFE RULES lists the rule names (%d)' % len(names))
+    for name, rule in names:
+        p = subprocess.run([ls, 'life', '--rule', name.strip(), '--size', '8', '--steps', '0', '--backend', 'openmp',
+                            '--json', '--quiet'], capture_output=True, text=True)
+        got = json.loads(p.stdout).get('rule') if p.returncode == 0 else p.stderr
+        expect(got == rule, 'LIFE RULES: %s is %s' % (name.strip(), rule), str(got))
+    # FILE FORMATS: the formats --format takes, each with its extensions.
+    formats = re.findall(r'^(\w+) \(([^)]*)\): ', sh_section(page, '"FILE FORMATS"'), re.M)
+    life_help = subprocess.run([ls, 'life', '--help'], capture_output=True, text=True).stdout
+    choices = re.search(r'--format (\S+)', life_help).group(1).split('|')
+    expect([f for f, _ in formats] == choices and all(e.startswith('.') for _, e in formats),
+           'FILE FORMATS lists the formats --format takes', '%s != %s' % (formats, choices))
+
+
 with tempfile.TemporaryDirectory() as dest:
     p = subprocess.run(['meson', 'install', '-C', BUILD, '--no-rebuild', '--destdir', dest, '--quiet'],
                        capture_output=True, text=True)
@@ -67,7 +120,8 @@ with tempfile.TemporaryDirectory() as dest:
     page = open(man).read()
     expect(page.startswith('.\\"') and re.search(r'^\.TH LOCKSTEP 1 ', page, re.M),
            'the man page starts with a comment and .TH LOCKSTEP 1', page[:200])
-    for section in ('NAME', 'SYNOPSIS', 'DESCRIPTION', 'COMMANDS', 'OPTIONS', '"EXIT STATUS"', 'ENVIRONMENT'):
+    for section in ('NAME', 'SYNOPSIS', 'DESCRIPTION', 'COMMANDS', 'OPTIONS', '"LIFE RULES"', '"GRID SUFFIXES"',
+                    '"FILE FORMATS"', '"EXIT STATUS"', 'ENVIRONMENT', 'EXAMPLES', '"SEE ALSO"'):
         expect(re.search(r'^\.SH %s$' % section, page, re.M), 'the man page has .SH %s' % section)
     # Help text is escaped: every line that starts with '.' or "'" is one of the requests the generator writes.
     requests = {'\\"', 'TH', 'SH', 'SS', 'TP', 'B', 'I', 'BR', 'RI', 'PP', 'nf', 'fi', 'nh'}
@@ -88,6 +142,7 @@ with tempfile.TemporaryDirectory() as dest:
                'missing %s' % missing)
     for code in ('0', '1', '2', '77', '128+N'):
         expect(re.search(r'^\.TP\n\.B %s\n' % re.escape(code), page, re.M), 'EXIT STATUS lists %s' % code)
+    check_sections(ls, page, dest)
     groff = shutil.which('groff')
     if groff:
         r = subprocess.run([groff, '-man', '-Tutf8', '-ww', '-z', man], capture_output=True, text=True)

@@ -19,6 +19,7 @@
 #include "life_cpu.h"
 #include "life_gpu.h"
 #include "life_io.h"
+#include "life_manual.h"
 #include "life_memory.h"
 #include "life_rule.h"
 #include "life_slabs.h"
@@ -1341,5 +1342,6 @@ const ls_workload ls_workload_life = {
     .cases = life_cases,
     .ncases = LIFE_GOLDEN_COUNT,
     .device_fit = life_device_fit,
+    .manual = life_manual,
     .on_set = 1,
 };

@@ -20,13 +20,23 @@ static const struct {
     const char *name;
     life_format format;
     const char *extensions[4];
+    const char *about; /* what the man page says of it (docs/life.md has the layouts) */
 } formats[] = {
-    {"pku", LIFE_FORMAT_PKU, {".data", ".bin", ".pku", NULL}},
-    {"native", LIFE_FORMAT_NATIVE, {".lsgrid", NULL}},
-    {"rle", LIFE_FORMAT_RLE, {".rle", NULL}},
-    {"cells", LIFE_FORMAT_CELLS, {".cells", NULL}},
-    {"png", LIFE_FORMAT_PNG, {".png", NULL}},
-    {"gif", LIFE_FORMAT_GIF, {".gif", NULL}},
+    {"pku", LIFE_FORMAT_PKU, {".data", ".bin", ".pku", NULL},
+     "PKU HPCGame 2024 problem G: uint64 M and T (little-endian), then M^3 bytes, 1 alive; a cube. The output's T "
+     "is the input's T + N."},
+    {"native", LIFE_FORMAT_NATIVE, {".lsgrid", NULL},
+     "lockstep's own: the shape, rule and generation, the cells 8 to a byte and an FNV-1a checksum of all of it; "
+     "any size, 2D or 3D, torus or plane."},
+    {"rle", LIFE_FORMAT_RLE, {".rle", NULL},
+     "Golly's and LifeWiki's run-length encoding, with the rule and its grid suffix in the header (rule = "
+     "B3/S23:T64,48); a pattern, read 2D."},
+    {"cells", LIFE_FORMAT_CELLS, {".cells", NULL}, "LifeWiki plaintext: ! comments, . dead, O alive; a pattern."},
+    {"png", LIFE_FORMAT_PNG, {".png", NULL},
+     "black alive, white dead, --scale pixels a cell, the rule, generation and seed in text chunks; a pattern "
+     "when read."},
+    {"gif", LIFE_FORMAT_GIF, {".gif", NULL},
+     "written only: an animation of the --every samples, --scale pixels a cell."},
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -49,6 +59,19 @@ const char *life_format_choices(void)
             snprintf(choices + strlen(choices), sizeof choices - strlen(choices), "%s%s", i ? "|" : "",
                      formats[i].name);
     return choices;
+}
+
+void life_format_manual(char *out, size_t len)
+{
+    out[0] = 0;
+    for (size_t i = 0; i < NFORMATS; i++) {
+        size_t used = strlen(out);
+        used += (size_t)snprintf(out + used, len - used, "%s%s (", i ? "\n\n" : "", formats[i].name);
+        for (int k = 0; formats[i].extensions[k] && used < len; k++)
+            used += (size_t)snprintf(out + used, len - used, "%s%s", k ? ", " : "", formats[i].extensions[k]);
+        if (used < len)
+            snprintf(out + used, len - used, "): %s", formats[i].about);
+    }
 }
 
 const char *life_format_name(life_format f)

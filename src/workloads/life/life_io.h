@@ -51,6 +51,9 @@ const char *life_format_name(life_format f);
 /* The format names --format takes, "pku|native|...", as its help shows
  * them (and shell completion offers them). */
 const char *life_format_choices(void);
+/* Each format as the man page's FILE FORMATS lists it: "pku (.data, .bin,
+ * .pku): what it holds", a paragraph each (blank lines between). */
+void life_format_manual(char *out, size_t len);
 /* 1 for formats that hold a whole grid (pku, native), 0 for patterns. */
 int life_format_is_grid(life_format f);
 

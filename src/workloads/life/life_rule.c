@@ -149,38 +149,42 @@ static int parse_sb(const char *text, const char *body, life_rule *out, ls_error
     return 0;
 }
 
-/* Rules people call by name (Golly's and LifeWiki's names), all 2D. The
- * key is the name as rule_key makes it; docs/life.md lists the table. */
+/* Rules people call by name (Golly's and LifeWiki's names), all 2D, as
+ * people write them: a name is matched by its key (rule_key), so case,
+ * spaces, '-' and '_' do not count and '&' is "and". docs/life.md and the
+ * man page (life_rule_names) list the table. */
 static const struct {
-    const char *key, *rule;
+    const char *name, *rule;
 } named_rules[] = {
-    {"life", "B3/S23"},
-    {"conway", "B3/S23"},
-    {"highlife", "B36/S23"},
-    {"seeds", "B2/S"},
-    {"dayandnight", "B3678/S34678"},
-    {"lifewithoutdeath", "B3/S012345678"},
+    {"Life", "B3/S23"},
+    {"Conway", "B3/S23"},
+    {"HighLife", "B36/S23"},
+    {"Seeds", "B2/S"},
+    {"Day & Night", "B3678/S34678"},
+    {"Life without death", "B3/S012345678"},
     {"2x2", "B36/S125"},
-    {"diamoeba", "B35678/S5678"},
-    {"morley", "B368/S245"},
-    {"move", "B368/S245"},
-    {"replicator", "B1357/S1357"},
-    {"maze", "B3/S12345"},
-    {"mazectric", "B3/S1234"},
-    {"anneal", "B4678/S35678"},
-    {"amoeba", "B357/S1358"},
-    {"assimilation", "B345/S4567"},
-    {"coagulations", "B378/S235678"},
-    {"gnarl", "B1/S1"},
-    {"longlife", "B345/S5"},
-    {"serviettes", "B234/S"},
-    {"stains", "B3678/S235678"},
-    {"walledcities", "B45678/S2345"},
-    {"34life", "B34/S34"},
-    {"drylife", "B37/S23"},
-    {"pedestrianlife", "B38/S23"},
-    {"livefreeordie", "B2/S0"},
+    {"Diamoeba", "B35678/S5678"},
+    {"Morley", "B368/S245"},
+    {"Move", "B368/S245"},
+    {"Replicator", "B1357/S1357"},
+    {"Maze", "B3/S12345"},
+    {"Mazectric", "B3/S1234"},
+    {"Anneal", "B4678/S35678"},
+    {"Amoeba", "B357/S1358"},
+    {"Assimilation", "B345/S4567"},
+    {"Coagulations", "B378/S235678"},
+    {"Gnarl", "B1/S1"},
+    {"Long life", "B345/S5"},
+    {"Serviettes", "B234/S"},
+    {"Stains", "B3678/S235678"},
+    {"Walled cities", "B45678/S2345"},
+    {"34 Life", "B34/S34"},
+    {"DryLife", "B37/S23"},
+    {"Pedestrian Life", "B38/S23"},
+    {"Live free or die", "B2/S0"},
 };
+#define NNAMED (sizeof named_rules / sizeof named_rules[0])
+_Static_assert(NNAMED <= LIFE_RULE_NAMES, "LIFE_RULE_NAMES holds every named rule");
 
 /* The lookup key of a name: lower case, without spaces, '-' and '_', '&'
  * spelt "and". 0, or -1 when it does not fit in len. */
@@ -204,13 +208,23 @@ static int rule_key(const char *name, char *key, size_t len)
 
 static const char *find_named_rule(const char *name)
 {
-    char key[64];
+    char key[64], named[64];
     if (rule_key(name, key, sizeof key) != 0)
         return NULL;
-    for (size_t i = 0; i < sizeof named_rules / sizeof named_rules[0]; i++)
-        if (strcmp(key, named_rules[i].key) == 0)
+    for (size_t i = 0; i < NNAMED; i++)
+        if (rule_key(named_rules[i].name, named, sizeof named) == 0 && strcmp(key, named) == 0)
             return named_rules[i].rule;
     return NULL;
+}
+
+int life_rule_names(const char **names, const char **rules, int max)
+{
+    int n = 0;
+    for (size_t i = 0; i < NNAMED && n < max; i++, n++) {
+        names[n] = named_rules[i].name;
+        rules[n] = named_rules[i].rule;
+    }
+    return n;
 }
 
 /* The suffix after ':' (at `suffix`): a letter and 1 to 3 sides. */
@@ -303,7 +317,7 @@ int life_rule_parse_spec(const char *text, unsigned dims, life_rule_spec *out, l
             return -1;
     } else if (!strchr(body, '/')) {
         return ls_fail_usage(err, "rule '%s': expected B/S notation (B3/S23), S/B order (23/3) or a rule name "
-                                  "(Life, HighLife, Seeds, Day & Night, ...: docs/life.md)",
+                                  "(Life, HighLife, Seeds, Day & Night, ...: LIFE RULES in man lockstep)",
                              text);
     } else if (parse_bs(text, body, max, &out->rule, err)) {
         return -1;

@@ -63,6 +63,12 @@ int life_topology_parse(const char *text, life_topology *out, ls_error *err);
 #define LIFE_TOPOLOGY_TEXT 48
 void life_topology_format(int bounded, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, char *out, size_t len);
 
+/* The rules the parser knows by name, as people write them ("Day &
+ * Night"), and each one's B/S text: how many (at most max) into names[]
+ * and rules[]. */
+#define LIFE_RULE_NAMES 32
+int life_rule_names(const char **names, const char **rules, int max);
+
 /* Writes r in the notation the parser reads: digits when every count is
  * below 10 ("B6/S567"), else comma-separated counts and ranges
  * ("B13,14/S10-12"). Needs at most LIFE_RULE_TEXT bytes. */

@@ -1,0 +1,11 @@
+/* life_manual.h - what Life adds to the man page: its rules, grid
+ * suffixes and file formats, from the tables the parsers read
+ * (ls_workload's manual). */
+#ifndef LOCKSTEP_LIFE_MANUAL_H
+#define LOCKSTEP_LIFE_MANUAL_H
+
+#include "workload.h"
+
+int life_manual(ls_manual_section *out, int max);
+
+#endif
