@@ -345,11 +345,58 @@ static void bash_options(FILE *out, const path_options *paths, int np)
     fputs("    esac\n}\n\n", out);
 }
 
+/* The branches of _lockstep_value for the options whose values are a
+ * list: those a workload names (Life's --rule: the rule names), and
+ * conformance's --case (the case names, in _lockstep_cases). These come
+ * first: the first branch that matches an option decides. */
+static int bash_value_lists(FILE *out, ls_error *err)
+{
+    for (int w = 0; ls_workloads[w]; w++) {
+        const ls_workload *wl = ls_workloads[w];
+        if (!wl->completions)
+            continue;
+        void *params = calloc(1, wl->params_size);
+        ls_opt opts[LS_MAX_OPTS * 2];
+        if (!params)
+            return ls_fail(err, "out of memory");
+        wl->params_default(params);
+        int n = ls_cmd_bound_options(wl, params, 1, opts);
+        for (int i = 0; i < n; i++) {
+            const char *values[64];
+            int nv = wl->completions(opts[i].name, values, 64);
+            if (nv <= 0)
+                continue;
+            fprintf(out, "    --%s) echo \"choice", opts[i].name);
+            for (int v = 0; v < nv; v++)
+                fprintf(out, " %s", values[v]);
+            fputs("\" ;;\n", out);
+        }
+        free(params);
+    }
+    fputs("    --case) echo case ;;\n", out);
+    return 0;
+}
+
+/* Writes s as one single-quoted bash word. */
+static void bash_quoted(FILE *out, const char *s)
+{
+    fputc('\'', out);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputs("'\\''", out);
+        else
+            fputc(*s, out);
+    }
+    fputc('\'', out);
+}
+
 /* The case branches of _lockstep_value: what each option's value is, by
  * its placeholder (the first command that has the option decides). */
-static void bash_values(FILE *out, const path_options *paths, int np)
+static int bash_values(FILE *out, const path_options *paths, int np, ls_error *err)
 {
     fputs("_lockstep_value() {\n    case \"$1\" in\n", out);
+    if (bash_value_lists(out, err) != 0)
+        return -1;
     char seen[4096] = " ";
     for (int i = 0; i < np; i++) {
         for (const char *p = paths[i].lines; *p;) {
@@ -376,6 +423,7 @@ static void bash_values(FILE *out, const path_options *paths, int np)
         }
     }
     fputs("    esac\n}\n\n", out);
+    return 0;
 }
 
 /* The completion function: what the words typed so far ask for. It splits
@@ -397,8 +445,10 @@ static const char bash_main[] =
     "_lockstep() {\n"
     "    local line=${COMP_LINE:0:COMP_POINT}\n"
     "    local -a words\n"
-    "    read -ra words <<<\"$line\"\n"
-    "    [[ -z $line || $line == *[[:space:]] ]] && words+=(\"\")\n"
+    "    # Words as the shell will pass them: a backslash keeps a space in its\n"
+    "    # word (a --case name, a file name), and is gone from it.\n"
+    "    read -a words <<<\"$line\"\n"
+    "    [[ -z $line || ( $line == *[[:space:]] && $line != *\\\\[[:space:]] ) ]] && words+=(\"\")\n"
     "    local n=${#words[@]}\n"
     "    local cur=${words[n-1]} prev=\"\" ls=${words[0]:-lockstep}\n"
     "    (( n > 1 )) && prev=${words[n-2]}\n"
@@ -423,6 +473,15 @@ static const char bash_main[] =
     "            _lockstep_reply \"$head$val\" \"${specs[@]}\" ;;\n"
     "        workload) _lockstep_reply \"$head$val\" $(for s in $_lockstep_workloads float; do echo \"$head$s\"; done) ;;\n"
     "        choice*) _lockstep_reply \"$head$val\" $(for s in ${kind#choice }; do echo \"$head$s\"; done) ;;\n"
+    "        case)\n"
+    "            # a case name, its spaces escaped; what bash keeps before a ':' left out\n"
+    "            local c q\n"
+    "            for c in \"${_lockstep_cases[@]}\"; do\n"
+    "                [[ $c == \"$val\"* ]] || continue\n"
+    "                q=$(printf '%q' \"$c\")\n"
+    "                [[ $COMP_WORDBREAKS == *:* && $val == *:* ]] && q=${q#*:}\n"
+    "                COMPREPLY+=(\"$head$q\")\n"
+    "            done ;;\n"
     "        file) COMPREPLY=($(compgen -f -- \"$val\")) ;;\n"
     "        dir) COMPREPLY=($(compgen -d -- \"$val\")) ;;\n"
     "        esac\n"
@@ -482,11 +541,23 @@ int ls_manual_bash(FILE *out, const ls_command *cmds, int n, ls_error *err)
             fprintf(out, "    %s) echo \"%s\" ;;\n", cmds[i].name, subs[i]);
     }
     fputs("    esac\n}\n\n", out);
+    /* conformance --case: every case's name. */
+    const ls_case *cases[256];
+    int ncases = ls_cmd_conformance_cases(cases, 256);
+    fputs("_lockstep_cases=(\n", out);
+    for (int i = 0; i < ncases; i++) {
+        fputs("    ", out);
+        bash_quoted(out, cases[i]->name);
+        fputc('\n', out);
+    }
+    fputs(")\n\n", out);
     bash_options(out, paths, np);
-    bash_values(out, paths, np);
+    int rc = bash_values(out, paths, np, err);
     fputs(bash_main, out);
     for (int i = 0; i < np; i++)
         free(paths[i].lines);
     free(subs);
+    if (rc != 0)
+        return -1;
     return ferror(out) ? ls_fail(err, "cannot write the completion script") : 0;
 }

@@ -173,6 +173,10 @@ typedef struct ls_workload {
      * (their text may be made by the call, and kept until the next).
      * NULL: none. */
     int (*manual)(ls_manual_section *out, int max);
+    /* The values of `option` (without dashes) that shell completion
+     * offers, each a word a shell keeps whole, into out[0..max): how many.
+     * NULL: none for any option. */
+    int (*completions)(const char *option, const char **out, int max);
 
     /* 1 when run spreads its work over every device of a set and the
      * ranks of an MPI job (set_run.h): `check` and `conformance` then run

@@ -337,7 +337,8 @@ for path, cheap in CHEAP.items():
             continue  # below its range: the option's "unset", which has no value to show
         ok = default is not None and (' ' in default or as_value(default) == value)
         shown += ok
-        expect(ok, 'lockstep %s --help: --%s (default %s) as a run uses it (%r)' % (' '.join(path), name, default, value))
+        expect(ok, 'lockstep %s --help: --%s (default %s) as a run uses it (%r)' %
+               (' '.join(path), name, default, value))
     expect(shown >= 2, 'lockstep %s --help shows defaults (%d compared)' % (' '.join(path), shown))
 # Help asked for after other options still shows the defaults, not them.
 h1, h2 = run('graveler', '--help'), run('graveler', '--battles', '5', '--turns', '7', '--help')

@@ -92,8 +92,8 @@ for spec, d in devices.items():
             'life_3d_side': largest_side(3, d.get('memory_bytes', 0), alloc)}
     expect(d.get('largest') == want, '%s: the largest Life grids, %s' % (spec, want), str(d.get('largest')))
     line = [l for l in text.splitlines() if 'largest grid:' in l]
-    expect(any('Life 2D %dx%d' % ((want['life_2d_side'],) * 2) in l for l in line), 'devices: %s\'s Life 2D grid' % spec,
-           str(line))
+    expect(any('Life 2D %dx%d' % ((want['life_2d_side'],) * 2) in l for l in line),
+           'devices: %s\'s Life 2D grid' % spec, str(line))
 ref = devices.get('openmp:0', {})
 meminfo = open('/proc/meminfo').read()
 available = int(re.search(r'^MemAvailable:\s+(\d+) kB', meminfo, re.M).group(1)) * 1024
@@ -102,7 +102,8 @@ expect(ref.get('max_alloc_bytes') == ref.get('memory_bytes') and
        'openmp:0: one allocation may take the host\'s memory; free is MemAvailable (%d)' % available, str(ref))
 if opencl and clinfo:
     raw = subprocess.run([clinfo, '--raw'], capture_output=True, text=True).stdout
-    for key, member in (('CL_DEVICE_GLOBAL_MEM_SIZE', 'memory_bytes'), ('CL_DEVICE_MAX_MEM_ALLOC_SIZE', 'max_alloc_bytes')):
+    for key, member in (('CL_DEVICE_GLOBAL_MEM_SIZE', 'memory_bytes'),
+                        ('CL_DEVICE_MAX_MEM_ALLOC_SIZE', 'max_alloc_bytes')):
         values = []
         for m in re.finditer(r'^(\[[^\]]+/\d+\])\s+%s\s+(\d+)' % key, raw, re.M):
             values.append(int(m.group(2)))

@@ -176,6 +176,13 @@ comp "lockstep bmn "
 comp "lockstep check "
 comp "lockstep ray --mode f"
 comp "$ls check graveler --backends openmp,ope"
+comp "$ls life --format r"
+comp "$ls life --rule "
+comp "$ls conformance --case graveler\\ 1\\ t"
+comp "$ls conformance --case life\\ 2D\\ 3"
+comp "$ls conformance --case=ray\\ 1x"
+comp "$ls conformance --case exact\\ float:\\ no"
+comp "$ls check graveler --backend openmp,ope"
 '''
     r = subprocess.run(['bash', '--norc', '--noprofile', '-c', script, 'bash', comp, ls], capture_output=True,
                        text=True)
@@ -195,4 +202,30 @@ comp "$ls check graveler --backends openmp,ope"
         expect(lines[7] == 'fast', 'ray --mode f<TAB>: fast', lines[7])
         expect(lines[8].split() == ['openmp,' + s for s in specs if s.startswith('ope')],
                '--backends openmp,ope<TAB>: the list\'s last item', lines[8])
+    if len(lines) >= 16:
+        expect(lines[9] == 'rle', 'life --format r<TAB>: rle', lines[9])
+        # The rule names of the man page, as the parser matches them.
+        page_names = re.findall(r'([A-Za-z0-9 &]+?) (B\d*/S\d*)[,.]',
+                                sh_section(page, '"LIFE RULES"').split('The names:')[-1])
+        keys = [re.sub(r'[ _-]', '', n.strip().lower()).replace('&', 'and') for n, _ in page_names]
+        expect(lines[10].split() == keys and 'highlife' in keys, 'life --rule <TAB>: every rule name',
+               '%s != %s' % (lines[10], keys))
+        # Case names, their spaces escaped as the shell needs them.
+        listed = subprocess.run([ls, 'conformance', '--list'], capture_output=True, text=True).stdout.splitlines()
+
+        def escaped(prefix):
+            return [subprocess.run(['bash', '-c', 'printf %q "$1"', 'bash', c], capture_output=True,
+                                   text=True).stdout for c in listed if c.startswith(prefix)]
+        for line, prefix in ((lines[11], 'graveler 1 t'), (lines[12], 'life 2D 3'), (lines[13], 'ray 1x')):
+            want = escaped(prefix)
+            expect(want and re.split(r'(?<!\\) ', line) == want,
+                   'conformance --case %s<TAB>: the case names, escaped' % prefix, '%r != %r' % (line, want))
+        want = [w.split(':', 1)[1] for w in escaped('exact float: no')]
+        expect(want and re.split(r'(?<!\\) ', lines[14]) == want,
+               'conformance --case exact float: no<TAB>: what follows the colon, escaped',
+               '%r != %r' % (lines[14], want))
+        expect(lines[15].split() == ['openmp,' + s for s in specs if s.startswith('ope')],
+               '--backend openmp,ope<TAB>: the list\'s last item', lines[15])
+    else:
+        expect(False, 'the completion answered every line', r.stdout + r.stderr)
 finish()

@@ -53,6 +53,10 @@ int ls_cmd_wider(int width, const char *cell);
  * "clock_fallback": why a GPU's timer was not believed, or null. */
 void ls_clock_json(FILE *out, const ls_clock *clock);
 
+/* Every conformance case, in the order they run (the float rule first),
+ * into out[0..max): how many. For --list and shell completion. */
+int ls_cmd_conformance_cases(const ls_case **out, int max);
+
 /* The workloads that run on a set (ls_workload.on_set), as the messages
  * name them: "A, B and C SUB" (SUB: the subcommand that is a workload's
  * run). The command layer knows which from the workload table alone. */

@@ -97,6 +97,15 @@ static int select_cases(const char *only, const char *pattern, const ls_case **o
     return n;
 }
 
+int ls_cmd_conformance_cases(const ls_case **out, int max)
+{
+    const ls_case *all[MAX_CASES];
+    int n = select_cases(NULL, NULL, all);
+    n = n < max ? n : max;
+    memcpy(out, all, (size_t)n * sizeof *out);
+    return n;
+}
+
 /* Whether case k runs on a set of several devices: the float rule does
  * (on each of them), and the cases of a workload that runs on a set. */
 static int case_on_set(const ls_case *k)

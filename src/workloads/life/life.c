@@ -1343,5 +1343,6 @@ const ls_workload ls_workload_life = {
     .ncases = LIFE_GOLDEN_COUNT,
     .device_fit = life_device_fit,
     .manual = life_manual,
+    .completions = life_completions,
     .on_set = 1,
 };

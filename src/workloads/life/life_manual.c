@@ -1,4 +1,5 @@
-/* life_manual.c - Life's sections of the man page; see life_manual.h. The lists in them (rule names, formats) come from
+/* life_manual.c - Life's sections of the man page and its completions;
+ * see life_manual.h. The lists in them (rule names, formats) come from
  * the parsers' own tables, so the page names what the program reads. */
 #include "life_manual.h"
 
@@ -77,4 +78,21 @@ int life_manual(ls_manual_section *out, int max)
     n = n < max ? n : max;
     memcpy(out, sections, (size_t)n * sizeof *out);
     return n;
+}
+
+/* --rule completes to the rule names, spelt as the parser's keys
+ * ("dayandnight"): no space or '&' for the shell to split or act on. */
+int life_completions(const char *option, const char **out, int max)
+{
+    static char keys[LIFE_RULE_NAMES][64];
+    if (strcmp(option, "rule") != 0)
+        return 0;
+    const char *names[LIFE_RULE_NAMES], *rules[LIFE_RULE_NAMES];
+    int n = life_rule_names(names, rules, LIFE_RULE_NAMES), k = 0;
+    for (int i = 0; i < n && k < max; i++)
+        if (life_rule_key(names[i], keys[k], sizeof keys[k]) == 0) {
+            out[k] = keys[k];
+            k++;
+        }
+    return k;
 }

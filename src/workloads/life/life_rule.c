@@ -227,6 +227,11 @@ int life_rule_names(const char **names, const char **rules, int max)
     return n;
 }
 
+int life_rule_key(const char *name, char *key, size_t len)
+{
+    return rule_key(name, key, len);
+}
+
 /* The suffix after ':' (at `suffix`): a letter and 1 to 3 sides. */
 static int parse_suffix(const char *text, const char *suffix, life_topology *out, ls_error *err)
 {

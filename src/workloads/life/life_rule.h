@@ -68,6 +68,10 @@ void life_topology_format(int bounded, unsigned dims, uint32_t nx, uint32_t ny, 
  * and rules[]. */
 #define LIFE_RULE_NAMES 32
 int life_rule_names(const char **names, const char **rules, int max);
+/* A name as the parser matches it, "dayandnight" (lower case, without
+ * spaces, '-' and '_', '&' spelt "and"): a spelling without characters a
+ * shell would take apart. 0, or -1 when it does not fit in len. */
+int life_rule_key(const char *name, char *key, size_t len);
 
 /* Writes r in the notation the parser reads: digits when every count is
  * below 10 ("B6/S567"), else comma-separated counts and ranges
