@@ -281,6 +281,19 @@ backend_line = [l for l in out.splitlines() if l.startswith('  --backend ')]
 expect(backend_line and 'default $LOCKSTEP_BACKEND when set, else every device' in backend_line[0] and
        'else auto' not in out, 'conformance --help says one thing about the devices it uses', str(backend_line))
 
+# bench --help lists every option bench accepts, of bench all and of bench
+# WORKLOAD alike (the workload's own options aside: bench WORKLOAD --help).
+def help_options(*path):
+    return set(re.findall(r'^  --([a-z0-9-]+)', run(*path, '--help')[1], re.M))
+
+
+bench_help = help_options('bench')
+workload_own = help_options('graveler') - help_options('check')
+for path in (('bench', 'all'), ('bench', 'graveler')):
+    accepted = help_options(*path) - workload_own
+    expect(accepted and accepted <= bench_help, 'bench --help lists the options of %s' % ' '.join(path),
+           'missing %s' % sorted(accepted - bench_help))
+
 # An unknown option names the nearest one; one far from every option is
 # only refused.
 bad(['graveler', '--backedn', 'openmp'], 'did you mean --backend?')
