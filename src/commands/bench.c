@@ -1,13 +1,24 @@
-/* bench.c - `lockstep bench WORKLOAD|all`: repeated runs timed, the
- * median, fastest and slowest, every digest the same. */
+/* bench.c - `lockstep bench WORKLOAD|all`: repeated runs timed, their
+ * mean and sample standard deviation, median, fastest and slowest, every
+ * run's time, every digest the same. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "devlist.h"
 #include "output.h"
 #include "progress.h"
+
+/* Runs spread when one took over this many times the median; the first
+ * timed run is much slower when it took over this many times the median
+ * of the others. */
+#define BENCH_SPREAD_FACTOR 2.0
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -15,14 +26,148 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* How a bench runs: the counts of runs, whether it shows its progress,
+ * and the test hook that slows one run. */
+typedef struct bench_plan {
+    uint64_t warmup, repeat;
+    int progress;          /* the progress line: stderr is a terminal and no --json */
+    uint64_t slow_run;     /* LOCKSTEP_DEBUG_SLOW_RUN: this timed run (from 1) is slowed; 0: none */
+    double slow_seconds;   /* by this much */
+} bench_plan;
+
 /* What the timed runs of one workload on one device gave. */
 typedef struct bench_result {
     uint64_t items, timed; /* items of one run; runs timed */
-    double median, min, max;
+    double *times;         /* each timed run's seconds, in run order (timed of them; malloc'ed) */
+    double median, min, max, mean;
+    double stddev;         /* the sample standard deviation (n - 1); 0 for one run */
+    int slow_first;        /* the first timed run took over BENCH_SPREAD_FACTOR times the others' median */
+    int spread;            /* another run took over BENCH_SPREAD_FACTOR times the median */
+    double first_vs;       /* the others' median, for slow_first's message */
+    double slowest;        /* the slowest run that spread names */
     char digest[17], summary[200];
     int stopped; /* a signal came before every run was timed */
     ls_clock clock; /* the wall clock when any timed run's was */
 } bench_result;
+
+static void bench_result_free(bench_result *r)
+{
+    free(r->times);
+    r->times = NULL;
+}
+
+/* LOCKSTEP_DEBUG_SLOW_RUN=K:SECONDS, a test hook: timed run K (1 is the
+ * first) of each bench takes SECONDS longer, waited out after the run and
+ * counted in its time, as if the device had stalled; so that the tests
+ * can force a spread (and a bench long enough to show its progress). 0;
+ * -1 with err->usage set for a value it cannot read. */
+static int debug_slow_run(bench_plan *plan, ls_error *err)
+{
+    const char *v = getenv("LOCKSTEP_DEBUG_SLOW_RUN");
+    plan->slow_run = 0;
+    plan->slow_seconds = 0;
+    if (!v || !*v)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long run = strtoull(v, &end, 10);
+    double seconds = *end == ':' ? strtod(end + 1, &end) : -1;
+    if (errno || *end || run < 1 || !(seconds >= 0 && seconds <= 3600) || v[0] < '0' || v[0] > '9')
+        return ls_fail_usage(err, "LOCKSTEP_DEBUG_SLOW_RUN: expected RUN:SECONDS (run from 1, 0 to 3600 s), got '%s'",
+                             v);
+    plan->slow_run = run;
+    plan->slow_seconds = seconds;
+    fprintf(stderr, "lockstep: LOCKSTEP_DEBUG_SLOW_RUN is set: timed run %llu of each bench takes %g s longer on "
+                    "purpose\n", run, seconds);
+    return 0;
+}
+
+/* Waits `seconds` (less when a stop signal comes). */
+static void stall(double seconds)
+{
+    double until = ls_now() + seconds;
+    for (double left = seconds; left > 0 && !ls_progress_interrupted(); left = until - ls_now()) {
+        struct timespec t = {(time_t)left, (long)((left - floor(left)) * 1e9)};
+        nanosleep(&t, NULL); /* a signal ends it early: the loop looks again */
+    }
+}
+
+/* The median of n > 0 sorted values. */
+static double median_sorted(const double *v, uint64_t n)
+{
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* r's statistics from its r->timed > 0 times: median, min, max, mean, the
+ * sample standard deviation (n - 1, as hyperfine computes it), and the
+ * warnings. 0, or -1 with err set. */
+static int bench_stats(bench_result *r, ls_error *err)
+{
+    uint64_t n = r->timed;
+    double *sorted = malloc((size_t)n * sizeof *sorted);
+    if (!sorted)
+        return ls_fail(err, "out of memory for %" PRIu64 " timings", n);
+    memcpy(sorted, r->times, (size_t)n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_double);
+    r->median = median_sorted(sorted, n);
+    r->min = sorted[0];
+    r->max = sorted[n - 1];
+    double sum = 0, squares = 0;
+    for (uint64_t i = 0; i < n; i++)
+        sum += r->times[i];
+    r->mean = sum / (double)n;
+    for (uint64_t i = 0; i < n; i++)
+        squares += (r->times[i] - r->mean) * (r->times[i] - r->mean);
+    r->stddev = n > 1 ? sqrt(squares / (double)(n - 1)) : 0;
+    /* The first timed run against the others: a cold start shows there. */
+    if (n > 1) {
+        memcpy(sorted, r->times + 1, (size_t)(n - 1) * sizeof *sorted);
+        qsort(sorted, n - 1, sizeof *sorted, cmp_double);
+        r->first_vs = median_sorted(sorted, n - 1);
+        r->slow_first = r->times[0] > BENCH_SPREAD_FACTOR * r->first_vs;
+    }
+    /* Any other run against the median: the first, when slow_first
+     * explains it already, is not counted twice. */
+    r->slowest = 0;
+    for (uint64_t i = r->slow_first ? 1 : 0; i < n; i++)
+        if (r->times[i] > r->slowest)
+            r->slowest = r->times[i];
+    r->spread = r->slowest > BENCH_SPREAD_FACTOR * r->median;
+    free(sorted);
+    return 0;
+}
+
+/* The warnings about r: their kinds (for --json) and what they say. */
+enum { WARN_SLOW_FIRST, WARN_SPREAD, NWARN };
+static const char *const warning_kind[NWARN] = {"slow_first_run", "spread"};
+
+/* Warning k about r into text; 0 when it does not apply. */
+static int bench_warning(const bench_result *r, int k, char *text, size_t len)
+{
+    if (k == WARN_SLOW_FIRST && r->slow_first)
+        snprintf(text, len,
+                 "the first timed run took %.6f s, over twice the median of the others (%.6f s): a cold start "
+                 "(caches, clocks, code loaded on first use); more --warmup runs leave it out",
+                 r->times[0], r->first_vs);
+    else if (k == WARN_SPREAD && r->spread)
+        snprintf(text, len,
+                 "the runs spread: the slowest took %.6f s, over twice the median (%.6f s); something else may be "
+                 "using the device or the machine",
+                 r->slowest, r->median);
+    else
+        return 0;
+    return 1;
+}
+
+/* Each warning about r on stderr, after `about` ("graveler on openmp:0: ")
+ * when there is one. */
+static void print_warnings(const bench_result *r, const char *about)
+{
+    char text[400];
+    for (int k = 0; k < NWARN; k++)
+        if (bench_warning(r, k, text, sizeof text))
+            fprintf(stderr, "lockstep: warning: %s%s\n", about, text);
+}
 
 /* Folds a timed run's clock into the bench's: the figures are the wall
  * clock's as soon as one run's is (the first reason kept). */
@@ -32,21 +177,77 @@ static void keep_clock(ls_clock *bench, const ls_clock *run)
         *bench = *run;
 }
 
-/* Runs w `warmup` times untimed, then `repeat` times timed, on s; every
- * run's digest must be the first's. A signal stops the run in hand (its
- * time is not counted) and the runs timed so far are the result. 0, or
- * -1 with err set. */
-static int bench_runs(const ls_workload *w, const void *params, ls_set *s, uint64_t warmup, uint64_t repeat,
+/* The bench's progress line, on a terminal: the runs before and the one
+ * in hand as a share of the whole bench, drawn by progress.c's bar (after
+ * 2 s, redrawn in place). A run reports its own items; the bar sees them
+ * counted on from the runs before it. */
+typedef struct bench_line {
+    ls_progress_bar bar;
+    ls_progress inner; /* the bar's own callbacks */
+    char what[200];    /* "graveler on openmp:0" */
+    char label[260];   /* the bar's label: what, and which run */
+    uint64_t run, runs; /* the run in hand (from 0) of all, warm-up and timed */
+} bench_line;
+
+static int line_report(void *user, uint64_t done, uint64_t total)
+{
+    bench_line *l = user;
+    return l->inner.report(l->inner.user, l->run * total + done, l->runs * total);
+}
+
+static void line_detail(void *user, const char *text)
+{
+    bench_line *l = user;
+    l->inner.detail(l->inner.user, text);
+}
+
+static void line_note(void *user, const char *text)
+{
+    bench_line *l = user;
+    l->inner.progress_detail(l->inner.user, text);
+}
+
+static ls_progress line_start(bench_line *l, const ls_workload *w, const char *where, const bench_plan *plan)
+{
+    memset(l, 0, sizeof *l);
+    snprintf(l->what, sizeof l->what, "%s on %s", w->name, where);
+    l->runs = plan->warmup + plan->repeat;
+    l->inner = ls_progress_start(&l->bar, l->label, w->unit, !plan->progress, 0);
+    ls_progress p = {line_report, l, line_detail, line_note, NULL};
+    return p;
+}
+
+/* Run `run` (from 0) begins; the runs before it made `items` each. */
+static void line_next(bench_line *l, const bench_plan *plan, uint64_t run, uint64_t items)
+{
+    l->run = run;
+    if (run < plan->warmup)
+        snprintf(l->label, sizeof l->label, "bench %s, warm-up %" PRIu64 " of %" PRIu64, l->what, run + 1,
+                 plan->warmup);
+    else
+        snprintf(l->label, sizeof l->label, "bench %s, timed run %" PRIu64 " of %" PRIu64, l->what,
+                 run - plan->warmup + 1, plan->repeat);
+    if (run > 0) /* a workload that reports seldom still moves the line */
+        l->inner.report(l->inner.user, run * items, l->runs * items);
+}
+
+/* Runs w `warmup` times untimed, then `repeat` times timed, on s (`where`
+ * names it); every run's digest must be the first's. A signal stops the
+ * run in hand (its time is not counted) and the runs timed so far are the
+ * result. 0, or -1 with err set; out->times is freed by
+ * bench_result_free. */
+static int bench_runs(const ls_workload *w, const void *params, ls_set *s, const char *where, const bench_plan *plan,
                       bench_result *out, ls_error *err)
 {
     memset(out, 0, sizeof *out);
-    double *times = calloc((size_t)repeat, sizeof *times);
-    if (!times)
-        return ls_fail(err, "out of memory for %" PRIu64 " timings", repeat);
-    ls_progress_bar bar;
-    ls_progress prog = ls_progress_start(&bar, w->name, w->unit, 1, 0);
+    out->times = calloc((size_t)plan->repeat, sizeof *out->times);
+    if (!out->times)
+        return ls_fail(err, "out of memory for %" PRIu64 " timings", plan->repeat);
+    bench_line line;
+    ls_progress prog = line_start(&line, w, where, plan);
     int failed = 0;
-    for (uint64_t i = 0; i < warmup + repeat && !failed && !ls_progress_interrupted(); i++) {
+    for (uint64_t i = 0; i < plan->warmup + plan->repeat && !failed && !ls_progress_interrupted(); i++) {
+        line_next(&line, plan, i, out->items);
         ls_run run;
         if (ls_cmd_run_workload(w, s, params, &run, &prog, err) != 0) {
             failed = 1;
@@ -66,30 +267,37 @@ static int bench_runs(const ls_workload *w, const void *params, ls_set *s, uint6
                     (unsigned long long)i + 1, run.digest, out->digest);
             failed = 1;
         }
-        if (i >= warmup && !failed) {
-            times[out->timed++] = run.seconds;
+        if (i >= plan->warmup && !failed) {
+            double seconds = run.seconds;
+            if (plan->slow_run == out->timed + 1) {
+                stall(plan->slow_seconds);
+                seconds += plan->slow_seconds;
+            }
+            out->times[out->timed++] = seconds;
             keep_clock(&out->clock, &run.report.clock);
         }
         out->items = run.items;
         w->run_free(&run);
     }
-    ls_progress_finish(&bar);
-    out->stopped = !failed && out->timed < repeat;
-    if (!failed && out->timed) {
-        uint64_t n = out->timed;
-        qsort(times, n, sizeof *times, cmp_double);
-        out->median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
-        out->min = times[0];
-        out->max = times[n - 1];
-    }
-    free(times);
+    ls_progress_finish(&line.bar);
+    out->stopped = !failed && out->timed < plan->repeat;
+    if (!failed && out->timed && bench_stats(out, err) != 0)
+        failed = 1;
     return failed ? -1 : 0;
 }
 
+/* A time as JSON: every digit of the double, so that a reader recomputes
+ * the statistics from "times_s" exactly. */
+static void json_seconds(FILE *out, const char *name, double seconds)
+{
+    fprintf(out, "\"%s\":%.17g", name, seconds);
+}
+
 /* One bench result as a JSON object: the workload and its inputs, where it
- * ran, and the timings. */
+ * ran, the timings (every run's, in run order, and their statistics),
+ * their clock and the warnings. */
 static void bench_json(FILE *out, const ls_workload *w, const void *params, const char *device,
-                       const char *device_name, const bench_result *r)
+                       const char *device_name, const bench_plan *plan, const bench_result *r)
 {
     fprintf(out, "\"workload\":\"%s\",", w->name);
     ls_cmd_params_json(out, w, params, 0);
@@ -97,12 +305,35 @@ static void bench_json(FILE *out, const ls_workload *w, const void *params, cons
     ls_json_string(out, device);
     fprintf(out, ",\"device_name\":");
     ls_json_string(out, device_name);
-    fprintf(out,
-            ",\"items\":%" PRIu64 ",\"repeat\":%" PRIu64 ",\"median_s\":%.6g,\"min_s\":%.6g,\"max_s\":%.6g,"
-            "\"items_per_s\":%.6g,",
-            r->items, r->timed, r->median, r->min, r->max, r->median > 0 ? (double)r->items / r->median : 0.0);
+    fprintf(out, ",\"items\":%" PRIu64 ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",", r->items, r->timed,
+            plan->warmup);
+    json_seconds(out, "mean_s", r->mean);
+    if (r->timed > 1) {
+        fputc(',', out);
+        json_seconds(out, "stddev_s", r->stddev);
+    } else {
+        fputs(",\"stddev_s\":null", out);
+    }
+    fputc(',', out);
+    json_seconds(out, "median_s", r->median);
+    fputc(',', out);
+    json_seconds(out, "min_s", r->min);
+    fputc(',', out);
+    json_seconds(out, "max_s", r->max);
+    fputs(",\"times_s\":[", out);
+    for (uint64_t i = 0; i < r->timed; i++)
+        fprintf(out, "%s%.17g", i ? "," : "", r->times[i]);
+    fprintf(out, "],\"items_per_s\":%.6g,", r->median > 0 ? (double)r->items / r->median : 0.0);
     ls_clock_json(out, &r->clock);
-    fprintf(out, ",\"digest\":\"%s\",\"interrupted\":%s", r->digest, r->stopped ? "true" : "false");
+    fputs(",\"warnings\":[", out);
+    char text[400];
+    for (int k = 0, n = 0; k < NWARN; k++)
+        if (bench_warning(r, k, text, sizeof text)) {
+            fprintf(out, "%s{\"kind\":\"%s\",\"message\":", n++ ? "," : "", warning_kind[k]);
+            ls_json_string(out, text);
+            fputc('}', out);
+        }
+    fprintf(out, "],\"digest\":\"%s\",\"interrupted\":%s", r->digest, r->stopped ? "true" : "false");
 }
 
 static const char bench_summary[] =
@@ -122,10 +353,12 @@ static void bench_row(const ls_workload *w, const char *device, const char *name
         printf("%-9s %-12s %-32.32s error: %s\n", w->name, device, name, error);
         return;
     }
-    char items[32];
+    char items[32], spread[32] = "-";
     ls_format_count(r->items, items, sizeof items);
-    printf("%-9s %-12s %-32.32s %9s %-12s %10.6f %10.4g %s%s\n", w->name, device, name, items, w->unit, r->median,
-           r->median > 0 ? (double)r->items / r->median : 0.0, r->digest,
+    if (r->timed > 1)
+        snprintf(spread, sizeof spread, "%.6f", r->stddev);
+    printf("%-9s %-12s %-32.32s %9s %-12s %10.6f %10.6f %10s %10.4g %s%s\n", w->name, device, name, items, w->unit,
+           r->median, r->mean, spread, r->median > 0 ? (double)r->items / r->median : 0.0, r->digest,
            r->clock.why[0] ? "  (wall clock: the device's timer read a time that cannot be right)" : "");
 }
 
@@ -150,6 +383,9 @@ static int bench_all(int argc, char **argv)
     }
     if (rc != 0)
         return ls_report(&err);
+    bench_plan plan = {warmup, repeat, !c.json && isatty(STDERR_FILENO), 0, 0};
+    if (debug_slow_run(&plan, &err) != 0)
+        return ls_report(&err);
     ls_dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
     int ndev = ls_collect_devices("--backend", list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
@@ -171,8 +407,8 @@ static int bench_all(int argc, char **argv)
             fputs("null", json.f);
         fprintf(json.f, ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",\"benches\":[", repeat, warmup);
     } else {
-        printf("%-9s %-12s %-32s %9s %-12s %10s %10s %s\n", "workload", "device", "name", "items", "", "median s",
-               "items/s", "digest");
+        printf("%-9s %-12s %-32s %9s %-12s %10s %10s %10s %10s %s\n", "workload", "device", "name", "items", "",
+               "median s", "mean s", "stddev s", "items/s", "digest");
     }
     ls_progress_catch_sigint();
     int failures = 0, rows = 0;
@@ -188,16 +424,16 @@ static int bench_all(int argc, char **argv)
             ls_dev_label(&devs[d], label, sizeof label);
             ls_set s;
             ls_error e = {{0}, 0};
-            bench_result r;
+            bench_result r = {0};
             int opened = ls_dev_open(devs[d], &s, &e) == 0;
-            int ok = opened && bench_runs(w, params, &s, warmup, repeat, &r, &e) == 0;
+            int ok = opened && bench_runs(w, params, &s, label, &plan, &r, &e) == 0;
             const char *name = opened ? (s.ndevices > 1 ? s.label : s.dev[0].info.name) : "";
             int timed = ok && r.timed > 0;
             failures += !ok;
             if (c.json && (timed || !ok)) {
                 fprintf(json.f, "%s{", rows++ ? "," : "");
                 if (timed) {
-                    bench_json(json.f, w, params, label, name, &r);
+                    bench_json(json.f, w, params, label, name, &plan, &r);
                 } else {
                     fprintf(json.f, "\"workload\":\"%s\",\"device\":", w->name);
                     ls_json_string(json.f, label);
@@ -208,6 +444,12 @@ static int bench_all(int argc, char **argv)
             } else if (!c.json && (timed || !ok)) {
                 bench_row(w, label, name, &r, ok ? NULL : e.msg);
             }
+            if (timed) {
+                char about[200];
+                snprintf(about, sizeof about, "%s on %s: ", w->name, label);
+                print_warnings(&r, about);
+            }
+            bench_result_free(&r);
             if (opened)
                 ls_set_close(&s);
         }
@@ -263,6 +505,11 @@ int ls_cmd_bench(int argc, char **argv)
         free(params);
         return rc == 1 ? 0 : ls_report(&err);
     }
+    bench_plan plan = {warmup, repeat, !c.json && isatty(STDERR_FILENO), 0, 0};
+    if (debug_slow_run(&plan, &err) != 0) {
+        free(params);
+        return ls_report(&err);
+    }
     ls_set s;
     if (ls_set_open(c.backend, &s, &err) != 0 || ls_cmd_check_set(w, &s, &err) != 0) {
         ls_set_close(&s);
@@ -271,7 +518,7 @@ int ls_cmd_bench(int argc, char **argv)
     }
     ls_progress_catch_sigint();
     bench_result r;
-    int failed = bench_runs(w, params, &s, warmup, repeat, &r, &err) != 0;
+    int failed = bench_runs(w, params, &s, s.label, &plan, &r, &err) != 0;
     if (r.stopped)
         fprintf(stderr, "lockstep: bench interrupted after %" PRIu64 " of %" PRIu64 " timed runs%s\n", r.timed, repeat,
                 r.timed ? "; the figures below are of those" : "; nothing was timed");
@@ -282,18 +529,29 @@ int ls_cmd_bench(int argc, char **argv)
             fputc('{', b.f);
             ls_json_provenance(b.f);
             fputc(',', b.f);
-            bench_json(b.f, w, params, s.label, s.dev[0].info.name, &r);
+            bench_json(b.f, w, params, s.label, s.dev[0].info.name, &plan, &r);
             fputs("}\n", b.f);
             rc = ls_buffer_emit(&b, stdout, "standard output", &err);
         }
         failed = rc != 0;
     } else if (!failed && r.timed) {
         printf("%s on %s (%s): %" PRIu64 " %s, %s\n", w->name, s.label, s.dev[0].info.name, r.items, w->unit, r.summary);
-        printf("median %.6f s  min %.6f s  max %.6f s  (%" PRIu64 " run%s after %" PRIu64 " warm-up%s)\n", r.median,
-               r.min, r.max, r.timed, r.timed == 1 ? "" : "s", warmup, warmup == 1 ? "" : "s");
+        /* The standard deviation is the sample's (n - 1): none of one run. */
+        char spread[64] = " (n=1)";
+        if (r.timed > 1)
+            snprintf(spread, sizeof spread, " \u00b1 %.6f s", r.stddev);
+        printf("mean %.6f s%s  median %.6f s  min %.6f s  max %.6f s  (%" PRIu64 " run%s after %" PRIu64
+               " warm-up%s)\n",
+               r.mean, spread, r.median, r.min, r.max, r.timed, r.timed == 1 ? "" : "s", warmup,
+               warmup == 1 ? "" : "s");
         printf("rate %.4g %s/s (median), digest %s\n", (double)r.items / r.median, w->unit, r.digest);
         ls_clock_print(stdout, &r.clock, 7);
     }
+    if (!failed && r.timed) {
+        fflush(stdout); /* the warnings after the report they are about; a failed write is reported at exit */
+        print_warnings(&r, "");
+    }
+    bench_result_free(&r);
     ls_set_close(&s);
     free(params);
     return failed ? ls_report(&err) : r.stopped ? ls_exit_interrupted() : 0;
