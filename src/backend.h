@@ -76,6 +76,10 @@ typedef struct ls_progress {
      * any: the rate and the time left then count only this run's work,
      * while `done` and `total` stay of the whole. */
     void (*resumed)(void *user, uint64_t done_before);
+    /* Optional: the run's state was just saved (a search's checkpoint
+     * committed); the line then says how long ago, so that a commit that
+     * stalls shows. */
+    void (*saved)(void *user);
 } ls_progress;
 
 typedef struct ls_backend {

@@ -23,6 +23,63 @@ void ls_format_count(uint64_t v, char *out, size_t len)
         snprintf(out, len, "%llu", (unsigned long long)v);
 }
 
+void ls_format_thousands(uint64_t v, char *out, size_t len)
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
+    char grouped[32];
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            grouped[k++] = ',';
+        grouped[k++] = digits[i];
+    }
+    grouped[k] = 0;
+    snprintf(out, len, "%s", grouped);
+}
+
+static const char *program_name = "lockstep";
+
+void ls_set_program_name(const char *argv0)
+{
+    if (argv0 && *argv0)
+        program_name = argv0;
+}
+
+const char *ls_program_name(void)
+{
+    return program_name;
+}
+
+char *ls_shell_quote(const char *s)
+{
+    /* The characters shlex.quote and the shells leave alone. */
+    static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@%+=:,./_-";
+    size_t n = strlen(s), quotes = 0;
+    for (size_t i = 0; i < n; i++)
+        quotes += s[i] == '\'';
+    char *out = malloc(n + 3 * quotes + 3);
+    if (!out)
+        return NULL;
+    if (n > 0 && strspn(s, plain) == n) {
+        memcpy(out, s, n + 1);
+        return out;
+    }
+    size_t k = 0;
+    out[k++] = '\'';
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\'') { /* close the quotes, an escaped quote, open them again */
+            memcpy(out + k, "'\\''", 4);
+            k += 4;
+        } else {
+            out[k++] = s[i];
+        }
+    }
+    out[k++] = '\'';
+    out[k] = 0;
+    return out;
+}
+
 /* Accepts plain digits, or a decimal mantissa with an exponent (1e9,
  * 2.5e8) when the value is a whole number. */
 int ls_parse_count(const char *flag, const char *text, uint64_t min, uint64_t max, uint64_t *out,

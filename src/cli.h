@@ -112,5 +112,16 @@ int ls_report(const ls_error *err);
 
 /* Shortest of "1e9" / "123456" for messages about ranges. */
 void ls_format_count(uint64_t v, char *out, size_t len);
+/* v with a comma between thousands, "10,883,083": a count for people. */
+void ls_format_thousands(uint64_t v, char *out, size_t len);
+
+/* The name this program was started by (argv[0]; "lockstep" until
+ * main sets it): commands it prints for people to run start with it. */
+void ls_set_program_name(const char *argv0);
+const char *ls_program_name(void);
+/* s as one word for a POSIX shell: itself when it holds only characters
+ * no shell treats specially, else in single quotes (a quote inside as
+ * '\''). Allocated (free it); NULL when out of memory. */
+char *ls_shell_quote(const char *s);
 
 #endif

@@ -163,6 +163,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "lockstep: rank %d could not silence its standard output\n", ls_cluster_rank());
         ls_cluster_abort(1);
     }
+    ls_set_program_name(argv[0]);
     int rc = dispatch(argc, argv);
     if (ls_close_stdout(&err) != 0 && rc == 0) {
         fprintf(stderr, "lockstep: %s\n", err.msg);

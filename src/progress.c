@@ -96,12 +96,14 @@ static int report(void *user, uint64_t done, uint64_t total)
         uint64_t mine = done > bar->done_before ? done - bar->done_before : 0;
         double per_second = elapsed > 0 ? (double)mine / elapsed : 0.0;
         double eta = per_second > 0 && total > done ? (double)(total - done) / per_second : 0.0;
-        char rate[32], of[32];
+        char rate[32], of[32], age[48] = "";
         format_rate(per_second, rate, sizeof rate);
         ls_format_count(total, of, sizeof of);
-        fprintf(stderr, "%s%s: %5.1f%% of %s %s, %.0f s elapsed, ~%.0f s left, %s %s/s%s%s%s%s%s",
-                bar->lines ? "" : "\r", bar->label, 100.0 * frac, of, bar->unit, elapsed, eta,
-                rate, bar->unit, bar->note[0] ? "; " : "", bar->note, bar->detail[0] ? " (" : "", bar->detail,
+        if (bar->saved_at > 0)
+            snprintf(age, sizeof age, ", saved %.0f s ago", now - bar->saved_at);
+        fprintf(stderr, "%s%s: %5.1f%% of %s %s, %.0f s elapsed, ~%.0f s left, %s %s/s%s%s%s%s%s%s",
+                bar->lines ? "" : "\r", bar->label, 100.0 * frac, of, bar->unit, elapsed, eta, rate, bar->unit,
+                age, bar->note[0] ? "; " : "", bar->note, bar->detail[0] ? " (" : "", bar->detail,
                 bar->detail[0] ? ")" : "");
         fputs(bar->lines ? "\n" : "  ", stderr);
         fflush(stderr);
@@ -121,6 +123,12 @@ static void detail(void *user, const char *text)
 {
     ls_progress_bar *bar = user;
     snprintf(bar->detail, sizeof bar->detail, "%s", text);
+}
+
+static void saved(void *user)
+{
+    ls_progress_bar *bar = user;
+    bar->saved_at = ls_now();
 }
 
 static void note(void *user, const char *text)
@@ -144,7 +152,7 @@ ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const cha
                                    : LS_PROGRESS_LINE_SECONDS;
     bar->start = ls_now();
     bar->last_draw = bar->start; /* the first whole line after `every` */
-    ls_progress p = {report, bar, detail, note, resumed};
+    ls_progress p = {report, bar, detail, note, resumed, saved};
     return p;
 }
 

@@ -160,6 +160,11 @@ typedef struct ls_workload {
      * perturbs the named JSON field of a result; -1 when the field is not
      * one of the result's. */
     int (*fault)(ls_run *run, const char *field);
+    /* Optional: what to tell a person after the report of a run that
+     * finished or that a signal stopped, on `out` (standard error): how to
+     * go on from what it saved (a search's checkpoint: how many deals it
+     * holds and the command that resumes it). Called on rank 0 alone. */
+    void (*next_steps)(const void *params, const ls_run *run, FILE *out);
     void (*run_free)(ls_run *run);
 
     const ls_case *cases;

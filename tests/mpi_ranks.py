@@ -7,7 +7,8 @@ host, oversubscribed):
     --backend openmp --json` has the digest and top lists of
     `lockstep bmn search --deals 1e7 --json`;
   - a checkpoint grown by 3 ranks, then 2, then one process without MPI,
-    ends as one uninterrupted run, and only rank 0 wrote it;
+    ends as one uninterrupted run, only rank 0 wrote it, and one line
+    (rank 0's) says how many deals it holds;
   - Ctrl-C to mpirun stops every rank after its chunk; rank 0 reports what
     was done, which is what the checkpoint holds;
   - a rank killed mid-run (mpirun --enable-recovery, so the job goes on) is
@@ -23,6 +24,7 @@ usage: mpi_ranks.py LOCKSTEP
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -102,6 +104,10 @@ with tempfile.TemporaryDirectory() as tmp:
         expect(r.returncode == 0 and doc(r).get('deals') == int(float(deals)),
                'checkpoint grown to %s deals by %s' % (deals, '%d ranks' % n if n else 'one process without MPI'),
                r.stderr)
+        said = re.findall(r'^saved ([\d,]+) deals to ', r.stderr, re.M)
+        expect(said == ['{:,}'.format(int(float(deals)))],
+               '%s: one line says what the checkpoint holds (rank 0 alone speaks)' % (
+                   '%d ranks' % n if n else 'one process'), r.stderr[-400:])
     straight = doc(plain('bmn', 'search', '--deals', '6e5', '--top', '6', '--backend', 'openmp', '--json', '--quiet'))
     expect(doc(r).get('digest') == straight.get('digest'),
            'a checkpoint grown by 3, 2 and 1 ranks equals one straight run', '%s %s' % (doc(r).get('digest'),

@@ -213,7 +213,7 @@ static ls_progress line_start(bench_line *l, const ls_workload *w, const char *w
     snprintf(l->what, sizeof l->what, "%s on %s", w->name, where);
     l->runs = plan->warmup + plan->repeat;
     l->inner = ls_progress_start(&l->bar, l->label, w->unit, !plan->progress, 0);
-    ls_progress p = {line_report, l, line_detail, line_note, NULL};
+    ls_progress p = {line_report, l, line_detail, line_note, NULL, NULL};
     return p;
 }
 

@@ -203,6 +203,8 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
             rc = w->write_outputs(params, &run, &err);
         if (rc == 0)
             rc = ls_cmd_emit(w, params, &s, &run, c.json, &err);
+        if (rc == 0 && w->next_steps)
+            w->next_steps(params, &run, stderr);
         /* A stop signal that ended a write's wait for its reader (a FIFO
          * no one opens, a pipe no one empties): stopped, as a run the
          * signal interrupts is, and the write's message says where. */

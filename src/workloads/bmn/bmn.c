@@ -116,6 +116,34 @@ static void bmn_print(const void *pp, const ls_set *set, const ls_run *run, FILE
     bmn_result_text(&d->p, st, out);
 }
 
+/* After the report of a search saved to a checkpoint, finished or stopped
+ * by a signal: how many deals the file holds and the command that goes
+ * on from it, ready to paste (the program and the path as a shell reads
+ * them). A stopped search resumes with the options stored in the file; a
+ * finished one is extended to twice its --deals. */
+static void bmn_next_steps(const void *pp, const ls_run *run, FILE *out)
+{
+    (void)pp;
+    const bmn_run_data *d = run->data;
+    if (!d->p.checkpoint)
+        return;
+    char saved[32], more[32];
+    ls_format_thousands(d->st.done, saved, sizeof saved);
+    uint64_t extended = d->p.deals < BMN_MAX_DEALS / 2 ? 2 * d->p.deals : BMN_MAX_DEALS;
+    ls_format_count(extended, more, sizeof more);
+    char *path = ls_shell_quote(d->p.checkpoint), *program = ls_shell_quote(ls_program_name());
+    if (path && program && d->st.interrupted)
+        fprintf(out, "saved %s deals to %s; resume: %s bmn search --checkpoint %s\n", saved, path, program, path);
+    else if (path && program && extended > d->p.deals)
+        fprintf(out, "saved %s deals to %s, the whole search; to extend it: %s bmn search --checkpoint %s --deals %s\n",
+                saved, path, program, path, more);
+    else if (path)
+        fprintf(out, "saved %s deals to %s, the whole search\n", saved, path);
+    /* Out of memory for a few bytes: the report above said what was done. */
+    free(path);
+    free(program);
+}
+
 /* Fault injection (LOCKSTEP_DEBUG_FAULT): one wrong value per field. */
 static int bmn_fault(ls_run *run, const char *field)
 {
@@ -376,6 +404,7 @@ const ls_workload ls_workload_bmn = {
     .print = bmn_print,
     .diff = bmn_diff,
     .fault = bmn_fault,
+    .next_steps = bmn_next_steps,
     .run_free = bmn_run_free,
     .cases = bmn_cases,
     .ncases = (int)(sizeof bmn_cases / sizeof bmn_cases[0]),

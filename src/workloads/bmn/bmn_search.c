@@ -194,7 +194,13 @@ static size_t bmn_hint(const void *job, void *out, size_t max)
 static int bmn_commit(void *job, ls_error *err)
 {
     bmn_job *j = job;
-    return j->ckpt ? bmn_ckpt_commit(j->ckpt, j->p, j->st, err) : 0;
+    if (!j->ckpt)
+        return 0;
+    if (bmn_ckpt_commit(j->ckpt, j->p, j->st, err) != 0)
+        return -1;
+    if (j->progress && j->progress->saved) /* the age of the last commit, on the progress line */
+        j->progress->saved(j->progress->user);
+    return 0;
 }
 
 static const ls_set_ops bmn_set_ops = {
