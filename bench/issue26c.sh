@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# bench/issue26c.sh PART BASE.tar [OUTDIR] - issue 26 on a lent two-GPU
+# NVIDIA machine, in two parts of under ten minutes each (one command
+# each, on the same warm machine): A is the tree in BASE.tar (`git
+# archive -o .peers/base.tar REV`), B the working tree, both built for
+# sm_90 with MPI when the image has it.
+#   check: B's conformance on every device and on cuda:all, `check life`
+#          on one GPU, both GPUs and 5 slabs, two ranks against one
+#          process, compute-sanitizer over one-slab and two-slab runs, the
+#          kernels A/B (bench life, must not move more than 2%).
+#   time:  whole processes A/B on cuda:0, cuda:all and two ranks (the
+#          shell's clock), B's --timings, --halo on two ranks, weak
+#          scaling, and the grid larger than one GPU.
+# .peers/sqlite and .peers/xxhash carry what the image lacks (docs/perf/README.md).
+set -u
+part=$1 base=$2
+out=${3:-${OUT:-/tmp}}
+mkdir -p "$out" /tmp/i26c-a
+exec > >(tee "$out/issue26c-$part.log") 2>&1
+here=$PWD
+echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), part $part, A: ${AB_BASE:-base}, B: ${AB_NEW:-working tree}"
+echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader || true
+mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+export PATH=/usr/local/cuda/bin:$PATH NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export PKG_CONFIG_PATH=$here/.peers/sqlite/pkgconfig:$here/.peers/xxhash/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+ldconfig -p | grep -q "libsqlite3.so.0 " || export LD_LIBRARY_PATH=$here/.peers/sqlite/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+mpi=disabled
+command -v mpirun >/dev/null 2>&1 && mpi=enabled && echo "== MPI: $(mpirun --version | head -1)"
+tar -C /tmp/i26c-a -xf "$base"
+t0=$(date +%s)
+for t in b a; do
+  src=$([ $t = a ] && echo /tmp/i26c-a || echo "$here")
+  [ -f /tmp/i26c-build-$t/build.ninja ] ||
+    meson setup /tmp/i26c-build-$t "$src" -Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi=$mpi >"$out/setup-$t.log" 2>&1 ||
+    { tail -20 "$out/setup-$t.log"; exit 1; }
+  ninja -C /tmp/i26c-build-$t >"$out/ninja-$t.log" 2>&1 || { tail -30 "$out/ninja-$t.log"; exit 1; }
+done
+echo "== built in $(( $(date +%s) - t0 )) s"
+A=/tmp/i26c-build-a/lockstep
+B=/tmp/i26c-build-b/lockstep
+nv=$($B devices --json | python3 bench/nvidia_cl_device.py)
+echo "NVIDIA OpenCL: $nv"
+digest() { python3 -c 'import json,sys; print(json.load(sys.stdin)["grid_digest"])'; }
+
+if [ "$part" = check ]; then
+  echo "== B: conformance (every device)"
+  $B conformance | tail -4
+  echo "== B: conformance on cuda:all"
+  $B conformance --backend cuda:all | tail -2
+  echo "== B: check life on one GPU, both, 5 slabs, NVIDIA OpenCL and OpenMP"
+  for a in "--dims 3 --size 301x203x67 --steps 5 --density 0.3" "--dims 2 --size 65537x300 --steps 40" \
+           "--dims 2 --size 1001x999 --steps 17 --density 0.3 --seed 77" "--rule B3/S23:P1000,777 --steps 9" \
+           "--dims 3 --size 128 --steps 7 --slabs 5" "--dims 2 --size 4096 --steps 0 --density 0.5 --seed 123456789012"; do
+    echo "-- check life $a"
+    $B check life $a --quiet --backends openmp,cuda:0,cuda:all${nv:+,$nv} | tail -1
+  done
+  if [ $mpi = enabled ]; then
+    echo "== B: two MPI ranks against one process (digests)"
+    for a in "--dims 3 --size 301x203x67 --steps 5 --density 0.3" "--dims 2 --size 65537x300 --steps 40" \
+             "--dims 3 --size 256 --steps 33 --slabs 3"; do
+      one=$($B life $a --backend cuda:0 --json --quiet | digest)
+      two=$(mpirun -np 2 $B life $a --backend cuda:all --json --quiet | digest)
+      echo "-- life $a: one process $one, two ranks $two $([ "$one" = "$two" ] && echo agree || echo DIFFER)"
+    done
+  fi
+  echo "== B: compute-sanitizer, one slab and two"
+  for a in "--dims 3 --size 67x45x33 --steps 9 --backend cuda:0" "--dims 2 --size 1001x999 --steps 40 --backend cuda:0" \
+           "--dims 3 --size 67x45x33 --steps 9 --backend cuda:all" "--dims 2 --size 1001x999 --steps 40 --backend cuda:all"; do
+    compute-sanitizer --error-exitcode 9 $B life $a --quiet | tail -1; echo "exit ${PIPESTATUS[0]}: $a"
+  done
+  echo "== kernels: bench life A/B (must not move more than 2%)"
+  for b in "--dims 3 --size 1024 --steps 1024 --density 0.2 --backend cuda" "--dims 2 --size 65536 --steps 1024 --backend cuda" \
+           "--dims 3 --size 1024 --steps 1024 --density 0.2 --backend $nv" "--dims 2 --size 65536 --steps 1024 --backend $nv"; do
+    for t in A B A B; do
+      l=$([ $t = A ] && echo $A || echo $B)
+      echo "-- $t bench life $b: $($l bench life $b --repeat 3 --warmup 1 | grep -E "median" | tr -s ' ')"
+    done
+  done
+fi
+
+whole() { # LABEL COMMAND...
+  local label=$1; shift
+  local s e
+  s=$(date +%s.%N); "$@" > /tmp/i26c-out.txt 2>&1; local rc=$?; e=$(date +%s.%N)
+  printf '%s: %.3f s (exit %d) %s\n' "$label" "$(awk -v a="$s" -v b="$e" 'BEGIN{print b - a}')" "$rc" \
+    "$(grep -E 'grid digest|^time:' /tmp/i26c-out.txt | tr -s ' ' | tr '\n' ' ')"
+}
+if [ "$part" = time ]; then
+  for run in "--dims 3 --size 2048 --steps 0" "--dims 3 --size 2048 --steps 2048" "--dims 2 --size 131072 --steps 2048"; do
+    echo "== whole process: life $run"
+    for i in 1 2; do
+      for t in A B; do
+        l=$([ $t = A ] && echo $A || echo $B)
+        whole "$t cuda:0" $l life $run --backend cuda:0 --quiet
+        whole "$t cuda:all" $l life $run --backend cuda:all --quiet
+        [ $mpi = enabled ] && whole "$t 2 ranks" mpirun -np 2 $l life $run --backend cuda:all --quiet
+      done
+    done
+    $B life $run --backend cuda:0 --quiet --timings | grep -E "^timings|^time:"
+    $B life $run --backend cuda:all --quiet --timings | grep -E "^timings|^time:"
+    [ $mpi = enabled ] && mpirun -np 2 $B life $run --backend cuda:all --quiet --timings | grep -E "^timings|^slowest|^time:"
+  done
+  if [ $mpi = enabled ]; then
+    for h in 4 16; do
+      echo "-- B 3D 2048^3 x 2048, 2 ranks, --halo $h"
+      mpirun -np 2 $B life --dims 3 --size 2048 --steps 2048 --backend cuda:all --halo $h --quiet | grep -E "^time:|grid digest"
+    done
+  fi
+  echo "== weak scaling: twice the grid on two GPUs (B)"
+  for pair in "--dims 3 --size 2048 --steps 1024|--dims 3 --size 2048x2048x4096 --steps 1024" \
+              "--dims 2 --size 131072 --steps 1024|--dims 2 --size 131072x262144 --steps 1024"; do
+    one=${pair%%|*} two=${pair##*|}
+    echo "-- cuda:0 $one: $($B life $one --backend cuda:0 --quiet | grep -E '^time:' | tr -s ' ')"
+    echo "-- cuda:all $two: $($B life $two --backend cuda:all --quiet | grep -E '^time:' | tr -s ' ')"
+  done
+  mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+  z=$(awk -v m="$mem" 'BEGIN{z = int(0.6 * m * 1048576 / 8388608 / 64) * 64; print z}')
+  echo "== the grid larger than one GPU: 3D 8192x8192x$z (each buffer 0.6 of one GPU's $mem MiB), 8 generations"
+  timeout 150 $B life --dims 3 --size 8192x8192x$z --steps 8 --backend cuda:0 --quiet 2>&1 | tail -1
+  s=$(date +%s.%N)
+  timeout 150 $B life --dims 3 --size 8192x8192x$z --steps 8 --backend cuda:all --quiet --timings 2>&1 | grep -E "^timings|^time:|grid digest|error"
+  echo "whole process: $(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN{print b - a}') s"
+fi
+echo "== done in $(( $(date +%s) - t0 )) s"
