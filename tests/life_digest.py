@@ -65,6 +65,22 @@ with tempfile.TemporaryDirectory() as tmp:
             expect(dc.get('grid_digest') == one or 'opencl' in r.stderr and r.returncode != 0,
                    '%s: a set of OpenMP and OpenCL, the same digest' % name,
                    '%s against %s: %s' % (dc.get('grid_digest'), one, r.stderr[-300:]))
+            # A GPU slab crosses to the host in pieces: a plane at a time,
+            # a few, or whole; the answer does not change.
+            for piece in ('1', '3000', '1000000000'):
+                for spec in (['--backend', 'opencl:0'], ['--backend', 'openmp,opencl:0', '--slabs', '3']):
+                    dp, r = life(*args, *spec, env=dict(ENV, LOCKSTEP_DEBUG_SUMMARY_PIECE=piece))
+                    expect(dp.get('grid_digest') == one and dp.get('population') == d.get('population') or
+                           'opencl' in r.stderr and r.returncode != 0 and 'PIECE' not in r.stderr,
+                           '%s: %s, pieces of %s bytes: the same digest and population' % (name, ' '.join(spec), piece),
+                           '%s %s against %s: %s' % (dp.get('grid_digest'), dp.get('population'), one,
+                                                     r.stderr[-300:]))
+
+    if 'opencl' in BACKENDS:
+        bad, r = life('--dims', '2', '--size', '64', '--steps', '1', '--backend', 'opencl:0',
+                      env=dict(ENV, LOCKSTEP_DEBUG_SUMMARY_PIECE='12k'))
+        expect(r.returncode == 2 and 'LOCKSTEP_DEBUG_SUMMARY_PIECE' in r.stderr and not r.stdout,
+               'a piece size that is no number of bytes is refused in one line', r.stderr[-300:])
 
     # One cell more in the start: another digest.
     a, b = os.path.join(tmp, 'a.cells'), os.path.join(tmp, 'b.cells')

@@ -9,7 +9,10 @@
  * in host memory (Debian's Open MPI is not CUDA-aware). */
 #include "life_slabs.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +64,9 @@ typedef struct slab {
     uint32_t *edge[2];       /* its lowest and highest k owned planes, on the host for its neighbours */
     int edge_fresh[2];       /* edge[] holds this epoch's planes */
     uint32_t *received[2];   /* ghosts from another rank */
-    uint32_t *scratch;       /* a GPU slab's owned planes on the host (to send to rank 0, to count and hash),
+    void *piece;             /* a GPU slab's planes on their way to a count and hash (page-locked where the
+                              * backend can: SUMMARY_PIECE_BYTES), made at the first summary, kept until stop */
+    uint32_t *scratch;       /* a GPU slab's owned planes on the host (to send to rank 0 for --out),
                               * made and faulted in once, at the first sample or the end, kept until stop */
 } slab;
 
@@ -593,18 +598,129 @@ int life_slabs_gather(life_slabs *L, life_grid *g, ls_error *err)
     return rc;
 }
 
-/* Slab sl's owned planes counted, and hashed when hashes is given (one a
- * unit: a plane along the cut axis, seeded with its index in the whole
- * grid), from src (its owned planes on the host). */
-static uint64_t summarise_slab(const life_slabs *L, const slab *sl, const life_grid *shape, const uint32_t *src,
-                               uint64_t *hashes)
+/* A GPU slab's planes cross to the host for a summary in pieces of about
+ * this many bytes: the host never holds a slab whole to count and hash it
+ * (a slab of a grid larger than a GPU is tens of GiB). */
+#define SUMMARY_PIECE_BYTES ((size_t)256 << 20)
+#define SUMMARY_PIECE_ENV "LOCKSTEP_DEBUG_SUMMARY_PIECE" /* another size, for the tests */
+
+/* The size of a piece: SUMMARY_PIECE_BYTES, or the tests' own. */
+static int piece_bytes(size_t *out, ls_error *err)
+{
+    const char *text = getenv(SUMMARY_PIECE_ENV);
+    *out = SUMMARY_PIECE_BYTES;
+    if (!text)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || *end || v == 0 || text[0] == '-')
+        return ls_fail_usage(err, SUMMARY_PIECE_ENV " '%s': expected a size in bytes, a whole number from 1", text);
+    *out = v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+    return 0;
+}
+
+/* Planes [from, from + n) of slab sl's owned planes, at src, counted, and
+ * hashed into hashes[from ..] when hashes is given (a unit is a plane
+ * along the cut axis, seeded with its index in the whole grid). */
+static uint64_t summarise_planes(const life_slabs *L, const slab *sl, const life_grid *shape, const uint32_t *src,
+                                 uint32_t from, uint32_t n, uint64_t *hashes)
 {
     life_grid view;
-    life_grid_shape(&view, L->dims, shape->nx, L->dims == 3 ? shape->ny : sl->owned, L->dims == 3 ? sl->owned : 1);
+    life_grid_shape(&view, L->dims, shape->nx, L->dims == 3 ? shape->ny : n, L->dims == 3 ? n : 1);
     view.words = (uint32_t *)src;
     if (hashes)
-        life_grid_unit_hashes(&view, sl->first, hashes);
+        life_grid_unit_hashes(&view, sl->first + from, hashes + from);
     return life_grid_population(&view);
+}
+
+/* Slab sl's population into *count and, with hashes, its units' hashes:
+ * a CPU slab's where its cells are, a GPU slab's a piece at a time. */
+static int summarise_slab(const life_slabs *L, slab *sl, const life_grid *shape, uint64_t *count, uint64_t *hashes,
+                          ls_error *err)
+{
+    if (!sl->gpu) {
+        const uint32_t *own = sl->grid.words + (size_t)sl->ghost[LOW] * L->plane_words;
+        *count = summarise_planes(L, sl, shape, own, 0, sl->owned, hashes);
+        return 0;
+    }
+    size_t plane_bytes = L->plane_words * sizeof(uint32_t), piece;
+    if (piece_bytes(&piece, err))
+        return -1;
+    size_t per_piece = piece / plane_bytes;
+    uint32_t per = per_piece > sl->owned ? sl->owned : (uint32_t)per_piece;
+    per = per < 1 ? 1 : per;
+    if (!sl->piece && ls_gpu_alloc_host(sl->dev->s, per * plane_bytes, "a slab's planes on the host", &sl->piece, err))
+        return -1;
+    *count = 0;
+    for (uint32_t from = 0; from < sl->owned; from += per) {
+        uint32_t n = sl->owned - from < per ? sl->owned - from : per;
+        if (life_gpu_read_planes(sl->gpu, sl->ghost[LOW] + from, n, sl->piece, err))
+            return -1;
+        *count += summarise_planes(L, sl, shape, sl->piece, from, n, hashes);
+    }
+    return 0;
+}
+
+/* The summary of one device's slabs, on a host thread of its own: the
+ * devices of a rank read their slabs back at once (one thread drives one
+ * device: gpu.h), each counting and hashing on its share of the cores. */
+typedef struct device_summary {
+    life_slabs *L;
+    const local_device *dev;
+    const life_grid *shape;
+    uint64_t *news;     /* as life_slabs_summary's */
+    const size_t *at;
+    int hash, threads;
+    int rc;
+    ls_error err;
+} device_summary;
+
+static void *summarise_device(void *arg)
+{
+    device_summary *ds = arg;
+    omp_set_num_threads(ds->threads); /* this host thread's teams only */
+    for (int j = 0; j < ds->L->nlocal && ds->rc == 0; j++) {
+        slab *sl = &ds->L->slabs[j];
+        uint64_t *mine = ds->news + ds->at[sl->index];
+        if (sl->dev == ds->dev)
+            ds->rc = summarise_slab(ds->L, sl, ds->shape, &mine[0], ds->hash ? mine + 1 : NULL, &ds->err);
+    }
+    return NULL;
+}
+
+/* Every local slab's count (and hashes) into news, a thread a device. */
+static int summarise_local(life_slabs *L, const life_grid *shape, uint64_t *news, const size_t *at, int hash,
+                           ls_error *err)
+{
+    int n = L->nlocal_devs, cores = omp_get_max_threads(), rc = 0;
+    device_summary *ds = calloc((size_t)n, sizeof *ds);
+    pthread_t *threads = calloc((size_t)n, sizeof *threads);
+    int *started = calloc((size_t)n, sizeof *started);
+    if (!ds || !threads || !started)
+        rc = ls_fail(err, "out of memory");
+    for (int i = 0; i < n && rc == 0; i++) {
+        ds[i] = (device_summary){.L = L, .dev = &L->local_devs[i], .shape = shape, .news = news, .at = at,
+                                 .hash = hash, .threads = cores / n > 0 ? cores / n : 1};
+        if (n == 1)
+            summarise_device(&ds[i]);
+        else
+            started[i] = pthread_create(&threads[i], NULL, summarise_device, &ds[i]) == 0;
+        if (n > 1 && !started[i])
+            rc = ls_fail(err, "could not start a thread to read the slabs of %s", L->local_devs[i].s->label);
+    }
+    for (int i = 0; ds && i < n; i++) {
+        if (started[i])
+            pthread_join(threads[i], NULL);
+        if (rc == 0 && ds[i].rc) {
+            rc = -1;
+            *err = ds[i].err;
+        }
+    }
+    free(ds);
+    free(threads);
+    free(started);
+    return rc;
 }
 
 int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *population, uint64_t *digest,
@@ -622,15 +738,12 @@ int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *populati
     ls_job_msg *recv = calloc((size_t)L->nslabs + 1, sizeof *recv);
     if (!at || !news || !send || !recv)
         rc = ls_fail(err, "out of memory");
-    for (int j = 0; j < L->nlocal && rc == 0; j++) {
+    if (rc == 0)
+        rc = summarise_local(L, shape, news, at, hash, err);
+    for (int j = 0; j < L->nlocal && rc == 0 && !root; j++) {
         slab *sl = &L->slabs[j];
-        const uint32_t *src = NULL;
-        uint64_t *mine = news + at[sl->index];
-        rc = owned_planes(L, sl, NULL, &src, err);
-        if (rc == 0)
-            mine[0] = summarise_slab(L, sl, shape, src, hash ? mine + 1 : NULL);
-        if (rc == 0 && !root)
-            send[nsends++] = (ls_job_msg){0, TAG_GATHER + sl->index, mine, (1 + (hash ? sl->owned : 0)) * sizeof *mine};
+        send[nsends++] = (ls_job_msg){0, TAG_GATHER + sl->index, news + at[sl->index],
+                                      (1 + (hash ? sl->owned : 0)) * sizeof *news};
     }
     for (int i = 0; root && i < L->nslabs && rc == 0; i++)
         if (job_rank(L, i) != 0)
@@ -710,6 +823,8 @@ void life_slabs_stop(life_slabs *L)
     settle_devices(L, &ignored);
     for (int j = 0; j < L->nlocal; j++) {
         slab *sl = &L->slabs[j];
+        if (sl->gpu)
+            ls_gpu_free_host(sl->dev->s, sl->piece);
         for (int side = LOW; side <= HIGH; side++) {
             if (sl->gpu) {
                 ls_gpu_free_host(sl->dev->s, sl->edge[side]);
