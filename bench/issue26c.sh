@@ -8,6 +8,9 @@
 #          on one GPU, both GPUs and 5 slabs, two ranks against one
 #          process, compute-sanitizer over one-slab and two-slab runs, the
 #          kernels A/B (bench life, must not move more than 2%).
+#   ranks: two and three ranks against one process where ranks exchange
+#          ghosts device to device, compute-sanitizer under mpirun, 3D on
+#          two ranks A/B, the grid larger than one GPU.
 #   time:  whole processes A/B on cuda:0, cuda:all and two ranks (the
 #          shell's clock), B's --timings, --halo on two ranks, weak
 #          scaling, and the grid larger than one GPU.
@@ -77,6 +80,38 @@ if [ "$part" = check ]; then
       echo "-- $t bench life $b: $($l bench life $b --repeat 3 --warmup 1 | grep -E "median" | tr -s ' ')"
     done
   done
+fi
+
+if [ "$part" = ranks ] && [ $mpi = enabled ]; then
+  echo "== B: two MPI ranks against one process (digests), ghosts device to device between the ranks"
+  for a in "--dims 3 --size 301x203x67 --steps 5 --density 0.3" "--dims 2 --size 65537x300 --steps 40" \
+           "--dims 3 --size 256 --steps 33 --slabs 3" "--rule B3/S23:P1000,777 --steps 40" \
+           "--rule B6/S567:P130,120,110 --steps 21 --density 0.2" "--dims 3 --size 200 --steps 50 --slabs 5"; do
+    one=$($B life $a --backend cuda:0 --json --quiet | digest)
+    two=$(mpirun -np 2 $B life $a --backend cuda:all --json --quiet | digest)
+    same=$(mpirun -np 2 $B life $a --backend cuda:0 --json --quiet | digest)
+    three=$(mpirun -np 3 --oversubscribe $B life $a --backend cuda:all --json --quiet | digest)
+    echo "-- life $a: one process $one, two ranks $two, two ranks on one GPU $same, three ranks $three" \
+         "$([ "$one" = "$two" ] && [ "$one" = "$same" ] && [ "$one" = "$three" ] && echo agree || echo DIFFER)"
+  done
+  echo "== B: compute-sanitizer under two ranks"
+  mpirun -np 2 compute-sanitizer --error-exitcode 9 $B life --dims 3 --size 67x45x33 --steps 9 --backend cuda:all \
+    --quiet 2>&1 | grep -E "ERROR SUMMARY|grid digest" ; echo "exit ${PIPESTATUS[0]}"
+  echo "== 3D 2048^3 x 2048: one GPU, both, two ranks (A: ghosts through host memory and MPI)"
+  for i in 1 2; do
+    echo "-- B cuda:0: $($B life --dims 3 --size 2048 --steps 2048 --backend cuda:0 --quiet | grep -E '^time:' | tr -s ' ')"
+    echo "-- B cuda:all: $($B life --dims 3 --size 2048 --steps 2048 --backend cuda:all --quiet | grep -E '^time:' | tr -s ' ')"
+    echo "-- A 2 ranks: $(mpirun -np 2 $A life --dims 3 --size 2048 --steps 2048 --backend cuda:all --quiet | grep -E '^time:' | tr -s ' ')"
+    echo "-- B 2 ranks: $(mpirun -np 2 $B life --dims 3 --size 2048 --steps 2048 --backend cuda:all --quiet | grep -E '^time:' | tr -s ' ')"
+  done
+  mpirun -np 2 $B life --dims 3 --size 2048 --steps 2048 --backend cuda:all --quiet --timings | grep -E "^timings|^slowest"
+  echo "-- B 2 ranks, 2D 131072^2 x 2048: $(mpirun -np 2 $B life --dims 2 --size 131072 --steps 2048 --backend cuda:all --quiet | grep -E '^time:' | tr -s ' ')"
+  mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+  z=$(awk -v m="$mem" 'BEGIN{z = int(0.6 * m * 1048576 / 8388608 / 64) * 64; print z}')
+  echo "== the grid larger than one GPU: 3D 8192x8192x$z, 8 generations, cuda:all (summary in pieces)"
+  s=$(date +%s.%N)
+  timeout 150 $B life --dims 3 --size 8192x8192x$z --steps 8 --backend cuda:all --quiet --timings 2>&1 | grep -E "^timings|^time:|grid digest|error"
+  echo "whole process: $(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN{print b - a}') s"
 fi
 
 whole() { # LABEL COMMAND...

@@ -146,7 +146,22 @@ typedef struct ls_gpu {
      * NULL. */
     int (*alloc_host)(ls_ctx *ctx, size_t bytes, const char *what, void **out, ls_error *err);
     void (*free_host)(ls_ctx *ctx, void *p);
+
+    /* Optional (NULL where the API has none: OpenCL): device memory that
+     * another process of the node writes straight into (CUDA IPC), so
+     * that two MPI ranks' GPUs exchange device to device instead of
+     * through host memory and MPI. share writes a handle for buf (made by
+     * alloc) of LS_GPU_HANDLE_BYTES; open_shared, in another process,
+     * makes of the handle a buffer of ctx that copy can write (a mapping
+     * of the first process's memory, valid while that buffer lives);
+     * close_shared unmaps it (NULL is fine). */
+    int (*share)(ls_ctx *ctx, ls_buf *buf, unsigned char *handle, ls_error *err);
+    int (*open_shared)(ls_ctx *ctx, const unsigned char *handle, ls_buf **out, ls_error *err);
+    void (*close_shared)(ls_ctx *ctx, ls_buf *buf);
 } ls_gpu;
+
+/* The bytes of a share handle (CUDA's cudaIpcMemHandle_t). */
+#define LS_GPU_HANDLE_BYTES 64
 
 /* What every backend's struct ls_buf begins with, as its first member (so
  * that a pointer to the one is a pointer to the other, C17 6.7.2.1): the

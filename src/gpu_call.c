@@ -92,6 +92,45 @@ void ls_gpu_free_host(const ls_device *d, void *p)
         free(p);
 }
 
+int ls_gpu_can_share(const ls_device *d)
+{
+    const ls_gpu *gpu = gpu_of(d);
+    return gpu && gpu->share && gpu->open_shared && gpu->close_shared;
+}
+
+int ls_gpu_share(ls_buf *buf, unsigned char *handle, ls_error *err)
+{
+    if (!buf || !handle)
+        return ls_fail(err, "sharing %s: no buffer or no room for its handle", buf ? head_of(buf)->what : "a buffer");
+    const ls_device *d = head_of(buf)->device;
+    if (!ls_gpu_can_share(d))
+        return ls_fail(err, "%s cannot share %s with another process", d->label, head_of(buf)->what);
+    return gpu_of(d)->share(d->ctx, buf, handle, err);
+}
+
+int ls_gpu_open_shared(const ls_device *d, const unsigned char *handle, size_t bytes, const char *what,
+                       ls_buf **out, ls_error *err)
+{
+    *out = NULL;
+    if (!ls_gpu_can_share(d))
+        return ls_fail(err, "%s cannot open %s of another process", d->label, what);
+    if (gpu_of(d)->open_shared(d->ctx, handle, out, err) != 0)
+        return -1;
+    ls_buf_head *h = (ls_buf_head *)(void *)*out;
+    h->device = d;
+    h->bytes = bytes;
+    snprintf(h->what, sizeof h->what, "%s", what);
+    return 0;
+}
+
+void ls_gpu_close_shared(ls_buf *buf)
+{
+    if (!buf)
+        return;
+    const ls_device *d = head_of(buf)->device;
+    gpu_of(d)->close_shared(d->ctx, buf);
+}
+
 int ls_gpu_write(ls_buf *buf, int queue, size_t offset, const void *src, size_t bytes, ls_error *err)
 {
     if (check_range(buf, "writing", offset, bytes, err) != 0 || check_host(buf, src, "writing", bytes, err) != 0)

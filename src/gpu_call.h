@@ -52,6 +52,18 @@ int ls_gpu_copy(ls_buf *dst, size_t dst_offset, ls_buf *src, size_t src_offset, 
 int ls_gpu_alloc_host(const ls_device *d, size_t bytes, const char *what, void **out, ls_error *err);
 void ls_gpu_free_host(const ls_device *d, void *p);
 
+/* Whether d's buffers can be written by another process of its node
+ * (gpu.h's share). */
+int ls_gpu_can_share(const ls_device *d);
+/* buf's handle for another process (LS_GPU_HANDLE_BYTES into handle). */
+int ls_gpu_share(ls_buf *buf, unsigned char *handle, ls_error *err);
+/* Another process's buffer of `bytes` from its handle, as a buffer of d
+ * that ls_gpu_copy writes; `what` names it. Closed by ls_gpu_close_shared
+ * (NULL is fine), never by ls_gpu_free. */
+int ls_gpu_open_shared(const ls_device *d, const unsigned char *handle, size_t bytes, const char *what,
+                       ls_buf **out, ls_error *err);
+void ls_gpu_close_shared(ls_buf *buf);
+
 /* Entry point `name` of program `program`. */
 int ls_gpu_kernel(const ls_device *d, const char *program, const char *name, ls_kernel **out, ls_error *err);
 /* The same built with `defines` (gpu.h's kernel_with); 0 with *out NULL

@@ -119,10 +119,40 @@ static void fake_free_host(ls_ctx *ctx, void *p)
     free(p);
 }
 
+/* Another process's buffer: here the handle holds the address of one of
+ * this process's fake buffers. */
+static int fake_share(ls_ctx *ctx, ls_buf *b, unsigned char *handle, ls_error *err)
+{
+    (void)err;
+    ctx->calls++;
+    memset(handle, 0, LS_GPU_HANDLE_BYTES);
+    memcpy(handle, &b, sizeof b);
+    return 0;
+}
+
+static int fake_open_shared(ls_ctx *ctx, const unsigned char *handle, ls_buf **out, ls_error *err)
+{
+    (void)err;
+    ctx->calls++;
+    ls_buf *shared;
+    memcpy(&shared, handle, sizeof shared);
+    *out = calloc(1, sizeof **out);
+    if (*out)
+        (*out)->mem = shared->mem; /* the same memory, as a mapping is */
+    return *out ? 0 : -1;
+}
+
+static void fake_close_shared(ls_ctx *ctx, ls_buf *b)
+{
+    ctx->calls++;
+    free(b);
+}
+
 static const ls_gpu fake_gpu = {
     .info = fake_info, .alloc = fake_alloc, .free = fake_free, .write = fake_write, .read = fake_read,
     .kernel = fake_kernel, .groups_per_unit = fake_groups, .launch = fake_launch, .copy = fake_copy,
     .alloc_host = fake_alloc_host, .free_host = fake_free_host,
+    .share = fake_share, .open_shared = fake_open_shared, .close_shared = fake_close_shared,
 };
 /* The same without a device-to-device copy, as OpenCL's. */
 static const ls_gpu fake_gpu_nocopy = {
@@ -280,6 +310,37 @@ static void host_memory(void)
     check(pinned_live == 0, "page-locked memory goes back to the backend that gave it");
 }
 
+/* A buffer shared with another process: refused where the backend cannot
+ * share; else opened as a buffer of the device, which copy writes into
+ * the sharer's memory. */
+static void shared_buffers(ls_buf *grid)
+{
+    ls_error err = {0};
+    check(ls_gpu_can_share(&dev0) && !ls_gpu_can_share(&dev2) && !ls_gpu_can_share(&host),
+          "only a backend with share, open_shared and close_shared can share");
+    unsigned char handle[LS_GPU_HANDLE_BYTES];
+    ls_buf *plain = NULL, *opened = NULL;
+    check(ls_gpu_alloc(&dev2, 16, "a buffer of a backend that cannot share", &plain, &err) == 0, "a buffer to share");
+    REFUSED(ls_gpu_share(plain, handle, &err), "sharing a buffer of a backend without share",
+            WORDS("nocopy:0", "cannot share"));
+    REFUSED(ls_gpu_open_shared(&dev2, handle, 16, "another's", &opened, &err), "opening on a backend without it",
+            WORDS("nocopy:0", "cannot open"));
+    ls_buf *theirs = NULL;
+    check(ls_gpu_alloc(&dev0, 16, "the sharer's ghosts", &theirs, &err) == 0 && ls_gpu_share(theirs, handle, &err) == 0 &&
+              ls_gpu_open_shared(&dev0, handle, 16, "another rank's ghosts", &opened, &err) == 0 && opened,
+          "a shared buffer opened from its handle");
+    unsigned char mark[4] = {7, 7, 7, 7}, back[4] = {0};
+    check(ls_gpu_write(grid, 0, 0, mark, 4, &err) == 0 && ls_gpu_copy(opened, 0, grid, 0, 4, &err) == 0 &&
+              ls_gpu_read(theirs, 0, back, 4, &err) == 0 && memcmp(back, mark, 4) == 0,
+          "a copy into the opened buffer lands in the sharer's memory");
+    REFUSED(ls_gpu_copy(opened, 14, grid, 0, 4, &err), "a copy past the end of an opened buffer",
+            WORDS("another rank's ghosts", "fake:0"));
+    ls_gpu_close_shared(opened);
+    ls_gpu_close_shared(NULL);
+    ls_gpu_free(theirs);
+    ls_gpu_free(plain);
+}
+
 int main(void)
 {
     ls_error err = {0};
@@ -289,6 +350,7 @@ int main(void)
     copies(grid);
     launches(grid);
     host_memory();
+    shared_buffers(grid);
     ls_buf *none = grid;
     REFUSED(ls_gpu_alloc(&host, 16, "host memory", &none, &err), "device memory on a CPU device",
             WORDS("cpu:0", "no GPU device"));

@@ -491,9 +491,16 @@ static int cu_copy(ls_ctx *dst_ctx, ls_buf *dst, size_t dst_offset, ls_ctx *src_
         (dst_ctx != src_ctx && cu_order_after(dst_ctx, dst_ctx, err) != 0))
         return -1;
     CU_SELECT(dst_ctx, err);
-    CU_TRY(cudaMemcpyPeerAsync((char *)dst->ptr + dst_offset, dst_ctx->device, (const char *)src->ptr + src_offset,
-                               src_ctx->device, bytes, dst_ctx->queue[0]),
-           err, "copying between devices");
+    /* Within one device (dst may be another process's memory, mapped by
+     * open_shared: unified addressing finds where it lives). */
+    if (dst_ctx == src_ctx)
+        CU_TRY(cudaMemcpyAsync((char *)dst->ptr + dst_offset, (const char *)src->ptr + src_offset, bytes,
+                               cudaMemcpyDeviceToDevice, dst_ctx->queue[0]),
+               err, "copying within the device");
+    else
+        CU_TRY(cudaMemcpyPeerAsync((char *)dst->ptr + dst_offset, dst_ctx->device,
+                                   (const char *)src->ptr + src_offset, src_ctx->device, bytes, dst_ctx->queue[0]),
+               err, "copying between devices");
     /* Later work on either device (the source's next generation overwrites
      * what was read) waits for the copy. */
     if (cu_order_after(src_ctx, dst_ctx, err) != 0 || (dst_ctx != src_ctx && cu_order_after(dst_ctx, dst_ctx, err) != 0))
@@ -523,9 +530,47 @@ static void cu_free_host(ls_ctx *ctx, void *p)
     cudaFreeHost(p);
 }
 
+static_assert(sizeof(cudaIpcMemHandle_t) == LS_GPU_HANDLE_BYTES, "a share handle is CUDA's IPC handle");
+
+static int cu_share(ls_ctx *ctx, ls_buf *buf, unsigned char *handle, ls_error *err)
+{
+    CU_SELECT(ctx, err);
+    cudaIpcMemHandle_t h;
+    CU_TRY(cudaIpcGetMemHandle(&h, buf->ptr), err, "making a handle for another process");
+    memcpy(handle, &h, sizeof h);
+    return 0;
+}
+
+static int cu_open_shared(ls_ctx *ctx, const unsigned char *handle, ls_buf **out, ls_error *err)
+{
+    *out = NULL;
+    CU_SELECT(ctx, err);
+    ls_buf *b = (ls_buf *)calloc(1, sizeof *b);
+    if (!b)
+        return ls_fail(err, "out of host memory opening another process's buffer");
+    cudaIpcMemHandle_t h;
+    memcpy(&h, handle, sizeof h);
+    cudaError_t st = cudaIpcOpenMemHandle(&b->ptr, h, cudaIpcMemLazyEnablePeerAccess);
+    if (st != cudaSuccess) {
+        free(b);
+        return ls_fail(err, "CUDA could not open another process's buffer: %s", cudaGetErrorString(st));
+    }
+    *out = b;
+    return 0;
+}
+
+static void cu_close_shared(ls_ctx *ctx, ls_buf *b)
+{
+    if (!b)
+        return;
+    cudaSetDevice(ctx->device);
+    cudaIpcCloseMemHandle(b->ptr);
+    free(b);
+}
+
 static const ls_gpu cuda_gpu = {
     cu_info, cu_alloc, cu_free, cu_write, cu_read, cu_kernel, cu_kernel_with, cu_groups_per_unit, cu_launch,
-    cu_timer_start, cu_timer_stop, cu_copy, cu_alloc_host, cu_free_host,
+    cu_timer_start, cu_timer_stop, cu_copy, cu_alloc_host, cu_free_host, cu_share, cu_open_shared, cu_close_shared,
 };
 
 /* What cudaMemGetInfo says is free on device `index`: it needs the

@@ -365,6 +365,18 @@ int life_gpu_can_copy(const life_gpu_state *dst, const life_gpu_state *src)
     return ls_gpu_can_copy(dst->cur, src->cur);
 }
 
+int life_gpu_planes_to(life_gpu_state *src, uint32_t first, uint32_t count, ls_buf *dst, ls_error *err)
+{
+    size_t pb = plane_bytes(src);
+    return ls_gpu_copy(dst, 0, src->cur, first * pb, count * pb, err);
+}
+
+int life_gpu_planes_from(life_gpu_state *dst, uint32_t first, uint32_t count, ls_buf *src, ls_error *err)
+{
+    size_t pb = plane_bytes(dst);
+    return ls_gpu_copy(dst->cur, first * pb, src, 0, count * pb, err);
+}
+
 int life_gpu_copy_planes(life_gpu_state *dst, uint32_t dst_first, life_gpu_state *src, uint32_t src_first,
                          uint32_t count, ls_error *err)
 {

@@ -44,6 +44,12 @@ int life_gpu_write_planes(life_gpu_state *st, uint32_t first, uint32_t count, co
 int life_gpu_can_copy(const life_gpu_state *dst, const life_gpu_state *src);
 int life_gpu_copy_planes(life_gpu_state *dst, uint32_t dst_first, life_gpu_state *src, uint32_t src_first,
                          uint32_t count, ls_error *err);
+/* Planes of the current generation to or from the start of a buffer of
+ * the same device (gpu.h's copy, ordered after what is queued and before
+ * what comes later; src or dst may be another process's, opened with
+ * ls_gpu_open_shared). */
+int life_gpu_planes_to(life_gpu_state *src, uint32_t first, uint32_t count, ls_buf *dst, ls_error *err);
+int life_gpu_planes_from(life_gpu_state *dst, uint32_t first, uint32_t count, ls_buf *src, ls_error *err);
 void life_gpu_stop(life_gpu_state *st);
 
 #endif

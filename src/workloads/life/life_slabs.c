@@ -30,7 +30,10 @@
 #define TAG_GHOST 100
 #define TAG_GATHER (TAG_GHOST + 2 * (int)LIFE_MAX_SLABS)
 #define TAG_REPORT (TAG_GATHER + (int)LIFE_MAX_SLABS)
-_Static_assert(TAG_REPORT < 32767, "MPI promises tags up to 32767 only");
+/* The handles of slab i's ghost staging on side s, to the rank whose GPU
+ * writes them: TAG_SHARE + 2i + s. */
+#define TAG_SHARE (TAG_REPORT + 1)
+_Static_assert(TAG_SHARE + 2 * (int)LIFE_MAX_SLABS < 32767, "MPI promises tags up to 32767 only");
 
 enum { LOW = 0, HIGH = 1 }; /* a slab's side: towards plane 0, towards the last */
 
@@ -64,6 +67,14 @@ typedef struct slab {
     uint32_t *edge[2];       /* its lowest and highest k owned planes, on the host for its neighbours */
     int edge_fresh[2];       /* edge[] holds this epoch's planes */
     uint32_t *received[2];   /* ghosts from another rank */
+    /* Ghosts that another rank's GPU of this node writes device to device
+     * (shared_link): staging[side][parity] here, in device memory, which
+     * that rank opened as its peer[!side][parity]; the parity alternates
+     * with each exchange, so that a rank never writes a staging buffer
+     * before its owner has copied the last one from it. */
+    ls_buf *staging[2][2];
+    ls_buf *peer[2][2];      /* a neighbour's staging on `side`, opened here: this slab's edge goes there */
+    uint64_t token[2][2];    /* [out/in][side]: the exchange a shared edge was written in, sent once it is there */
     void *piece;             /* a GPU slab's planes on their way to a count and hash (page-locked where the
                               * backend can: SUMMARY_PIECE_BYTES), made at the first summary, kept until stop */
     uint32_t *scratch;       /* a GPU slab's owned planes on the host (to send to rank 0 for --out),
@@ -86,6 +97,8 @@ struct life_slabs {
     int nlocal_devs;
     slab *slabs;         /* this rank's, in order */
     int nlocal;
+    int sharing;         /* ghosts between ranks of a node may go device to device (shared_link) */
+    uint64_t exchanges;  /* so far: the parity of the staging buffers */
 };
 
 int life_slabs_wanted(const ls_set *set, uint64_t slabs)
@@ -265,12 +278,13 @@ static int open_slab(life_slabs *L, slab *sl, const life_grid *g, const life_fil
 /* This rank's slabs, on its devices. */
 static int open_slabs(life_slabs *L, const life_grid *g, const life_fill_spec *fill, ls_error *err)
 {
-    int rank = L->job.rank, lo = L->census.rank_first[rank], hi = L->census.rank_first[rank + 1];
+    int rank = L->job.rank, lo = L->census.rank_first[rank], hi = L->census.rank_first[rank + 1], mine = 0;
     for (int i = 0; i < L->nslabs; i++)
-        L->nlocal += L->device_of[i] >= lo && L->device_of[i] < hi;
-    L->slabs = calloc((size_t)L->nlocal + 1, sizeof *L->slabs);
+        mine += L->device_of[i] >= lo && L->device_of[i] < hi;
+    L->slabs = calloc((size_t)mine + 1, sizeof *L->slabs);
     if (!L->slabs)
         return ls_fail(err, "out of memory");
+    L->nlocal = mine;
     for (int d = 0; d < L->nlocal_devs; d++)
         L->local_devs[d].job_index = lo + d;
     int n = 0;
@@ -352,6 +366,120 @@ static int put_ghost(life_slabs *L, slab *sl, int side, const uint32_t *src, ls_
     return 0;
 }
 
+/* ---- ghosts device to device between the ranks of a node ---------------------- */
+
+/* Whether the ghost of job slab i on `side` comes from another rank's GPU
+ * on this node straight into i's device memory (gpu.h's share: CUDA IPC)
+ * rather than through host memory and MPI: every rank decides alike,
+ * from the census. */
+static int shared_link(const life_slabs *L, int i, int side)
+{
+    if (!L->sharing || !ghost_of(L, i, side))
+        return 0;
+    const ls_job_device *to = &L->census.dev[L->device_of[i]];
+    const ls_job_device *from = &L->census.dev[L->device_of[neighbour(L, i, side)]];
+    return to->rank != from->rank && to->shares && from->shares && strcmp(to->host, from->host) == 0 &&
+           strcmp(to->backend, from->backend) == 0;
+}
+
+/* The handles of a slab's staging on one side, as sent. */
+typedef struct share_news {
+    unsigned char handle[2][LS_GPU_HANDLE_BYTES];
+} share_news;
+
+/* This rank's staging buffers, their handles to the ranks that write
+ * them, and those ranks' buffers opened here; 0, or -1 with err set
+ * (this rank then falls back with the others: open_shared_links). */
+static int share_staging(life_slabs *L, share_news *mine, share_news *theirs, ls_error *err)
+{
+    ls_job_msg *send = calloc(2 * (size_t)L->nlocal + 1, sizeof *send);
+    ls_job_msg *recv = calloc(2 * (size_t)L->nlocal + 1, sizeof *recv);
+    int nsends = 0, nrecvs = 0, rc = send && recv ? 0 : ls_fail(err, "out of memory");
+    /* The same messages whatever failed here: the ranks they go to wait
+     * for them. */
+    for (int j = 0; j < L->nlocal && send && recv; j++) {
+        slab *sl = &L->slabs[j];
+        for (int side = LOW; side <= HIGH; side++) {
+            int other = neighbour(L, sl->index, side);
+            if (shared_link(L, sl->index, side)) {
+                for (int p = 0; p < 2 && rc == 0; p++)
+                    rc = ls_gpu_alloc(sl->dev->s, edge_bytes(L), "ghost planes from another rank", &sl->staging[side][p],
+                                      err) ||
+                                 ls_gpu_share(sl->staging[side][p], mine[2 * j + side].handle[p], err)
+                             ? -1
+                             : 0;
+                send[nsends++] = (ls_job_msg){job_rank(L, other), TAG_SHARE + 2 * sl->index + side,
+                                              &mine[2 * j + side], sizeof *mine};
+            }
+            /* My edge on `side` is the ghost on the other side of that slab. */
+            if (shared_link(L, other, !side))
+                recv[nrecvs++] = (ls_job_msg){job_rank(L, other), TAG_SHARE + 2 * other + !side,
+                                              &theirs[2 * j + side], sizeof *theirs};
+        }
+    }
+    /* Every rank exchanges, also one that failed above (its handles are
+     * not opened: the agreement in open_shared_links undoes every link). */
+    int xrc = send && recv ? ls_job_exchange(&L->job, send, nsends, recv, nrecvs, err) : -1;
+    rc = rc ? rc : xrc;
+    for (int j = 0; j < L->nlocal && rc == 0; j++) {
+        slab *sl = &L->slabs[j];
+        for (int side = LOW; side <= HIGH && rc == 0; side++)
+            for (int p = 0; p < 2 && rc == 0 && shared_link(L, neighbour(L, sl->index, side), !side); p++)
+                rc = ls_gpu_open_shared(sl->dev->s, theirs[2 * j + side].handle[p], edge_bytes(L),
+                                        "another rank's ghost planes", &sl->peer[side][p], err);
+    }
+    free(send);
+    free(recv);
+    return rc;
+}
+
+static void close_shared_links(life_slabs *L)
+{
+    for (int j = 0; j < L->nlocal; j++)
+        for (int side = LOW; side <= HIGH; side++)
+            for (int p = 0; p < 2; p++) {
+                ls_gpu_close_shared(L->slabs[j].peer[side][p]);
+                ls_gpu_free(L->slabs[j].staging[side][p]);
+                L->slabs[j].peer[side][p] = L->slabs[j].staging[side][p] = NULL;
+            }
+}
+
+/* Ghosts device to device between the ranks of a node where every rank
+ * can open the others' buffers; where one cannot (a driver or container
+ * that refuses CUDA IPC), every link of the job goes through host memory
+ * and MPI, as it did before. Collective. */
+static int open_shared_links(life_slabs *L, ls_error *err)
+{
+    L->sharing = L->job.size > 1;
+    int any = 0;
+    for (int i = 0; i < L->nslabs; i++)
+        for (int side = LOW; side <= HIGH; side++)
+            any |= shared_link(L, i, side);
+    if (!any) {
+        L->sharing = 0;
+        return 0;
+    }
+    share_news *mine = calloc(2 * (size_t)L->nlocal + 1, sizeof *mine);
+    share_news *theirs = calloc(2 * (size_t)L->nlocal + 1, sizeof *theirs);
+    ls_error why = {0};
+    int ok = mine && theirs && share_staging(L, mine, theirs, &why) == 0;
+    free(mine);
+    free(theirs);
+    if (ls_job_count_failed(&L->job, ok) == 0)
+        return 0;
+    close_shared_links(L);
+    L->sharing = 0;
+    (void)err;
+    return 0;
+}
+
+/* Slab sl's edge on `side` into the staging buffer of its neighbour (on
+ * another rank of the node) that this exchange writes. */
+static int send_edge_shared(life_slabs *L, slab *sl, int side, ls_error *err)
+{
+    return life_gpu_planes_to(sl->gpu, edge_plane(L, sl, side), L->k, sl->peer[side][L->exchanges % 2], err);
+}
+
 /* The messages of an exchange with other ranks: each local edge that a
  * slab of another rank needs, and each local ghost that comes from one. */
 static int rank_messages(life_slabs *L, ls_job_msg *sends, int *nsends, ls_job_msg *recvs, int *nrecvs,
@@ -365,19 +493,49 @@ static int rank_messages(life_slabs *L, ls_job_msg *sends, int *nsends, ls_job_m
             int other = neighbour(L, sl->index, side);
             if (job_rank(L, other) == me)
                 continue;
-            /* My edge on `side` is the ghost on the other side of that slab. */
-            if (ghost_of(L, other, !side)) {
+            /* My edge on `side` is the ghost on the other side of that slab:
+             * written into its staging (the message then says it is
+             * there), or sent. */
+            if (shared_link(L, other, !side)) {
+                if (send_edge_shared(L, sl, side, err))
+                    return -1;
+                sl->token[0][side] = L->exchanges;
+                sends[(*nsends)++] = (ls_job_msg){job_rank(L, other), TAG_GHOST + 2 * other + !side,
+                                                  &sl->token[0][side], sizeof sl->token[0][side]};
+            } else if (ghost_of(L, other, !side)) {
                 if (fetch_edge(L, sl, side, err))
                     return -1;
                 sends[(*nsends)++] = (ls_job_msg){job_rank(L, other), TAG_GHOST + 2 * other + !side,
                                                       sl->edge[side], edge_bytes(L)};
             }
-            if (sl->ghost[side])
+            if (shared_link(L, sl->index, side))
+                recvs[(*nrecvs)++] = (ls_job_msg){job_rank(L, other), TAG_GHOST + 2 * sl->index + side,
+                                                  &sl->token[1][side], sizeof sl->token[1][side]};
+            else if (sl->ghost[side])
                 recvs[(*nrecvs)++] = (ls_job_msg){job_rank(L, other), TAG_GHOST + 2 * sl->index + side,
                                                       sl->received[side], edge_bytes(L)};
         }
     }
+    /* The shared edges have reached the other ranks' devices before the
+     * messages say so. */
+    for (int i = 0; L->sharing && i < L->nlocal_devs; i++)
+        if (L->local_devs[i].s->backend->gpu && ls_gpu_wait(L->local_devs[i].s, err))
+            return -1;
     return 0;
+}
+
+/* Slab sl's ghost on `side` from another rank: from its staging buffer
+ * (a shared link: the message said which exchange wrote it) or from the
+ * planes that came by MPI. */
+static int ghost_from_rank(life_slabs *L, slab *sl, int side, ls_error *err)
+{
+    if (!shared_link(L, sl->index, side))
+        return put_ghost(L, sl, side, sl->received[side], err);
+    if (sl->token[1][side] != L->exchanges)
+        return ls_fail(err, "slab %d: its ghosts came from exchange %" PRIu64 " in exchange %" PRIu64
+                            " (the ranks are out of step)",
+                       sl->index, sl->token[1][side], L->exchanges);
+    return life_gpu_planes_from(sl->gpu, ghost_plane(sl, side), L->k, sl->staging[side][L->exchanges % 2], err);
 }
 
 /* New ghosts for every slab of this rank from its neighbours' edges, once
@@ -402,7 +560,7 @@ static int exchange(life_slabs *L, ls_error *err)
                 continue;
             slab *from = local_slab(L, neighbour(L, sl->index, side));
             if (!from)
-                rc = put_ghost(L, sl, side, sl->received[side], err);
+                rc = ghost_from_rank(L, sl, side, err);
             else if (device_to_device(sl, from))
                 rc = life_gpu_copy_planes(sl->gpu, ghost_plane(sl, side), from->gpu, edge_plane(L, from, !side), L->k,
                                           err);
@@ -412,6 +570,7 @@ static int exchange(life_slabs *L, ls_error *err)
     }
     for (int j = 0; j < L->nlocal; j++)
         L->slabs[j].edge_fresh[LOW] = L->slabs[j].edge_fresh[HIGH] = 0;
+    L->exchanges++;
     if (send != sends)
         free(send);
     if (recv != recvs)
@@ -537,6 +696,8 @@ int life_slabs_start(ls_set *set, const life_grid *g, const life_fill_spec *fill
                      failed == 1 ? "" : "s", failed == 1 ? "its" : "their", failed == 1 ? "its" : "their");
     /* The owned planes have reached the devices (g may go); the ghosts
      * come from the neighbours. */
+    if (rc == 0)
+        rc = open_shared_links(L, err);
     if (rc == 0)
         rc = settle_devices(L, err);
     if (rc == 0)
@@ -821,6 +982,7 @@ void life_slabs_stop(life_slabs *L)
     /* Ghost writes may still be queued from the host buffers freed below. */
     ls_error ignored;
     settle_devices(L, &ignored);
+    close_shared_links(L);
     for (int j = 0; j < L->nlocal; j++) {
         slab *sl = &L->slabs[j];
         if (sl->gpu)
