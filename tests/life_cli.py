@@ -165,7 +165,7 @@ def test_bad_input(d):
         os.remove(p)
     refused(d, ["--dims", "2", "--rule", "B9/S23", "--out", os.path.join(d, "o.rle")], "a rule count above 8", "o.rle")
     refused(d, ["--size", "3", "--out", os.path.join(d, "o.data")], "a grid side of 3", "o.data")
-    refused(d, ["--size", "8", "--out", os.path.join(d, "o.rle")], "a 3D grid as RLE", "o.rle")
+    refused(d, ["--dims", "3", "--size", "8", "--out", os.path.join(d, "o.rle")], "a 3D grid as RLE", "o.rle")
     refused(d, ["--size", "8", "--out", os.path.join(d, "o.xyz")], "an unknown output extension", "o.xyz")
 
 

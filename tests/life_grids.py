@@ -12,6 +12,9 @@ chosen for a pattern, and rules as people write them (issue 17, Life):
   other grids (Klein bottle, ...) and unbounded sides are refused;
 - without --size or a suffix the grid is the pattern's box, said on
   stderr, with a warning when the pattern touches its edges;
+- the dimension is 2 unless something says 3 (--dims 3, a --size or
+  suffix of three sides, a 3D input grid, a rule counting above 8), said
+  on stderr when nothing stated it (issue 27);
 - rule names (Life, HighLife, Day & Night, ...) and S/B order (23/3) are
   taken; a 2D rule (a name, S/B order, a file's rule) on a 3D grid is
   refused; plain B/S text on a 3D grid counts 26 neighbours.
@@ -240,6 +243,46 @@ with tempfile.TemporaryDirectory() as d:
     r = subprocess.run([LOCKSTEP, "check", "life", "--dims", "2", "--in", rpent, "--steps", "3", "--quiet"],
                        capture_output=True, text=True)
     expect(r.stderr.count("the pattern's box") == 1, "check: the grid chosen said once", r.stderr)
+
+# ---- the dimension: 2D unless something says 3D (issue 27) -----------------
+
+def dims_run(args, what, dims, said):
+    """A run of `args`: its dimension, and what stderr says (`said` in it,
+    or nothing at all when said is None)."""
+    code, out, err = life([*args, "--steps", "1", "--json", "--backend", "openmp"])
+    r = json.loads(out) if code == 0 else {}
+    expect(r.get("dims") == dims, f"{what}: {dims}D", f"(exit {code}, {r.get('dims')}: {err.strip()})")
+    expect(err == "" if said is None else said in err and len(err.strip().splitlines()) == 1,
+           f"{what}: " + ("nothing said" if said is None else f"said on stderr ('{said}')"), repr(err))
+    return r
+
+
+r = dims_run(["--rule", "B3/S23", "--size", "64"], "--rule B3/S23 --size 64 (B/S text, one side)", 2,
+             "lockstep: life: 2D: nothing says 3D")
+expect(r.get("size") == [64, 64, 1], "--rule B3/S23 --size 64: a 64x64 grid", str(r.get("size")))
+dims_run([], "no options", 2, "2D: nothing says 3D")
+dims_run(["--rule", "B6/S567", "--size", "16"], "the 3D default rule's text alone (counts up to 7)", 2,
+         "2D: nothing says 3D")
+dims_run(["--rule", "B5/S10-12", "--size", "16"], "a rule counting above 8", 3,
+         "lockstep: life: 3D: rule B5/S10-12 counts above 8 neighbours")
+dims_run(["--rule", "B5/S10-12", "--size", "16", "--dims", "3"], "a rule counting above 8 with --dims 3", 3, None)
+dims_run(["--dims", "2", "--size", "64"], "--dims 2", 2, None)
+dims_run(["--dims", "3", "--size", "16"], "--dims 3", 3, None)
+dims_run(["--size", "16x16x16"], "a --size of three sides", 3, None)
+dims_run(["--size", "32x16"], "a --size of two sides", 2, None)
+dims_run(["--rule", "B3/S23:T16,16,16"], "a grid suffix of three sides", 3, None)
+dims_run(["--rule", "Life", "--size", "32"], "a rule name", 2, None)
+dims_run(["--rule", "23/3", "--size", "32"], "S/B order", 2, None)
+with tempfile.TemporaryDirectory() as d:
+    cube = os.path.join(d, "cube.lsgrid")
+    write_native(cube, 3, (8, 8, 8), {(1, 1, 1)}, {6}, {5, 6, 7})
+    dims_run(["--in", cube], "a 3D input grid", 3, None)
+    rpent = os.path.join(d, "rpent.rle")
+    open(rpent, "w").write("x = 3, y = 3, rule = B3/S23\nb2o$2ob$bo!\n")
+    r = dims_run(["--in", rpent, "--size", "16", "--rule", "B5/S10-12"], "a pattern under a rule counting above 8",
+                 3, "3D: rule B5/S10-12")
+    expect(r.get("size") == [16, 16, 16], "the pattern under a 3D rule: on a 16x16x16 grid", str(r.get("size")))
+    dims_run(["--in", rpent, "--size", "16"], "a pattern", 2, None)
 
 # ---- rules as people write them ---------------------------------------------
 

@@ -159,7 +159,7 @@ def test_outputs_first(d):
     refused(d, ["--size", "32x16x8", *LONG, "--out", os.path.join(d, "o.data")], "a PKU output of a non-cube grid")
     refused(d, ["--dims", "2", "--size", "16", *LONG, "--out", os.path.join(d, "o.pku")], "a PKU output of a 2D grid")
     for ext in ("rle", "cells", "png"):
-        refused(d, ["--size", "16", *LONG, "--out", os.path.join(d, "o." + ext)], f"a 3D grid as .{ext}")
+        refused(d, ["--dims", "3", "--size", "16", *LONG, "--out", os.path.join(d, "o." + ext)], f"a 3D grid as .{ext}")
     refused(d, ["--dims", "2", "--size", "1048576x4", "--scale", "4096", *LONG, "--out", os.path.join(d, "o.png")],
             "a PNG wider than PNG allows (2^20 cells at scale 4096)")
     refused(d, ["--dims", "2", "--size", "16", *LONG, "--out", os.path.join(d, "o.xyz")], "an unknown output extension")

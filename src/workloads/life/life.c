@@ -8,6 +8,7 @@
  *   lockstep life IN OUT N      as the PKU contest's `answer IN OUT N` */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@
 #include "workload.h"
 
 typedef struct life_opts {
-    uint64_t dims; /* 0 until given: then the input file's, the rule's (a 2D name), else 3 */
+    uint64_t dims; /* 0 until given: then the input file's, --size's, the rule's, else 2 (settle_dims) */
     const char *size, *rule_text, *density_text, *in, *out, *format_text, *at_text, *frames;
     uint64_t steps, seed, every, scale;
     uint64_t slabs, halo; /* scheduling only (life_slabs.h); 0: not given */
@@ -45,6 +46,7 @@ typedef struct life_opts {
     life_rule rule;
     life_topology grid; /* --rule's grid suffix (given = 0: none) */
     int bounded;        /* without an input file: a bounded plane (the suffix's :P) */
+    char dims_note[160]; /* how the dimension was inferred, for stderr; "" when it was given */
     struct life_input *input; /* the input file read ahead (life_prepare), or NULL */
 } life_opts;
 
@@ -84,7 +86,7 @@ typedef struct life_data {
     int bounded;
     int slabs;     /* cut into this many slabs (life_slabs.h); 0: one device, whole */
     uint32_t halo; /* their ghost depth: generations between exchanges */
-    char note[200]; /* on the grid chosen, for stderr (say_note) */
+    char note[400]; /* on the grid chosen, lines for stderr (say_note) */
     life_out out;   /* --out's last generation: written by the run, put in place by life_write_outputs */
 } life_data;
 
@@ -125,7 +127,9 @@ static int life_params_options(void *pp, ls_opt *out, int max)
     life_opts *o = pp;
     ls_opt opts[] = {
         {"dims", LS_OPT_COUNT, &o->dims, 2, 3, "2|3", "2D (8 neighbours) or 3D (26 neighbours)",
-         "3, or what --size, --rule or --in says", NULL},
+         "2, or 3 where --size or the suffix of --rule has three sides, --in is a 3D grid or the rule counts above "
+         "8 (said on stderr when inferred)",
+         NULL},
         {"size", LS_OPT_STRING, &o->size, 0, 0, "S", "grid size: 256, 300x200 (2D) or 300x200x100 (3D)",
          "256, or the grid suffix of --rule", NULL},
         {"steps", LS_OPT_COUNT, &o->steps, 0, 1000000000000ull, "N", "generations to run", NULL, NULL},
@@ -262,10 +266,28 @@ static int resolve_size(life_opts *o, ls_error *err)
     return 0;
 }
 
+/* Whether --in names a whole grid (PKU, native), whose file says its
+ * dimension; a pattern (RLE, cells, PNG) goes on a grid of either. A name
+ * of no known format counts as a grid: nothing is inferred for a file that
+ * reading will refuse. */
+static int input_is_grid(const life_opts *o)
+{
+    life_format f;
+    ls_error ignored;
+    return o->in && (life_format_resolve(o->in, o->format, &f, &ignored) != 0 || life_format_is_grid(f));
+}
+
+/* 1 when rule r counts more neighbours than a 2D cell has. */
+static int counts_above_2d(life_rule r)
+{
+    return ((r.birth | r.survive) >> (LIFE_MAX_COUNT_2D + 1)) != 0;
+}
+
 /* --rule, parsed for the dimension known so far (--dims, --size's
- * extents; 0: not yet). A rule that implies a dimension (a 2D name, S/B
- * order, a grid suffix of two or three sides) sets it when nothing else
- * has and no input file, whose grid says it, is given. */
+ * extents; 0: not yet). When nothing else has set the dimension and no
+ * input grid says it, the rule may: a 2D name, S/B order or a suffix of
+ * two sides say 2D, a suffix of three sides 3D, and plain B/S text
+ * counting above 8 neighbours can only be 3D (said on stderr). */
 static int parse_rule_option(life_opts *o, ls_error *err)
 {
     if (!o->rule_text)
@@ -273,8 +295,13 @@ static int parse_rule_option(life_opts *o, ls_error *err)
     life_rule_spec spec;
     if (life_rule_parse_spec(o->rule_text, (unsigned)o->dims, &spec, err))
         return -1;
-    if (!o->dims && !o->in && spec.dims)
+    if (!o->dims && !input_is_grid(o) && spec.dims) {
         o->dims = spec.dims;
+    } else if (!o->dims && !input_is_grid(o) && counts_above_2d(spec.rule)) {
+        o->dims = 3;
+        snprintf(o->dims_note, sizeof o->dims_note,
+                 "3D: rule %s counts above 8 neighbours, so 26 (--dims 3 says so, and silences this)", o->rule_text);
+    }
     o->has_rule = 1;
     o->rule = spec.rule; /* parsed again once the dimension is known (pick_rule) */
     o->grid = spec.grid;
@@ -418,11 +445,17 @@ static int life_params_validate(void *pp, ls_error *err)
         return -1;
     if (parse_at(o, err) || check_at(o, err) || resolve_size(o, err) || parse_rule_option(o, err))
         return -1;
-    if (!o->dims && !o->in)
-        o->dims = 3;
+    /* Nothing said 3D: Life is 2D, as for Golly and every other Life
+     * program (the PKU contest's 3D grids come in PKU files). */
+    if (!o->dims && !o->in) {
+        o->dims = 2;
+        snprintf(o->dims_note, sizeof o->dims_note,
+                 "2D: nothing says 3D (--dims 3, a --size of three sides or a rule counting above 8); --dims 2 "
+                 "silences this");
+    }
     if (parse_density(o, err))
         return -1;
-    /* Again, for a dimension settled only now (the default 3D). */
+    /* Again, for a dimension settled only now (the default 2D). */
     if (o->rule_text && o->dims && life_rule_parse(o->rule_text, (unsigned)o->dims, &o->rule, err))
         return -1;
     if (!o->in && settle_extents(o, err))
@@ -496,26 +529,36 @@ static int pick_rule(const life_opts *o, unsigned dims, const life_meta *meta, c
     return 0;
 }
 
-/* A note on the grid chosen, kept for life_run to say once the start is
- * accepted whole (a refused rule is the one line a refusal prints). */
+/* A note on the grid chosen (a line; notes add up), kept for life_run to
+ * say once the start is accepted whole (a refused rule is the one line a
+ * refusal prints). */
 static void note(life_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(life_data *d, const char *fmt, ...)
 {
+    size_t used = strlen(d->note);
+    if (used + 2 >= sizeof d->note)
+        return;
+    if (used)
+        d->note[used++] = '\n';
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->note, sizeof d->note, fmt, ap);
+    vsnprintf(d->note + used, sizeof d->note - used, fmt, ap);
     va_end(ap);
 }
 
-/* Says the note on stderr, once per process (`check` runs the same start
- * on every device) and once per job (on rank 0). */
+/* Says the notes on stderr, a line each, once per process (`check` runs
+ * the same start on every device) and once per job (on rank 0). */
 static void say_note(const life_data *d, int rank)
 {
     static int said;
     if (said || !d->note[0] || rank != 0)
         return;
     said = 1;
-    fprintf(stderr, "lockstep: life: %s\n", d->note);
+    for (const char *line = d->note; line;) {
+        const char *eol = strchr(line, '\n');
+        fprintf(stderr, "lockstep: life: %.*s\n", (int)(eol ? eol - line : (ptrdiff_t)strlen(line)), line);
+        line = eol ? eol + 1 : NULL;
+    }
 }
 
 /* 1 when a live cell lies on the outermost rows or columns of plane z. */
@@ -711,6 +754,8 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
  * (d->grid.words NULL): each slab makes its planes where it lives. */
 static int make_start(const life_opts *o, life_data *d, ls_error *err)
 {
+    if (o->dims_note[0])
+        note(d, "%s", o->dims_note);
     if (o->in) {
         if (load_input(o, d, err))
             return -1;
