@@ -62,7 +62,8 @@ static void test_rules(void)
     expect_rule("B0-26/S0-26", 3, (1u << 27) - 1, (1u << 27) - 1);
     expect_bad_rule("B9/S23", 2);
     expect_bad_rule("B27,3/S5", 3);
-    expect_bad_rule("B3S23", 2);
+    expect_bad_rule("B3", 2);
+    expect_bad_rule("S23", 2);
     expect_bad_rule("B3/S2x", 2);
     expect_bad_rule("X3/S23", 2);
     expect_bad_rule("B3/B23", 2);
@@ -149,6 +150,27 @@ static void test_rule_names_and_grids(void)
     expect_spec("B3/S23", 0, B(3), B(2) | B(3), 0, "");
     expect_spec("B3/S23", 3, B(3), B(2) | B(3), 0, "");
     expect_spec("B6/S567", 3, B(6), B(5) | B(6) | B(7), 0, "");
+    /* B/S without its slash, as Catagolue and apgsearch write it (issue 27). */
+    expect_spec("b3s23", 0, B(3), B(2) | B(3), 0, "");
+    expect_spec("B3S23", 2, B(3), B(2) | B(3), 0, "");
+    expect_spec("s23b36", 2, B(3) | B(6), B(2) | B(3), 0, "");
+    expect_spec("B13,14S10-12", 3, B(13) | B(14), B(10) | B(11) | B(12), 0, "");
+    expect_spec("b36s23:T64,32", 2, B(3) | B(6), B(2) | B(3), 2, ":T64,32");
+    expect_spec("B2S", 2, B(2), 0, 0, "");
+    /* Golly's Generations rules: two states is the Life-like rule, more
+     * are refused by name. */
+    expect_spec("B3/S23/2", 2, B(3), B(2) | B(3), 0, "");
+    expect_spec("23/3/C2:P64,64", 2, B(3), B(2) | B(3), 2, ":P64,64");
+    expect_bad_spec("B2/S/3", 2, "a Generations rule of 3 states");
+    expect_bad_spec("/2/3", 2, "a Generations rule of 3 states");
+    expect_bad_spec("B2/S345/C4:T64,64", 2, "a Generations rule of 4 states");
+    expect_bad_spec("345/2/4", 0, "a Generations rule of 4 states");
+    expect_bad_spec("Brian's Brain", 2, "Golly's B2/S/C3, a Generations rule of 3 states");
+    expect_bad_spec("brians brain", 0, "Golly's B2/S/C3");
+    expect_bad_spec("Star Wars", 2, "Golly's B2/S345/C4");
+    expect_bad_spec("B3/S23/", 2, "the number of states after the second '/'");
+    expect_bad_spec("B3/S23/C", 2, "the number of states after the second '/'");
+    expect_bad_spec("B3/S23/3x", 2, "the number of states after the second '/'");
     /* Golly's grid suffixes; three sides for 3D, one for a square or cube. */
     expect_spec("B3/S23:T2048,2048", 0, B(3), B(2) | B(3), 2, ":T2048,2048");
     expect_spec("B3/S23:P64,32", 2, B(3), B(2) | B(3), 2, ":P64,32");

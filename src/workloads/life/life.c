@@ -134,7 +134,7 @@ static int life_params_options(void *pp, ls_opt *out, int max)
          "256, or the grid suffix of --rule", NULL},
         {"steps", LS_OPT_COUNT, &o->steps, 0, 1000000000000ull, "N", "generations to run", NULL, NULL},
         {"rule", LS_OPT_STRING, &o->rule_text, 0, 0, "R",
-         "B/S rule (B36/S23, B6/S5-7), S/B (23/36) or a name (HighLife), with an optional grid suffix: :T300,200 a "
+         "B/S rule (B36/S23, b36s23, B6/S5-7), S/B (23/36) or a name (HighLife), with an optional grid suffix: :T300,200 a "
          "torus, :P300,200 a bounded plane",
          "B3/S23 in 2D, B6/S567 in 3D, or the rule of an RLE --in", NULL},
         {"density", LS_OPT_STRING, &o->density_text, 0, 0, "P", "random fill: each cell alive with probability P",

@@ -8,8 +8,15 @@
  * empty set is allowed ("B/S" is the rule in which everything dies).
  *
  * S/B order: "23/3", survival digits then birth digits without letters,
- * as Golly and MCell write 2D rules. Names: the table below, matched
- * without regard to case, spaces, '-' and '_', '&' read as "and".
+ * as Golly and MCell write 2D rules. B/S without the slash: "b3s23", as
+ * Catagolue and apgsearch write rules. Names: the table below, matched
+ * without regard to case, spaces, apostrophes, '-' and '_', '&' read as
+ * "and".
+ *
+ * Golly's Generations rules, a third part giving the number of states
+ * ("B2/S/3", "/2/3", "B2/S345/C4", or by name: "Brian's Brain"), are
+ * refused by name: a cell that dies fades through states that one bit a
+ * cell cannot hold. Two states ("B3/S23/2") is the Life-like rule itself.
  *
  * Any of them may end in Golly's grid suffix: ":T" (torus) or ":P"
  * (bounded plane) and the sides, ":T64,64". */
@@ -186,15 +193,25 @@ static const struct {
 #define NNAMED (sizeof named_rules / sizeof named_rules[0])
 _Static_assert(NNAMED <= LIFE_RULE_NAMES, "LIFE_RULE_NAMES holds every named rule");
 
-/* The lookup key of a name: lower case, without spaces, '-' and '_', '&'
- * spelt "and". 0, or -1 when it does not fit in len. */
+/* Golly's best-known Generations rules, by name (matched as named_rules
+ * are), and their rule: refused by name (generations_refusal). */
+static const struct {
+    const char *name, *rule;
+    unsigned states;
+} generations_rules[] = {
+    {"Brian's Brain", "B2/S/C3", 3},
+    {"Star Wars", "B2/S345/C4", 4},
+};
+
+/* The lookup key of a name: lower case, without spaces, apostrophes, '-'
+ * and '_', '&' spelt "and". 0, or -1 when it does not fit in len. */
 static int rule_key(const char *name, char *key, size_t len)
 {
     size_t n = 0;
     for (const char *p = name; *p; p++) {
         const char *add = *p == '&' ? "and" : NULL;
         char one[2] = {(char)tolower((unsigned char)*p), 0};
-        if (*p == ' ' || *p == '-' || *p == '_' || *p == '\t')
+        if (*p == ' ' || *p == '-' || *p == '_' || *p == '\t' || *p == '\'')
             continue;
         for (const char *q = add ? add : one; *q; q++) {
             if (n + 1 >= len)
@@ -230,6 +247,48 @@ int life_rule_names(const char **names, const char **rules, int max)
 int life_rule_key(const char *name, char *key, size_t len)
 {
     return rule_key(name, key, len);
+}
+
+/* The refusal of a Generations rule of `states` states (text, or the
+ * Generations rule called `name`). */
+static int generations_refusal(const char *text, const char *name, const char *rule, unsigned long states,
+                               ls_error *err)
+{
+    return ls_fail_usage(err, "rule '%s' is %s%s%sa Generations rule of %lu states, as Golly runs them (a dying cell "
+                              "fades through states); lockstep runs two-state Life-like rules only",
+                         text, name ? "Golly's " : "", name ? rule : "", name ? ", " : "", states);
+}
+
+/* A Generations rule called by name: refused by name; 0 for other text. */
+static int refuse_named_generations(const char *text, const char *body, ls_error *err)
+{
+    char key[64], named[64];
+    if (rule_key(body, key, sizeof key) != 0)
+        return 0;
+    for (size_t i = 0; i < sizeof generations_rules / sizeof generations_rules[0]; i++)
+        if (rule_key(generations_rules[i].name, named, sizeof named) == 0 && strcmp(key, named) == 0)
+            return generations_refusal(text, generations_rules[i].name, generations_rules[i].rule,
+                                       generations_rules[i].states, err);
+    return 0;
+}
+
+/* B/S without the slash, "b3s23" (Catagolue's spelling), into "b3/s23" in
+ * out: 1 when body is a letter B or S, then more, then the other letter. */
+static int insert_slash(const char *body, char *out, size_t len)
+{
+    char first = (char)toupper((unsigned char)body[0]);
+    if (first != 'B' && first != 'S')
+        return 0;
+    const char *second = strchr(body + 1, first == 'B' ? 'S' : 'B');
+    if (!second)
+        second = strchr(body + 1, first == 'B' ? 's' : 'b');
+    size_t head = second ? (size_t)(second - body) : 0;
+    if (!second || strlen(body) + 2 > len)
+        return 0;
+    memcpy(out, body, head);
+    out[head] = '/';
+    strcpy(out + head + 1, second);
+    return 1;
 }
 
 /* The suffix after ':' (at `suffix`): a letter and 1 to 3 sides. */
@@ -293,6 +352,55 @@ static unsigned suffix_dims(const life_topology *t)
     return t->given && t->sides >= 2 ? t->sides : 0;
 }
 
+/* A Generations rule's third part, the number of states ("B2/S/3",
+ * "/2/3", "B2/S345/C4"): refused unless it is 2, the Life-like rule
+ * itself, which is then cut off body. 0 for text of other forms. */
+static int two_states(const char *text, char *body, ls_error *err)
+{
+    char *first = strchr(body, '/'), *last = strrchr(body, '/');
+    if (!first || first == last || strchr(first + 1, '/') != last)
+        return 0; /* not two slashes: no third part */
+    const char *p = last + 1;
+    if (*p == 'C' || *p == 'c' || *p == 'G' || *p == 'g')
+        p++;
+    char *end;
+    errno = 0;
+    unsigned long states = isdigit((unsigned char)*p) ? strtoul(p, &end, 10) : 0;
+    if (states == 0 || *end != '\0' || errno)
+        return ls_fail_usage(err, "rule '%s': expected the number of states after the second '/', as in Golly's "
+                                  "Generations rules (B2/S/3); lockstep runs two-state Life-like rules only",
+                             text);
+    if (states != 2)
+        return generations_refusal(text, NULL, NULL, states, err);
+    *last = '\0';
+    return 0;
+}
+
+/* The rule in body (the text without its suffix and state count): a
+ * name, S/B order, B/S with or without its slash. *why_2d says why the
+ * rule can only be 2D, or stays NULL. */
+static int parse_body(const char *text, const char *body, unsigned max, life_rule *rule, const char **why_2d,
+                      ls_error *err)
+{
+    const char *named = strchr(body, '/') ? NULL : find_named_rule(body);
+    char slashed[RULE_TEXT_MAX + 2];
+    if (named) {
+        *why_2d = "a 2D rule by name";
+        return parse_bs(text, named, LIFE_MAX_COUNT_2D, rule, err);
+    }
+    if (is_sb_order(body)) {
+        *why_2d = "in S/B order, the 2D notation of Golly and MCell";
+        return parse_sb(text, body, rule, err);
+    }
+    if (strchr(body, '/'))
+        return parse_bs(text, body, max, rule, err);
+    if (insert_slash(body, slashed, sizeof slashed))
+        return parse_bs(text, slashed, max, rule, err);
+    return ls_fail_usage(err, "rule '%s': expected B/S notation (B3/S23, b3s23), S/B order (23/3) or a rule name "
+                              "(Life, HighLife, Seeds, Day & Night, ...: LIFE RULES in man lockstep)",
+                         text);
+}
+
 int life_rule_parse_spec(const char *text, unsigned dims, life_rule_spec *out, ls_error *err)
 {
     char body[RULE_TEXT_MAX + 1];
@@ -310,23 +418,10 @@ int life_rule_parse_spec(const char *text, unsigned dims, life_rule_spec *out, l
     /* Counts up to the grid's neighbours: the dimension given, else the
      * one the suffix implies, else (not known yet) 26. */
     unsigned max = (dims ? dims : suffix_dims(&out->grid)) == 2 ? LIFE_MAX_COUNT_2D : LIFE_MAX_COUNT_3D;
-    const char *named = strchr(body, '/') ? NULL : find_named_rule(body);
     const char *why_2d = NULL;
-    if (named) {
-        why_2d = "a 2D rule by name";
-        if (parse_bs(text, named, LIFE_MAX_COUNT_2D, &out->rule, err))
-            return -1;
-    } else if (is_sb_order(body)) {
-        why_2d = "in S/B order, the 2D notation of Golly and MCell";
-        if (parse_sb(text, body, &out->rule, err))
-            return -1;
-    } else if (!strchr(body, '/')) {
-        return ls_fail_usage(err, "rule '%s': expected B/S notation (B3/S23), S/B order (23/3) or a rule name "
-                                  "(Life, HighLife, Seeds, Day & Night, ...: LIFE RULES in man lockstep)",
-                             text);
-    } else if (parse_bs(text, body, max, &out->rule, err)) {
+    if (refuse_named_generations(text, body, err) || two_states(text, body, err) ||
+        parse_body(text, body, max, &out->rule, &why_2d, err))
         return -1;
-    }
     out->dims = why_2d ? 2 : suffix_dims(&out->grid);
     if (why_2d && suffix_dims(&out->grid) == 3)
         return ls_fail_usage(err, "rule '%s': the rule is %s but its grid suffix has three sides (3D)", text, why_2d);
