@@ -341,13 +341,13 @@ with tempfile.TemporaryDirectory() as d:
     if HAVE_GIF:
         refused(["--dims", "2", "--out", os.path.join(d, "a.gif")], "a GIF without --every", "give --every K")
         refused(["--dims", "3", "--every", "1", "--out", os.path.join(d, "a.gif")], "a GIF of a 3D grid",
-                "a GIF animates 2D grids")
+                "the gif format holds 2D animations; this grid is 3D")
         refused(["--dims", "2", "--size", "40000", "--scale", "2", "--every", "1", "--out",
                  os.path.join(d, "a.gif")], "a GIF wider than 65535 pixels", "at most 65535 pixels")
         refused(["--dims", "2", "--every", "1", "--out", os.path.join(d, "no", "a.gif")], "a GIF in a missing "
                 "directory", "a.gif")
     open(os.path.join(d, "in.gif"), "wb").write(b"GIF89a")
-    refused(["--in", os.path.join(d, "in.gif")], "a GIF as input", "GIF is written only")
+    refused(["--in", os.path.join(d, "in.gif")], "a GIF as input", "the gif format is written only")
     expect(not [n for n in os.listdir(d) if n.startswith(".")], "no temporary file left anywhere",
            str([n for n in os.listdir(d) if n.startswith(".")]))
 

@@ -13,6 +13,7 @@
 
 #include "life_cpu.h"
 #include "life_io.h"
+#include "life_text.h"
 #include "life_rule.h"
 
 #include "check.h"

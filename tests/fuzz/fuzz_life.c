@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "life_io.h"
+#include "life_text.h"
 #include "life_rule.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

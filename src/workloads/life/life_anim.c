@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "life_png.h"
 #include "output.h"
 
 #ifdef LS_HAVE_GIF

@@ -21,7 +21,7 @@
 
 #include "error.h"
 #include "life_grid.h"
-#include "life_io.h"
+#include "life_format.h"
 
 /* Hundredths of a second each GIF frame shows. */
 #define LIFE_GIF_DELAY_CS 10

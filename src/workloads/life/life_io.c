@@ -1,7 +1,9 @@
-/* life_io.c - whole-grid formats (PKU, native), placing patterns, format
- * choice, and the file-level read and atomic write. RLE and plaintext are
- * in life_text.c, PNG in life_png.c. */
+/* life_io.c - the table of formats (their rows: life_format.h), the
+ * whole-grid formats (PKU, native), and the file-level read and atomic
+ * write. RLE and plaintext are in life_text.c, PNG in life_png.c,
+ * macrocells in life_mc.c. */
 #include "life_io.h"
+#include "life_text.h"
 #include "output.h"
 
 #include <errno.h>
@@ -16,48 +18,58 @@
 
 /* ---- formats ------------------------------------------------------------ */
 
-static const struct {
-    const char *name;
-    life_format format;
-    const char *extensions[4];
-    const char *about; /* what the man page says of it (docs/life.md has the layouts) */
-} formats[] = {
-    {"pku", LIFE_FORMAT_PKU, {".data", ".bin", ".pku", NULL},
-     "PKU HPCGame 2024 problem G: uint64 M and T (little-endian), then M^3 bytes, 1 alive; a cube. The output's T "
-     "is the input's T + N."},
-    {"native", LIFE_FORMAT_NATIVE, {".lsgrid", NULL},
-     "lockstep's own: the shape, rule and generation, the cells 8 to a byte and an FNV-1a checksum of all of it; "
-     "any size, 2D or 3D, torus or plane."},
-    {"rle", LIFE_FORMAT_RLE, {".rle", NULL},
-     "Golly's and LifeWiki's run-length encoding, with the rule and its grid suffix in the header (rule = "
-     "B3/S23:T64,48); a pattern, read 2D."},
-    {"cells", LIFE_FORMAT_CELLS, {".cells", NULL}, "LifeWiki plaintext: ! comments, . dead, O alive; a pattern."},
-    {"png", LIFE_FORMAT_PNG, {".png", NULL},
-     "black alive, white dead, --scale pixels a cell, the rule, generation and seed in text chunks; a pattern "
-     "when read."},
-    {"gif", LIFE_FORMAT_GIF, {".gif", NULL},
-     "written only: an animation of the --every samples, --scale pixels a cell."},
+const life_format_methods life_gif_format = {
+    .name = "gif", .extensions = {".gif"}, .holds = "2D animations", .dims = 2,
+    .largest_side = LIFE_GIF_MAX_SIDE, .side_in_pixels = 1,
+    .about = "written only: an animation of the --every samples, --scale pixels a cell.",
+};
+
+/* Every format, in the order messages list them: a new format is a file
+ * defining its row and a line here. */
+static const life_format_methods *const formats[] = {
+    &life_pku_format, &life_native_format, &life_rle_format, &life_cells_format, &life_png_format, &life_gif_format,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
+
+/* The formats' names ("pku, native, ... or gif (written only)") or their
+ * extensions (".data .bin .pku, .lsgrid, ...") into out. */
+static void list_formats(int extensions, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < NFORMATS && used < len; i++) {
+        const life_format_methods *f = formats[i];
+        const char *sep = i == 0 ? "" : extensions ? ", " : i + 1 == NFORMATS ? " or " : ", ";
+        int n = snprintf(out + used, len - used, "%s", sep);
+        for (int e = 0; extensions && f->extensions[e] && n >= 0; e++)
+            n += snprintf(out + used + (size_t)n, len - used - (size_t)n, "%s%s", e ? " " : "", f->extensions[e]);
+        if (!extensions)
+            n += snprintf(out + used + (size_t)n, len - used - (size_t)n, "%s%s", f->name,
+                          f->read_grid || f->read_pattern ? "" : " (written only)");
+        used = used + (size_t)n < len ? used + (size_t)n : len;
+    }
+}
 
 int life_format_parse(const char *name, life_format *out, ls_error *err)
 {
     for (size_t i = 0; i < NFORMATS; i++)
-        if (strcmp(name, formats[i].name) == 0) {
-            *out = formats[i].format;
+        if (strcmp(name, formats[i]->name) == 0) {
+            *out = formats[i];
             return 0;
         }
-    return ls_fail_usage(err, "unknown format '%s': expected pku, native, rle, cells, png or gif (written only)", name);
+    char names[200];
+    list_formats(0, names, sizeof names);
+    return ls_fail_usage(err, "unknown format '%s': expected %s", name, names);
 }
 
 const char *life_format_choices(void)
 {
-    /* Made once from the table; "pku|native|rle|cells|png|gif" fits. */
+    /* Made once from the table; "pku|native|rle|cells|png|mc|gif" fits. */
     static char choices[64];
     if (!choices[0])
         for (size_t i = 0; i < NFORMATS; i++)
             snprintf(choices + strlen(choices), sizeof choices - strlen(choices), "%s%s", i ? "|" : "",
-                     formats[i].name);
+                     formats[i]->name);
     return choices;
 }
 
@@ -66,25 +78,12 @@ void life_format_manual(char *out, size_t len)
     out[0] = 0;
     for (size_t i = 0; i < NFORMATS; i++) {
         size_t used = strlen(out);
-        used += (size_t)snprintf(out + used, len - used, "%s%s (", i ? "\n\n" : "", formats[i].name);
-        for (int k = 0; formats[i].extensions[k] && used < len; k++)
-            used += (size_t)snprintf(out + used, len - used, "%s%s", k ? ", " : "", formats[i].extensions[k]);
+        used += (size_t)snprintf(out + used, len - used, "%s%s (", i ? "\n\n" : "", formats[i]->name);
+        for (int k = 0; formats[i]->extensions[k] && used < len; k++)
+            used += (size_t)snprintf(out + used, len - used, "%s%s", k ? ", " : "", formats[i]->extensions[k]);
         if (used < len)
-            snprintf(out + used, len - used, "): %s", formats[i].about);
+            snprintf(out + used, len - used, "): %s", formats[i]->about);
     }
-}
-
-const char *life_format_name(life_format f)
-{
-    for (size_t i = 0; i < NFORMATS; i++)
-        if (formats[i].format == f)
-            return formats[i].name;
-    return "auto";
-}
-
-int life_format_is_grid(life_format f)
-{
-    return f == LIFE_FORMAT_PKU || f == LIFE_FORMAT_NATIVE;
 }
 
 /* 1 when `path` ends with `ext`, ignoring case. */
@@ -101,35 +100,15 @@ int life_format_resolve(const char *path, life_format given, life_format *out, l
         return 0;
     }
     for (size_t i = 0; i < NFORMATS; i++)
-        for (int e = 0; formats[i].extensions[e]; e++)
-            if (has_extension(path, formats[i].extensions[e])) {
-                *out = formats[i].format;
+        for (int e = 0; formats[i]->extensions[e]; e++)
+            if (has_extension(path, formats[i]->extensions[e])) {
+                *out = formats[i];
                 return 0;
             }
-    return ls_fail_usage(err,
-                         "%s: cannot tell the format from the name (.data .bin .pku, .lsgrid, .rle, .cells, "
-                         ".png, .gif); name it with --format",
-                         path);
-}
-
-int life_format_check_shape(life_format f, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, uint32_t scale,
-                            ls_error *err)
-{
-    if (f == LIFE_FORMAT_PKU && (dims != 3 || nx != ny || nx != nz))
-        return dims == 3 ? ls_fail_usage(err, "a PKU file holds a cube; this grid is %ux%ux%u", nx, ny, nz)
-                         : ls_fail_usage(err, "a PKU file holds a 3D cube; this grid is 2D (%ux%u)", nx, ny);
-    if (f == LIFE_FORMAT_GIF && dims != 2)
-        return ls_fail_usage(err, "a GIF animates 2D grids; this grid is 3D");
-    if ((f == LIFE_FORMAT_RLE || f == LIFE_FORMAT_CELLS || f == LIFE_FORMAT_PNG) && dims != 2)
-        return ls_fail_usage(err, "the %s format holds 2D patterns; this grid is 3D (use the pku or native format)",
-                             life_format_name(f));
-    uint64_t px = (uint64_t)(scale ? scale : 1);
-    uint64_t max_side = f == LIFE_FORMAT_GIF ? LIFE_GIF_MAX_SIDE : LIFE_PNG_MAX_SIDE;
-    if ((f == LIFE_FORMAT_PNG || f == LIFE_FORMAT_GIF) && ((uint64_t)nx * px > max_side || (uint64_t)ny * px > max_side))
-        return ls_fail_usage(err, "a %ux%u grid at scale %llu is too large for a %s (at most %llu pixels a side)", nx,
-                             ny, (unsigned long long)px, f == LIFE_FORMAT_GIF ? "GIF" : "PNG",
-                             (unsigned long long)max_side);
-    return 0;
+    char extensions[200];
+    list_formats(1, extensions, sizeof extensions);
+    return ls_fail_usage(err, "%s: cannot tell the format from the name (%s); name it with --format", path,
+                         extensions);
 }
 
 /* ---- little-endian integers ----------------------------------------------- */
@@ -649,7 +628,7 @@ static int pku_write_cells(FILE *f, const life_grid *g, const life_beside *besid
 static int pku_write_stream(FILE *f, const life_grid *g, const life_meta *meta, const life_beside *beside,
                             ls_error *err)
 {
-    if (life_format_check_shape(LIFE_FORMAT_PKU, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
+    if (life_format_check_shape(&life_pku_format, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
         return -1;
     uint8_t head[PKU_HEADER];
     pku_header(head, g, meta);
@@ -663,6 +642,13 @@ int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
 {
     return pku_write_stream(f, g, meta, NULL, err);
 }
+
+const life_format_methods life_pku_format = {
+    .name = "pku", .extensions = {".data", ".bin", ".pku"}, .holds = "3D cubes", .dims = 3, .cubes = 1,
+    .about = "PKU HPCGame 2024 problem G: uint64 M and T (little-endian), then M^3 bytes, 1 alive; a cube. The "
+             "output's T is the input's T + N.",
+    .read_grid = life_read_pku, .write = life_write_pku,
+};
 
 /* ---- native: bit-packed, any size -------------------------------------- */
 
@@ -861,48 +847,12 @@ int life_read_native(FILE *f, const char *name, life_grid *g, life_meta *meta, l
     return 0;
 }
 
-/* ---- patterns ------------------------------------------------------------ */
-
-void life_pattern_free(life_pattern *p)
-{
-    free(p->cells);
-    p->cells = NULL;
-}
-
-int life_pattern_alloc(life_pattern *p, const char *name, uint64_t w, uint64_t h, ls_error *err)
-{
-    if (w == 0 || h == 0 || w > LIFE_MAX_SIZE || h > LIFE_MAX_SIZE || w * h > LIFE_PATTERN_MAX_CELLS)
-        return ls_fail_usage(err, "%s: a pattern of %llux%llu cells is out of range (1 to %u a side, at most 2^30 "
-                                  "cells; larger grids go in the native or PKU format)",
-                             name, (unsigned long long)w, (unsigned long long)h, LIFE_MAX_SIZE);
-    p->cells = calloc((size_t)(w * h), 1);
-    if (!p->cells)
-        return ls_fail(err, "out of memory for a %llux%llu pattern", (unsigned long long)w, (unsigned long long)h);
-    p->width = (uint32_t)w;
-    p->height = (uint32_t)h;
-    return 0;
-}
-
-int life_place(life_grid *g, const life_pattern *p, const life_at *at, ls_error *err)
-{
-    if (p->width > g->nx || p->height > g->ny)
-        return ls_fail_usage(err, "the pattern (%ux%u) is larger than the grid (%ux%u)", p->width, p->height, g->nx,
-                             g->ny);
-    /* Placed where asked, or not at all: wrapping an --at past the edge
-     * around the torus would run a pattern other than the one named. */
-    if (at && ((uint64_t)at->x + p->width > g->nx || (uint64_t)at->y + p->height > g->ny))
-        return ls_fail_usage(err, "the pattern (%ux%u) at %u,%u does not fit in the grid (%ux%u): its top-left cell "
-                                  "goes at most at %u,%u",
-                             p->width, p->height, at->x, at->y, g->nx, g->ny, g->nx - p->width, g->ny - p->height);
-    uint32_t x0 = at ? at->x : (g->nx - p->width) / 2;
-    uint32_t y0 = at ? at->y : (g->ny - p->height) / 2;
-    uint32_t z = g->nz / 2;
-    for (uint32_t y = 0; y < p->height; y++)
-        for (uint32_t x = 0; x < p->width; x++)
-            if (p->cells[(size_t)y * p->width + x])
-                life_set(g, x0 + x, y0 + y, z, 1);
-    return 0;
-}
+const life_format_methods life_native_format = {
+    .name = "native", .extensions = {".lsgrid"}, .holds = "any grid",
+    .about = "lockstep's own: the shape, rule and generation, the cells 8 to a byte and an FNV-1a checksum of all "
+             "of it; any size, 2D or 3D, torus or plane.",
+    .read_grid = life_read_native, .write = life_write_native,
+};
 
 /* ---- files ------------------------------------------------------------------ */
 
@@ -914,38 +864,15 @@ int life_read_file(const char *path, life_format fmt, uint32_t png_scale, life_g
     memset(meta, 0, sizeof *meta);
     if (life_format_resolve(path, fmt, &fmt, err))
         return -1;
-    if (fmt == LIFE_FORMAT_GIF)
-        return ls_fail_usage(err, "%s: GIF is written only (an animation of a run, with --every); read patterns from "
-                                  "rle, cells or png",
-                             path);
+    if (!fmt->read_grid && !fmt->read_pattern)
+        return ls_fail_usage(err, "%s: the %s format is written only (%s of a run), not read", path, fmt->name,
+                             fmt->holds);
     FILE *f = fopen(path, "rb");
     if (!f)
         return ls_fail_usage(err, "cannot open %s: %s", path, strerror(errno));
-    int rc;
-    switch (fmt) {
-    case LIFE_FORMAT_PKU: rc = life_read_pku(f, path, g, meta, err); break;
-    case LIFE_FORMAT_NATIVE: rc = life_read_native(f, path, g, meta, err); break;
-    case LIFE_FORMAT_RLE: rc = life_read_rle(f, path, p, err); break;
-    case LIFE_FORMAT_CELLS: rc = life_read_cells(f, path, p, err); break;
-    case LIFE_FORMAT_PNG: rc = life_read_png(f, path, png_scale ? png_scale : 1, p, err); break;
-    default: rc = ls_fail_usage(err, "%s: no format to read it with", path); break;
-    }
+    int rc = fmt->read_grid ? fmt->read_grid(f, path, g, meta, err) : fmt->read_pattern(f, path, png_scale, p, err);
     fclose(f);
     return rc;
-}
-
-typedef int (*grid_writer)(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err);
-
-static grid_writer writer_for(life_format fmt)
-{
-    switch (fmt) {
-    case LIFE_FORMAT_PKU: return life_write_pku;
-    case LIFE_FORMAT_NATIVE: return life_write_native;
-    case LIFE_FORMAT_RLE: return life_write_rle;
-    case LIFE_FORMAT_CELLS: return life_write_cells;
-    case LIFE_FORMAT_PNG: return life_write_png;
-    default: return NULL;
-    }
 }
 
 /* A PKU file into the temporary file mapped (ls_atomic_map): threads
@@ -956,7 +883,7 @@ static grid_writer writer_for(life_format fmt)
 static int pku_write_mapped(ls_atomic_file *a, const life_grid *g, const life_meta *meta, const life_beside *beside,
                             ls_error *err)
 {
-    if (life_format_check_shape(LIFE_FORMAT_PKU, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
+    if (life_format_check_shape(&life_pku_format, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
         return -1;
     uint32_t m = g->nx;
     int64_t rows = (int64_t)g->ny * g->nz;
@@ -975,10 +902,10 @@ static int pku_write_mapped(ls_atomic_file *a, const life_grid *g, const life_me
 static int write_stream(ls_atomic_file *a, life_format fmt, const life_grid *g, const life_meta *meta,
                         const life_beside *beside, ls_error *err)
 {
-    if (fmt == LIFE_FORMAT_PKU)
+    if (fmt == &life_pku_format)
         return pku_write_stream(a->f, g, meta, beside, err);
     run_beside(beside);
-    return writer_for(fmt)(a->f, g, meta, err);
+    return fmt->write(a->f, g, meta, err);
 }
 
 int life_out_write(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
@@ -987,7 +914,7 @@ int life_out_write(life_out *out, const char *path, life_format fmt, const life_
     memset(out, 0, sizeof *out);
     if (life_format_resolve(path, fmt, &fmt, err))
         return -1;
-    if (!writer_for(fmt))
+    if (!fmt->write)
         return ls_fail_usage(err, "%s: the %s format is no grid file (an animation is written by the run, with "
                                   "--every)",
                              path, life_format_name(fmt));
@@ -996,7 +923,7 @@ int life_out_write(life_out *out, const char *path, life_format fmt, const life_
     /* A PKU file through a mapping where the target takes one (its
      * messages name the file), else through the stream (a writer's
      * messages do not). */
-    int rc = fmt == LIFE_FORMAT_PKU ? pku_write_mapped(&out->file, g, meta, beside, err) : 1;
+    int rc = fmt == &life_pku_format ? pku_write_mapped(&out->file, g, meta, beside, err) : 1;
     if (rc > 0) {
         rc = write_stream(&out->file, fmt, g, meta, beside, err);
         if (rc != 0 && !err->usage) {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "life_io.h"
+#include "life_png.h"
 #include "png_out.h"
 
 /* libpng reports errors through a callback that must not return: it
@@ -84,7 +84,7 @@ static void make_text_chunks(const life_grid *g, const life_meta *meta, png_text
 int life_write_png(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
 {
     uint32_t scale = meta->scale ? meta->scale : 1;
-    if (life_format_check_shape(LIFE_FORMAT_PNG, g->dims, g->nx, g->ny, g->nz, scale, err))
+    if (life_format_check_shape(&life_png_format, g->dims, g->nx, g->ny, g->nz, scale, err))
         return -1;
     _Static_assert(LIFE_PNG_MAX_SIDE == PNG_UINT_31_MAX, "PNG's limit on a side");
     uint32_t width = g->nx * scale, height = g->ny * scale; /* below 2^31: checked */
@@ -148,6 +148,8 @@ static void png_cells(png_structp png, uint32_t scale, png_bytep row, life_patte
 int life_read_png(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err)
 {
     memset(p, 0, sizeof *p);
+    if (scale == 0)
+        scale = 1;
     png_failure failure = {"", NULL};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &failure, on_png_error, on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -185,3 +187,11 @@ int life_read_png(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls
     free(row);
     return 0;
 }
+
+const life_format_methods life_png_format = {
+    .name = "png", .extensions = {".png"}, .holds = "2D pictures", .dims = 2,
+    .about = "black alive, white dead, --scale pixels a cell, the rule, generation and seed in text chunks; a "
+             "pattern when read.",
+    .largest_side = LIFE_PNG_MAX_SIDE, .side_in_pixels = 1,
+    .read_pattern = life_read_png, .write = life_write_png,
+};

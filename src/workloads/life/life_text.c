@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "life_io.h"
+#include "life_text.h"
 
 #define RLE_LINE 70
 
@@ -355,7 +355,7 @@ static int row_is_empty(const life_grid *g, uint32_t y)
 
 int life_write_rle(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
 {
-    if (life_format_check_shape(LIFE_FORMAT_RLE, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
+    if (life_format_check_shape(&life_rle_format, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
         return -1;
     char rule[LIFE_RULE_TEXT], grid[LIFE_TOPOLOGY_TEXT];
     life_rule_format(meta->rule, rule, sizeof rule);
@@ -438,7 +438,7 @@ int life_read_cells(FILE *f, const char *name, life_pattern *p, ls_error *err)
 
 int life_write_cells(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
 {
-    if (life_format_check_shape(LIFE_FORMAT_CELLS, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
+    if (life_format_check_shape(&life_cells_format, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
         return -1;
     errno = 0;
     int failed = fprintf(f, "!Name: lockstep life\n!%ux%u\n", g->nx, g->ny) < 0;
@@ -454,3 +454,31 @@ int life_write_cells(FILE *f, const life_grid *g, const life_meta *meta, ls_erro
     free(row);
     return failed ? ls_fail(err, "%s", errno ? strerror(errno) : "write error") : 0;
 }
+
+/* ---- the rows ------------------------------------------------------------ */
+
+/* The pattern readers as a row calls them: text has no pixels to scale. */
+static int read_rle_row(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err)
+{
+    (void)scale;
+    return life_read_rle(f, name, p, err);
+}
+
+static int read_cells_row(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err)
+{
+    (void)scale;
+    return life_read_cells(f, name, p, err);
+}
+
+const life_format_methods life_rle_format = {
+    .name = "rle", .extensions = {".rle"}, .holds = "2D patterns", .dims = 2,
+    .about = "Golly's and LifeWiki's run-length encoding, with the rule and its grid suffix in the header (rule = "
+             "B3/S23:T64,48); a pattern, read 2D.",
+    .read_pattern = read_rle_row, .write = life_write_rle,
+};
+
+const life_format_methods life_cells_format = {
+    .name = "cells", .extensions = {".cells"}, .holds = "2D patterns", .dims = 2,
+    .about = "LifeWiki plaintext: ! comments, . dead, O alive; a pattern.",
+    .read_pattern = read_cells_row, .write = life_write_cells,
+};

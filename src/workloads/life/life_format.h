@@ -1,0 +1,113 @@
+/* life_format.h - what every Life file format shares, below the readers
+ * and writers:
+ *
+ * - a format's row of methods (life_format_methods): its name, its
+ *   extensions, its reader and writer, the grids it holds (dimension,
+ *   largest side), as sqlite3_io_methods is a VFS file's. Each format's
+ *   file defines its row (life_text.c: rle and cells; life_png.c;
+ *   life_mc.c; life_io.c: pku, native and gif), and life_io.c's table
+ *   lists them: a new format is a file and a row there;
+ * - what a file says beyond its cells (life_meta);
+ * - 2D patterns (life_pattern) and placing them in a grid (life_place);
+ * - whether a format holds a grid of a given shape (life_format_check_shape),
+ *   which the writers check and a run checks before computing.
+ *
+ * Every reader reports bad input as one line naming the file and what is
+ * wrong (err->usage set), and allocates only as much as the input that has
+ * arrived justifies (a header claiming a huge grid costs nothing until its
+ * cells come); writers report failed writes. */
+#ifndef LOCKSTEP_LIFE_FORMAT_H
+#define LOCKSTEP_LIFE_FORMAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "life_grid.h"
+#include "life_rule.h"
+
+/* PNG's limit on a picture's side, in pixels (2^31 - 1); GIF's (2^16 - 1). */
+#define LIFE_PNG_MAX_SIDE 0x7fffffffu
+#define LIFE_GIF_MAX_SIDE 0xffffu
+
+/* What a file says beyond its cells, and what a writer needs to know. */
+typedef struct life_meta {
+    uint64_t generation;  /* PKU T, native generation count */
+    life_rule rule;       /* the rule (native files, RLE headers) */
+    int has_rule;         /* a native file's rule is set */
+    uint32_t scale;       /* PNG pixels per cell along each side (>= 1) */
+    /* Where the run started, for a PNG's text chunks: a random fill's
+     * seed (has_seed), or the file it was read from (source, or NULL). */
+    int has_seed;
+    uint64_t seed;
+    const char *source;
+} life_meta;
+
+/* ---- patterns --------------------------------------------------------- */
+
+/* A 2D pattern: the bounding box its file declares, a byte per cell. */
+typedef struct life_pattern {
+    uint32_t width, height;
+    uint8_t *cells;                 /* cells[y * width + x], 0 or 1 */
+    char rule[LIFE_RULE_TEXT];      /* the file's rule, with its grid suffix; "" if none */
+} life_pattern;
+
+void life_pattern_free(life_pattern *p);
+
+/* The largest pattern read: LIFE_PATTERN_MAX_CELLS cells (a byte each in
+ * memory while it is placed), each side at most LIFE_MAX_SIZE. A file's
+ * header can claim any box, so every pattern reader checks the box with
+ * life_pattern_alloc before it reads or decodes a cell; whole grids
+ * larger than this go in the native or PKU format. */
+#define LIFE_PATTERN_MAX_CELLS (1ull << 30)
+/* An all-dead w x h pattern, or -1 with err->usage set (out of range) or
+ * err set (no memory). `name` is the file's, for the message. */
+int life_pattern_alloc(life_pattern *p, const char *name, uint64_t w, uint64_t h, ls_error *err);
+
+/* Copies p into g (2D, or the middle plane z = nz / 2 of a 3D grid) with
+ * its top-left cell at (x, y); at == NULL centres it. Refuses a pattern
+ * larger than the grid, and one that would not fit at (x, y) without
+ * wrapping around the torus. */
+typedef struct life_at {
+    uint32_t x, y;
+} life_at;
+int life_place(life_grid *g, const life_pattern *p, const life_at *at, ls_error *err);
+
+/* ---- formats ------------------------------------------------------------ */
+
+/* `name` is the file's name for messages. A grid reader makes *g whole
+ * (PKU, native); a pattern reader fills *p, at `scale` pixels a cell for
+ * a picture (others ignore it). */
+typedef int (*life_grid_reader)(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_error *err);
+typedef int (*life_pattern_reader)(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err);
+typedef int (*life_grid_writer)(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err);
+
+typedef struct life_format_methods {
+    const char *name;          /* as --format takes it: "rle" */
+    const char *extensions[4]; /* ".rle", matched without regard to case; NULL after the last */
+    const char *holds;         /* what its files hold, for messages: "2D patterns" */
+    const char *about;         /* what the man page says of it (docs/life.md has the layouts) */
+    unsigned dims;             /* the grids it holds: 2, 3, or 0 for either */
+    int cubes;                 /* 3D cubes only (PKU) */
+    uint64_t largest_side;     /* the most cells a side (pixels at the scale, where side_in_pixels); 0: any grid's */
+    int side_in_pixels;
+    life_grid_reader read_grid;       /* a whole grid, or NULL */
+    life_pattern_reader read_pattern; /* a pattern, or NULL; neither: written only */
+    life_grid_writer write;           /* NULL: not a grid file (a GIF is written by the run, life_anim.h) */
+} life_format_methods;
+
+/* A format: its row (NULL: not chosen yet, from the file name's extension). */
+typedef const life_format_methods *life_format;
+
+const char *life_format_name(life_format f);
+/* 1 for formats that hold a whole grid (pku, native), 0 for patterns. */
+int life_format_is_grid(life_format f);
+
+/* Whether format f can hold a grid of this shape (its dimension, cubes,
+ * its largest side at `scale` pixels a cell): 0, or -1 with err->usage
+ * set. The writers refuse what this refuses, so a run checks its output
+ * with it before computing. */
+int life_format_check_shape(life_format f, unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, uint32_t scale,
+                            ls_error *err);
+
+#endif
