@@ -12,6 +12,9 @@ chosen for a pattern, and rules as people write them (issue 17, Life):
   other grids (Klein bottle, ...) and unbounded sides are refused;
 - without --size or a suffix the grid is the pattern's box, said on
   stderr, with a warning when the pattern touches its edges;
+- a pattern goes where Golly puts it on a grid of its size: at its
+  #CXRLE Pos, else its middle on the grid's; --at center centres it as
+  before (issue 27);
 - the dimension is 2 unless something says 3 (--dims 3, a --size or
   suffix of three sides, a 3D input grid, a rule counting above 8), said
   on stderr when nothing stated it (issue 27);
@@ -243,6 +246,73 @@ with tempfile.TemporaryDirectory() as d:
     r = subprocess.run([LOCKSTEP, "check", "life", "--dims", "2", "--in", rpent, "--steps", "3", "--quiet"],
                        capture_output=True, text=True)
     expect(r.stderr.count("the pattern's box") == 1, "check: the grid chosen said once", r.stderr)
+
+# ---- where a pattern goes: as Golly puts it (issue 27) ----------------------
+# Golly's bounded grids and tori of W x H cells run from its cell
+# (-(W // 2), -(H // 2)) (lifealgo.cpp, setgridsize); a pattern without
+# #CXRLE Pos goes with its top-left cell at (-(w // 2), -(h // 2)), with
+# Pos at Pos (readpattern.cpp, readrle). So on lockstep's grid, whose
+# top-left cell is (0, 0), Golly's cell (X, Y) is (X + W // 2, Y + H // 2).
+
+def live_cells(path):
+    """The live cells of a .cells file, as a set of (x, y)."""
+    rows = [l for l in open(path).read().splitlines() if not l.startswith("!")]
+    return {(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "O"}
+
+
+GUN_ROWS = ["........................O...........", "......................O.O...........",
+            "............OO......OO............OO", "...........O...O....OO............OO",
+            "OO........O.....O...OO..............", "OO........O...O.OO....O.O...........",
+            "..........O.....O.......O...........", "...........O...O....................",
+            "............OO......................"]
+GUN_CELLS = {(x, y) for y, row in enumerate(GUN_ROWS) for x, c in enumerate(row) if c == "O"}
+
+
+def gun_rle(head=""):
+    runs = "$".join("".join("o" if c == "O" else "b" for c in row) for row in GUN_ROWS)
+    return head + "x = 36, y = 9, rule = B3/S23\n" + runs + "!\n"
+
+
+with tempfile.TemporaryDirectory() as d:
+    def placed(rle_text, args, what):
+        rle = os.path.join(d, "p.rle")
+        out = os.path.join(d, "p.cells")
+        open(rle, "w").write(rle_text)
+        if os.path.exists(out):
+            os.remove(out)
+        run_json(["--in", rle, "--steps", "0", "--backend", "openmp", "--out", out, *args], what)
+        return live_cells(out) if os.path.exists(out) else set()
+
+    def shifted(cells, dx, dy):
+        return {(x + dx, y + dy) for x, y in cells}
+
+    for w, h in ((120, 80), (121, 81), (37, 23), (38, 24)):
+        gx, gy = w // 2 - 36 // 2, h // 2 - 9 // 2
+        got = placed(gun_rle(), ["--rule", f"B3/S23:P{w},{h}"], f"the gun on :P{w},{h}")
+        expect(got == shifted(GUN_CELLS, gx, gy), f"the gun on :P{w},{h}: where Golly puts it, top-left at {gx},{gy}",
+               str(min(got, default=None)))
+        got = placed(gun_rle(), ["--rule", f"B3/S23:T{w},{h}", "--at", "center"], f"--at center on :T{w},{h}")
+        expect(got == shifted(GUN_CELLS, (w - 36) // 2, (h - 9) // 2),
+               f"--at center on :T{w},{h}: centred as before, top-left at {(w - 36) // 2},{(h - 9) // 2}")
+    got = placed(gun_rle(), ["--size", "64x48"], "the gun on --size 64x48")
+    expect(got == shifted(GUN_CELLS, 32 - 18, 24 - 4), "--size 64x48: Golly's place too")
+    got = placed(gun_rle("#CXRLE Pos=-30,3 Gen=12\n"), ["--rule", "B3/S23:P81,40"], "#CXRLE Pos=-30,3")
+    expect(got == shifted(GUN_CELLS, 40 - 30, 20 + 3), "#CXRLE Pos=-30,3 on :P81,40: top-left at 10,23")
+    got = placed(gun_rle("#CXRLE Pos=5,-3\n"), ["--rule", "B3/S23:P37,23", "--at", "1,2"], "--at over Pos")
+    expect(got == shifted(GUN_CELLS, 1, 2), "--at 1,2 places it, whatever Pos says")
+    got = placed(gun_rle("#C a comment first\n#CXRLE Pos=5,-3\n"), ["--rule", "B3/S23:P37,23"],
+                 "#CXRLE after another line")
+    expect(got == shifted(GUN_CELLS, 18 - 18, 11 - 4), "#CXRLE after another line: a comment, as to Golly")
+    got = placed(gun_rle("#CXRLE Pos=500,500\n"), [], "Pos on the pattern's own box")
+    expect(got == GUN_CELLS, "Pos on the pattern's own box (no --size, no suffix): the box holds it")
+    rle = os.path.join(d, "far.rle")
+    open(rle, "w").write(gun_rle("#CXRLE Pos=2,0\n"))
+    refused(["--in", rle, "--rule", "B3/S23:P37,23"], "Pos past the grid's edge",
+            "at Pos=2,0 lies outside the grid (37x23, Golly's cells -18,-11 to 18,11)")
+    open(rle, "w").write(gun_rle("#CXRLE Pos=x,0\n"))
+    refused(["--in", rle, "--size", "64"], "a malformed Pos", "expected Pos=X,Y")
+    refused(["--in", rle, "--size", "64", "--at", "middle"], "--at middle", "expected X,Y")
+
 
 # ---- the dimension: 2D unless something says 3D (issue 27) -----------------
 

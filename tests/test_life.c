@@ -217,7 +217,7 @@ static void test_rule_names_and_grids(void)
 
 /* ---- known answers ------------------------------------------------------ */
 
-/* A 2D grid of nx x ny with the RLE pattern centred (or at `at`). */
+/* A 2D grid of nx x ny with the RLE pattern where Golly puts it (or at `at`). */
 static int grid_with(const char *rle, uint32_t nx, uint32_t ny, const life_at *at, life_grid *g)
 {
     ls_error err;
@@ -275,7 +275,7 @@ static void test_r_pentomino(void)
 static void test_glider_and_blinker(void)
 {
     life_grid g, moved, blinker, start;
-    life_at at = {10, 20}, at_moved = {11, 21};
+    life_at at = {LIFE_PLACE_AT, 10, 20}, at_moved = {LIFE_PLACE_AT, 11, 21};
     /* The glider of LifeWiki, heading down and right (south-east). */
     if (grid_with("x = 3, y = 3\nbo$2bo$3o!\n", 37, 45, &at, &g) ||
         grid_with("x = 3, y = 3\nbo$2bo$3o!\n", 37, 45, &at_moved, &moved))
@@ -312,7 +312,7 @@ static const char gosper_rle[] =
 static void test_gosper_gun(void)
 {
     life_grid g;
-    life_at at = {2, 2};
+    life_at at = {LIFE_PLACE_AT, 2, 2};
     if (grid_with(gosper_rle, 200, 200, &at, &g))
         return;
     check(life_grid_population(&g) == 36, "the Gosper gun has 36 cells");

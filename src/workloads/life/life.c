@@ -144,7 +144,9 @@ static int life_params_options(void *pp, ls_opt *out, int max)
         {"in", LS_OPT_STRING, &o->in, 0, 0, "FILE", "start from FILE (pku, native, rle, cells or png)", NULL, NULL},
         {"format", LS_OPT_STRING, &o->format_text, 0, 0, life_format_choices(),
          "the format of --in and --out instead of their extension's", NULL, NULL},
-        {"at", LS_OPT_STRING, &o->at_text, 0, 0, "X,Y", "place the pattern's top-left cell here", "centred", NULL},
+        {"at", LS_OPT_STRING, &o->at_text, 0, 0, "X,Y|center", "place the pattern's top-left cell at X,Y, or centre it",
+         "where Golly puts it: at its file's #CXRLE Pos, else its middle cell on the grid's (width/2, height/2)",
+         NULL},
         {"every", LS_OPT_COUNT, &o->every, 1, 1000000000000ull, "K", "report the population every K generations",
          NULL, NULL},
         {"scale", LS_OPT_COUNT, &o->scale, 1, 4096, "S", "PNG pixels per cell along each side", NULL, NULL},
@@ -239,12 +241,16 @@ static int parse_at(life_opts *o, ls_error *err)
 {
     if (!o->at_text)
         return 0;
+    o->has_at = 1;
+    if (strcmp(o->at_text, "center") == 0 || strcmp(o->at_text, "centre") == 0) {
+        o->at = (life_at){LIFE_PLACE_CENTRE, 0, 0};
+        return 0;
+    }
     unsigned long long x, y;
     char tail;
     if (sscanf(o->at_text, "%llu,%llu%c", &x, &y, &tail) != 2 || x >= LIFE_MAX_SIZE || y >= LIFE_MAX_SIZE)
-        return ls_fail_usage(err, "--at '%s': expected X,Y (cells from the top-left corner)", o->at_text);
-    o->has_at = 1;
-    o->at = (life_at){(uint32_t)x, (uint32_t)y};
+        return ls_fail_usage(err, "--at '%s': expected X,Y (cells from the top-left corner) or center", o->at_text);
+    o->at = (life_at){LIFE_PLACE_AT, (uint32_t)x, (uint32_t)y};
     return 0;
 }
 
@@ -488,7 +494,10 @@ static int life_params_canonical(const void *pp, const char *option, char *out, 
     } else if (strcmp(option, "density") == 0 && !o->in) {
         snprintf(out, len, "%.17g", o->density);
     } else if (strcmp(option, "at") == 0 && o->has_at) {
-        snprintf(out, len, "%u,%u", o->at.x, o->at.y);
+        if (o->at.how == LIFE_PLACE_CENTRE)
+            snprintf(out, len, "center");
+        else
+            snprintf(out, len, "%u,%u", o->at.x, o->at.y);
     } else {
         return 0;
     }
@@ -605,7 +614,8 @@ static int pattern_suffix(const life_opts *o, const life_pattern *p, life_topolo
 /* A grid for a pattern. Its sides: --size or --rule's suffix, else the
  * file's suffix, else the pattern's box (at least 4, said on stderr: the
  * box leaves the pattern no room). A bounded plane when the command
- * line's suffix, else the file's, says :P. */
+ * line's suffix, else the file's, says :P. The pattern goes where --at
+ * says, else where Golly puts it (life_place). */
 static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_data *d, ls_error *err)
 {
     life_grid *g = &d->grid;
@@ -630,7 +640,11 @@ static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_data
     if (life_grid_init(g, dims, ext[0], ext[1], ext[2], err))
         return -1;
     g->bounded = o->grid.given ? o->grid.bounded : file.given && file.bounded;
-    if (life_place(g, p, o->has_at ? &o->at : NULL, err)) {
+    /* On its own box a pattern fills the grid: the file's Pos, which puts
+     * it somewhere in Golly's larger universe, does not apply. */
+    life_pattern boxed = *p;
+    boxed.has_pos = boxed.has_pos && !from_box;
+    if (life_place(g, &boxed, o->has_at ? &o->at : NULL, err)) {
         life_grid_free(g);
         char why[sizeof err->msg]; /* err->msg is rewritten below: copied first */
         snprintf(why, sizeof why, "%s", err->msg);

@@ -27,24 +27,51 @@ int life_pattern_alloc(life_pattern *p, const char *name, uint64_t w, uint64_t h
     return 0;
 }
 
+/* The top-left cell of p in g where `at` says, as a signed position (a
+ * file's Pos may lie outside the grid). */
+static void place_corner(const life_grid *g, const life_pattern *p, const life_at *at, int64_t *x, int64_t *y)
+{
+    life_placing how = at ? at->how : LIFE_PLACE_GOLLY;
+    if (how == LIFE_PLACE_AT) {
+        *x = at->x;
+        *y = at->y;
+    } else if (how == LIFE_PLACE_CENTRE) {
+        *x = (g->nx - p->width) / 2;
+        *y = (g->ny - p->height) / 2;
+    } else if (p->has_pos) {
+        *x = (int64_t)(g->nx / 2) + p->pos_x;
+        *y = (int64_t)(g->ny / 2) + p->pos_y;
+    } else {
+        *x = (int64_t)(g->nx / 2) - p->width / 2;
+        *y = (int64_t)(g->ny / 2) - p->height / 2;
+    }
+}
+
 int life_place(life_grid *g, const life_pattern *p, const life_at *at, ls_error *err)
 {
     if (p->width > g->nx || p->height > g->ny)
         return ls_fail_usage(err, "the pattern (%ux%u) is larger than the grid (%ux%u)", p->width, p->height, g->nx,
                              g->ny);
-    /* Placed where asked, or not at all: wrapping an --at past the edge
-     * around the torus would run a pattern other than the one named. */
-    if (at && ((uint64_t)at->x + p->width > g->nx || (uint64_t)at->y + p->height > g->ny))
-        return ls_fail_usage(err, "the pattern (%ux%u) at %u,%u does not fit in the grid (%ux%u): its top-left cell "
-                                  "goes at most at %u,%u",
-                             p->width, p->height, at->x, at->y, g->nx, g->ny, g->nx - p->width, g->ny - p->height);
-    uint32_t x0 = at ? at->x : (g->nx - p->width) / 2;
-    uint32_t y0 = at ? at->y : (g->ny - p->height) / 2;
+    int64_t x0, y0;
+    place_corner(g, p, at, &x0, &y0);
+    int by_pos = (!at || at->how == LIFE_PLACE_GOLLY) && p->has_pos;
+    if (x0 < 0 || y0 < 0 || x0 + p->width > g->nx || y0 + p->height > g->ny) {
+        if (by_pos)
+            return ls_fail_usage(err, "the pattern (%ux%u) at Pos=%lld,%lld lies outside the grid (%ux%u, Golly's "
+                                      "cells %lld,%lld to %lld,%lld); give --size, or --at to place it",
+                                 p->width, p->height, (long long)p->pos_x, (long long)p->pos_y, g->nx, g->ny,
+                                 -(long long)(g->nx / 2), -(long long)(g->ny / 2),
+                                 (long long)(g->nx - g->nx / 2 - 1), (long long)(g->ny - g->ny / 2 - 1));
+        return ls_fail_usage(err, "the pattern (%ux%u) at %lld,%lld does not fit in the grid (%ux%u): its top-left "
+                                  "cell goes at most at %u,%u",
+                             p->width, p->height, (long long)x0, (long long)y0, g->nx, g->ny, g->nx - p->width,
+                             g->ny - p->height);
+    }
     uint32_t z = g->nz / 2;
     for (uint32_t y = 0; y < p->height; y++)
         for (uint32_t x = 0; x < p->width; x++)
             if (p->cells[(size_t)y * p->width + x])
-                life_set(g, x0 + x, y0 + y, z, 1);
+                life_set(g, (uint32_t)x0 + x, (uint32_t)y0 + y, z, 1);
     return 0;
 }
 

@@ -45,11 +45,16 @@ typedef struct life_meta {
 
 /* ---- patterns --------------------------------------------------------- */
 
-/* A 2D pattern: the bounding box its file declares, a byte per cell. */
+/* A 2D pattern: the bounding box its file declares, a byte per cell, and
+ * where the file puts it in Golly's coordinates, whose origin is the cell
+ * (nx / 2, ny / 2) of an nx x ny grid (life_place). */
 typedef struct life_pattern {
     uint32_t width, height;
     uint8_t *cells;                 /* cells[y * width + x], 0 or 1 */
     char rule[LIFE_RULE_TEXT];      /* the file's rule, with its grid suffix; "" if none */
+    int has_pos;                    /* the file places it (#CXRLE Pos=, a macrocell) */
+    int64_t pos_x, pos_y;           /* then: its top-left cell in Golly's coordinates */
+    uint64_t generation;            /* the file's generation (#CXRLE Gen=, ...); 0 if none */
 } life_pattern;
 
 void life_pattern_free(life_pattern *p);
@@ -64,13 +69,27 @@ void life_pattern_free(life_pattern *p);
  * err set (no memory). `name` is the file's, for the message. */
 int life_pattern_alloc(life_pattern *p, const char *name, uint64_t w, uint64_t h, ls_error *err);
 
-/* Copies p into g (2D, or the middle plane z = nz / 2 of a 3D grid) with
- * its top-left cell at (x, y); at == NULL centres it. Refuses a pattern
- * larger than the grid, and one that would not fit at (x, y) without
- * wrapping around the torus. */
+/* Where a pattern goes in a grid. */
+typedef enum life_placing {
+    /* Where Golly puts it on a bounded grid or torus of the grid's size
+     * (readpattern.cpp, lifealgo.cpp): the grid's top-left cell is
+     * Golly's (-(nx / 2), -(ny / 2)); a pattern at the file's Pos, else
+     * with its cell (w / 2, h / 2) on Golly's origin, the grid's cell
+     * (nx / 2, ny / 2). */
+    LIFE_PLACE_GOLLY,
+    LIFE_PLACE_CENTRE, /* centred, rounding up and left: top-left at ((nx - w) / 2, (ny - h) / 2) */
+    LIFE_PLACE_AT,     /* its top-left cell at (x, y) */
+} life_placing;
+
 typedef struct life_at {
-    uint32_t x, y;
+    life_placing how;
+    uint32_t x, y; /* LIFE_PLACE_AT */
 } life_at;
+
+/* Copies p into g (2D, or the middle plane z = nz / 2 of a 3D grid) where
+ * `at` says (NULL: LIFE_PLACE_GOLLY). Refuses a pattern larger than the
+ * grid, and one that would not lie inside it where it is put: wrapping it
+ * around a torus would run a pattern other than the one named. */
 int life_place(life_grid *g, const life_pattern *p, const life_at *at, ls_error *err);
 
 /* ---- formats ------------------------------------------------------------ */

@@ -872,6 +872,8 @@ int life_read_file(const char *path, life_format fmt, uint32_t png_scale, life_g
         return ls_fail_usage(err, "cannot open %s: %s", path, strerror(errno));
     int rc = fmt->read_grid ? fmt->read_grid(f, path, g, meta, err) : fmt->read_pattern(f, path, png_scale, p, err);
     fclose(f);
+    if (rc == 0 && !fmt->read_grid)
+        meta->generation = p->generation; /* #CXRLE Gen=, ... */
     return rc;
 }
 

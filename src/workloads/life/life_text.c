@@ -112,6 +112,67 @@ typedef struct rle_reader {
     unsigned line;  /* of p, from 1 */
 } rle_reader;
 
+/* The value of "key=value" in [p, end) as a signed decimal at *v; the
+ * pointer past it, or NULL when there is none. */
+static const char *xrle_number(const char *p, const char *end, int64_t *v)
+{
+    char *stop;
+    errno = 0;
+    long long n = strtoll(p, &stop, 10);
+    if (stop == p || stop > end || errno || !(isdigit((unsigned char)*p) || *p == '-' || *p == '+'))
+        return NULL;
+    *v = n;
+    return stop;
+}
+
+/* One "#CXRLE Pos=X,Y Gen=G" line (the line at r->p, up to eol), as Golly
+ * writes and reads it: Pos is the pattern's top-left cell in Golly's
+ * coordinates, Gen its generation; other keys are Golly's own and
+ * ignored, as Golly does. */
+static int rle_xrle_line(rle_reader *r, const char *eol, life_pattern *p, ls_error *err)
+{
+    for (const char *q = r->p + 6; q < eol;) {
+        while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
+            q++;
+        const char *word = q;
+        while (q < eol && *q != ' ' && *q != '\t' && *q != '\r')
+            q++;
+        const char *after;
+        if (strncmp(word, "Pos=", 4) == 0) {
+            after = xrle_number(word + 4, q, &p->pos_x);
+            after = after && *after == ',' ? xrle_number(after + 1, q, &p->pos_y) : NULL;
+            if (!after || after != q)
+                return ls_fail_usage(err, "%s:%u: expected Pos=X,Y in the #CXRLE line", r->name, r->line);
+            p->has_pos = 1;
+        } else if (strncmp(word, "Gen=", 4) == 0) {
+            char *stop;
+            errno = 0;
+            unsigned long long g = strtoull(word + 4, &stop, 10);
+            if (!isdigit((unsigned char)word[4]) || stop != q || errno)
+                return ls_fail_usage(err, "%s:%u: expected Gen=N (0 to 2^64 - 1) in the #CXRLE line", r->name,
+                                     r->line);
+            p->generation = g;
+        }
+    }
+    return 0;
+}
+
+/* The "#CXRLE" lines that open a file, where Golly writes them and alone
+ * reads them (later ones are comments to Golly, and so here). */
+static int rle_xrle(rle_reader *r, life_pattern *p, ls_error *err)
+{
+    while (strncmp(r->p, "#CXRLE", 6) == 0) {
+        const char *eol = strchr(r->p, '\n');
+        if (!eol)
+            eol = r->p + strlen(r->p);
+        if (rle_xrle_line(r, eol, p, err))
+            return -1;
+        r->p = *eol ? eol + 1 : eol;
+        r->line++;
+    }
+    return 0;
+}
+
 /* Skips '#' comment lines and blank lines before the header. */
 static void rle_skip_comments(rle_reader *r)
 {
@@ -300,7 +361,9 @@ int life_read_rle(FILE *f, const char *name, life_pattern *p, ls_error *err)
     if (read_all(f, name, 0, &text, &len, err)) /* an RLE's lines may be of any length */
         return -1;
     rle_reader r = {name, text, 1};
-    int rc = rle_header(&r, p, err);
+    int rc = rle_xrle(&r, p, err);
+    if (rc == 0)
+        rc = rle_header(&r, p, err);
     if (rc == 0)
         rc = rle_cells(&r, p, err);
     if (rc)
