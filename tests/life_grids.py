@@ -14,7 +14,7 @@ chosen for a pattern, and rules as people write them (issue 17, Life):
   stderr, with a warning when the pattern touches its edges;
 - a pattern goes where Golly puts it on a grid of its size: at its
   #CXRLE Pos, else its middle on the grid's; --at center centres it as
-  before (issue 27);
+  before; RLE output opens with Golly's '#CXRLE Pos= Gen=' (issue 27);
 - the dimension is 2 unless something says 3 (--dims 3, a --size or
   suffix of three sides, a 3D input grid, a rule counting above 8), said
   on stderr when nothing stated it (issue 27);
@@ -313,6 +313,21 @@ with tempfile.TemporaryDirectory() as d:
     refused(["--in", rle, "--size", "64"], "a malformed Pos", "expected Pos=X,Y")
     refused(["--in", rle, "--size", "64", "--at", "middle"], "--at middle", "expected X,Y")
 
+    # RLE output opens with Golly's #CXRLE line: Pos the grid's top-left
+    # cell in Golly's coordinates, Gen the generation (when past 0).
+    out = os.path.join(d, "o.rle")
+    run_json(["--rule", "B3/S23:T41,30", "--steps", "7", "--backend", "openmp", "--out", out], "RLE output")
+    lines = open(out).read().splitlines() if os.path.exists(out) else [""]
+    expect(lines[0] == "#CXRLE Pos=-20,-15 Gen=7", "RLE output: '#CXRLE Pos=-20,-15 Gen=7' first", lines[0])
+    run_json(["--rule", "B3/S23:T41,30", "--steps", "0", "--backend", "openmp", "--out", out], "RLE at generation 0")
+    lines = open(out).read().splitlines() if os.path.exists(out) else [""]
+    expect(lines[0] == "#CXRLE Pos=-20,-15", "RLE output at generation 0: no Gen, as Golly writes it", lines[0])
+    # Read back with --size: Golly's coordinates keep its cells in place
+    # around the middle, on a larger grid too.
+    small = placed(open(out).read(), [], "the RLE read back")
+    large = placed(open(out).read(), ["--size", "61x40"], "the RLE read back on 61x40")
+    expect(large == shifted(small, 30 - 20, 20 - 15), "RLE read back on a larger grid: the same cells about the "
+           "middle, as Golly places them")
 
 # ---- the dimension: 2D unless something says 3D (issue 27) -----------------
 

@@ -425,9 +425,16 @@ int life_write_rle(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
     /* The grid's suffix, as Golly writes it: Golly then runs the pattern
      * on the same torus or bounded plane, not on its unbounded one. */
     life_topology_format(g->bounded, 2, g->nx, g->ny, 1, grid, sizeof grid);
+    /* Golly's first line: the grid's top-left cell in its coordinates
+     * (the grid's middle cell is Golly's origin, life_place), and the
+     * generation when past 0, as Golly writes them. */
+    char gen[32] = "";
+    if (meta->generation)
+        snprintf(gen, sizeof gen, " Gen=%llu", (unsigned long long)meta->generation);
     errno = 0;
     rle_writer w = {f, 0, 0};
-    w.failed = fprintf(f, "#C written by lockstep life\nx = %u, y = %u, rule = %s%s\n", g->nx, g->ny, rule, grid) < 0;
+    w.failed = fprintf(f, "#CXRLE Pos=%lld,%lld%s\n#C written by lockstep life\nx = %u, y = %u, rule = %s%s\n",
+                       -(long long)(g->nx / 2), -(long long)(g->ny / 2), gen, g->nx, g->ny, rule, grid) < 0;
     uint64_t rows_ended = 0; /* '$' owed before the next live cell */
     for (uint32_t y = 0; y < g->ny && !w.failed; y++) {
         if (!row_is_empty(g, y)) {
