@@ -171,6 +171,19 @@ def test_outputs_first(d):
     refused(d, ["--in", rle, "--size", "64", *LONG, "--out", os.path.join(d, "o.data")],
             "a 2D pattern written as PKU")
     refused(d, [pku, os.path.join(d, "nonexist", "o.data"), "1000000000"], "IN OUT N with OUT in no directory")
+    # An output extension of no format is refused, naming the formats,
+    # with an input file too: it was written in the input's format under a
+    # name that says another (issue 27: RLE text in run.mc). A name with no
+    # extension (the contest's OUT) still takes the input's format.
+    err = refused(d, ["--in", rle, "--size", "64", *LONG, "--out", os.path.join(d, "run.xyz")],
+                  "an RLE input written to run.xyz")
+    expect("cannot tell the format from the name" in err and ".lsgrid" in err and ".rle" in err and "--format" in err,
+           "an output extension of no format: the message names the formats' extensions", err)
+    plain = os.path.join(d, "OUT")
+    accepted(["--in", rle, "--size", "64", "--steps", "1", "--out", plain], "an RLE input written to OUT")
+    expect(os.path.exists(plain) and "x = 64, y = 64" in open(plain).read(), "OUT without an extension: RLE, "
+           "the input's format")
+    os.remove(plain)
     os.remove(pku)
     os.remove(rle)
     # A grid too large for this machine's memory is bad input, like one too

@@ -381,17 +381,28 @@ static int check_at(const life_opts *o, ls_error *err)
     return 0;
 }
 
+/* 1 when the last part of `path` has an extension ("run.mc", not "OUT",
+ * "/dev/stdout" or ".hidden"). */
+static int has_extension(const char *path)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return dot && dot != base && dot[1] != '\0';
+}
+
 /* Whether --out can be written once the run is done: its format (its
- * name's, --format's, else the input's), then the file itself (its
- * directory exists and takes a file). Refused now, as bad input, rather
- * than after the generations. */
+ * name's, --format's, else, for a name without an extension such as the
+ * contest's OUT, the input's), then the file itself (its directory exists
+ * and takes a file). Refused now, as bad input, rather than after the
+ * generations: an extension of no format is refused naming the formats,
+ * not written in the input's format under a name that says another. */
 static int check_out(life_opts *o, ls_error *err)
 {
     if (!o->out)
         return 0;
     ls_error ignored;
     if (life_format_resolve(o->out, o->format, &o->out_format, err) &&
-        (!o->in || life_format_resolve(o->in, o->format, &o->out_format, &ignored)))
+        (!o->in || has_extension(o->out) || life_format_resolve(o->in, o->format, &o->out_format, &ignored)))
         return -1; /* err holds what the output's name lacks */
     if (o->out_format == LIFE_FORMAT_GIF && !o->every)
         return ls_fail_usage(err, "--out %s: an animated GIF has a frame every K generations: give --every K", o->out);
