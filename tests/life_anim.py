@@ -264,8 +264,8 @@ with tempfile.TemporaryDirectory() as d:
             expect(rows == [[1 - p for p in row] for row in scaled(at[gen], 2)],
                    f"frame {k}: generation {gen}, cell by cell (black alive)")
         expect(text.get("Rule") == "B3/S23:P37,23" and text.get("Generation") == str(gen) and
-               text.get("Seed") == "5" and text.get("Software") == "lockstep life",
-               f"frame {k}: tEXt Rule, Generation, Seed, Software", str(text))
+               text.get("Seed") == "5" and text.get("Software") == "lockstep life" and text.get("Scale") == "2",
+               f"frame {k}: tEXt Rule, Generation, Seed, Software, Scale", str(text))
     # An empty DIR that exists is filled; from a file, Source instead of Seed.
     rle = os.path.join(d, "glider.rle")
     open(rle, "w").write("x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n")

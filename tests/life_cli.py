@@ -124,6 +124,24 @@ def test_round_trips(d):
               f"a random 300x41 grid round-trips through RLE and {fmt}: {r1.stderr}{r2.stderr}")
     png = open(os.path.join(d, "again.png"), "rb").read(8)
     check(png == b"\x89PNG\r\n\x1a\n", "the PNG is a PNG")
+    # A PNG at --scale 4 reads back as the grid it came from, without
+    # --scale: its text chunks say the scale, the rule and grid, and the
+    # generation (issue 27; before, it read as a grid 4 times as wide).
+    scaled = os.path.join(d, "scaled.png")
+    r1 = run("--rule", "B36/S23:P41,29", "--steps", "5", "--scale", "4", "--out", scaled, "--quiet", "--json")
+    r2 = run("--in", scaled, "--steps", "2", "--json", "--quiet", "--backend", "openmp")
+    r3 = run("--rule", "B36/S23:P41,29", "--steps", "7", "--json", "--quiet", "--backend", "openmp")
+    if r1.returncode == 0 and r2.returncode == 0 and r3.returncode == 0:
+        one, two, three = json.loads(r1.stdout), json.loads(r2.stdout), json.loads(r3.stdout)
+        check(two["size"] == [41, 29, 1] and two.get("topology") == "plane" and two["rule"] == "B36/S23",
+              f"a PNG at scale 4 reads back as its 41x29 plane of B36/S23: {two['size']} {two['rule']}")
+        check(two["grid_digest"] == three["grid_digest"], "... and 2 generations on, it is the run's generation 7")
+    else:
+        check(False, f"a PNG at scale 4 read back: {r1.stderr}{r2.stderr}{r3.stderr}")
+    out_rle = os.path.join(d, "from_png.rle")
+    r = run("--in", scaled, "--steps", "1", "--out", out_rle, "--quiet")
+    check(r.returncode == 0 and "Gen=6" in open(out_rle).read().splitlines()[0],
+          f"the PNG's generation (5) counts on into its output (Gen=6): {r.stderr}")
 
 
 def refused(d, args, what, out_name):

@@ -26,6 +26,9 @@
 #include "life_grid.h"
 #include "life_rule.h"
 
+/* The most pixels a cell along each side of a picture (--scale). */
+#define LIFE_MAX_SCALE 4096u
+
 /* PNG's limit on a picture's side, in pixels (2^31 - 1); GIF's (2^16 - 1). */
 #define LIFE_PNG_MAX_SIDE 0x7fffffffu
 #define LIFE_GIF_MAX_SIDE 0xffffu

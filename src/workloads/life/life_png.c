@@ -3,6 +3,7 @@
  * grayscale, a row at a time, so that a 65536^2 grid needs no picture in
  * memory. Read from any PNG libpng reads: a cell is alive when the
  * top-left pixel of its square is darker than mid-grey. */
+#include <ctype.h>
 #include <errno.h>
 #include <png.h>
 #include <setjmp.h>
@@ -48,8 +49,8 @@ static void png_row(const life_grid *g, uint32_t y, uint32_t scale, uint32_t wid
  * are PNG's "Software" and lockstep's own; values are Latin-1 text (a
  * file name outside it is written as its bytes). */
 typedef struct png_text_chunks {
-    char rule[LIFE_RULE_TEXT + LIFE_TOPOLOGY_TEXT], generation[24], seed[24];
-    png_text chunks[4];
+    char rule[LIFE_RULE_TEXT + LIFE_TOPOLOGY_TEXT], generation[24], seed[24], scale[16];
+    png_text chunks[5];
     int count;
 } png_text_chunks;
 
@@ -73,6 +74,8 @@ static void make_text_chunks(const life_grid *g, const life_meta *meta, png_text
     add_text(t, "Software", "lockstep life");
     add_text(t, "Rule", t->rule);
     add_text(t, "Generation", t->generation);
+    snprintf(t->scale, sizeof t->scale, "%u", meta->scale ? meta->scale : 1u);
+    add_text(t, "Scale", t->scale); /* pixels a cell: read back at it (life_read_png) */
     if (meta->has_seed) {
         snprintf(t->seed, sizeof t->seed, "%llu", (unsigned long long)meta->seed);
         add_text(t, "Seed", t->seed);
@@ -121,6 +124,40 @@ int life_write_png(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
     return ferror(f) ? ls_fail(err, "a write to it failed before the picture") : 0;
 }
 
+/* What a PNG's text chunks say of the grid it shows (make_text_chunks
+ * writes them): its scale (0 where none says), rule with the grid's
+ * suffix, and generation into p. 0, or -1 with err->usage set. */
+static int png_read_text(png_structp png, png_infop info, const char *name, uint32_t *scale, life_pattern *p,
+                         ls_error *err)
+{
+    png_textp text;
+    int n = 0;
+    *scale = 0;
+    png_get_text(png, info, &text, &n);
+    for (int i = 0; i < n; i++) {
+        const char *key = text[i].key, *value = text[i].text ? text[i].text : "";
+        char *end;
+        errno = 0;
+        if (strcmp(key, "Scale") == 0) {
+            unsigned long v = strtoul(value, &end, 10);
+            if (!isdigit((unsigned char)value[0]) || *end || errno || v < 1 || v > LIFE_MAX_SCALE)
+                return ls_fail_usage(err, "%s: its Scale text chunk '%.40s' is no scale (1 to %u pixels a cell)", name,
+                                     value, LIFE_MAX_SCALE);
+            *scale = (uint32_t)v;
+        } else if (strcmp(key, "Generation") == 0) {
+            unsigned long long v = strtoull(value, &end, 10);
+            if (!isdigit((unsigned char)value[0]) || *end || errno)
+                return ls_fail_usage(err, "%s: its Generation text chunk '%.40s' is no generation", name, value);
+            p->generation = v;
+        } else if (strcmp(key, "Rule") == 0) {
+            if (strlen(value) >= sizeof p->rule)
+                return ls_fail_usage(err, "%s: its Rule text chunk is too long for a rule", name);
+            snprintf(p->rule, sizeof p->rule, "%s", value);
+        }
+    }
+    return 0;
+}
+
 /* Asks libpng for 8-bit grey rows whatever the file holds. */
 static void png_to_grey8(png_structp png, png_infop info)
 {
@@ -145,11 +182,9 @@ static void png_cells(png_structp png, uint32_t scale, png_bytep row, life_patte
     }
 }
 
-int life_read_png(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err)
+int life_read_png(FILE *f, const char *name, uint32_t given_scale, life_pattern *p, ls_error *err)
 {
     memset(p, 0, sizeof *p);
-    if (scale == 0)
-        scale = 1;
     png_failure failure = {"", NULL};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &failure, on_png_error, on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -166,7 +201,14 @@ int life_read_png(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls
     }
     png_init_io(png, f);
     png_read_info(png, info);
-    uint32_t width = png_get_image_width(png, info), height = png_get_image_height(png, info);
+    uint32_t width = png_get_image_width(png, info), height = png_get_image_height(png, info), scale;
+    if (png_read_text(png, info, name, &scale, p, err)) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return -1;
+    }
+    /* The scale it was written at, so that it reads back as the grid it
+     * came from; else the one given. */
+    scale = scale ? scale : given_scale ? given_scale : 1;
     if (png_get_interlace_type(png, info) != PNG_INTERLACE_NONE)
         png_error(png, "interlaced pictures are not supported");
     if (width % scale || height % scale)
