@@ -17,7 +17,7 @@ flags="-g -O1 -std=c17 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sa
        -Isrc -Isrc/set -Isrc/algo -Isrc/kernels -Isrc/workloads -Isrc/workloads/bmn"
 bmn="src/workloads/bmn/bmn_host.c"
 ckpt="src/store.c src/error.c src/workloads/bmn/bmn_checkpoint.c src/workloads/bmn/bmn_topk.c $bmn -lsqlite3"
-life="src/error.c src/workloads/life/life_format.c src/workloads/life/life_io.c src/workloads/life/life_text.c src/workloads/life/life_png.c
+life="src/error.c src/workloads/life/life_format.c src/workloads/life/life_io.c src/workloads/life/life_text.c src/workloads/life/life_png.c src/workloads/life/life_mc.c
       src/workloads/life/life_grid.c src/workloads/life/life_rule.c src/output.c -Isrc/workloads/life -lpng"
 declare -A srcs=([deal]="$bmn" [checkpoint]="$ckpt" [life]="$life")
 failed=0

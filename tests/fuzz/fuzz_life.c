@@ -1,6 +1,6 @@
 /* fuzz_life.c - libFuzzer harness for Life's file readers and its rule
- * notation (B/S, S/B order, names, grid suffixes): the first byte picks the reader (its low 7 bits modulo 6:
- * PKU, native, RLE, plaintext, rule, PNG) and whether the file is read as
+ * notation (B/S, S/B order, names, grid suffixes): the first byte picks the reader (its low 7 bits modulo 7:
+ * PKU, native, RLE, plaintext, rule, PNG, macrocell) and whether the file is read as
  * a pipe (its high bit: a stream that cannot seek, so the readers' paths
  * for input of unknown length run), the rest is the file. Any input must
  * be read or refused with a message, never crash, hang or allocate without
@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "life_io.h"
+#include "life_mc.h"
 #include "life_text.h"
 #include "life_rule.h"
 
@@ -36,7 +37,7 @@ static void read_grid(int native, FILE *f)
     life_grid_free(&g);
 }
 
-enum { READ_PKU, READ_NATIVE, READ_RLE, READ_CELLS, PARSE_RULE, READ_PNG, READERS };
+enum { READ_PKU, READ_NATIVE, READ_RLE, READ_CELLS, PARSE_RULE, READ_PNG, READ_MC, READERS };
 
 static void read_pattern(int which, FILE *f)
 {
@@ -45,6 +46,7 @@ static void read_pattern(int which, FILE *f)
     memset(&p, 0, sizeof p);
     int rc = which == READ_RLE     ? life_read_rle(f, "fuzz", &p, &err)
              : which == READ_CELLS ? life_read_cells(f, "fuzz", &p, &err)
+             : which == READ_MC    ? life_read_mc(f, "fuzz", &p, &err)
                                    : life_read_png(f, "fuzz", 1, &p, &err);
     if (rc != 0) {
         refused(&err);

@@ -141,7 +141,7 @@ static int life_params_options(void *pp, ls_opt *out, int max)
          "0.5 in 2D, 0.2 in 3D", NULL},
         {"seed", LS_OPT_U64, &o->seed, 0, 0, "S", "random fill seed; the grid is a pure function of (seed, size, P)",
          NULL, NULL},
-        {"in", LS_OPT_STRING, &o->in, 0, 0, "FILE", "start from FILE (pku, native, rle, cells or png)", NULL, NULL},
+        {"in", LS_OPT_STRING, &o->in, 0, 0, "FILE", "start from FILE (pku, native, rle, cells, png or mc)", NULL, NULL},
         {"format", LS_OPT_STRING, &o->format_text, 0, 0, life_format_choices(),
          "the format of --in and --out instead of their extension's", NULL, NULL},
         {"at", LS_OPT_STRING, &o->at_text, 0, 0, "X,Y|center", "place the pattern's top-left cell at X,Y, or centre it",
@@ -372,7 +372,7 @@ static int check_at(const life_opts *o, ls_error *err)
     if (!o->has_at)
         return 0;
     if (!o->in)
-        return ls_fail_usage(err, "--at places a pattern read with --in (rle, cells or png); a random grid has none");
+        return ls_fail_usage(err, "--at places a pattern read with --in (rle, cells, png or mc); a random grid has none");
     life_format in_format;
     if (life_format_resolve(o->in, o->format, &in_format, err))
         return -1;

@@ -95,6 +95,16 @@ typedef struct life_at {
  * around a torus would run a pattern other than the one named. */
 int life_place(life_grid *g, const life_pattern *p, const life_at *at, ls_error *err);
 
+/* ---- text files --------------------------------------------------------- */
+
+/* The whole of a text pattern file (RLE, cells, macrocell) in memory,
+ * NUL-terminated, *len bytes: at most a byte a cell of the largest
+ * pattern and a sixteenth more. Read and checked a chunk at a time as it
+ * arrives: a NUL byte (no text pattern has one; /dev/zero and binary
+ * files do), and a line longer than line_max bytes (0: any), are refused
+ * after one chunk, not after the whole file. 0, or -1 with err set. */
+int life_read_text(FILE *f, const char *name, size_t line_max, char **out, size_t *len, ls_error *err);
+
 /* ---- formats ------------------------------------------------------------ */
 
 /* `name` is the file's name for messages. A grid reader makes *g whole

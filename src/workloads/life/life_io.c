@@ -3,6 +3,7 @@
  * write. RLE and plaintext are in life_text.c, PNG in life_png.c,
  * macrocells in life_mc.c. */
 #include "life_io.h"
+#include "life_mc.h"
 #include "life_text.h"
 #include "output.h"
 
@@ -27,7 +28,8 @@ const life_format_methods life_gif_format = {
 /* Every format, in the order messages list them: a new format is a file
  * defining its row and a line here. */
 static const life_format_methods *const formats[] = {
-    &life_pku_format, &life_native_format, &life_rle_format, &life_cells_format, &life_png_format, &life_gif_format,
+    &life_pku_format, &life_native_format, &life_rle_format, &life_cells_format, &life_png_format, &life_mc_format,
+    &life_gif_format,
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 

@@ -8,10 +8,10 @@
  * and so are header keys other than x, y and rule, and a key given twice.
  * Written lines are at most 70 characters, as the format asks.
  *
- * Both formats are read whole into memory, checked a chunk at a time as
- * they arrive: a NUL byte, a file above TEXT_MAX_BYTES and (.cells) a line
- * wider than any pattern are refused at once, so /dev/zero or a wrong
- * file costs a chunk, not gigabytes. */
+ * Both formats are read whole into memory by life_read_text, checked a
+ * chunk at a time as they arrive: a NUL byte, a file larger than any
+ * pattern's and (.cells) a line wider than any pattern are refused at
+ * once, so /dev/zero or a wrong file costs a chunk, not gigabytes. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -20,89 +20,6 @@
 #include "life_text.h"
 
 #define RLE_LINE 70
-
-/* The most a text pattern file may hold: a byte a cell for the largest
- * pattern (a dense .cells file, or an RLE that alternates b and o), and a
- * sixteenth more for line breaks, run counts and comments. Read in chunks
- * of TEXT_CHUNK, each checked as it arrives. */
-#define TEXT_MAX_BYTES (LIFE_PATTERN_MAX_CELLS + LIFE_PATTERN_MAX_CELLS / 16)
-#define TEXT_CHUNK ((size_t)1 << 16)
-
-/* What read_all has seen of the file so far. */
-typedef struct text_scan {
-    size_t line_max; /* the longest line allowed, in bytes (0: any) */
-    size_t line_len; /* bytes of the current line so far */
-    unsigned line;   /* its number, from 1 */
-} text_scan;
-
-/* Checks the chunk of `len` bytes at buf + at: no NUL byte (no text
- * pattern has one; /dev/zero and binary files do) and no line longer than
- * the scan allows, so that such input is refused after one chunk instead
- * of after the whole file. */
-static int scan_chunk(text_scan *sc, const char *name, const char *buf, size_t at, size_t len, ls_error *err)
-{
-    const char *p = buf + at, *end = p + len;
-    const char *nul = memchr(p, '\0', len);
-    if (nul)
-        return ls_fail_usage(err, "%s: a NUL byte at offset %zu: not a text pattern file", name, (size_t)(nul - buf));
-    while (p < end) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p));
-        sc->line_len += (size_t)((eol ? eol : end) - p);
-        if (sc->line_max && sc->line_len > sc->line_max)
-            return ls_fail_usage(err, "%s:%u: a line longer than %zu bytes, wider than any pattern", name, sc->line,
-                                 sc->line_max);
-        if (!eol)
-            break;
-        sc->line_len = 0;
-        sc->line++;
-        p = eol + 1;
-    }
-    return 0;
-}
-
-/* The whole file in memory, NUL-terminated, at most TEXT_MAX_BYTES, read
- * and checked (scan_chunk) a chunk at a time. */
-static int read_all(FILE *f, const char *name, size_t line_max, char **out, size_t *len, ls_error *err)
-{
-    text_scan sc = {line_max, 0, 1};
-    size_t cap = 0, n = 0;
-    char *buf = NULL;
-    for (;;) {
-        if (n == cap) {
-            if (cap > TEXT_MAX_BYTES) {
-                free(buf);
-                return ls_fail_usage(err, "%s: larger than any pattern file lockstep reads (%llu bytes)", name,
-                                     (unsigned long long)TEXT_MAX_BYTES);
-            }
-            size_t bigger_cap = cap ? 2 * cap : TEXT_CHUNK;
-            bigger_cap = bigger_cap > TEXT_MAX_BYTES + 1 ? TEXT_MAX_BYTES + 1 : bigger_cap;
-            char *bigger = realloc(buf, bigger_cap + 1);
-            if (!bigger) {
-                free(buf);
-                return ls_fail(err, "out of memory reading %s (%zu bytes so far)", name, n);
-            }
-            buf = bigger;
-            cap = bigger_cap;
-        }
-        size_t want = cap - n < TEXT_CHUNK ? cap - n : TEXT_CHUNK;
-        size_t got = fread(buf + n, 1, want, f);
-        if (scan_chunk(&sc, name, buf, n, got, err)) {
-            free(buf);
-            return -1;
-        }
-        n += got;
-        if (got < want)
-            break;
-    }
-    if (ferror(f)) {
-        free(buf);
-        return ls_fail_usage(err, "cannot read %s: %s", name, strerror(errno));
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
-}
 
 /* ---- RLE reading ---------------------------------------------------------- */
 
@@ -358,7 +275,7 @@ int life_read_rle(FILE *f, const char *name, life_pattern *p, ls_error *err)
     char *text;
     size_t len;
     memset(p, 0, sizeof *p);
-    if (read_all(f, name, 0, &text, &len, err)) /* an RLE's lines may be of any length */
+    if (life_read_text(f, name, 0, &text, &len, err)) /* an RLE's lines may be of any length */
         return -1;
     rle_reader r = {name, text, 1};
     int rc = rle_xrle(&r, p, err);
@@ -483,7 +400,7 @@ int life_read_cells(FILE *f, const char *name, life_pattern *p, ls_error *err)
     uint64_t w, h;
     memset(p, 0, sizeof *p);
     /* A row is at most LIFE_MAX_SIZE cells, and a '\r' before its '\n'. */
-    if (read_all(f, name, LIFE_MAX_SIZE + 1, &text, &len, err))
+    if (life_read_text(f, name, LIFE_MAX_SIZE + 1, &text, &len, err))
         return -1;
     if (cells_measure(text, name, &w, &h, err) || life_pattern_alloc(p, name, w, h, err)) {
         free(text);
