@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The project around the code: the main job installs only what the build
 needs (the test suite's own packages, clang for the fuzzers, Oclgrind,
-Random123, groff, come with tools/deps.sh --tests, which tools/test.sh
+Random123, groff, Golly's bgolly, come with tools/deps.sh --tests, which tools/test.sh
 passes and tools/quickstart.sh does not); the README says how to build
 without root; the licence is the one meson.build names; the guide to adding
 a backend names the primitives src/gpu.h and src/backend.h declare, and
@@ -28,7 +28,7 @@ def packages(*flags):
 
 
 main, tests = packages(), packages('--tests')
-TEST_ONLY = {'clang', 'libclang-rt-dev', 'oclgrind', 'librandom123-dev', 'groff-base'}
+TEST_ONLY = {'clang', 'libclang-rt-dev', 'oclgrind', 'librandom123-dev', 'groff-base', 'golly'}
 expect(main and not TEST_ONLY & set(main), 'the main job installs none of the test-only packages', str(main))
 expect(set(main) | TEST_ONLY == set(tests), 'deps.sh --tests adds exactly the test-only packages', str(tests))
 bad = subprocess.run(['bash', os.path.join(ROOT, 'tools/deps.sh'), '--frobnicate'], capture_output=True, text=True)

@@ -16,12 +16,13 @@
 #   libraries for the libFuzzer harnesses (tools/fuzz.sh); Oclgrind, a third
 #   OpenCL implementation that checks every memory access and data race of
 #   the kernels (tests/oclgrind.py); groff, to render the man page
-#   (tests/install.py)
+#   (tests/install.py); Golly, whose bgolly is Life's outside reference
+#   (tests/life_golly.py)
 # CUDA is not a Debian package here: install NVIDIA's toolkit for nvcc; the
 # build finds it on PATH or in /usr/local/cuda.
 set -eu
 pkgs="gcc libc6-dev meson ninja-build pkg-config python3 libsqlite3-dev libxxhash-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libpng-dev libgif-dev openmpi-bin libopenmpi-dev"
-test_pkgs="librandom123-dev clang libclang-rt-dev oclgrind groff-base"
+test_pkgs="librandom123-dev clang libclang-rt-dev oclgrind groff-base golly"
 print=0
 for arg in "$@"; do
   case "$arg" in
