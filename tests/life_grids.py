@@ -313,6 +313,15 @@ with tempfile.TemporaryDirectory() as d:
     refused(["--in", rle, "--size", "64"], "a malformed Pos", "expected Pos=X,Y")
     refused(["--in", rle, "--size", "64", "--at", "middle"], "--at middle", "expected X,Y")
 
+    # Golly writes an empty universe as "x = 0, y = 0, rule = R" and "!"
+    # (writepattern.cpp): read as an empty grid; a live cell in it is not.
+    rle = os.path.join(d, "empty.rle")
+    open(rle, "w").write("x = 0, y = 0, rule = B3/S23:T16,12\n!\n")
+    r = run_json(["--in", rle, "--steps", "3", "--backend", "openmp"], "Golly's empty RLE")
+    expect(r and r["population"] == 0 and r["size"] == [16, 12, 1], "Golly's empty RLE: an empty 16x12 torus", str(r))
+    open(rle, "w").write("x = 0, y = 0\no!\n")
+    refused(["--in", rle, "--size", "8"], "a live cell in an RLE of 0x0", "outside the 0x0 the header declares")
+
     # RLE output opens with Golly's #CXRLE line: Pos the grid's top-left
     # cell in Golly's coordinates, Gen the generation (when past 0).
     out = os.path.join(d, "o.rle")

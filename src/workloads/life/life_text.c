@@ -27,6 +27,7 @@ typedef struct rle_reader {
     const char *name;
     const char *p;  /* next character */
     unsigned line;  /* of p, from 1 */
+    int empty;      /* the header says x = 0, y = 0 */
 } rle_reader;
 
 /* The value of "key=value" in [p, end) as a signed decimal at *v; the
@@ -214,7 +215,10 @@ static int rle_header(rle_reader *r, life_pattern *p, ls_error *err)
                                  r->line, rle_keys[key]);
     r->p = eol ? eol + 1 : end;
     r->line++;
-    return life_pattern_alloc(p, r->name, w, h, err);
+    /* Golly writes an empty universe as "x = 0, y = 0": a pattern of one
+     * dead cell, which no live cell may join. */
+    r->empty = w == 0 && h == 0;
+    return r->empty ? life_pattern_alloc(p, r->name, 1, 1, err) : life_pattern_alloc(p, r->name, w, h, err);
 }
 
 /* Fails on a character that is no RLE tag of a two-state pattern. */
@@ -256,9 +260,9 @@ static int rle_cells(rle_reader *r, life_pattern *p, ls_error *err)
         } else if (c == 'b') {
             x += n;
         } else if (c == 'o') {
-            if (y >= p->height || x + n > p->width)
+            if (y >= p->height || x + n > p->width || r->empty)
                 return ls_fail_usage(err, "%s:%u: live cells outside the %ux%u the header declares", r->name, r->line,
-                                     p->width, p->height);
+                                     r->empty ? 0 : p->width, r->empty ? 0 : p->height);
             memset(p->cells + y * p->width + x, 1, (size_t)n);
             x += n;
         } else {
@@ -277,7 +281,7 @@ int life_read_rle(FILE *f, const char *name, life_pattern *p, ls_error *err)
     memset(p, 0, sizeof *p);
     if (life_read_text(f, name, 0, &text, &len, err)) /* an RLE's lines may be of any length */
         return -1;
-    rle_reader r = {name, text, 1};
+    rle_reader r = {name, text, 1, 0};
     int rc = rle_xrle(&r, p, err);
     if (rc == 0)
         rc = rle_header(&r, p, err);
