@@ -169,7 +169,8 @@ static int life_run_options(void *pp, ls_opt *out, int max)
     life_opts *o = pp;
     ls_opt opts[] = {
         {"out", LS_OPT_STRING, &o->out, 0, 0, "FILE",
-         "write the last generation to FILE (whole or not at all); FILE.gif: an animation of every --every sample",
+         "write the last generation to FILE (whole or not at all) in the format of its extension (.rle, .cells, .png, "
+         ".mc, .lsgrid, .data) or --format's; FILE.gif: an animation of every --every sample",
          NULL, NULL},
         {"timings", LS_OPT_FLAG, &o->timings, 0, 0, NULL,
          "say where the run's time went, in wall seconds: opening the devices, reading --in, making the start "
