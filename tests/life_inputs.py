@@ -184,6 +184,11 @@ def test_outputs_first(d):
     expect(os.path.exists(plain) and "x = 64, y = 64" in open(plain).read(), "OUT without an extension: RLE, "
            "the input's format")
     os.remove(plain)
+    # The contest's form writes OUT in IN's format whatever its name.
+    accepted([pku, os.path.join(d, "out.txt"), "1"], "IN OUT N with OUT named out.txt")
+    expect(os.path.exists(os.path.join(d, "out.txt")) and os.path.getsize(os.path.join(d, "out.txt")) == 16 + 16 ** 3,
+           "IN OUT N: out.txt is a PKU file, as IN")
+    os.remove(os.path.join(d, "out.txt"))
     os.remove(pku)
     os.remove(rle)
     # A grid too large for this machine's memory is bad input, like one too

@@ -33,6 +33,7 @@ typedef struct life_opts {
     uint64_t steps, seed, every, scale;
     uint64_t slabs, halo; /* scheduling only (life_slabs.h); 0: not given */
     int timings;          /* --timings: where the run's time went */
+    int contest_form;     /* given as IN OUT N: OUT is IN's format whatever its name says */
     /* Derived by validation. */
     uint32_t size_ext[3]; /* --size's extents (size_sides of them; 0: no --size) */
     int size_sides;
@@ -193,6 +194,7 @@ static int life_params_positional(void *pp, int n, const char **pos, ls_error *e
         return ls_fail_usage(err, "expected IN OUT N (input file, output file, generations), or options");
     o->in = pos[0];
     o->out = pos[1];
+    o->contest_form = 1;
     return ls_parse_count("N", pos[2], 0, 1000000000000ull, &o->steps, err);
 }
 
@@ -393,18 +395,21 @@ static int has_extension(const char *path)
 }
 
 /* Whether --out can be written once the run is done: its format (its
- * name's, --format's, else, for a name without an extension such as the
- * contest's OUT, the input's), then the file itself (its directory exists
- * and takes a file). Refused now, as bad input, rather than after the
- * generations: an extension of no format is refused naming the formats,
- * not written in the input's format under a name that says another. */
+ * name's, --format's, else the input's for a name without an extension,
+ * and for any OUT of the contest's form, whose program writes its format
+ * whatever the name), then the file itself (its directory exists and
+ * takes a file). Refused now, as bad input, rather than after the
+ * generations: --out with an extension of no format is refused naming the
+ * formats, not written in the input's format under a name that says
+ * another. */
 static int check_out(life_opts *o, ls_error *err)
 {
     if (!o->out)
         return 0;
     ls_error ignored;
+    int as_input = o->in && (!has_extension(o->out) || o->contest_form);
     if (life_format_resolve(o->out, o->format, &o->out_format, err) &&
-        (!o->in || has_extension(o->out) || life_format_resolve(o->in, o->format, &o->out_format, &ignored)))
+        (!as_input || life_format_resolve(o->in, o->format, &o->out_format, &ignored)))
         return -1; /* err holds what the output's name lacks */
     if (o->out_format == LIFE_FORMAT_GIF && !o->every)
         return ls_fail_usage(err, "--out %s: an animated GIF has a frame every K generations: give --every K", o->out);
