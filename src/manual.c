@@ -58,6 +58,8 @@ static const char *const examples[][2] = {
     {"lockstep life --rule HighLife:P256,256 --steps 500 --every 5 --out run.gif",
      "2D HighLife on a bounded plane of 256x256 cells, as an animated GIF"},
     {"lockstep life --dims 2 --in glider.rle --size 64 --steps 100 --out after.rle", "a pattern from a file, run"},
+    {"lockstep life --in gun.rle --rule b3s23:P120,80 --steps 400 --out run.mc",
+     "a pattern placed where Golly places it, bgolly's answer (72 cells), written as Golly's macrocell"},
     {"lockstep life IN.data OUT.data 1024", "the PKU HPCGame problem G contest program's answer, byte for byte"},
     {"lockstep ray --size 1920x1080 --out card.png", "the business card, the same bytes on every device"},
     {"mpirun -np 2 lockstep life --dims 3 --size 2048 --steps 100 --backend cuda:all",

@@ -15,11 +15,16 @@ static const char rules_intro[] =
     "B13,14/S10-12. Counts go to 8 in 2D (8 neighbours) and 26 in 3D (26 neighbours); empty sets (B/S) and B0 "
     "are allowed. The defaults are B3/S23 in 2D and B6/S567 in 3D.\n"
     "\n"
-    "2D rules are also taken as Golly and MCell write them: in S/B order, digits only (23/3 is B3/S23, /2 is "
-    "B2/S), or by name, matched without regard to case, spaces, '-' and '_', with '&' read as \"and\" (Day & "
-    "Night, DayAndNight and dayandnight are one). What can only be a 2D rule (a name, S/B order, a grid suffix "
-    "of two sides, a pattern file's rule) is refused on a 3D grid; plain B/S text counts the neighbours of the "
-    "grid it runs on, and a rule that implies 2D makes the run 2D when nothing else says. The names:\n"
+    "B/S is also taken without its slash, as Catagolue and bgolly write it (b3s23). 2D rules are also taken as "
+    "Golly and MCell write them: in S/B order, digits only (23/3 is B3/S23, /2 is B2/S), or by name, matched "
+    "without regard to case, spaces, apostrophes, '-' and '_', with '&' read as \"and\" (Day & Night, "
+    "DayAndNight and dayandnight are one). Golly's Generations rules, whose third part counts states (B2/S/3, "
+    "/2/3, Brian's Brain), are refused by name; two states (B3/S23/2) is the Life-like rule itself.\n"
+    "\n"
+    "A run is 2D unless something says 3D: --dims 3, a --size or grid suffix of three sides, a 3D input grid, or "
+    "a rule counting above 8 neighbours; an inferred dimension is said on stderr. What can only be a 2D rule (a "
+    "name, S/B order, a grid suffix of two sides, a pattern file's rule) is refused on a 3D grid; plain B/S text "
+    "counts the neighbours of the grid it runs on. The names:\n"
     "\n";
 
 static const char suffix_text[] =
@@ -36,9 +41,12 @@ static const char suffix_text[] =
     "chunks carry it.";
 
 static const char formats_intro[] =
-    "--in and --out choose the format by the file's extension, or --format; an output whose name says nothing "
-    "takes the input's format. pku and native hold a whole grid, which keeps its shape; rle, cells and png are "
-    "patterns, placed at the centre of the grid or at --at X,Y. Every output is written whole or not at all. "
+    "--in and --out choose the format by the file's extension, or --format; an output name without an "
+    "extension (and OUT of the form IN OUT N, whatever its name) takes the input's format, another extension is "
+    "refused, naming the formats. pku and native hold a whole grid, which keeps its shape; rle, cells, png and mc "
+    "are patterns, placed where Golly places them on a grid of that size (Golly's origin is the grid's cell "
+    "(width/2, height/2): at an RLE's #CXRLE Pos or a macrocell's own place, else with the pattern's middle "
+    "there), at --at X,Y, or centred with --at center. Every output is written whole or not at all. "
     "The formats:\n"
     "\n";
 

@@ -232,8 +232,9 @@ int life_read_png(FILE *f, const char *name, uint32_t given_scale, life_pattern 
 
 const life_format_methods life_png_format = {
     .name = "png", .extensions = {".png"}, .holds = "2D pictures", .dims = 2,
-    .about = "black alive, white dead, --scale pixels a cell, the rule, generation and seed in text chunks; a "
-             "pattern when read.",
+    .about = "black alive, white dead, --scale pixels a cell, the rule (and grid), generation, scale and seed in "
+             "text chunks; a pattern when read, at the scale its chunk says (else --scale), so that it reads back "
+             "as the grid it came from.",
     .largest_side = LIFE_PNG_MAX_SIDE, .side_in_pixels = 1,
     .read_pattern = life_read_png, .write = life_write_png,
 };

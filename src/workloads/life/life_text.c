@@ -464,7 +464,8 @@ static int read_cells_row(FILE *f, const char *name, uint32_t scale, life_patter
 const life_format_methods life_rle_format = {
     .name = "rle", .extensions = {".rle"}, .holds = "2D patterns", .dims = 2,
     .about = "Golly's and LifeWiki's run-length encoding, with the rule and its grid suffix in the header (rule = "
-             "B3/S23:T64,48); a pattern, read 2D.",
+             "B3/S23:T64,48) and Golly's first line #CXRLE Pos=X,Y Gen=G (where the pattern goes, its "
+             "generation); a pattern, read 2D.",
     .read_pattern = read_rle_row, .write = life_write_rle,
 };
 
