@@ -163,6 +163,13 @@ typedef struct ls_gpu {
 /* The bytes of a share handle (CUDA's cudaIpcMemHandle_t). */
 #define LS_GPU_HANDLE_BYTES 64
 
+/* Whether a backend's buffers can be shared with another process: it has
+ * all three of share, open_shared and close_shared. */
+static inline int ls_gpu_shares(const ls_gpu *gpu)
+{
+    return gpu && gpu->share && gpu->open_shared && gpu->close_shared;
+}
+
 /* What every backend's struct ls_buf begins with, as its first member (so
  * that a pointer to the one is a pointer to the other, C17 6.7.2.1): the
  * buffer as the wrappers of gpu_call.h know it. ls_gpu_alloc fills it

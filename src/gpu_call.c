@@ -94,8 +94,7 @@ void ls_gpu_free_host(const ls_device *d, void *p)
 
 int ls_gpu_can_share(const ls_device *d)
 {
-    const ls_gpu *gpu = gpu_of(d);
-    return gpu && gpu->share && gpu->open_shared && gpu->close_shared;
+    return ls_gpu_shares(gpu_of(d));
 }
 
 int ls_gpu_share(ls_buf *buf, unsigned char *handle, ls_error *err)

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "set.h"
+#include "device.h"
 
 /* The device's limits (gpu.h's info). */
 void ls_gpu_info_of(const ls_device *d, ls_gpu_info *out);

@@ -100,13 +100,3 @@ uint64_t ls_gpu_timer_rejected(const ls_device *d)
     return d->timing.rejected;
 }
 
-void ls_set_clock(const ls_set *set, uint64_t rejected_before, ls_clock *out)
-{
-    memset(out, 0, sizeof *out);
-    const ls_device *d = &set->dev[0];
-    out->wall = ls_set_several(set) || !d->backend->gpu;
-    if (!ls_set_several(set) && d->timing.rejected > rejected_before) {
-        out->wall = 1;
-        snprintf(out->why, sizeof out->why, "%s", d->timing.why);
-    }
-}

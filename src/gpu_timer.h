@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#include "set.h"
+#include "device.h"
 
 /* Checks LOCKSTEP_DEBUG_TIMER before a run, so that a value it does not
  * know is refused as the user's error (exit 2) before anything runs,
@@ -51,11 +51,5 @@ int ls_gpu_wait(ls_device *d, ls_error *err);
  * ls_set_clock). */
 uint64_t ls_gpu_timer_rejected(const ls_device *d);
 
-/* The clock of a run's seconds on set: the wall clock for the CPU, for a
- * run on several devices (its seconds are the wall time from the first
- * chunk to the last), and for a GPU that has had a timing rejected since
- * `rejected_before` (ls_gpu_timer_rejected before the run), with the
- * reason; else the device's own timer. */
-void ls_set_clock(const ls_set *set, uint64_t rejected_before, ls_clock *out);
 
 #endif

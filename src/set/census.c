@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu_call.h"
 #include "set.h"
 
 /* What a rank tells the others: its devices; n < 0 when it failed. */
@@ -30,7 +29,7 @@ static void describe(const ls_set *set, int failed, ls_census_measure measure, r
         j->rank = set->job.rank;
         j->slot = i;
         j->is_gpu = d->info.kind == LS_DEVICE_GPU;
-        j->shares = ls_gpu_can_share(d);
+        j->shares = ls_gpu_shares(d->backend->gpu);
         j->pid = (int32_t)getpid();
         snprintf(j->host, sizeof j->host, "%s", ls_job_host(&set->job));
         snprintf(j->backend, sizeof j->backend, "%s", d->backend->name);

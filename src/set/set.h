@@ -20,41 +20,7 @@
 #include <stdio.h>
 
 #include "backend.h"
-
-/* The clock behind a time: the device's own timer (CUDA events, OpenCL
- * profiling), or the host's wall clock. The CPU (OpenMP) is always timed
- * by the wall clock, and so is a run on several devices (its seconds are
- * the wall time of the whole run); a GPU is timed by the wall clock
- * around its finished queues when its timer read a figure that cannot be
- * right (gpu_timer.h), and `why` then says what it read. */
-typedef struct ls_clock {
-    int wall;      /* 0: the device's timer */
-    char why[200]; /* "" unless a GPU's timer was not believed */
-} ls_clock;
-
-/* "device" or "wall", as the JSON documents name the clock. */
-static inline const char *ls_clock_name(const ls_clock *c)
-{
-    return c->wall ? "wall" : "device";
-}
-
-/* How a GPU device's work was timed (gpu_timer.c), since it was opened. */
-typedef struct ls_device_timing {
-    double started;    /* the wall clock when its timer was started */
-    uint64_t timed;    /* intervals timed */
-    uint64_t rejected; /* of them, timed by the wall clock: the device's figure could not be right */
-    char why[200];     /* the last figure rejected, said */
-} ls_device_timing;
-
-/* One opened device. */
-typedef struct ls_device {
-    const ls_backend *backend;
-    int index; /* among the backend's devices */
-    ls_device_info info;
-    ls_ctx *ctx;
-    char label[48]; /* "cuda:0" */
-    ls_device_timing timing;
-} ls_device;
+#include "device.h"
 
 /* This process's place in the job: its rank among `size` ranks, and among
  * the `local_size` ranks on its node. Rank 0 of 1 when not under MPI.
@@ -156,7 +122,7 @@ typedef struct ls_set_report {
 
 typedef struct ls_job_device {
     int32_t rank, slot, is_gpu, pid;
-    int32_t shares;   /* its memory can be written by another process of its node (gpu_call.h's ls_gpu_can_share) */
+    int32_t shares;   /* its memory can be written by another process of its node (gpu.h's ls_gpu_shares) */
     uint64_t measure; /* the census's measure of it (Life: the memory it may use); 0 without one */
     char label[64];   /* "cuda:0", or "rank 1 cuda:0" in an MPI job */
     char backend[16]; /* its backend's name, "cuda" (another rank's device has no ls_backend here) */
@@ -189,6 +155,13 @@ void ls_set_share_fill(ls_set_share *d, const ls_job_device *of, uint64_t items,
  * report (which may have no devices: a run that did not use the set
  * runner). */
 void ls_set_print(FILE *out, const ls_set *set, const ls_set_report *report, const char *unit);
+
+/* The clock of a run's seconds on set: the wall clock for the CPU, for a
+ * run on several devices (its seconds are the wall time from the first
+ * chunk to the last), and for a GPU that has had a timing rejected since
+ * `rejected_before` (ls_gpu_timer_rejected before the run), with the
+ * reason; else the device's own timer. */
+void ls_set_clock(const ls_set *set, uint64_t rejected_before, ls_clock *out);
 
 /* The "clock:" line of a report whose device's timer was not believed
  * (its seconds are the wall time, and why), its text from column

@@ -1,7 +1,8 @@
 /* set_report.c - what a report says about the set a run ran on: the
- * device, or for a run on several, each device's share. The workloads'
- * reports call it, so it lives below them. */
+ * device, or for a run on several, each device's share, and the clock of
+ * its seconds. The workloads' reports call it, so it lives below them. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "set.h"
 
@@ -30,6 +31,17 @@ void ls_set_print(FILE *out, const ls_set *set, const ls_set_report *report, con
         fprintf(out, "  %-24s %14" PRIu64 " %s in %8.3f s, %.4g %s/s%s\n", d->label, d->items, unit, d->seconds,
                 d->seconds > 0 ? (double)d->items / d->seconds : 0.0, unit,
                 d->timer_rejected ? " (wall clock: its timer read a time that cannot be right)" : "");
+    }
+}
+
+void ls_set_clock(const ls_set *set, uint64_t rejected_before, ls_clock *out)
+{
+    memset(out, 0, sizeof *out);
+    const ls_device *d = &set->dev[0];
+    out->wall = ls_set_several(set) || !d->backend->gpu;
+    if (!ls_set_several(set) && d->timing.rejected > rejected_before) {
+        out->wall = 1;
+        snprintf(out->why, sizeof out->why, "%s", d->timing.why);
     }
 }
 
