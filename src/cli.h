@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "numbers.h"
 
 typedef enum {
     LS_OPT_COUNT, /* unsigned integer; accepts 1000000, 1e6, 2.5e8 when whole */
@@ -110,10 +111,6 @@ int ls_parse_count(const char *flag, const char *text, uint64_t min, uint64_t ma
 /* Prints an error line "lockstep: msg" and returns the exit code for it. */
 int ls_report(const ls_error *err);
 
-/* Shortest of "1e9" / "123456" for messages about ranges. */
-void ls_format_count(uint64_t v, char *out, size_t len);
-/* v with a comma between thousands, "10,883,083": a count for people. */
-void ls_format_thousands(uint64_t v, char *out, size_t len);
 
 /* The name this program was started by (argv[0]; "lockstep" until
  * main sets it): commands it prints for people to run start with it. */

@@ -2,8 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "progress.h"
 
-#include "cli.h"
-#include "cluster.h"
+#include "numbers.h"
 #include "output.h"
 
 #include <signal.h>
@@ -138,14 +137,14 @@ static void note(void *user, const char *text)
 }
 
 ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const char *unit, int quiet,
-                              uint64_t every_seconds)
+                              uint64_t every_seconds, int rank, int ranks)
 {
     memset(bar, 0, sizeof *bar);
     bar->label = label;
     bar->unit = unit;
-    int mpi = ls_cluster_size() > 1, terminal = isatty(STDERR_FILENO);
+    int mpi = ranks > 1, terminal = isatty(STDERR_FILENO);
     /* Under MPI rank 0 alone speaks for the job. */
-    bar->enabled = !quiet && (!mpi || ls_cluster_rank() == 0);
+    bar->enabled = !quiet && (!mpi || rank == 0);
     bar->lines = every_seconds > 0 || mpi || !terminal;
     bar->every = every_seconds > 0 ? (double)every_seconds
                  : mpi             ? LS_PROGRESS_MPI_LINE_SECONDS

@@ -37,9 +37,10 @@ typedef struct ls_progress_bar {
 
 /* Prepares bar and returns the ls_progress to pass to a backend.
  * every_seconds: --progress-every (whole lines at that interval), or 0 for
- * the default of the place stderr goes to. */
+ * the default of the place stderr goes to. rank of ranks: this process's
+ * place in its MPI job (0 of 1 without one), whose rank 0 alone speaks. */
 ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const char *unit, int quiet,
-                              uint64_t every_seconds);
+                              uint64_t every_seconds, int rank, int ranks);
 /* Clears the line if anything was drawn. */
 void ls_progress_finish(ls_progress_bar *bar);
 

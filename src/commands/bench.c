@@ -212,7 +212,8 @@ static ls_progress line_start(bench_line *l, const ls_workload *w, const char *w
     memset(l, 0, sizeof *l);
     snprintf(l->what, sizeof l->what, "%s on %s", w->name, where);
     l->runs = plan->warmup + plan->repeat;
-    l->inner = ls_progress_start(&l->bar, l->label, w->unit, !plan->progress, 0);
+    /* bench runs in one process (it refuses MPI jobs of more ranks). */
+    l->inner = ls_progress_start(&l->bar, l->label, w->unit, !plan->progress, 0, 0, 1);
     ls_progress p = {line_report, l, line_detail, line_note, NULL, NULL};
     return p;
 }

@@ -118,7 +118,7 @@ static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, ch
     char label[320];
     snprintf(label, sizeof label, "check %s on %s", w->name, row->label);
     ls_progress_bar bar;
-    ls_progress prog = ls_progress_start(&bar, label, w->unit, c->quiet, c->progress_every);
+    ls_progress prog = ls_progress_start(&bar, label, w->unit, c->quiet, c->progress_every, s.job.rank, s.job.size);
     if (ls_cmd_run_workload(w, &s, params, &row->run, &prog, &e) != 0) {
         snprintf(row->error, sizeof row->error, "%s", e.msg);
     } else if (row->run.interrupted) {

@@ -182,7 +182,7 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     char label[300];
     snprintf(label, sizeof label, "%s on %s", w->name, ls_cluster_size() > 1 ? "every rank" : s.label);
     ls_progress_bar bar;
-    ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet, c.progress_every);
+    ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet, c.progress_every, s.job.rank, s.job.size);
     ls_run run;
     int stopped_writing = 0;
     rc = ls_cmd_run_workload(w, &s, params, &run, &prog, &err);

@@ -1,0 +1,14 @@
+/* numbers.h - numbers written as people read them, for help texts,
+ * progress lines and reports. */
+#ifndef LOCKSTEP_NUMBERS_H
+#define LOCKSTEP_NUMBERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Shortest of "1e9" / "123456" for messages about ranges. */
+void ls_format_count(uint64_t v, char *out, size_t len);
+/* v with a comma between thousands, "10,883,083": a count for people. */
+void ls_format_thousands(uint64_t v, char *out, size_t len);
+
+#endif
