@@ -11,6 +11,9 @@
 #   ranks: two and three ranks against one process where ranks exchange
 #          ghosts device to device, compute-sanitizer under mpirun, 3D on
 #          two ranks A/B, the grid larger than one GPU.
+#   final: the session's last check and figures (conformance, sets,
+#          sanitizer, ranks, kernels on one GPU/both/two ranks, the PKU
+#          form, the grid larger than one GPU).
 #   time:  whole processes A/B on cuda:0, cuda:all and two ranks (the
 #          shell's clock), B's --timings, --halo on two ranks, weak
 #          scaling, and the grid larger than one GPU.
@@ -121,6 +124,60 @@ whole() { # LABEL COMMAND...
   printf '%s: %.3f s (exit %d) %s\n' "$label" "$(awk -v a="$s" -v b="$e" 'BEGIN{print b - a}')" "$rc" \
     "$(grep -E 'grid digest|^time:' /tmp/i26c-out.txt | tr -s ' ' | tr '\n' ' ')"
 }
+if [ "$part" = final ]; then
+  echo "== B: conformance (every device), and on cuda:all"
+  $B conformance | tail -1
+  $B conformance --backend cuda:all | tail -1
+  echo "== B: check life on one GPU, both, 5 slabs, NVIDIA OpenCL and OpenMP"
+  for a in "--dims 3 --size 301x203x67 --steps 5 --density 0.3" "--dims 2 --size 65537x300 --steps 40" \
+           "--rule B3/S23:P1000,777 --steps 9" "--dims 3 --size 128 --steps 7 --slabs 5"; do
+    echo "-- check life $a: $($B check life $a --quiet --backend openmp,cuda:0,cuda:all${nv:+,$nv} | tail -1)"
+  done
+  echo "== B: compute-sanitizer, cuda:all and two ranks"
+  for a in "--dims 3 --size 67x45x33 --steps 9" "--dims 2 --size 1001x999 --steps 40"; do
+    compute-sanitizer --error-exitcode 9 $B life $a --backend cuda:all --quiet | tail -1; echo "exit ${PIPESTATUS[0]}: $a cuda:all"
+  done
+  [ $mpi = enabled ] && { mpirun -np 2 compute-sanitizer --error-exitcode 9 $B life --dims 3 --size 67x45x33 --steps 9 \
+    --backend cuda:all --quiet 2>&1 | grep -E "ERROR SUMMARY"; echo "exit ${PIPESTATUS[0]}: two ranks"; }
+  if [ $mpi = enabled ]; then
+    echo "== B: two and three ranks against one process"
+    for a in "--dims 3 --size 256 --steps 33 --slabs 3" "--rule B3/S23:P1000,777 --steps 40"; do
+      one=$($B life $a --backend cuda:0 --json --quiet | digest)
+      two=$(mpirun -np 2 $B life $a --backend cuda:all --json --quiet | digest)
+      three=$(mpirun -np 3 --oversubscribe $B life $a --backend cuda:all --json --quiet | digest)
+      echo "-- life $a: $one $two $three $([ "$one" = "$two" ] && [ "$one" = "$three" ] && echo agree || echo DIFFER)"
+    done
+  fi
+  echo "== 3D 2048^3 x 2048 and 2D 131072^2 x 2048: kernels on one GPU, both, two ranks"
+  for run in "--dims 3 --size 2048 --steps 2048" "--dims 2 --size 131072 --steps 2048"; do
+    for i in 1 2; do
+      echo "-- $run cuda:0: $($B life $run --backend cuda:0 --quiet | grep -E '^time:' | tr -s ' ')"
+      echo "-- $run cuda:all: $($B life $run --backend cuda:all --quiet | grep -E '^time:' | tr -s ' ')"
+      [ $mpi = enabled ] && echo "-- $run 2 ranks: $(mpirun -np 2 $B life $run --backend cuda:all --quiet | grep -E '^time:' | tr -s ' ')"
+    done
+  done
+  echo "== the PKU form M = N = 1024: one GPU, both, two ranks (whole process; bytes compared)"
+  dir=$(mktemp -d)
+  $B life --dims 3 --size 1024 --steps 0 --density 0.2 --seed 1 --out $dir/in.data --quiet
+  for i in 1 2 3; do
+    whole "cuda:0" $B life $dir/in.data $dir/out0.data 1024 --backend cuda:0 --quiet
+    whole "cuda:all" $B life $dir/in.data $dir/out1.data 1024 --backend cuda:all --quiet
+    [ $mpi = enabled ] && whole "2 ranks" mpirun -np 2 $B life $dir/in.data $dir/out2.data 1024 --backend cuda:all --quiet
+  done
+  cmp $dir/out0.data $dir/out1.data && echo "cuda:all: the same bytes"
+  [ $mpi = enabled ] && cmp $dir/out0.data $dir/out2.data && echo "two ranks: the same bytes"
+  $B life $dir/in.data $dir/out1.data 1024 --backend cuda:all --quiet --timings | grep -E "^timings"
+  rm -rf "$dir"
+  mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+  z=$(awk -v m="$mem" 'BEGIN{z = int(0.6 * m * 1048576 / 8388608 / 64) * 64; print z}')
+  echo "== the grid larger than one GPU: 3D 8192x8192x$z, 8 generations, cuda:all"
+  for i in 1 2; do
+    s=$(date +%s.%N)
+    timeout 150 $B life --dims 3 --size 8192x8192x$z --steps 8 --backend cuda:all --quiet --timings 2>&1 | grep -E "^timings|grid digest|error"
+    echo "whole process: $(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN{print b - a}') s"
+  done
+fi
+
 if [ "$part" = time ]; then
   for run in "--dims 3 --size 2048 --steps 0" "--dims 3 --size 2048 --steps 2048" "--dims 2 --size 131072 --steps 2048"; do
     echo "== whole process: life $run"

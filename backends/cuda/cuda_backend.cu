@@ -447,17 +447,13 @@ static int cu_timer_stop(ls_ctx *ctx, double *seconds, ls_error *err)
     return cu_finish(ctx, err);
 }
 
-/* Makes both queues of `waiter` wait for the work queued on both of
- * `ctx` so far (ctx may be waiter). An event of one device can be waited
- * for by a stream of another. */
-static int cu_order_after(ls_ctx *waiter, ls_ctx *ctx, ls_error *err)
+/* Makes queue wq of `waiter` wait for the work queued so far on queue q
+ * of ctx (ctx may be waiter). */
+static int cu_queue_after(ls_ctx *waiter, int wq, ls_ctx *ctx, int q, ls_error *err)
 {
-    for (int q = 0; q < LS_GPU_QUEUES; q++) {
-        CU_SELECT(ctx, err);
-        CU_TRY(cudaEventRecord(ctx->copied, ctx->queue[q]), err, "recording an event");
-        for (int w = 0; w < LS_GPU_QUEUES; w++)
-            CU_TRY(cudaStreamWaitEvent(waiter->queue[w], ctx->copied, 0), err, "ordering the queues");
-    }
+    CU_SELECT(ctx, err);
+    CU_TRY(cudaEventRecord(ctx->copied, ctx->queue[q]), err, "recording an event");
+    CU_TRY(cudaStreamWaitEvent(waiter->queue[wq], ctx->copied, 0), err, "ordering the queues");
     return 0;
 }
 
@@ -487,9 +483,14 @@ static int cu_enable_peer(ls_ctx *dst, const ls_ctx *src, ls_error *err)
 static int cu_copy(ls_ctx *dst_ctx, ls_buf *dst, size_t dst_offset, ls_ctx *src_ctx, ls_buf *src, size_t src_offset,
                    size_t bytes, ls_error *err)
 {
-    if (cu_enable_peer(dst_ctx, src_ctx, err) != 0 || cu_order_after(dst_ctx, src_ctx, err) != 0 ||
-        (dst_ctx != src_ctx && cu_order_after(dst_ctx, dst_ctx, err) != 0))
+    /* The copy runs on dst's queue 0, after its queue 1 and both of src's
+     * (a Life exchange issues one a ghost zone: each event and wait is a
+     * call into the driver, so no more of them than the order needs). */
+    if (cu_enable_peer(dst_ctx, src_ctx, err) != 0 || cu_queue_after(dst_ctx, 0, dst_ctx, 1, err) != 0)
         return -1;
+    for (int q = 0; q < LS_GPU_QUEUES && dst_ctx != src_ctx; q++)
+        if (cu_queue_after(dst_ctx, 0, src_ctx, q, err) != 0)
+            return -1;
     CU_SELECT(dst_ctx, err);
     /* Within one device (dst may be another process's memory, mapped by
      * open_shared: unified addressing finds where it lives). */
@@ -502,9 +503,13 @@ static int cu_copy(ls_ctx *dst_ctx, ls_buf *dst, size_t dst_offset, ls_ctx *src_
                                    (const char *)src->ptr + src_offset, src_ctx->device, bytes, dst_ctx->queue[0]),
                err, "copying between devices");
     /* Later work on either device (the source's next generation overwrites
-     * what was read) waits for the copy. */
-    if (cu_order_after(src_ctx, dst_ctx, err) != 0 || (dst_ctx != src_ctx && cu_order_after(dst_ctx, dst_ctx, err) != 0))
-        return -1;
+     * what was read) waits for the copy: one event on dst's queue 0, which
+     * the other queues wait for. */
+    CU_SELECT(dst_ctx, err);
+    CU_TRY(cudaEventRecord(dst_ctx->copied, dst_ctx->queue[0]), err, "recording an event");
+    CU_TRY(cudaStreamWaitEvent(dst_ctx->queue[1], dst_ctx->copied, 0), err, "ordering the queues");
+    for (int q = 0; q < LS_GPU_QUEUES && dst_ctx != src_ctx; q++)
+        CU_TRY(cudaStreamWaitEvent(src_ctx->queue[q], dst_ctx->copied, 0), err, "ordering the queues");
     return 0;
 }
 
