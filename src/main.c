@@ -59,7 +59,7 @@ static const ls_command generic_before[] = {
 static const ls_command generic_after[] = {
     {"check", "WORKLOAD|all", "run on every backend and compare the results", run_check, NULL, 1, 1},
     {"conformance", "", "golden-answer cases: does this device compute correctly?", run_conformance, NULL, 0, 1},
-    {"bench", "WORKLOAD|all", "time a workload (median of repeated runs); all: every workload on every device",
+    {"bench", "WORKLOAD|all", "time a workload (median, mean and spread of repeated runs); all: every workload on every device",
      run_bench, NULL, 1, 1},
     {"version", "", "print the version (and the commit it was built from)", run_version, NULL, 0, 0},
 };

@@ -339,9 +339,11 @@ static void bench_json(FILE *out, const ls_workload *w, const void *params, cons
 
 static const char bench_summary[] =
     "Times WORKLOAD: W untimed warm-up runs, then R timed runs; reports the median, the\n"
-    "fastest and the slowest: device time on GPUs (events, profiling), checked against the\n"
-    "wall time around the finished queues, which replaces a device time that cannot be\n"
-    "right; wall time on the CPU (--json: \"clock\"). Every run's digest must match.\n"
+    "mean with the sample standard deviation, the fastest and the slowest, and warns when\n"
+    "the runs spread (--json: every run's time). Device time on GPUs (events, profiling),\n"
+    "checked against the wall time around the finished queues, which replaces a device\n"
+    "time that cannot be right; wall time on the CPU (--json: \"clock\"). Every run's\n"
+    "digest must match.\n"
     "`bench all` times every workload at the small sizes of `check all` on each device\n"
     "--backend names in turn (without it, every device of every backend) and prints one\n"
     "table. `lockstep bench WORKLOAD --help` lists the workload's options.";
