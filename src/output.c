@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hash.h"
+
 int ls_buffer_open(ls_buffer *b, ls_error *err)
 {
     b->data = NULL;
@@ -258,9 +260,7 @@ static char *tmp_prefix(const char *dir, const char *base)
         sprintf(p, ".%s%s", base, TMP_TAIL);
         return p;
     }
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (const unsigned char *c = (const unsigned char *)base; *c; c++)
-        h = (h ^ *c) * 0x100000001b3ull;
+    uint64_t h = ls_fnv1a(LS_FNV_INIT, base, len);
     size_t fixed = 2 + 16 + tail; /* ".", "~", the hash, the tail */
     size_t keep = (size_t)name_max > fixed ? (size_t)name_max - fixed : 0;
     keep = keep < len ? keep : len;

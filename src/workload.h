@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "hash.h"
 #include "set.h"
 
 /* The outcome of one run. */
@@ -193,9 +194,6 @@ typedef struct ls_workload {
 extern const ls_workload *const ls_workloads[]; /* NULL-terminated */
 const ls_workload *ls_workload_find(const char *name);
 
-/* FNV-1a over bytes, for digests. */
-uint64_t ls_fnv1a(uint64_t h, const void *data, size_t len);
-#define LS_FNV_INIT 0xcbf29ce484222325ull
 
 /* Computes run->digest from result_json, after applying any fault that
  * LOCKSTEP_DEBUG_FAULT names for this backend. 0, or -1 with err set. */

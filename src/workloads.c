@@ -21,14 +21,6 @@ const ls_workload *ls_workload_find(const char *name)
     return NULL;
 }
 
-uint64_t ls_fnv1a(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *b = data;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ b[i]) * 0x100000001b3ull;
-    return h;
-}
-
 void ls_json_string(FILE *out, const char *s)
 {
     fputc('"', out);

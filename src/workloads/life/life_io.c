@@ -5,6 +5,7 @@
 #include "life_io.h"
 #include "life_mc.h"
 #include "life_text.h"
+#include "hash.h"
 #include "output.h"
 
 #include <errno.h>
@@ -666,19 +667,7 @@ static const uint8_t native_magic_v1[8] = {'l', 's', 'l', 'i', 'f', 'e', '1', '\
  * rather than run it on a torus. */
 #define NATIVE_PLANE 0x100u
 
-/* The checksum: FNV-1a 64 of every byte before it. */
-#define FNV_OFFSET 0xcbf29ce484222325ull
-static inline uint64_t fnv1a_byte(uint64_t h, uint8_t b)
-{
-    return (h ^ b) * 0x100000001b3ull;
-}
-
-static uint64_t fnv1a_bytes(uint64_t h, const uint8_t *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = fnv1a_byte(h, b[i]);
-    return h;
-}
+/* The checksum: FNV-1a 64 of every byte before it (hash.h). */
 
 /* A byte stream of cells, 8 to a byte, first cell in the low bit; every
  * byte that passes is hashed into the checksum. */
@@ -694,7 +683,7 @@ typedef struct bit_stream {
 
 static void stream_put_byte(bit_stream *s, uint8_t b)
 {
-    s->hash = fnv1a_byte(s->hash, b);
+    s->hash = ls_fnv1a(s->hash, &b, 1);
     s->buf[s->len++] = b;
     if (s->len == sizeof s->buf) {
         s->failed |= fwrite(s->buf, 1, s->len, s->f) != s->len;
@@ -732,7 +721,7 @@ static uint32_t stream_get(bit_stream *s, unsigned n)
             s->failed = 1;
             return 0;
         }
-        s->hash = fnv1a_byte(s->hash, (uint8_t)c);
+        s->hash = ls_fnv1a(s->hash, &(uint8_t){(uint8_t)c}, 1);
         s->acc |= (uint64_t)c << s->nbits;
         s->nbits += 8;
     }
@@ -754,7 +743,7 @@ int life_write_native(FILE *f, const life_grid *g, const life_meta *meta, ls_err
     store_le(head + 28, meta->has_rule ? meta->rule.survive : 0, 4);
     store_le(head + 32, meta->generation, 8);
     errno = 0;
-    bit_stream s = {.f = f, .hash = fnv1a_bytes(FNV_OFFSET, head, sizeof head)};
+    bit_stream s = {.f = f, .hash = ls_fnv1a(LS_FNV_INIT, head, sizeof head)};
     s.failed = fwrite(head, 1, sizeof head, f) != sizeof head;
     size_t rows = (size_t)g->ny * g->nz;
     for (size_t r = 0; r < rows && !s.failed; r++) {
@@ -809,7 +798,7 @@ static int native_header(FILE *f, const char *name, const uint8_t *head, life_me
  * the header (head) and every byte read. 0, or -1 with err set. */
 static int native_cells(FILE *f, const char *name, const uint8_t *head, row_sink *sink, ls_error *err)
 {
-    bit_stream s = {.f = f, .hash = fnv1a_bytes(FNV_OFFSET, head, NATIVE_HEADER)};
+    bit_stream s = {.f = f, .hash = ls_fnv1a(LS_FNV_INIT, head, NATIVE_HEADER)};
     uint32_t last_bits = sink->nx - (sink->row_words - 1u) * 32u;
     size_t rows = (size_t)sink->ny * sink->nz;
     for (size_t r = 0; r < rows && !s.failed; r++) {

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "cpu_isa.h"
+#include "hash.h"
 
 int ray_job_init(ray_job *job, uint32_t width, uint32_t height, uint32_t samples, uint64_t seed, int mode,
                  ls_error *err)
@@ -27,13 +28,6 @@ int ray_job_init(ray_job *job, uint32_t width, uint32_t height, uint32_t samples
     return 0;
 }
 
-static uint64_t fnv1a(uint64_t h, const uint8_t *bytes, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ bytes[i]) * 0x100000001b3ull;
-    return h;
-}
-
 uint64_t ray_image_digest(const uint8_t *rgb, uint32_t width, uint32_t height)
 {
     uint8_t head[8];
@@ -41,8 +35,8 @@ uint64_t ray_image_digest(const uint8_t *rgb, uint32_t width, uint32_t height)
         head[i] = (uint8_t)(width >> (8 * i));
         head[4 + i] = (uint8_t)(height >> (8 * i));
     }
-    uint64_t h = fnv1a(0xcbf29ce484222325ull, head, sizeof head);
-    return fnv1a(h, rgb, (size_t)width * height * 3);
+    uint64_t h = ls_fnv1a(LS_FNV_INIT, head, sizeof head);
+    return ls_fnv1a(h, rgb, (size_t)width * height * 3);
 }
 
 typedef struct tile_variant {
