@@ -11,6 +11,8 @@
 #   ranks: two and three ranks against one process where ranks exchange
 #          ghosts device to device, compute-sanitizer under mpirun, 3D on
 #          two ranks A/B, the grid larger than one GPU.
+#   probe: 3D by ghost depth on cuda:all and two ranks, what mpirun costs,
+#          the summary by the size of its pieces.
 #   final: the session's last check and figures (conformance, sets,
 #          sanitizer, ranks, kernels on one GPU/both/two ranks, the PKU
 #          form, the grid larger than one GPU).
@@ -124,6 +126,33 @@ whole() { # LABEL COMMAND...
   printf '%s: %.3f s (exit %d) %s\n' "$label" "$(awk -v a="$s" -v b="$e" 'BEGIN{print b - a}')" "$rc" \
     "$(grep -E 'grid digest|^time:' /tmp/i26c-out.txt | tr -s ' ' | tr '\n' ' ')"
 }
+if [ "$part" = probe ]; then
+  echo "== 3D 2048^3 x 2048 kernels by ghost depth: cuda:all and two ranks"
+  for h in 4 8 16; do
+    for i in 1 2; do
+      echo "-- --halo $h cuda:all: $($B life --dims 3 --size 2048 --steps 2048 --backend cuda:all --halo $h --quiet | grep -E '^time:' | tr -s ' ')"
+      [ $mpi = enabled ] && echo "-- --halo $h 2 ranks: $(mpirun -np 2 $B life --dims 3 --size 2048 --steps 2048 --backend cuda:all --halo $h --quiet | grep -E '^time:' | tr -s ' ')"
+    done
+  done
+  echo "-- cuda:0: $($B life --dims 3 --size 2048 --steps 2048 --backend cuda:0 --quiet | grep -E '^time:' | tr -s ' ')"
+  if [ $mpi = enabled ]; then
+    echo "== what mpirun itself costs (two ranks of a program that does nothing, and of lockstep --version)"
+    for i in 1 2 3; do whole "mpirun -np 2 true" mpirun -np 2 true; done
+    for i in 1 2; do whole "mpirun -np 2 lockstep version" mpirun -np 2 $B version; done
+  fi
+  echo "== the summary's pieces: 3D 2048^3 x 0 on cuda:0 and cuda:all (timings), and the grid larger than one GPU"
+  for piece in 67108864 268435456 1073741824; do
+    for b in cuda:0 cuda:all; do
+      echo "-- piece $piece $b: $(LOCKSTEP_DEBUG_SUMMARY_PIECE=$piece $B life --dims 3 --size 2048 --steps 0 --backend $b --quiet --timings | grep -E '^timings' | tr -s ' ')"
+    done
+  done
+  mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+  z=$(awk -v m="$mem" 'BEGIN{z = int(0.6 * m * 1048576 / 8388608 / 64) * 64; print z}')
+  for piece in 67108864 1073741824; do
+    echo "-- piece $piece 8192x8192x$z cuda:all: $(LOCKSTEP_DEBUG_SUMMARY_PIECE=$piece timeout 150 $B life --dims 3 --size 8192x8192x$z --steps 8 --backend cuda:all --quiet --timings | grep -E '^timings' | tr -s ' ')"
+  done
+fi
+
 if [ "$part" = final ]; then
   echo "== B: conformance (every device), and on cuda:all"
   $B conformance | tail -1

@@ -159,7 +159,7 @@ static int life_params_options(void *pp, ls_opt *out, int max)
          "one per device; fewer when the grid is too thin", NULL},
         {"halo", LS_OPT_COUNT, &o->halo, 1, LIFE_MAX_HALO, "K",
          "generations between the slabs' exchanges, their ghost planes' depth",
-         "2 on CPUs; with a GPU 16 in 2D, 4 in 3D", NULL},
+         "2 on CPUs; with a GPU 16 in 2D, 8 in 3D", NULL},
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     n = n < max ? n : max;

@@ -36,16 +36,14 @@
 #define LIFE_MAX_HALO 256u
 /* The default depth k of the ghost zones, by the kind of device the job
  * has (a GPU anywhere: the GPU's). On the CPU an exchange is a memcpy of
- * k planes, and a deeper zone only adds work: k = 1..8 measured within
- * noise of each other on 2 cores (docs/life.md). On a GPU each exchange
- * waits for the device and the copies: on one H200 split in two
- * (docs/perf/2026-11-23-h200-issue15-sets.log) 3D 2048^3 x 256 took
- * 0.2439 s whole and 0.257-0.263 / 0.253-0.257 / 0.252-0.253 /
- * 0.253 s at k = 1, 2, 4, 8; 2D 131072^2 x 256 0.428 at k = 1 (one
- * generation a launch), 0.254-0.258 at k = 2, 4, 8. k = 4 is at the
- * floor of both. */
+ * k planes, and a deeper zone only adds work: k = 1 to 8 could not be
+ * told apart on 2 cores (docs/life.md). On a GPU each exchange ends an
+ * epoch with a wait for the devices, so fewer of them pay while the
+ * repeated planes (2k a slab) stay few: on one GPU split in two k = 4 and
+ * 8 were at the floor, on two GPUs and two ranks of 3D k = 8 was faster
+ * than 4 and 16 (docs/perf/README.md, 2026-11-26). */
 #define LIFE_HALO_CPU 2u
-#define LIFE_HALO_GPU 4u
+#define LIFE_HALO_GPU 8u
 /* 2D with a GPU: k = LIFE_2D_GENS, so that each epoch is one launch of the
  * many-generation kernel (life_gpu.c), as on a whole grid; with k = 4 a
  * slab ran the two-generation kernel, twice the launches and eight times
