@@ -87,7 +87,7 @@ static const char *const environment[][2] = {
                              "time), to show that such a figure is replaced by the wall time and reported as "
                              "\"clock\":\"wall\""},
     {"LOCKSTEP_DEBUG_SUMMARY_PIECE", "BYTES, for the tests: a GPU slab of Life crosses to the host for its "
-                                     "population and digest in pieces of about BYTES (default 256 MiB; at least "
+                                     "population and digest in pieces of about BYTES (default an eighth of the slab, 64 MiB to 1 GiB; at least "
                                      "a plane), to show that the pieces do not change the answer"},
     {"LOCKSTEP_DEBUG_SLOW_RUN", "RUN:SECONDS, for the tests: timed run RUN (from 1) of each bench takes SECONDS "
                                 "longer, waited out and counted in its time, to show that bench warns when runs "

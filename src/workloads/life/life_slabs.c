@@ -759,17 +759,22 @@ int life_slabs_gather(life_slabs *L, life_grid *g, ls_error *err)
     return rc;
 }
 
-/* A GPU slab's planes cross to the host for a summary in pieces of about
- * this many bytes: the host never holds a slab whole to count and hash it
- * (a slab of a grid larger than a GPU is tens of GiB). */
-#define SUMMARY_PIECE_BYTES ((size_t)256 << 20)
+/* A GPU slab's planes cross to the host for a summary in pieces, through
+ * a page-locked buffer the slab keeps: the host never holds a slab whole
+ * to count and hash it (a slab of a grid larger than a GPU is tens of
+ * GiB). A piece is an eighth of the slab, between these bounds: each
+ * piece pays a wait and a copy's start, and the buffer's page locking
+ * costs in proportion to its size (docs/perf/README.md, 2026-11-26). */
+#define SUMMARY_PIECE_MIN ((size_t)64 << 20)
+#define SUMMARY_PIECE_MAX ((size_t)1 << 30)
 #define SUMMARY_PIECE_ENV "LOCKSTEP_DEBUG_SUMMARY_PIECE" /* another size, for the tests */
 
-/* The size of a piece: SUMMARY_PIECE_BYTES, or the tests' own. */
-static int piece_bytes(size_t *out, ls_error *err)
+/* The size of a piece of a slab of `slab` bytes, or the tests' own. */
+static int piece_bytes(size_t slab, size_t *out, ls_error *err)
 {
     const char *text = getenv(SUMMARY_PIECE_ENV);
-    *out = SUMMARY_PIECE_BYTES;
+    size_t eighth = slab / 8;
+    *out = eighth < SUMMARY_PIECE_MIN ? SUMMARY_PIECE_MIN : eighth > SUMMARY_PIECE_MAX ? SUMMARY_PIECE_MAX : eighth;
     if (!text)
         return 0;
     char *end;
@@ -806,7 +811,7 @@ static int summarise_slab(const life_slabs *L, slab *sl, const life_grid *shape,
         return 0;
     }
     size_t plane_bytes = L->plane_words * sizeof(uint32_t), piece;
-    if (piece_bytes(&piece, err))
+    if (piece_bytes(sl->owned * plane_bytes, &piece, err))
         return -1;
     size_t per_piece = piece / plane_bytes;
     uint32_t per = per_piece > sl->owned ? sl->owned : (uint32_t)per_piece;
