@@ -50,6 +50,16 @@ void ls_gpu_info_of(const ls_device *d, ls_gpu_info *out)
     gpu_of(d)->info(d->ctx, out);
 }
 
+/* What the wrappers know of a buffer a backend made: its device, size
+ * and purpose (ls_buf_head, first in every backend's buffer). */
+static void label_buf(ls_buf *buf, const ls_device *d, size_t bytes, const char *what)
+{
+    ls_buf_head *h = (ls_buf_head *)(void *)buf;
+    h->device = d;
+    h->bytes = bytes;
+    snprintf(h->what, sizeof h->what, "%s", what);
+}
+
 int ls_gpu_alloc(const ls_device *d, size_t bytes, const char *what, ls_buf **out, ls_error *err)
 {
     *out = NULL;
@@ -57,10 +67,7 @@ int ls_gpu_alloc(const ls_device *d, size_t bytes, const char *what, ls_buf **ou
         return ls_fail(err, "%s is no GPU device: it has no device memory for %s", d->label, what);
     if (gpu_of(d)->alloc(d->ctx, bytes, what, out, err) != 0)
         return -1;
-    ls_buf_head *h = (ls_buf_head *)(void *)*out;
-    h->device = d;
-    h->bytes = bytes;
-    snprintf(h->what, sizeof h->what, "%s", what);
+    label_buf(*out, d, bytes, what);
     return 0;
 }
 
@@ -115,10 +122,7 @@ int ls_gpu_open_shared(const ls_device *d, const unsigned char *handle, size_t b
         return ls_fail(err, "%s cannot open %s of another process", d->label, what);
     if (gpu_of(d)->open_shared(d->ctx, handle, out, err) != 0)
         return -1;
-    ls_buf_head *h = (ls_buf_head *)(void *)*out;
-    h->device = d;
-    h->bytes = bytes;
-    snprintf(h->what, sizeof h->what, "%s", what);
+    label_buf(*out, d, bytes, what);
     return 0;
 }
 

@@ -76,7 +76,7 @@ typedef struct slab {
     ls_buf *peer[2][2];      /* a neighbour's staging on `side`, opened here: this slab's edge goes there */
     uint64_t token[2][2];    /* [out/in][side]: the exchange a shared edge was written in, sent once it is there */
     void *piece;             /* a GPU slab's planes on their way to a count and hash (page-locked where the
-                              * backend can: SUMMARY_PIECE_BYTES), made at the first summary, kept until stop */
+                              * backend can; piece_bytes), made at the first summary, kept until stop */
     uint32_t *scratch;       /* a GPU slab's owned planes on the host (to send to rank 0 for --out),
                               * made and faulted in once, at the first sample or the end, kept until stop */
 } slab;
@@ -447,8 +447,8 @@ static void close_shared_links(life_slabs *L)
 /* Ghosts device to device between the ranks of a node where every rank
  * can open the others' buffers; where one cannot (a driver or container
  * that refuses CUDA IPC), every link of the job goes through host memory
- * and MPI, as it did before. Collective. */
-static int open_shared_links(life_slabs *L, ls_error *err)
+ * and MPI, as it did before: a slower way, not an error. Collective. */
+static void open_shared_links(life_slabs *L)
 {
     L->sharing = L->job.size > 1;
     int any = 0;
@@ -457,7 +457,7 @@ static int open_shared_links(life_slabs *L, ls_error *err)
             any |= shared_link(L, i, side);
     if (!any) {
         L->sharing = 0;
-        return 0;
+        return;
     }
     share_news *mine = calloc(2 * (size_t)L->nlocal + 1, sizeof *mine);
     share_news *theirs = calloc(2 * (size_t)L->nlocal + 1, sizeof *theirs);
@@ -466,11 +466,9 @@ static int open_shared_links(life_slabs *L, ls_error *err)
     free(mine);
     free(theirs);
     if (ls_job_count_failed(&L->job, ok) == 0)
-        return 0;
+        return;
     close_shared_links(L);
     L->sharing = 0;
-    (void)err;
-    return 0;
 }
 
 /* Slab sl's edge on `side` into the staging buffer of its neighbour (on
@@ -697,7 +695,7 @@ int life_slabs_start(ls_set *set, const life_grid *g, const life_fill_spec *fill
     /* The owned planes have reached the devices (g may go); the ghosts
      * come from the neighbours. */
     if (rc == 0)
-        rc = open_shared_links(L, err);
+        open_shared_links(L);
     if (rc == 0)
         rc = settle_devices(L, err);
     if (rc == 0)
