@@ -88,6 +88,38 @@ void ls_census_free(ls_census *c)
     memset(c, 0, sizeof *c);
 }
 
+int ls_census_report(const ls_job *job, const ls_census *c, const ls_device_work *mine, double wall_seconds,
+                     ls_set_report *report, ls_error *err)
+{
+    int root = job->rank == 0, nrecvs = 0;
+    int first = c->rank_first[job->rank], n = c->rank_first[job->rank + 1] - first;
+    ls_device_work *all = calloc((size_t)c->ndevices + 1, sizeof *all);
+    ls_job_msg *recv = calloc((size_t)job->size, sizeof *recv);
+    memset(report, 0, sizeof *report);
+    report->computed_only = !root;
+    if (!all || !recv) {
+        free(all);
+        free(recv);
+        return ls_fail(err, "out of memory");
+    }
+    memcpy(all + first, mine, (size_t)n * sizeof *mine);
+    ls_job_msg send = {0, LS_TAG_CENSUS_REPORT, all + first, (size_t)n * sizeof *all};
+    for (int r = 1; root && r < job->size; r++)
+        recv[nrecvs++] = (ls_job_msg){r, LS_TAG_CENSUS_REPORT, all + c->rank_first[r],
+                                      (size_t)(c->rank_first[r + 1] - c->rank_first[r]) * sizeof *all};
+    int rc = ls_job_exchange(job, &send, root ? 0 : 1, recv, nrecvs, err);
+    report->seconds = report->wall_seconds = wall_seconds;
+    report->ndevices = root ? (c->ndevices < LS_SET_MAX_DEVICES ? c->ndevices : LS_SET_MAX_DEVICES) : 0;
+    for (int i = 0; i < report->ndevices && rc == 0; i++) {
+        ls_set_share_fill(&report->dev[i], &c->dev[i], all[i].items, all[i].seconds, all[i].wall_clock,
+                          all[i].timer_rejected);
+        report->done += all[i].items;
+    }
+    free(all);
+    free(recv);
+    return rc;
+}
+
 void ls_set_share_fill(ls_set_share *d, const ls_job_device *of, uint64_t items, double seconds, int wall_clock,
                        int timer_rejected)
 {

@@ -145,6 +145,25 @@ typedef int (*ls_census_measure)(const ls_device *d, uint64_t *out, ls_error *er
 int ls_census_take(const ls_set *set, int failed, ls_census_measure measure, ls_census *out, ls_error *err);
 void ls_census_free(ls_census *c);
 
+/* What one device of the census did in a run, as its rank tells rank 0. */
+typedef struct ls_device_work {
+    uint64_t items;
+    double seconds;                     /* by its clock: */
+    int32_t wall_clock, timer_rejected; /* as ls_set_share's */
+} ls_device_work;
+
+/* The message tag of ls_census_report: a workload's own exchanges use
+ * tags below it. */
+#define LS_TAG_CENSUS_REPORT 32000
+
+/* A run's report from every device's work: each rank gives its own
+ * devices' (mine[0 .. its devices of the census)), rank 0 receives every
+ * rank's and fills *report with each device's share and the run's wall
+ * time; the other ranks fill only computed_only. Collective. 0, or -1
+ * with err set. */
+int ls_census_report(const ls_job *job, const ls_census *c, const ls_device_work *mine, double wall_seconds,
+                     ls_set_report *report, ls_error *err);
+
 /* A report's line for device `of` (its label, rank, kind and backend):
  * what it did and by which clock. */
 void ls_set_share_fill(ls_set_share *d, const ls_job_device *of, uint64_t items, double seconds, int wall_clock,

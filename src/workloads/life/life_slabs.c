@@ -25,15 +25,16 @@
 #include "set_run.h"
 
 /* Message tags between ranks: the ghost on side s of slab i is
- * TAG_GHOST + 2i + s; slab i's planes for rank 0, TAG_GATHER + i; a rank's
- * figures, TAG_REPORT. All below 32767 with LIFE_MAX_SLABS slabs. */
+ * TAG_GHOST + 2i + s; slab i's planes for rank 0, TAG_GATHER + i. All
+ * below the set layer's own (LS_TAG_CENSUS_REPORT) with LIFE_MAX_SLABS
+ * slabs. */
 #define TAG_GHOST 100
 #define TAG_GATHER (TAG_GHOST + 2 * (int)LIFE_MAX_SLABS)
-#define TAG_REPORT (TAG_GATHER + (int)LIFE_MAX_SLABS)
 /* The handles of slab i's ghost staging on side s, to the rank whose GPU
  * writes them: TAG_SHARE + 2i + s. */
-#define TAG_SHARE (TAG_REPORT + 1)
-_Static_assert(TAG_SHARE + 2 * (int)LIFE_MAX_SLABS < 32767, "MPI promises tags up to 32767 only");
+#define TAG_SHARE (TAG_GATHER + (int)LIFE_MAX_SLABS)
+_Static_assert(TAG_SHARE + 2 * (int)LIFE_MAX_SLABS < LS_TAG_CENSUS_REPORT, "the set layer's tags are above");
+_Static_assert(LS_TAG_CENSUS_REPORT < 32767, "MPI promises tags up to 32767 only");
 
 enum { LOW = 0, HIGH = 1 }; /* a slab's side: towards plane 0, towards the last */
 
@@ -47,13 +48,6 @@ typedef struct local_device {
     double seconds; /* its time: the GPU's timer (gpu_timer.h), the CPU's wall time */
     int timer_rejected; /* a GPU whose timer read a figure that cannot be right: its time is the wall's */
 } local_device;
-
-/* What a rank reports of each of its devices at the end. */
-typedef struct device_report {
-    uint64_t items;
-    double seconds;
-    int32_t wall_clock, timer_rejected; /* as ls_set_share's */
-} device_report;
 
 /* A slab of this rank. */
 typedef struct slab {
@@ -938,43 +932,17 @@ int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *populati
     return rc;
 }
 
-/* Every device's figures on rank 0, in job order (other ranks send). */
-static int gather_reports(life_slabs *L, device_report *all, ls_error *err)
-{
-    int root = L->job.rank == 0, size = L->job.size, nrecvs = 0;
-    device_report *mine = all + L->census.rank_first[L->job.rank];
-    for (int i = 0; i < L->nlocal_devs; i++) {
-        const local_device *d = &L->local_devs[i];
-        mine[i] = (device_report){d->items, d->seconds, !d->s->backend->gpu || d->timer_rejected, d->timer_rejected};
-    }
-    ls_job_msg send = {0, TAG_REPORT, mine, (size_t)L->nlocal_devs * sizeof *mine};
-    ls_job_msg *recv = calloc((size_t)size, sizeof *recv);
-    if (!recv)
-        return ls_fail(err, "out of memory");
-    for (int r = 1; root && r < size; r++)
-        recv[nrecvs++] = (ls_job_msg){r, TAG_REPORT, all + L->census.rank_first[r],
-                                          (size_t)(L->census.rank_first[r + 1] - L->census.rank_first[r]) * sizeof *all};
-    int rc = ls_job_exchange(&L->job, &send, root ? 0 : 1, recv, nrecvs, err);
-    free(recv);
-    return rc;
-}
-
 int life_slabs_report(life_slabs *L, ls_set_report *st, double wall_seconds, ls_error *err)
 {
-    device_report *all = calloc((size_t)L->census.ndevices + 1, sizeof *all);
-    if (!all)
+    ls_device_work *mine = calloc((size_t)L->nlocal_devs + 1, sizeof *mine);
+    if (!mine)
         return ls_fail(err, "out of memory");
-    int rc = gather_reports(L, all, err);
-    memset(st, 0, sizeof *st);
-    st->computed_only = L->job.rank != 0;
-    st->seconds = st->wall_seconds = wall_seconds;
-    st->ndevices = L->census.ndevices < LS_SET_MAX_DEVICES ? L->census.ndevices : LS_SET_MAX_DEVICES;
-    for (int i = 0; i < st->ndevices && rc == 0; i++) {
-        ls_set_share_fill(&st->dev[i], &L->census.dev[i], all[i].items, all[i].seconds, all[i].wall_clock,
-                          all[i].timer_rejected);
-        st->done += all[i].items;
+    for (int i = 0; i < L->nlocal_devs; i++) {
+        const local_device *d = &L->local_devs[i];
+        mine[i] = (ls_device_work){d->items, d->seconds, !d->s->backend->gpu || d->timer_rejected, d->timer_rejected};
     }
-    free(all);
+    int rc = ls_census_report(&L->job, &L->census, mine, wall_seconds, st, err);
+    free(mine);
     return rc;
 }
 
