@@ -13,6 +13,8 @@
 #          two ranks A/B, the grid larger than one GPU.
 #   probe: 3D by ghost depth on cuda:all and two ranks, what mpirun costs,
 #          the summary by the size of its pieces.
+#   share: two ranks where one or both refuse CUDA IPC (LOCKSTEP_DEBUG_SHARE)
+#          fall back to MPI and give the same digests.
 #   final: the session's last check and figures (conformance, sets,
 #          sanitizer, ranks, kernels on one GPU/both/two ranks, the PKU
 #          form, the grid larger than one GPU).
@@ -150,6 +152,20 @@ if [ "$part" = probe ]; then
   z=$(awk -v m="$mem" 'BEGIN{z = int(0.6 * m * 1048576 / 8388608 / 64) * 64; print z}')
   for piece in 67108864 1073741824; do
     echo "-- piece $piece 8192x8192x$z cuda:all: $(LOCKSTEP_DEBUG_SUMMARY_PIECE=$piece timeout 150 $B life --dims 3 --size 8192x8192x$z --steps 8 --backend cuda:all --quiet --timings | grep -E '^timings' | tr -s ' ')"
+  done
+fi
+
+if [ "$part" = share ] && [ $mpi = enabled ]; then
+  echo "== two ranks where one or both cannot open the other's GPU memory: the job falls back to MPI"
+  for a in "--dims 3 --size 256 --steps 33 --slabs 3" "--rule B3/S23:P1000,777 --steps 40"; do
+    one=$($B life $a --backend cuda:0 --json --quiet | digest)
+    both=$(mpirun -np 2 -x LOCKSTEP_DEBUG_SHARE=refuse $B life $a --backend cuda:all --json --quiet | digest)
+    first=$(mpirun -np 1 -x LOCKSTEP_DEBUG_SHARE=refuse $B life $a --backend cuda:all --json --quiet : \
+            -np 1 $B life $a --backend cuda:all --json --quiet | digest)
+    echo "-- life $a: $one, both refuse $both, rank 0 refuses $first $([ "$one" = "$both" ] && [ "$one" = "$first" ] && echo agree || echo DIFFER)"
+  done
+  for env in "" "-x LOCKSTEP_DEBUG_SHARE=refuse"; do
+    echo "-- 3D 2048^3 x 2048, 2 ranks $env: $(mpirun -np 2 $env $B life --dims 3 --size 2048 --steps 2048 --backend cuda:all --quiet | grep -E '^time:' | tr -s ' ')"
   done
 fi
 

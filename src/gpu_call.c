@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The head every backend's buffer begins with (gpu.h). */
 static const ls_buf_head *head_of(const ls_buf *buf)
@@ -120,6 +121,10 @@ int ls_gpu_open_shared(const ls_device *d, const unsigned char *handle, size_t b
     *out = NULL;
     if (!ls_gpu_can_share(d))
         return ls_fail(err, "%s cannot open %s of another process", d->label, what);
+    /* For the tests: a process whose driver refuses another's memory. */
+    const char *debug = getenv("LOCKSTEP_DEBUG_SHARE");
+    if (debug && strcmp(debug, "refuse") == 0)
+        return ls_fail(err, "%s: opening %s refused (LOCKSTEP_DEBUG_SHARE=refuse)", d->label, what);
     if (gpu_of(d)->open_shared(d->ctx, handle, out, err) != 0)
         return -1;
     label_buf(*out, d, bytes, what);

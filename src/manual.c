@@ -89,6 +89,8 @@ static const char *const environment[][2] = {
     {"LOCKSTEP_DEBUG_SUMMARY_PIECE", "BYTES, for the tests: a GPU slab of Life crosses to the host for its "
                                      "population and digest in pieces of about BYTES (default an eighth of the slab, 64 MiB to 1 GiB; at least "
                                      "a plane), to show that the pieces do not change the answer"},
+    {"LOCKSTEP_DEBUG_SHARE", "refuse, for the tests: this process cannot open another's GPU memory (CUDA "
+                             "IPC), so that Life's ranks exchange ghosts through host memory and MPI instead"},
     {"LOCKSTEP_DEBUG_SLOW_RUN", "RUN:SECONDS, for the tests: timed run RUN (from 1) of each bench takes SECONDS "
                                 "longer, waited out and counted in its time, to show that bench warns when runs "
                                 "spread"},
