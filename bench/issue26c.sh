@@ -15,6 +15,8 @@
 #          the summary by the size of its pieces.
 #   share: two ranks where one or both refuse CUDA IPC (LOCKSTEP_DEBUG_SHARE)
 #          fall back to MPI and give the same digests.
+#   pku:   the PKU form on one GPU and written where the slabs live by two
+#          and three ranks (A gathers), bytes compared.
 #   final: the session's last check and figures (conformance, sets,
 #          sanitizer, ranks, kernels on one GPU/both/two ranks, the PKU
 #          form, the grid larger than one GPU).
@@ -167,6 +169,26 @@ if [ "$part" = share ] && [ $mpi = enabled ]; then
   for env in "" "-x LOCKSTEP_DEBUG_SHARE=refuse"; do
     echo "-- 3D 2048^3 x 2048, 2 ranks $env: $(mpirun -np 2 $env $B life --dims 3 --size 2048 --steps 2048 --backend cuda:all --quiet | grep -E '^time:' | tr -s ' ')"
   done
+fi
+
+if [ "$part" = pku ] && [ $mpi = enabled ]; then
+  echo "== the PKU form M = N = 1024: one GPU, two ranks writing their slabs where they live (A: gathered)"
+  dir=$(mktemp -d)
+  $B life --dims 3 --size 1024 --steps 0 --density 0.2 --seed 1 --out $dir/in.data --quiet > /dev/null
+  for i in 1 2 3; do
+    whole "B cuda:0" $B life $dir/in.data $dir/out0.data 1024 --backend cuda:0 --quiet
+    whole "A 2 ranks" mpirun -np 2 $A life $dir/in.data $dir/outa.data 1024 --backend cuda:all --quiet
+    whole "B 2 ranks" mpirun -np 2 $B life $dir/in.data $dir/out2.data 1024 --backend cuda:all --quiet
+  done
+  cmp $dir/out0.data $dir/outa.data && echo "A two ranks: the same bytes"
+  cmp $dir/out0.data $dir/out2.data && echo "B two ranks: the same bytes"
+  whole "B 3 ranks" mpirun -np 3 --oversubscribe $B life $dir/in.data $dir/out3.data 1024 --backend cuda:all --quiet
+  cmp $dir/out0.data $dir/out3.data && echo "B three ranks: the same bytes"
+  for l in A B; do
+    b=$([ $l = A ] && echo $A || echo $B)
+    echo "-- $l 2 ranks: $(mpirun -np 2 $b life $dir/in.data $dir/out2.data 1024 --backend cuda:all --quiet --timings | grep -E '^timings')"
+  done
+  rm -rf "$dir"
 fi
 
 if [ "$part" = final ]; then

@@ -236,6 +236,57 @@ with tempfile.TemporaryDirectory() as tmp:
            open(a, 'rb').read() == open(b, 'rb').read(),
            'mpirun -np 2 lockstep life IN OUT N: the bytes of one process', ra.stderr + rb.stderr[-400:])
 
+    # Under MPI every rank writes its slabs' rows of a PKU file where they
+    # live: the bytes of one process, whole; 1-3 ranks, OpenMP, OpenCL (a
+    # GPU slab, a piece at a time) and a mix; more slabs than ranks; the
+    # mode of the file replaced kept; no temporary file left.
+    cube_in = os.path.join(tmp, 'cube.pku')
+    plain('life', '--dims', '3', '--size', '45', '--steps', '0', '--density', '0.3', '--seed', '9', '--out', cube_in,
+          '--backend', 'openmp', '--quiet')
+    ref = os.path.join(tmp, 'cube-ref.pku')
+    plain('life', cube_in, ref, '11', '--backend', 'openmp', '--quiet')
+    want_bytes = open(ref, 'rb').read() if os.path.exists(ref) else b'?'
+    pieces = os.path.join(tmp, 'pieces')
+    os.mkdir(pieces)
+    specs = [('openmp', 2, []), ('openmp', 3, []), ('openmp', 2, ['--slabs', '5'])]
+    if HAVE_CL:
+        specs += [('opencl', 2, []), ('openmp,opencl', 2, ['--slabs', '3'])]
+    for spec, n, extra in specs:
+        target = os.path.join(pieces, 'out.pku')
+        with open(target, 'wb') as f:
+            f.write(b'old')
+        os.chmod(target, 0o640)
+        r = mpirun(n, 'life', cube_in, target, '11', '--backend', spec, *extra, '--quiet')
+        got = open(target, 'rb').read()
+        expect(r.returncode == 0 and got == want_bytes and os.stat(target).st_mode & 0o777 == 0o640 and
+               os.listdir(pieces) == ['out.pku'],
+               'PKU written by %d ranks where the slabs live (%s %s): the bytes of one process, the mode kept, '
+               'nothing else left' % (n, spec, ' '.join(extra)),
+               '%d bytes against %d, mode %o, %s %s' % (len(got), len(want_bytes), os.stat(target).st_mode & 0o777,
+                                                        os.listdir(pieces), r.stderr[-400:]))
+    # A FIFO takes a file in order only: the ranks gather, rank 0 writes.
+    fifo = os.path.join(pieces, 'out.fifo')
+    os.mkfifo(fifo)
+    got = bytearray()
+    reader = subprocess.Popen(['cat', fifo], stdout=subprocess.PIPE)
+    r = mpirun(2, 'life', cube_in, fifo, '11', '--backend', 'openmp', '--format', 'pku', '--quiet')
+    got = reader.communicate(timeout=60)[0]
+    expect(r.returncode == 0 and got == want_bytes, 'PKU from 2 ranks onto a FIFO: gathered, the same bytes',
+           '%d bytes %s' % (len(got), r.stderr[-300:]))
+    os.unlink(fifo)
+    # A directory that takes no file: refused by name, nothing written.
+    locked = os.path.join(tmp, 'locked')
+    os.mkdir(locked)
+    os.chmod(locked, 0o500)
+    if os.access(locked, os.W_OK):
+        print('skipped: a read-only directory is writable here (root)')
+    else:
+        r = mpirun(2, 'life', cube_in, os.path.join(locked, 'out.pku'), '11', '--backend', 'openmp', '--quiet')
+        expect(r.returncode != 0 and 'out.pku' in r.stderr and os.listdir(locked) == [],
+               'PKU from 2 ranks into a directory that takes no file: refused by name, nothing written',
+               r.stderr[-300:])
+    os.chmod(locked, 0o700)
+
     # A rank killed mid-run: named, the job fails, no output written.
     killed = os.path.join(tmp, 'killed')
     os.mkdir(killed)

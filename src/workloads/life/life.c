@@ -997,6 +997,17 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     /* Slabs count and hash their own planes unless --out needs the whole
      * last generation on rank 0 (a run that stopped early writes none). */
     int whole = o->out && o->out_format != LIFE_FORMAT_GIF && d->steps == o->steps;
+    /* Under MPI a PKU file is written by every rank where its slabs live,
+     * not gathered to rank 0 (one process keeps the mapped writer, which
+     * is faster there). */
+    if (whole && o->out_format == LIFE_FORMAT_PKU && dev->set->job.size > 1) {
+        int rc = life_slabs_write_pku(dev->slabs, &d->out, o->out, d->generation0 + d->steps, err);
+        d->phase[PH_OUTPUT] = ls_now() - t0;
+        if (rc < 0)
+            return -1;
+        whole = rc > 0; /* 1: gathered and written whole after all */
+        t0 = ls_now();
+    }
     if (!whole) {
         d->summarised = 1;
         int rc = life_slabs_summary(dev->slabs, &d->grid, &d->population, &d->digest, err);

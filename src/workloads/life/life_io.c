@@ -933,6 +933,50 @@ int life_out_write(life_out *out, const char *path, life_format fmt, const life_
     return 0;
 }
 
+int life_out_pku_open(life_out *out, const char *path, uint32_t m, uint64_t generation, char **tmp, int *fd,
+                      ls_error *err)
+{
+    memset(out, 0, sizeof *out);
+    *tmp = NULL;
+    *fd = -1;
+    if (ls_atomic_open(&out->file, path, err) != 0)
+        return -1;
+    if (out->file.through || !out->file.tmp) {
+        ls_atomic_abort(&out->file); /* a pipe or a terminal: written whole, in order */
+        return 0;
+    }
+    int f = fileno(out->file.f);
+    uint8_t head[PKU_HEADER];
+    store_le(head, m, 8);
+    store_le(head + 8, generation, 8);
+    off_t size = (off_t)(PKU_HEADER + (uint64_t)m * m * m);
+    if (pwrite(f, head, sizeof head, 0) != (ssize_t)sizeof head || ftruncate(f, size) != 0 || fdatasync(f) != 0) {
+        int e = errno;
+        ls_atomic_abort(&out->file);
+        return ls_fail(err, "cannot write %s: %s", path, strerror(e));
+    }
+    if (!(*tmp = realpath(out->file.tmp, NULL))) {
+        int e = errno;
+        ls_atomic_abort(&out->file);
+        return ls_fail(err, "cannot write %s: %s", path, strerror(e));
+    }
+    *fd = f;
+    out->written = 1; /* abort and commit now act on it */
+    return 0;
+}
+
+int life_pku_write_rows(int fd, const life_grid *rows, uint64_t first_row, ls_error *err)
+{
+    unpack_table_init();
+    pku_pass p = {.fd = fd, .base = (off_t)(PKU_HEADER + first_row * rows->nx), .m = rows->nx,
+                  .rows = (int64_t)rows->ny * rows->nz, .src = rows};
+    if (pku_parallel(&p, pku_write_chunk) != 0)
+        return ls_fail(err, "out of memory for the buffers of a PKU file's cells");
+    if (p.io_errno)
+        return ls_fail(err, "%s", strerror(p.io_errno));
+    return 0;
+}
+
 int life_out_commit(life_out *out, ls_error *err)
 {
     if (!out->written)

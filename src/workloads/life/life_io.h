@@ -34,6 +34,7 @@ extern const life_format_methods life_pku_format, life_native_format, life_gif_f
 #define LIFE_FORMAT_AUTO ((life_format)NULL)
 #define LIFE_FORMAT_PNG (&life_png_format) /* --frames */
 #define LIFE_FORMAT_GIF (&life_gif_format) /* --out run.gif */
+#define LIFE_FORMAT_PKU (&life_pku_format) /* written where the slabs live under MPI */
 
 /* A format by its name (--format): 0, or -1 with err->usage set naming
  * the formats there are. */
@@ -88,6 +89,20 @@ typedef struct life_out {
 int life_out_write(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
                    const life_beside *beside, ls_error *err);
 int life_out_commit(life_out *out, ls_error *err);
+/* A PKU file written in pieces by several writers (the slabs of a run, in
+ * this process and others of a shared file system), whole or not at all:
+ * the temporary file with its header, sized for every cell of an m^3
+ * grid, and *tmp its absolute path (to free) and *fd a descriptor of it,
+ * which life_pku_write_rows writes; life_out_commit puts it in place,
+ * life_out_abort removes it. 0 with *tmp NULL when the target is written
+ * through (a pipe, a terminal), which takes a file in order only: the
+ * caller then writes it whole with life_out_write. */
+int life_out_pku_open(life_out *out, const char *path, uint32_t m, uint64_t generation, char **tmp, int *fd,
+                      ls_error *err);
+/* The cells of `rows` (rows of m = rows->nx cells), the rows from
+ * first_row on of a PKU file's grid, at their offsets in fd. 0, or -1
+ * with err saying why (without the file's name). */
+int life_pku_write_rows(int fd, const life_grid *rows, uint64_t first_row, ls_error *err);
 void life_out_abort(life_out *out);
 
 #endif

@@ -10,17 +10,20 @@
 #include "life_slabs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpu_call.h"
 #include "gpu_timer.h"
 #include "life_cpu.h"
 #include "life_gpu.h"
+#include "life_io.h"
 #include "progress.h"
 #include "set_run.h"
 
@@ -792,16 +795,18 @@ static uint64_t summarise_planes(const life_slabs *L, const slab *sl, const life
     return life_grid_population(&view);
 }
 
-/* Slab sl's population into *count and, with hashes, its units' hashes:
- * a CPU slab's where its cells are, a GPU slab's a piece at a time. */
-static int summarise_slab(const life_slabs *L, slab *sl, const life_grid *shape, uint64_t *count, uint64_t *hashes,
-                          ls_error *err)
+/* What a pass over the slabs' owned planes does with each piece of a
+ * slab on the host: planes [from, from + n) of slab sl's owned planes, at
+ * `planes`. 0, or -1 with err set. */
+typedef int (*piece_fn)(void *arg, const life_slabs *L, const slab *sl, const uint32_t *planes, uint32_t from,
+                        uint32_t n, ls_error *err);
+
+/* fn over slab sl's owned planes: a CPU slab's where its cells are, a GPU
+ * slab's a piece at a time through its page-locked buffer. */
+static int each_piece(const life_slabs *L, slab *sl, piece_fn fn, void *arg, ls_error *err)
 {
-    if (!sl->gpu) {
-        const uint32_t *own = sl->grid.words + (size_t)sl->ghost[LOW] * L->plane_words;
-        *count = summarise_planes(L, sl, shape, own, 0, sl->owned, hashes);
-        return 0;
-    }
+    if (!sl->gpu)
+        return fn(arg, L, sl, sl->grid.words + (size_t)sl->ghost[LOW] * L->plane_words, 0, sl->owned, err);
     size_t plane_bytes = L->plane_words * sizeof(uint32_t), piece;
     if (piece_bytes(sl->owned * plane_bytes, &piece, err))
         return -1;
@@ -810,75 +815,88 @@ static int summarise_slab(const life_slabs *L, slab *sl, const life_grid *shape,
     per = per < 1 ? 1 : per;
     if (!sl->piece && ls_gpu_alloc_host(sl->dev->s, per * plane_bytes, "a slab's planes on the host", &sl->piece, err))
         return -1;
-    *count = 0;
     for (uint32_t from = 0; from < sl->owned; from += per) {
         uint32_t n = sl->owned - from < per ? sl->owned - from : per;
-        if (life_gpu_read_planes(sl->gpu, sl->ghost[LOW] + from, n, sl->piece, err))
+        if (life_gpu_read_planes(sl->gpu, sl->ghost[LOW] + from, n, sl->piece, err) ||
+            fn(arg, L, sl, sl->piece, from, n, err))
             return -1;
-        *count += summarise_planes(L, sl, shape, sl->piece, from, n, hashes);
     }
     return 0;
 }
 
-/* The summary of one device's slabs, on a host thread of its own: the
+/* A pass over one device's slabs, on a host thread of its own: the
  * devices of a rank read their slabs back at once (one thread drives one
- * device: gpu.h), each counting and hashing on its share of the cores. */
-typedef struct device_summary {
+ * device: gpu.h), each working on its share of the cores. */
+typedef struct device_pass {
     life_slabs *L;
     const local_device *dev;
-    const life_grid *shape;
-    uint64_t *news;     /* as life_slabs_summary's */
-    const size_t *at;
-    int hash, threads;
+    piece_fn fn;
+    void *arg;
+    int threads;
     int rc;
     ls_error err;
-} device_summary;
+} device_pass;
 
-static void *summarise_device(void *arg)
+static void *pass_device(void *arg)
 {
-    device_summary *ds = arg;
-    omp_set_num_threads(ds->threads); /* this host thread's teams only */
-    for (int j = 0; j < ds->L->nlocal && ds->rc == 0; j++) {
-        slab *sl = &ds->L->slabs[j];
-        uint64_t *mine = ds->news + ds->at[sl->index];
-        if (sl->dev == ds->dev)
-            ds->rc = summarise_slab(ds->L, sl, ds->shape, &mine[0], ds->hash ? mine + 1 : NULL, &ds->err);
-    }
+    device_pass *dp = arg;
+    omp_set_num_threads(dp->threads); /* this host thread's teams only */
+    for (int j = 0; j < dp->L->nlocal && dp->rc == 0; j++)
+        if (dp->L->slabs[j].dev == dp->dev)
+            dp->rc = each_piece(dp->L, &dp->L->slabs[j], dp->fn, dp->arg, &dp->err);
     return NULL;
 }
 
-/* Every local slab's count (and hashes) into news, a thread a device. */
-static int summarise_local(life_slabs *L, const life_grid *shape, uint64_t *news, const size_t *at, int hash,
-                           ls_error *err)
+/* fn over every local slab's owned planes, a thread a device. */
+static int pass_local(life_slabs *L, piece_fn fn, void *arg, ls_error *err)
 {
     int n = L->nlocal_devs, cores = omp_get_max_threads(), rc = 0;
-    device_summary *ds = calloc((size_t)n, sizeof *ds);
+    device_pass *dp = calloc((size_t)n, sizeof *dp);
     pthread_t *threads = calloc((size_t)n, sizeof *threads);
     int *started = calloc((size_t)n, sizeof *started);
-    if (!ds || !threads || !started)
+    if (!dp || !threads || !started)
         rc = ls_fail(err, "out of memory");
     for (int i = 0; i < n && rc == 0; i++) {
-        ds[i] = (device_summary){.L = L, .dev = &L->local_devs[i], .shape = shape, .news = news, .at = at,
-                                 .hash = hash, .threads = cores / n > 0 ? cores / n : 1};
+        dp[i] = (device_pass){.L = L, .dev = &L->local_devs[i], .fn = fn, .arg = arg,
+                              .threads = cores / n > 0 ? cores / n : 1};
         if (n == 1)
-            summarise_device(&ds[i]);
+            pass_device(&dp[i]);
         else
-            started[i] = pthread_create(&threads[i], NULL, summarise_device, &ds[i]) == 0;
+            started[i] = pthread_create(&threads[i], NULL, pass_device, &dp[i]) == 0;
         if (n > 1 && !started[i])
             rc = ls_fail(err, "could not start a thread to read the slabs of %s", L->local_devs[i].s->label);
     }
-    for (int i = 0; ds && i < n; i++) {
+    for (int i = 0; dp && i < n; i++) {
         if (started[i])
             pthread_join(threads[i], NULL);
-        if (rc == 0 && ds[i].rc) {
+        if (rc == 0 && dp[i].rc) {
             rc = -1;
-            *err = ds[i].err;
+            *err = dp[i].err;
         }
     }
-    free(ds);
+    free(dp);
     free(threads);
     free(started);
     return rc;
+}
+
+/* The summary's pass: each slab's count, then its units' hashes, at
+ * news + at[slab] (zeroed before). */
+typedef struct summary_pass {
+    const life_grid *shape;
+    uint64_t *news;
+    const size_t *at;
+    int hash;
+} summary_pass;
+
+static int summary_piece(void *arg, const life_slabs *L, const slab *sl, const uint32_t *planes, uint32_t from,
+                         uint32_t n, ls_error *err)
+{
+    (void)err;
+    const summary_pass *sp = arg;
+    uint64_t *mine = sp->news + sp->at[sl->index];
+    mine[0] += summarise_planes(L, sl, sp->shape, planes, from, n, sp->hash ? mine + 1 : NULL);
+    return 0;
 }
 
 int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *population, uint64_t *digest,
@@ -896,8 +914,9 @@ int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *populati
     ls_job_msg *recv = calloc((size_t)L->nslabs + 1, sizeof *recv);
     if (!at || !news || !send || !recv)
         rc = ls_fail(err, "out of memory");
+    summary_pass sp = {shape, news, at, hash};
     if (rc == 0)
-        rc = summarise_local(L, shape, news, at, hash, err);
+        rc = pass_local(L, summary_piece, &sp, err);
     for (int j = 0; j < L->nlocal && rc == 0 && !root; j++) {
         slab *sl = &L->slabs[j];
         send[nsends++] = (ls_job_msg){0, TAG_GATHER + sl->index, news + at[sl->index],
@@ -930,6 +949,102 @@ int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *populati
     free(send);
     free(recv);
     return rc;
+}
+
+/* ---- a PKU file written where the slabs live ----------------------------------- */
+
+static int pku_piece(void *arg, const life_slabs *L, const slab *sl, const uint32_t *planes, uint32_t from,
+                     uint32_t n, ls_error *err)
+{
+    const int *fd = arg;
+    uint32_t m = L->planes; /* a cube: m planes of m rows of m cells */
+    life_grid rows;
+    life_grid_shape(&rows, 3, m, m, n);
+    rows.words = (uint32_t *)planes;
+    return life_pku_write_rows(*fd, &rows, ((uint64_t)sl->first + from) * m, err);
+}
+
+/* What rank 0 tells the others of the file: whether it is written in
+ * pieces, where, and what they must find at its first cell to know that
+ * they opened the same file. */
+typedef struct pku_plan {
+    int32_t pieces; /* 1: in pieces; 0: gathered instead; -1: rank 0 failed */
+    uint32_t unused;
+    uint64_t token;
+    char tmp[4096];
+} pku_plan;
+
+/* Rank 0's temporary file for every rank: its plan, and fd open on it. */
+static int pku_plan_make(life_slabs *L, life_out *out, const char *path, uint64_t generation, pku_plan *plan,
+                         int *fd, ls_error *err)
+{
+    memset(plan, 0, sizeof *plan);
+    char *tmp = NULL;
+    uint32_t m = L->planes;
+    if (life_out_pku_open(out, path, m, generation, &tmp, fd, err) != 0) {
+        plan->pieces = -1;
+        return -1;
+    }
+    if (!tmp)
+        return 0;
+    plan->pieces = strlen(tmp) < sizeof plan->tmp;
+    snprintf(plan->tmp, sizeof plan->tmp, "%s", tmp);
+    free(tmp);
+    plan->token = ((uint64_t)getpid() << 32) ^ (uint64_t)(ls_now() * 1e9) ^ 0x9e3779b97f4a7c15ull;
+    /* The first cell is slab 0's, rank 0's: overwritten by its own rows. */
+    if (plan->pieces && (pwrite(*fd, &plan->token, sizeof plan->token, 16) != (ssize_t)sizeof plan->token ||
+                         fdatasync(*fd) != 0))
+        plan->pieces = 0;
+    if (!plan->pieces)
+        life_out_abort(out);
+    return 0;
+}
+
+int life_slabs_write_pku(life_slabs *L, life_out *out, const char *path, uint64_t generation, ls_error *err)
+{
+    int root = L->job.rank == 0, fd = -1;
+    pku_plan plan;
+    if (L->dims != 3 || L->plane_cells != (uint64_t)L->planes * L->planes)
+        return 1; /* no cube: the writer refuses it, as for a whole grid */
+    int rc = root ? pku_plan_make(L, out, path, generation, &plan, &fd, err) : 0;
+    if (ls_job_bcast(&L->job, &plan, sizeof plan, err) != 0)
+        return -1;
+    if (plan.pieces < 0)
+        return root ? rc : ls_fail(err, "rank 0 could not write %s; nothing was written", path);
+    if (plan.pieces == 0)
+        return 1;
+    /* Every other rank opens the same file, or every rank gathers. */
+    int ok = 1;
+    if (!root) {
+        uint64_t seen = 0;
+        fd = open(plan.tmp, O_WRONLY | O_CLOEXEC);
+        int rfd = fd >= 0 ? open(plan.tmp, O_RDONLY | O_CLOEXEC) : -1;
+        ok = rfd >= 0 && pread(rfd, &seen, sizeof seen, 16) == (ssize_t)sizeof seen && seen == plan.token;
+        if (rfd >= 0)
+            close(rfd);
+    }
+    if (ls_job_count_failed(&L->job, ok) != 0) {
+        if (fd >= 0 && !root)
+            close(fd);
+        if (root)
+            life_out_abort(out);
+        return 1;
+    }
+    rc = pass_local(L, pku_piece, &fd, err);
+    if (rc != 0) {
+        char why[sizeof err->msg];
+        memcpy(why, err->msg, sizeof why);
+        ls_fail(err, "cannot write %s: %s", path, why);
+    }
+    if (!root && close(fd) != 0 && rc == 0)
+        rc = ls_fail(err, "cannot write %s: %s", path, strerror(errno));
+    int failed = ls_job_count_failed(&L->job, rc == 0);
+    if (failed && root)
+        life_out_abort(out);
+    if (failed && rc == 0)
+        rc = ls_fail(err, "%d MPI rank%s could not write %s part of %s; nothing was written", failed,
+                     failed == 1 ? "" : "s", failed == 1 ? "its" : "their", path);
+    return rc ? -1 : 0;
 }
 
 int life_slabs_report(life_slabs *L, ls_set_report *st, double wall_seconds, ls_error *err)

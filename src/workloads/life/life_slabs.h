@@ -92,6 +92,17 @@ int life_slabs_gather(life_slabs *L, life_grid *g, ls_error *err);
  * *population and *digest alone. 0, or -1 with err set. */
 int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *population, uint64_t *digest,
                        ls_error *err);
+/* The current generation written to `path` in the PKU form where the
+ * slabs live: rank 0 makes the temporary file (out, as life_out_pku_open),
+ * every rank writes its slabs' rows at their offsets (a thread a device,
+ * GPU slabs a piece at a time), and out on rank 0 is then ready for
+ * life_out_commit. 1 when the file is to be gathered and written whole
+ * instead (a pipe or terminal, no cube, or a rank that cannot open rank
+ * 0's file: no shared file system); 0 when written; -1 with err set on
+ * every rank (nothing is left). Collective. */
+struct life_out;
+int life_slabs_write_pku(life_slabs *L, struct life_out *out, const char *path, uint64_t generation,
+                         ls_error *err);
 /* What each device of the job did, into the run's report on rank 0, with
  * the run's wall time; on other ranks only computed_only. 0, or -1 with
  * err set. */
