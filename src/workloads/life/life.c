@@ -173,9 +173,9 @@ static int life_run_options(void *pp, ls_opt *out, int max)
     ls_opt opts[] = {
         {"out", LS_OPT_STRING, &o->out, 0, 0, "FILE",
          "write the last generation to FILE (whole or not at all) in the format of its extension (.rle, .cells, .png, "
-         ".mc, .lsgrid, .data) or --format's; FILE.gif: an animation of every --every sample. Every format holds "
-         "every cell: on slabs and MPI ranks the grid is gathered into rank 0's memory to be written (a GIF and "
-         "--frames at every sample); without --out only counts and hashes travel",
+         ".mc, .lsgrid, .data) or --format's; FILE.gif: an animation of every --every sample. Under MPI each "
+         "rank writes its slabs' part of a PKU file where they live (on a file system the ranks share); every "
+         "other format is gathered into rank 0's memory to be written (a GIF and --frames at every sample)",
          NULL, NULL},
         {"timings", LS_OPT_FLAG, &o->timings, 0, 0, NULL,
          "say where the run's time went, in wall seconds: opening the devices, reading --in, making the start "
