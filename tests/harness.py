@@ -76,4 +76,12 @@ def mpirun_killing_rank1(mpirun_args, marker, env, timeout=120):
     except subprocess.TimeoutExpired:
         p.kill()
         out, err = p.communicate()
+    # Ranks that outlive their mpirun (a job that hung after the kill) would
+    # run on, holding the checkpoint and the cores the next tests time.
+    for pid in os.listdir('/proc'):
+        try:
+            if marker.encode() in open('/proc/%s/cmdline' % pid, 'rb').read():
+                os.kill(int(pid), signal.SIGKILL)
+        except (OSError, ValueError):
+            continue
     return victim, p.returncode, out, err
