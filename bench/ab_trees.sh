@@ -14,10 +14,8 @@ mkdir -p "$out" /tmp/ab-a
 exec > >(tee "$out/ab.log") 2>&1
 echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), A: $base (${AB_BASE:-rev not given}), B: working tree (${AB_NEW:-rev not given})"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
-mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-export PATH=/usr/local/cuda/bin:$PATH
-export PKG_CONFIG_PATH=$PWD/.peers/sqlite/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-ldconfig -p | grep -q libsqlite3.so.0 || export LD_LIBRARY_PATH=$PWD/.peers/sqlite/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. bench/device_env.sh
+device_env "$PWD"
 tar -C /tmp/ab-a -xf "$base"
 for t in a b; do
   src=$([ $t = a ] && echo /tmp/ab-a || echo "$PWD")

@@ -7,9 +7,9 @@
 #
 # usage: bash bench/h200.sh [OUTDIR]    (OUTDIR defaults to $OUT or /tmp)
 # The output is what docs/perf/ records. LOCKSTEP_COMMIT names the commit in
-# the log. The lent H200 image has no libsqlite3-dev and nothing can be
-# installed there: carry sqlite3.h, libsqlite3.so and a sqlite3.pc from a
-# Debian machine and point PKG_CONFIG_PATH at them (docs/perf/README.md).
+# the log. The lent H200 image has no libsqlite3-dev or libxxhash-dev and
+# nothing can be installed there: .peers carries them (bench/device_env.sh,
+# docs/perf/README.md); run from the repository root.
 set -u
 out=${1:-${OUT:-/tmp}}
 mkdir -p "$out"
@@ -19,11 +19,8 @@ exec > >(tee "$log") 2>&1
 echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), lockstep ${LOCKSTEP_COMMIT:-(commit not given: set LOCKSTEP_COMMIT)}"
 echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
-# NVIDIA's OpenCL: the loader finds it through this ICD file.
-if [ -w /etc/OpenCL/vendors ] || mkdir -p /etc/OpenCL/vendors 2>/dev/null; then
-  echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-fi
-export PATH=/usr/local/cuda/bin:$PATH
+. bench/device_env.sh
+device_env "$PWD"
 build=/tmp/lockstep-build
 rm -rf "$build"
 t0=$(date +%s)

@@ -22,10 +22,8 @@ here=$(pwd)
 echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), lockstep ${LOCKSTEP_COMMIT:-(commit not given: set LOCKSTEP_COMMIT)}"
 echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
-mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-export PATH=/usr/local/cuda/bin:$PATH NCCL_NVLS_ENABLE=0
-export PKG_CONFIG_PATH=$here/.peers/sqlite/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-ldconfig -p | grep -q libsqlite3.so.0 || export LD_LIBRARY_PATH=$here/.peers/sqlite/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. bench/device_env.sh
+device_env "$here"
 mpi=0
 if command -v mpirun >/dev/null 2>&1; then
   mpi=1; echo "== MPI: $(mpirun --version | head -1) (installed)"
@@ -34,7 +32,6 @@ elif [ -f .peers/openmpi/env.sh ]; then
 else
   echo "== MPI: none here and none carried: the MPI runs are left out"
 fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 build=/tmp/lockstep-build
 rm -rf "$build"
 t0=$(date +%s)

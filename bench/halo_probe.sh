@@ -1,9 +1,7 @@
 set -u
 here=$PWD
-mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-export PATH=/usr/local/cuda/bin:$PATH NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export PKG_CONFIG_PATH=$here/.peers/sqlite/pkgconfig:$here/.peers/xxhash/pkgconfig
-ldconfig -p | grep -q "libsqlite3.so.0 " || export LD_LIBRARY_PATH=$here/.peers/sqlite/lib
+. bench/device_env.sh
+device_env "$here"
 echo "== date: $(date -u +%FT%TZ)"; nvidia-smi --query-gpu=index,name --format=csv,noheader
 meson setup /tmp/hp "$here" -Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi=enabled >/dev/null 2>&1 && ninja -C /tmp/hp >/dev/null 2>&1 || { echo build failed; exit 1; }
 B=/tmp/hp/lockstep

@@ -11,28 +11,15 @@
 set -u
 base=$1
 out=${2:-${OUT:-/tmp}}
-mkdir -p "$out" /tmp/i26-a
+mkdir -p "$out"
 exec > >(tee "$out/issue26.log") 2>&1
 here=$PWD
 echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), A: ${AB_BASE:-base}, B: ${AB_NEW:-working tree}"
 echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader || true
-mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-export PATH=/usr/local/cuda/bin:$PATH
-export PKG_CONFIG_PATH=$here/.peers/sqlite/pkgconfig:$here/.peers/xxhash/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-ldconfig -p | grep -q "libsqlite3.so.0 " || export LD_LIBRARY_PATH=$here/.peers/sqlite/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-tar -C /tmp/i26-a -xf "$base"
-t0=$(date +%s)
-for t in b a; do
-  src=$([ $t = a ] && echo /tmp/i26-a || echo "$here")
-  [ -f /tmp/i26-build-$t/build.ninja ] ||
-    meson setup /tmp/i26-build-$t "$src" -Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi=disabled >"$out/setup-$t.log" 2>&1 ||
-    { tail -20 "$out/setup-$t.log"; exit 1; }
-  ninja -C /tmp/i26-build-$t >"$out/ninja-$t.log" 2>&1 || { tail -30 "$out/ninja-$t.log"; exit 1; }
-done
-echo "== built in $(( $(date +%s) - t0 )) s"
-A=/tmp/i26-build-a/lockstep
-B=/tmp/i26-build-b/lockstep
+. bench/device_env.sh
+device_env "$here"
+device_build_ab "$base" i26 disabled "$out"
 nv=$($B devices --json | python3 bench/nvidia_cl_device.py)
 echo "NVIDIA OpenCL: $nv"
 
@@ -53,13 +40,6 @@ compute-sanitizer --error-exitcode 9 $B life --dims 2 --size 1001x999 --steps 20
 fi
 
 # Whole processes, the shell's clock around each, A and B interleaved.
-whole() { # LABEL LOCKSTEP ARGS...
-  local label=$1 l=$2; shift 2
-  local s e
-  s=$(date +%s.%N); "$l" "$@" > /tmp/i26-out.txt 2>&1; local rc=$?; e=$(date +%s.%N)
-  printf '%s: %.3f s (exit %d) %s\n' "$label" "$(awk -v a="$s" -v b="$e" 'BEGIN{print b - a}')" "$rc" \
-    "$(grep -E 'grid digest|^time:' /tmp/i26-out.txt | tr -s ' ' | tr '\n' ' ')"
-}
 for run in "--dims 3 --size 2048 --steps 0" "--dims 3 --size 2048 --steps 2048" "--dims 2 --size 131072 --steps 2048"; do
   echo "== whole process: life $run --backend cuda:0"
   for i in 1 2; do

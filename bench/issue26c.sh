@@ -27,30 +27,17 @@
 set -u
 part=$1 base=$2
 out=${3:-${OUT:-/tmp}}
-mkdir -p "$out" /tmp/i26c-a
+mkdir -p "$out"
 exec > >(tee "$out/issue26c-$part.log") 2>&1
 here=$PWD
 echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), part $part, A: ${AB_BASE:-base}, B: ${AB_NEW:-working tree}"
 echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader || true
-mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-export PATH=/usr/local/cuda/bin:$PATH NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export PKG_CONFIG_PATH=$here/.peers/sqlite/pkgconfig:$here/.peers/xxhash/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-ldconfig -p | grep -q "libsqlite3.so.0 " || export LD_LIBRARY_PATH=$here/.peers/sqlite/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. bench/device_env.sh
+device_env "$here"
 mpi=disabled
 command -v mpirun >/dev/null 2>&1 && mpi=enabled && echo "== MPI: $(mpirun --version | head -1)"
-tar -C /tmp/i26c-a -xf "$base"
-t0=$(date +%s)
-for t in b a; do
-  src=$([ $t = a ] && echo /tmp/i26c-a || echo "$here")
-  [ -f /tmp/i26c-build-$t/build.ninja ] ||
-    meson setup /tmp/i26c-build-$t "$src" -Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi=$mpi >"$out/setup-$t.log" 2>&1 ||
-    { tail -20 "$out/setup-$t.log"; exit 1; }
-  ninja -C /tmp/i26c-build-$t >"$out/ninja-$t.log" 2>&1 || { tail -30 "$out/ninja-$t.log"; exit 1; }
-done
-echo "== built in $(( $(date +%s) - t0 )) s"
-A=/tmp/i26c-build-a/lockstep
-B=/tmp/i26c-build-b/lockstep
+device_build_ab "$base" i26c $mpi "$out"
 nv=$($B devices --json | python3 bench/nvidia_cl_device.py)
 echo "NVIDIA OpenCL: $nv"
 digest() { python3 -c 'import json,sys; print(json.load(sys.stdin)["grid_digest"])'; }
@@ -123,13 +110,6 @@ if [ "$part" = ranks ] && [ $mpi = enabled ]; then
   echo "whole process: $(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN{print b - a}') s"
 fi
 
-whole() { # LABEL COMMAND...
-  local label=$1; shift
-  local s e
-  s=$(date +%s.%N); "$@" > /tmp/i26c-out.txt 2>&1; local rc=$?; e=$(date +%s.%N)
-  printf '%s: %.3f s (exit %d) %s\n' "$label" "$(awk -v a="$s" -v b="$e" 'BEGIN{print b - a}')" "$rc" \
-    "$(grep -E 'grid digest|^time:' /tmp/i26c-out.txt | tr -s ' ' | tr '\n' ' ')"
-}
 if [ "$part" = probe ]; then
   echo "== 3D 2048^3 x 2048 kernels by ghost depth: cuda:all and two ranks"
   for h in 4 8 16; do

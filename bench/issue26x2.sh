@@ -9,32 +9,18 @@
 set -u
 base=$1
 out=${2:-${OUT:-/tmp}}
-mkdir -p "$out" /tmp/i26-a
+mkdir -p "$out"
 exec > >(tee "$out/issue26x2.log") 2>&1
 here=$PWD
 echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), A: ${AB_BASE:-base}, B: ${AB_NEW:-working tree}"
 echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader || true
 nvidia-smi topo -m 2>/dev/null | head -4
-mkdir -p /etc/OpenCL/vendors && echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-export PATH=/usr/local/cuda/bin:$PATH NCCL_NVLS_ENABLE=0
-export PKG_CONFIG_PATH=$here/.peers/sqlite/pkgconfig:$here/.peers/xxhash/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-ldconfig -p | grep -q "libsqlite3.so.0 " || export LD_LIBRARY_PATH=$here/.peers/sqlite/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. bench/device_env.sh
+device_env "$here"
 mpi=disabled
 command -v mpirun >/dev/null 2>&1 && mpi=enabled && echo "== MPI: $(mpirun --version | head -1)"
-tar -C /tmp/i26-a -xf "$base"
-t0=$(date +%s)
-for t in b a; do
-  src=$([ $t = a ] && echo /tmp/i26-a || echo "$here")
-  [ -f /tmp/i26x2-build-$t/build.ninja ] ||
-    meson setup /tmp/i26x2-build-$t "$src" -Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi=$mpi >"$out/setup-$t.log" 2>&1 ||
-    { tail -20 "$out/setup-$t.log"; exit 1; }
-  ninja -C /tmp/i26x2-build-$t >"$out/ninja-$t.log" 2>&1 || { tail -30 "$out/ninja-$t.log"; exit 1; }
-done
-echo "== built in $(( $(date +%s) - t0 )) s"
-A=/tmp/i26x2-build-a/lockstep
-B=/tmp/i26x2-build-b/lockstep
+device_build_ab "$base" i26x2 $mpi "$out"
 $B devices | grep -E "cuda|opencl" | head -6
 
 echo "== B: check life on sets (each slab makes its planes on its GPU)"
@@ -54,13 +40,6 @@ if [ $mpi = enabled ]; then
   done
 fi
 
-whole() { # LABEL COMMAND...
-  local label=$1; shift
-  local s e
-  s=$(date +%s.%N); "$@" > /tmp/i26x2-out.txt 2>&1; local rc=$?; e=$(date +%s.%N)
-  printf '%s: %.3f s (exit %d) %s\n' "$label" "$(awk -v a="$s" -v b="$e" 'BEGIN{print b - a}')" "$rc" \
-    "$(grep -E 'grid digest|^time:' /tmp/i26x2-out.txt | tr -s ' ' | tr '\n' ' ')"
-}
 for run in "--dims 3 --size 2048 --steps 0" "--dims 3 --size 2048 --steps 2048" "--dims 2 --size 131072 --steps 2048"; do
   echo "== whole process: life $run"
   for t in A B; do

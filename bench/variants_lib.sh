@@ -8,19 +8,15 @@
 # VARIANT (prints the source tree; default the checkout).
 
 # variants_setup NAME: into the repository root; the log also goes to
-# $OUT/NAME.log ($OUT defaulting to /tmp); CUDA on PATH, the carried SQLite
-# (docs/perf/README.md), NVIDIA's OpenCL registered; the header lines.
+# $OUT/NAME.log ($OUT defaulting to /tmp); the machine made ready
+# (bench/device_env.sh); the header lines.
 variants_setup() {
   cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
   variants_out=${OUT:-/tmp}
   mkdir -p "$variants_out"
   exec > >(tee "$variants_out/$1.log") 2>&1
-  export PATH=/usr/local/cuda/bin:$PATH
-  export PKG_CONFIG_PATH=$PWD/.peers/sqlite/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-  ldconfig -p | grep -q libsqlite3.so.0 || export LD_LIBRARY_PATH=$PWD/.peers/sqlite/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  if [ -w /etc/OpenCL/vendors ] || mkdir -p /etc/OpenCL/vendors 2>/dev/null; then
-    echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-  fi
+  . bench/device_env.sh
+  device_env "$PWD"
   echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), lockstep ${LOCKSTEP_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo ?)}"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
   variants_t0=$(date +%s)

@@ -1,0 +1,51 @@
+# bench/device_env.sh - what the scripts run on a lent NVIDIA machine
+# share (sourced, not run): the machine made ready for a build and a run,
+# an A/B pair of builds, and a whole process timed by the shell.
+
+# device_env ROOT: CUDA on PATH; what the image lacks, carried in
+# ROOT/.peers (SQLite and xxHash: headers, library, pkg-config files;
+# docs/perf/README.md), found by pkg-config and the loader; NVIDIA's
+# OpenCL registered with the ICD loader; Open MPI allowed to run as root;
+# NVLink multicast off (KINDS.md).
+device_env() {
+  local root=$1
+  export PATH=/usr/local/cuda/bin:$PATH NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  export PKG_CONFIG_PATH=$root/.peers/sqlite/pkgconfig:$root/.peers/xxhash/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+  ldconfig -p | grep -q "libsqlite3.so.0 " ||
+    export LD_LIBRARY_PATH=$root/.peers/sqlite/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  if [ -w /etc/OpenCL/vendors ] || mkdir -p /etc/OpenCL/vendors 2>/dev/null; then
+    echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+  fi
+}
+
+# device_build_ab BASE.tar PREFIX MPI OUTDIR: A, the tree in BASE.tar (`git
+# archive -o .peers/base.tar REV`), and B, the working tree, built for
+# sm_90 with -Dmpi=MPI into /tmp/PREFIX-build-a and -b (kept between
+# calls), their logs in OUTDIR; sets A and B to the two binaries; exits 1
+# with a log's tail when one did not build; t0 is when it began.
+device_build_ab() {
+  local base=$1 prefix=$2 mpi=$3 out=$4 t src
+  t0=$(date +%s) # global: the scripts say how long they took from here
+  mkdir -p "/tmp/$prefix-a"
+  tar -C "/tmp/$prefix-a" -xf "$base"
+  for t in b a; do
+    src=$([ $t = a ] && echo "/tmp/$prefix-a" || echo "$PWD")
+    [ -f "/tmp/$prefix-build-$t/build.ninja" ] ||
+      meson setup "/tmp/$prefix-build-$t" "$src" -Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi="$mpi" \
+        >"$out/setup-$t.log" 2>&1 || { tail -20 "$out/setup-$t.log"; exit 1; }
+    ninja -C "/tmp/$prefix-build-$t" >"$out/ninja-$t.log" 2>&1 || { tail -30 "$out/ninja-$t.log"; exit 1; }
+  done
+  echo "== built in $(( $(date +%s) - t0 )) s"
+  A=/tmp/$prefix-build-a/lockstep
+  B=/tmp/$prefix-build-b/lockstep
+}
+
+# whole LABEL COMMAND...: COMMAND's whole process by the shell's clock (the
+# image has no bc), its exit code, and its digest and time lines.
+whole() {
+  local label=$1 s e rc
+  shift
+  s=$(date +%s.%N); "$@" > /tmp/device-whole.txt 2>&1; rc=$?; e=$(date +%s.%N)
+  printf '%s: %.3f s (exit %d) %s\n' "$label" "$(awk -v a="$s" -v b="$e" 'BEGIN{print b - a}')" "$rc" \
+    "$(grep -E 'grid digest|^time:' /tmp/device-whole.txt | tr -s ' ' | tr '\n' ' ')"
+}
