@@ -97,13 +97,8 @@ typedef struct result_head {
 /* ---- workers ------------------------------------------------------------------ */
 
 typedef struct worker {
-    int rank, slot; /* where the device is, and its index there */
-    ls_device *dev; /* a local device; NULL for a remote one */
-    int is_gpu;
-    char label[64];   /* the census's (ls_job_device) */
-    char backend[16]; /* its backend's name (ls_set_share) */
-    char host[64];
-    int pid;
+    ls_job_device of; /* the device as the census has it: its rank, slot there, kind, label, host */
+    ls_device *dev;   /* a local device; NULL for a remote one */
     ls_chunks sizer;
     int busy;       /* holds chunk `seq` */
     uint64_t seq, lo, n;
@@ -195,7 +190,7 @@ static int start_thread(runner *sp, worker *w, ls_error *err)
 {
     void **arg = malloc(2 * sizeof *arg);
     if (!arg)
-        return ls_fail(err, "out of memory starting a thread for %s", w->label);
+        return ls_fail(err, "out of memory starting a thread for %s", w->of.label);
     arg[0] = sp;
     arg[1] = w;
     pthread_cond_init(&w->wake, NULL);
@@ -203,7 +198,7 @@ static int start_thread(runner *sp, worker *w, ls_error *err)
     if (rc != 0) {
         free(arg);
         pthread_cond_destroy(&w->wake);
-        return ls_fail(err, "could not start a thread for %s: %s", w->label, strerror(rc));
+        return ls_fail(err, "could not start a thread for %s: %s", w->of.label, strerror(rc));
     }
     w->started = 1;
     return 0;
@@ -242,14 +237,8 @@ static void stop_threads(runner *sp)
 static void census_worker(worker *w, const ls_job_device *of, ls_set *set)
 {
     memset(w, 0, sizeof *w);
-    w->rank = of->rank;
-    w->slot = of->slot;
-    w->is_gpu = of->is_gpu;
-    w->pid = of->pid;
+    w->of = *of;
     w->dev = of->rank == set->job.rank ? &set->dev[of->slot] : NULL;
-    snprintf(w->label, sizeof w->label, "%s", of->label);
-    snprintf(w->host, sizeof w->host, "%s", of->host);
-    snprintf(w->backend, sizeof w->backend, "%s", of->backend);
 }
 
 /* The workers: the job's devices (collective: every rank takes the census). */
@@ -335,7 +324,7 @@ static int serve(runner *sp, ls_error *err)
             pthread_mutex_unlock(&sp->lock);
             if (!fin)
                 continue;
-            result_head rh = {w->slot, w->rc, w->seq, w->secs, w->secs_wall, w->secs_rejected};
+            result_head rh = {w->of.slot, w->rc, w->seq, w->secs, w->secs_wall, w->secs_rejected};
             ls_bytes msg = {0};
             const char *body = w->rc == 0 ? (const char *)w->out.data : w->err.msg;
             size_t body_len = w->rc == 0 ? w->out.len : strlen(w->err.msg) + 1;
@@ -380,7 +369,7 @@ static void finish_chunk(runner *sp, worker *w, int rc, ls_bytes *out, double se
     c->seconds = secs;
     memset(out, 0, sizeof *out);
     if (rc != 0)
-        snprintf(c->error, sizeof c->error, "%s: %s", w->label, error);
+        snprintf(c->error, sizeof c->error, "%s: %s", w->of.label, error);
     if (rc == 0) {
         w->items += c->n;
         w->seconds += secs;
@@ -428,7 +417,7 @@ static int collect_remote(runner *sp, ls_error *err)
     if (tag == TAG_RESULT && len >= sizeof rh) {
         memcpy(&rh, data, sizeof rh);
         for (int i = 0; i < sp->nw; i++)
-            if (sp->w[i].rank == from && sp->w[i].slot == rh.slot && sp->w[i].busy && sp->w[i].seq == rh.seq)
+            if (sp->w[i].of.rank == from && sp->w[i].of.slot == rh.slot && sp->w[i].busy && sp->w[i].seq == rh.seq)
                 w = &sp->w[i];
     }
     if (!w) {
@@ -456,7 +445,7 @@ static uint64_t next_size(const runner *sp, const worker *w, uint64_t remaining)
 {
     uint64_t n = ls_chunks_next(&w->sizer, remaining);
     if (sp->nw > 1) {
-        uint64_t first = w->is_gpu ? sp->ops->first_gpu : sp->ops->first_cpu;
+        uint64_t first = w->of.is_gpu ? sp->ops->first_gpu : sp->ops->first_cpu;
         uint64_t share = remaining / (2 * (uint64_t)sp->nw);
         if (share < first)
             share = first;
@@ -498,13 +487,13 @@ static int hand_out(runner *sp, uint64_t *next, uint64_t hi, ls_error *err)
         } else {
             assign_msg a;
             memset(&a, 0, sizeof a);
-            a.slot = w->slot;
+            a.slot = w->of.slot;
             a.seq = c->seq;
             a.lo = c->lo;
             a.n = n;
             a.hint_len = (uint32_t)hint_len;
             memcpy(a.hint, hint, hint_len);
-            if (ls_cluster_send(w->rank, TAG_ASSIGN, &a, sizeof a, err) != 0)
+            if (ls_cluster_send(w->of.rank, TAG_ASSIGN, &a, sizeof a, err) != 0)
                 return -1;
         }
     }
@@ -563,9 +552,9 @@ static int retire_remote(runner *sp, int stopping, ls_error *err)
             continue;
         assign_msg a;
         memset(&a, 0, sizeof a);
-        a.slot = w->slot;
+        a.slot = w->of.slot;
         a.stop_signal = stopping ? ls_progress_signal() : 0;
-        if (ls_cluster_send(w->rank, TAG_ASSIGN, &a, sizeof a, err) != 0)
+        if (ls_cluster_send(w->of.rank, TAG_ASSIGN, &a, sizeof a, err) != 0)
             return -1;
         w->retired = 1;
     }
@@ -583,7 +572,7 @@ static void rates_text(const runner *sp, char *out, size_t len)
         const worker *w = &sp->w[i];
         double rate = w->seconds > 0 ? (double)w->items / w->seconds : 0.0;
         sum += rate;
-        int k = used < len ? snprintf(out + used, len - used, "%s%s %.3g/s", i ? ", " : "", w->label, rate) : 0;
+        int k = used < len ? snprintf(out + used, len - used, "%s%s %.3g/s", i ? ", " : "", w->of.label, rate) : 0;
         used += k > 0 ? (size_t)k : 0;
     }
     if (used > 100)
@@ -615,7 +604,7 @@ static int find_lost(runner *sp, double now, double limit, ls_error *err)
                            "the run failed: %s (on %s, pid %d) has not returned %s [%" PRIu64 ", %" PRIu64
                            ") in %.0f s and is presumed lost; they are not counted as done, and no result is "
                            "printed (mpirun --enable-recovery may still exit 0)",
-                           w->label, w->host, w->pid, sp->ops->unit, w->lo, w->lo + w->n, limit);
+                           w->of.label, w->of.host, w->of.pid, sp->ops->unit, w->lo, w->lo + w->n, limit);
         }
     }
     return 0;
@@ -705,10 +694,7 @@ static void fill_stats(const runner *sp, ls_set_report *st, double wall)
     double device = 0;
     for (int i = 0; i < st->ndevices; i++) {
         const worker *w = &sp->w[i];
-        ls_job_device of = {.rank = w->rank, .is_gpu = w->is_gpu};
-        snprintf(of.label, sizeof of.label, "%s", w->label);
-        snprintf(of.backend, sizeof of.backend, "%s", w->backend);
-        ls_set_share_fill(&st->dev[i], &of, w->items, w->seconds, w->wall_clock, w->timer_rejected);
+        ls_set_share_fill(&st->dev[i], &w->of, w->items, w->seconds, w->wall_clock, w->timer_rejected);
         device += w->seconds;
     }
     st->seconds = st->ndevices == 1 ? device : wall;
@@ -730,7 +716,7 @@ int ls_set_run(ls_set *set, const ls_set_ops *ops, void *job, uint64_t origin, u
         st->interrupted = sp.stopped_early;
     } else if (rc == 0) {
         for (int i = 0; i < sp.nw && rc == 0; i++)
-            ls_chunks_init(&sp.w[i].sizer, sp.w[i].is_gpu ? ops->first_gpu : ops->first_cpu, ops->max_chunk);
+            ls_chunks_init(&sp.w[i].sizer, sp.w[i].of.is_gpu ? ops->first_gpu : ops->first_cpu, ops->max_chunk);
         /* A thread per device even when there is one: one code path. */
         for (int i = 0; i < sp.nw && rc == 0; i++)
             if (sp.w[i].dev)
