@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from harness import expect, finish
+from harness import doc, expect, finish
 
 LS = os.path.abspath(sys.argv[1])
 QUICK = ['graveler', '--battles', '1e4', '--backend', 'openmp']
@@ -40,14 +40,6 @@ def bench(*args, slow=None):
     if slow:
         env['LOCKSTEP_DEBUG_SLOW_RUN'] = slow
     return subprocess.run([LS, 'bench', *args], capture_output=True, text=True, env=env, timeout=300)
-
-
-def doc(p, what):
-    try:
-        return json.loads(p.stdout)
-    except ValueError:
-        expect(False, what + ' is JSON', 'rc=%d %s %s' % (p.returncode, p.stdout[:300], p.stderr[:300]))
-        return {}
 
 
 def close(a, b):

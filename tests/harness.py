@@ -6,6 +6,7 @@ the exit status (1 when any check failed).
     expect(result == wanted, 'what was checked', 'detail shown on failure')
     finish()
 """
+import json
 import os
 import signal
 import subprocess
@@ -26,6 +27,16 @@ def expect(ok, what, detail=''):
 def finish():
     print('%d passed, %d failed' % (checks - failures, failures))
     sys.exit(1 if failures else 0)
+
+
+def doc(p, what):
+    """p's standard output as a JSON document; a failed check naming `what`
+    (and {}) when it is none."""
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        expect(False, what + ' is JSON', 'rc=%d %s %s' % (p.returncode, p.stdout[:300], p.stderr[:300]))
+        return {}
 
 
 def interrupted_after(cmd, env, seconds=3, timeout=120):

@@ -17,7 +17,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
-from harness import expect, finish
+from harness import doc, expect, finish
 
 LS, VERSION, SOURCE = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 SPEC = re.compile(r'^[a-z]+:\d+$')
@@ -28,14 +28,6 @@ def run(*args, env=None, timeout=300):
     e.pop('LOCKSTEP_DEBUG_FAULT', None)
     e.update(env or {})
     return subprocess.run([LS, *args], capture_output=True, text=True, env=e, timeout=timeout)
-
-
-def doc(p, what):
-    try:
-        return json.loads(p.stdout)
-    except ValueError:
-        expect(False, what + ' is JSON', 'rc=%d %s %s' % (p.returncode, p.stdout[:300], p.stderr[:300]))
-        return {}
 
 
 devices = doc(run('devices', '--json'), 'devices --json')
