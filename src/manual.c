@@ -91,6 +91,9 @@ static const char *const environment[][2] = {
                                      "a plane), to show that the pieces do not change the answer"},
     {"LOCKSTEP_DEBUG_SHARE", "refuse, for the tests: this process cannot open another's GPU memory (CUDA "
                              "IPC), so that Life's ranks exchange ghosts through host memory and MPI instead"},
+    {"LOCKSTEP_DEBUG_EPOCH_WAIT", "1, for the benchmarks: Life's slabs on the GPUs of one process wait on the "
+                                  "host after each epoch, as where ghosts cross the host, instead of queueing "
+                                  "epochs back to back, to time what the waits cost"},
     {"LOCKSTEP_DEBUG_SLOW_RUN", "RUN:SECONDS, for the tests: timed run RUN (from 1) of each bench takes SECONDS "
                                 "longer, waited out and counted in its time, to show that bench warns when runs "
                                 "spread"},

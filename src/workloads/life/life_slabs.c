@@ -95,6 +95,7 @@ struct life_slabs {
     slab *slabs;         /* this rank's, in order */
     int nlocal;
     int sharing;         /* ghosts between ranks of a node may go device to device (shared_link) */
+    int pipelined;       /* epochs follow each other with no wait on the host (pipelined()) */
     uint64_t exchanges;  /* so far: the parity of the staging buffers */
 };
 
@@ -576,24 +577,26 @@ static int exchange(life_slabs *L, ls_error *err)
 /* ---- running ------------------------------------------------------------------ */
 
 /* Launches e generations of every slab of GPU device d, without waiting. */
-static int launch_device(life_slabs *L, local_device *d, life_rule r, uint32_t e, ls_error *err)
+static int launch_slabs(life_slabs *L, local_device *d, life_rule r, uint32_t e, ls_error *err)
 {
-    /* No generations: the kernels are looked up (a first lookup builds the
-     * program) before the timer starts. */
-    for (int j = 0; j < L->nlocal; j++)
-        if (L->slabs[j].dev == d && life_gpu_launch(L->slabs[j].gpu, r, 0, err))
-            return -1;
-    if (ls_gpu_timer_start(d->s, err))
-        return -1;
     for (int j = 0; j < L->nlocal; j++)
         if (L->slabs[j].dev == d && life_gpu_launch(L->slabs[j].gpu, r, e, err))
             return -1;
     return 0;
 }
 
+/* Starts GPU device d's timer, once its kernels have been looked up (a
+ * first lookup builds the program): launching no generations does that. */
+static int start_device(life_slabs *L, local_device *d, life_rule r, ls_error *err)
+{
+    if (launch_slabs(L, d, r, 0, err))
+        return -1;
+    return ls_gpu_timer_start(d->s, err);
+}
+
 /* Waits for every GPU device of this rank, which ran e generations,
  * adding their time. */
-static int wait_devices(life_slabs *L, uint32_t e, ls_error *err)
+static int wait_devices(life_slabs *L, uint64_t e, ls_error *err)
 {
     for (int i = 0; i < L->nlocal_devs; i++) {
         local_device *d = &L->local_devs[i];
@@ -620,13 +623,42 @@ static int settle_devices(life_slabs *L, ls_error *err)
     return 0;
 }
 
-/* e generations of every slab of this rank, then the exchange. */
-static int epoch(life_slabs *L, life_rule r, uint32_t e, ls_error *err)
+/* Whether this rank's epochs may follow each other with no wait on the
+ * host: the job is this process, every slab is on a GPU and every ghost
+ * comes from another slab's device by the backend's copy, which orders
+ * itself after the kernels queued on both devices and before their next
+ * (gpu.h's copy). Elsewhere an exchange goes through the host or MPI,
+ * which need the edges finished, and the CPU slabs run on this thread. */
+static int pipelined(life_slabs *L)
+{
+    if (L->nslabs < 2 || L->job.size > 1)
+        return 0;
+    for (int j = 0; j < L->nlocal; j++) {
+        slab *sl = &L->slabs[j];
+        if (!sl->gpu)
+            return 0;
+        for (int side = LOW; side <= HIGH; side++) {
+            slab *from = sl->ghost[side] ? local_slab(L, neighbour(L, sl->index, side)) : sl;
+            if (!from || !device_to_device(sl, from))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* e generations of every slab of this rank, then the exchange; `wait`:
+ * the GPUs' timers run for this epoch alone, and the host waits for them
+ * before the exchange. */
+static int epoch(life_slabs *L, life_rule r, uint32_t e, int wait, ls_error *err)
 {
     /* The GPUs run while the host runs the OpenMP slabs. */
-    for (int i = 0; i < L->nlocal_devs; i++)
-        if (L->local_devs[i].s->backend->gpu && launch_device(L, &L->local_devs[i], r, e, err))
+    for (int i = 0; i < L->nlocal_devs; i++) {
+        local_device *d = &L->local_devs[i];
+        if (d->s->backend->gpu && wait && start_device(L, d, r, err))
             return -1;
+        if (d->s->backend->gpu && launch_slabs(L, d, r, e, err))
+            return -1;
+    }
     for (int j = 0; j < L->nlocal; j++) {
         slab *sl = &L->slabs[j];
         if (sl->cpu) {
@@ -636,9 +668,25 @@ static int epoch(life_slabs *L, life_rule r, uint32_t e, ls_error *err)
         }
         sl->dev->items += (uint64_t)sl->owned * L->plane_cells * e;
     }
-    if (wait_devices(L, e, err))
+    if (wait && wait_devices(L, e, err))
         return -1;
     return L->nslabs > 1 ? exchange(L, err) : 0;
+}
+
+/* n generations in epochs queued back to back on the GPUs (pipelined),
+ * timed from the first launch to the end of the last. */
+static int steps_pipelined(life_slabs *L, life_rule r, uint64_t n, ls_error *err)
+{
+    for (int i = 0; i < L->nlocal_devs; i++)
+        if (start_device(L, &L->local_devs[i], r, err))
+            return -1;
+    for (uint64_t left = n; left > 0;) {
+        uint32_t e = (uint32_t)(left < L->k ? left : L->k);
+        if (epoch(L, r, e, 0, err))
+            return -1;
+        left -= e;
+    }
+    return wait_devices(L, n, err);
 }
 
 int life_slabs_steps(life_slabs *L, life_rule r, uint64_t n, double *seconds, ls_error *err)
@@ -647,9 +695,11 @@ int life_slabs_steps(life_slabs *L, life_rule r, uint64_t n, double *seconds, ls
      * takes a 32-bit count), no exchange. */
     uint64_t longest = L->nslabs > 1 ? L->k : UINT32_MAX;
     double t0 = ls_now(), device0 = L->nlocal_devs ? L->local_devs[0].seconds : 0;
-    while (n > 0) {
+    if (L->pipelined && n > 0 && steps_pipelined(L, r, n, err))
+        return -1;
+    while (!L->pipelined && n > 0) {
         uint32_t e = (uint32_t)(n < longest ? n : longest);
-        if (epoch(L, r, e, err))
+        if (epoch(L, r, e, 1, err))
             return -1;
         n -= e;
     }
@@ -697,6 +747,7 @@ int life_slabs_start(ls_set *set, const life_grid *g, const life_fill_spec *fill
         rc = settle_devices(L, err);
     if (rc == 0)
         rc = exchange(L, err);
+    L->pipelined = rc == 0 && pipelined(L) && !getenv("LOCKSTEP_DEBUG_EPOCH_WAIT");
     if (rc) {
         life_slabs_stop(L);
         return -1;
