@@ -87,7 +87,7 @@ static const char *const environment[][2] = {
                              "time), to show that such a figure is replaced by the wall time and reported as "
                              "\"clock\":\"wall\""},
     {"LOCKSTEP_DEBUG_SUMMARY_PIECE", "BYTES, for the tests: a GPU slab of Life crosses to the host for its "
-                                     "population and digest in pieces of about BYTES (default an eighth of the slab, 64 MiB to 1 GiB; at least "
+                                     "population and digest in pieces of about BYTES (default a 32nd of the slab, 8 to 64 MiB; at least "
                                      "a plane), to show that the pieces do not change the answer"},
     {"LOCKSTEP_DEBUG_SHARE", "refuse, for the tests: this process cannot open another's GPU memory (CUDA "
                              "IPC), so that Life's ranks exchange ghosts through host memory and MPI instead"},

@@ -198,7 +198,11 @@ uint64_t life_grid_digest_of_units(uint32_t nx, uint32_t ny, uint32_t nz, const 
 
 void life_grid_unit_hashes(const life_grid *g, uint32_t units_before, uint64_t *hashes)
 {
-#pragma omp parallel for schedule(dynamic, 16)
+    /* Units by the 256 KiB, and at least one: a piece of a few large
+     * planes is shared among the threads too. */
+    size_t unit_bytes = row_bytes(g) * (g->dims == 2 ? 1u : g->ny);
+    int chunk = unit_bytes >= ((size_t)256 << 10) ? 1 : (int)(((size_t)256 << 10) / unit_bytes);
+#pragma omp parallel for schedule(dynamic, chunk)
     for (int64_t u = 0; u < (int64_t)life_grid_units(g); u++)
         hashes[u] = life_grid_unit_hash(g, (uint32_t)u, units_before);
 }

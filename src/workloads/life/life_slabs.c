@@ -72,8 +72,9 @@ typedef struct slab {
     ls_buf *staging[2][2];
     ls_buf *peer[2][2];      /* a neighbour's staging on `side`, opened here: this slab's edge goes there */
     uint64_t token[2][2];    /* [out/in][side]: the exchange a shared edge was written in, sent once it is there */
-    void *piece;             /* a GPU slab's planes on their way to a count and hash (page-locked where the
-                              * backend can; piece_bytes), made at the first summary, kept until stop */
+    void *piece[2];          /* a GPU slab's planes on their way to a count and hash (page-locked where the
+                              * backend can; piece_bytes), one crossing while the other is worked on;
+                              * made at the first summary, kept until stop */
     uint32_t *scratch;       /* a GPU slab's owned planes on the host (to send to rank 0 for --out),
                               * made and faulted in once, at the first sample or the end, kept until stop */
 } slab;
@@ -806,21 +807,21 @@ int life_slabs_gather(life_slabs *L, life_grid *g, ls_error *err)
 }
 
 /* A GPU slab's planes cross to the host for a summary in pieces, through
- * a page-locked buffer the slab keeps: the host never holds a slab whole
- * to count and hash it (a slab of a grid larger than a GPU is tens of
- * GiB). A piece is an eighth of the slab, between these bounds: each
- * piece pays a wait and a copy's start, and the buffer's page locking
- * costs in proportion to its size (docs/perf/README.md, 2026-11-26). */
-#define SUMMARY_PIECE_MIN ((size_t)64 << 20)
-#define SUMMARY_PIECE_MAX ((size_t)1 << 30)
+ * two page-locked buffers the slab keeps: the host never holds a slab
+ * whole to count and hash it (a slab of a grid larger than a GPU is tens
+ * of GiB). A piece is a 32nd of the slab, between these bounds: each
+ * piece pays a wait, a thread and a copy's start, and page locking costs
+ * in proportion to the buffers' size (docs/perf/README.md, 2026-11-26). */
+#define SUMMARY_PIECE_MIN ((size_t)8 << 20)
+#define SUMMARY_PIECE_MAX ((size_t)64 << 20)
 #define SUMMARY_PIECE_ENV "LOCKSTEP_DEBUG_SUMMARY_PIECE" /* another size, for the tests */
 
 /* The size of a piece of a slab of `slab` bytes, or the tests' own. */
 static int piece_bytes(size_t slab, size_t *out, ls_error *err)
 {
     const char *text = getenv(SUMMARY_PIECE_ENV);
-    size_t eighth = slab / 8;
-    *out = eighth < SUMMARY_PIECE_MIN ? SUMMARY_PIECE_MIN : eighth > SUMMARY_PIECE_MAX ? SUMMARY_PIECE_MAX : eighth;
+    size_t part = slab / 32;
+    *out = part < SUMMARY_PIECE_MIN ? SUMMARY_PIECE_MIN : part > SUMMARY_PIECE_MAX ? SUMMARY_PIECE_MAX : part;
     if (!text)
         return 0;
     char *end;
@@ -852,8 +853,27 @@ static uint64_t summarise_planes(const life_slabs *L, const slab *sl, const life
 typedef int (*piece_fn)(void *arg, const life_slabs *L, const slab *sl, const uint32_t *planes, uint32_t from,
                         uint32_t n, ls_error *err);
 
+/* Planes [from, from + n) of a GPU slab read into a host buffer, on a
+ * thread of its own while the last piece is worked on. */
+typedef struct piece_read {
+    life_gpu_state *gpu;
+    uint32_t from, n;
+    void *dst;
+    int rc;
+    ls_error err;
+} piece_read;
+
+static void *read_piece(void *arg)
+{
+    piece_read *pr = arg;
+    pr->rc = life_gpu_read_planes(pr->gpu, pr->from, pr->n, pr->dst, &pr->err);
+    return NULL;
+}
+
 /* fn over slab sl's owned planes: a CPU slab's where its cells are, a GPU
- * slab's a piece at a time through its page-locked buffer. */
+ * slab's a piece at a time through its two page-locked buffers, the next
+ * piece crossing the bus (read_piece: the backends select their device
+ * in each call, so any host thread may read) while fn works on this one. */
 static int each_piece(const life_slabs *L, slab *sl, piece_fn fn, void *arg, ls_error *err)
 {
     if (!sl->gpu)
@@ -864,15 +884,36 @@ static int each_piece(const life_slabs *L, slab *sl, piece_fn fn, void *arg, ls_
     size_t per_piece = piece / plane_bytes;
     uint32_t per = per_piece > sl->owned ? sl->owned : (uint32_t)per_piece;
     per = per < 1 ? 1 : per;
-    if (!sl->piece && ls_gpu_alloc_host(sl->dev->s, per * plane_bytes, "a slab's planes on the host", &sl->piece, err))
-        return -1;
-    for (uint32_t from = 0; from < sl->owned; from += per) {
-        uint32_t n = sl->owned - from < per ? sl->owned - from : per;
-        if (life_gpu_read_planes(sl->gpu, sl->ghost[LOW] + from, n, sl->piece, err) ||
-            fn(arg, L, sl, sl->piece, from, n, err))
+    int buffers = per < sl->owned ? 2 : 1;
+    for (int b = 0; b < buffers; b++)
+        if (!sl->piece[b] &&
+            ls_gpu_alloc_host(sl->dev->s, per * plane_bytes, "a slab's planes on the host", &sl->piece[b], err))
             return -1;
+    piece_read next = {.gpu = sl->gpu, .from = sl->ghost[LOW], .n = per, .dst = sl->piece[0]};
+    read_piece(&next);
+    int rc = next.rc;
+    if (rc)
+        *err = next.err;
+    for (uint32_t from = 0, b = 0; from < sl->owned && rc == 0; from += per, b ^= 1) {
+        uint32_t n = sl->owned - from < per ? sl->owned - from : per, after = from + n;
+        pthread_t reader;
+        int reading = 0;
+        if (after < sl->owned) {
+            next = (piece_read){.gpu = sl->gpu, .from = sl->ghost[LOW] + after,
+                                .n = sl->owned - after < per ? sl->owned - after : per, .dst = sl->piece[b ^ 1]};
+            reading = pthread_create(&reader, NULL, read_piece, &next) == 0;
+            if (!reading)
+                read_piece(&next); /* no thread: the read before the work, in turn */
+        }
+        rc = fn(arg, L, sl, sl->piece[b], from, n, err);
+        if (reading)
+            pthread_join(reader, NULL);
+        if (rc == 0 && after < sl->owned && next.rc) {
+            rc = -1;
+            *err = next.err;
+        }
     }
-    return 0;
+    return rc;
 }
 
 /* A pass over one device's slabs, on a host thread of its own: the
@@ -1123,7 +1164,8 @@ void life_slabs_stop(life_slabs *L)
     for (int j = 0; j < L->nlocal; j++) {
         slab *sl = &L->slabs[j];
         if (sl->gpu)
-            ls_gpu_free_host(sl->dev->s, sl->piece);
+            for (int b = 0; b < 2; b++)
+                ls_gpu_free_host(sl->dev->s, sl->piece[b]);
         for (int side = LOW; side <= HIGH; side++) {
             if (sl->gpu) {
                 ls_gpu_free_host(sl->dev->s, sl->edge[side]);
