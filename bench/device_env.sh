@@ -1,6 +1,7 @@
 # bench/device_env.sh - what the scripts run on a lent NVIDIA machine
 # share (sourced, not run): the machine made ready for a build and a run,
-# an A/B pair of builds, and a whole process timed by the shell.
+# a build, an A/B pair of builds, MPI found, and a whole process timed by
+# the shell.
 
 # device_env ROOT: CUDA on PATH; what the image lacks, carried in
 # ROOT/.peers (SQLite and xxHash: headers, library, pkg-config files;
@@ -18,11 +19,35 @@ device_env() {
   fi
 }
 
+# device_build SRC DIR MPI OUTDIR [TAG]: the tree SRC built for sm_90 with
+# -Dmpi=MPI into DIR (set up once, kept between calls: ninja rebuilds what
+# changed), the logs in OUTDIR/setup[-TAG].log and ninja[-TAG].log; returns
+# 1 after a log's tail when it did not build.
+device_build() {
+  local src=$1 dir=$2 mpi=$3 out=$4 tag=${5:+-$5}
+  [ -f "$dir/build.ninja" ] ||
+    meson setup "$dir" "$src" -Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi="$mpi" \
+      >"$out/setup$tag.log" 2>&1 || { tail -20 "$out/setup$tag.log"; return 1; }
+  ninja -C "$dir" >"$out/ninja$tag.log" 2>&1 || { tail -30 "$out/ninja$tag.log"; return 1; }
+}
+
+# device_mpi: MPI=enabled when an mpirun is installed or .peers/openmpi
+# carries one (bench/openmpi-bundle, then on PATH), else disabled; says
+# which.
+device_mpi() {
+  if command -v mpirun >/dev/null 2>&1; then
+    MPI=enabled; echo "== MPI: $(mpirun --version | head -1) (installed)"
+  elif [ -f .peers/openmpi/env.sh ] && . .peers/openmpi/env.sh; then
+    MPI=enabled; echo "== MPI: carried bundle, $(mpirun --version | head -1)"
+  else
+    MPI=disabled; echo "== MPI: none here and none carried: the MPI runs are left out"
+  fi
+}
+
 # device_build_ab BASE.tar PREFIX MPI OUTDIR: A, the tree in BASE.tar (`git
-# archive -o .peers/base.tar REV`), and B, the working tree, built for
-# sm_90 with -Dmpi=MPI into /tmp/PREFIX-build-a and -b (kept between
-# calls), their logs in OUTDIR; sets A and B to the two binaries; exits 1
-# with a log's tail when one did not build; t0 is when it began.
+# archive -o .peers/base.tar REV`), and B, the working tree, built by
+# device_build into /tmp/PREFIX-build-a and -b; sets A and B to the two
+# binaries; exits 1 when one did not build; t0 is when it began.
 device_build_ab() {
   local base=$1 prefix=$2 mpi=$3 out=$4 t src
   t0=$(date +%s) # global: the scripts say how long they took from here
@@ -30,10 +55,7 @@ device_build_ab() {
   tar -C "/tmp/$prefix-a" -xf "$base"
   for t in b a; do
     src=$([ $t = a ] && echo "/tmp/$prefix-a" || echo "$PWD")
-    [ -f "/tmp/$prefix-build-$t/build.ninja" ] ||
-      meson setup "/tmp/$prefix-build-$t" "$src" -Ddefault_backend=cuda -Dnvcc_arch=90 -Dmpi="$mpi" \
-        >"$out/setup-$t.log" 2>&1 || { tail -20 "$out/setup-$t.log"; exit 1; }
-    ninja -C "/tmp/$prefix-build-$t" >"$out/ninja-$t.log" 2>&1 || { tail -30 "$out/ninja-$t.log"; exit 1; }
+    device_build "$src" "/tmp/$prefix-build-$t" "$mpi" "$out" $t || exit 1
   done
   echo "== built in $(( $(date +%s) - t0 )) s"
   A=/tmp/$prefix-build-a/lockstep
