@@ -36,7 +36,8 @@ LARGEST_SHARE = 0.6
 
 
 def usage(why):
-    sys.exit('scale_out.py: %s\n%s' % (why, __doc__.split('\n\n')[1]))
+    print('scale_out.py: %s\n%s' % (why, __doc__.split('\n\n')[1]), file=sys.stderr)
+    sys.exit(2)
 
 
 class Run:

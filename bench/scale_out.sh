@@ -169,7 +169,7 @@ measure() {
   [ "$workload" = graveler ] || [ "$workload" = bmn ] || [ "$workload" = ray ] || cmd+=(--timings)
   echo "\$ $shown${cmd[*]}"
   start=$(date +%s.%N)
-  env "${limit[@]}" timeout "$limit_s" "${cmd[@]}" > "$records/$label.json" 2> "$records/$label.err"
+  env "${limit[@]}" timeout --foreground "$limit_s" "${cmd[@]}" > "$records/$label.json" 2> "$records/$label.err"
   rc=$?
   end=$(date +%s.%N)
   [ -s "$records/$label.err" ] && tail -5 "$records/$label.err"
