@@ -123,7 +123,7 @@ int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu *
     if (!job->next || !job->scratch) {
         life_cpu_stop(c);
         /* The grid's size is the user's choice: too large, like the first copy's (life_grid_init). */
-        return ls_fail_usage(err, "a %ux%ux%u grid needs a second copy of %.1f MiB and row buffers on the CPU; this "
+        return ls_fail_usage(err, "the grid %ux%ux%u needs a second copy of %.1f MiB and row buffers on the CPU; this "
                                   "machine has not that much memory free",
                              g->nx, g->ny, g->nz, (double)grid_bytes / (1u << 20));
     }

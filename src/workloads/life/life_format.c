@@ -190,7 +190,7 @@ int life_format_check_shape(life_format f, unsigned dims, uint32_t nx, uint32_t 
                              f->dims == 2 && f->write ? ": the native format holds any grid" : "");
     uint64_t px = f->side_in_pixels && scale ? scale : 1;
     if (f->largest_side && ((uint64_t)nx * px > f->largest_side || (uint64_t)ny * px > f->largest_side))
-        return ls_fail_usage(err, "a %s grid at scale %llu is too large for the %s format (at most %llu %s a side)",
+        return ls_fail_usage(err, "the grid %s at scale %llu is too large for the %s format (at most %llu %s a side)",
                              shape, (unsigned long long)px, f->name, (unsigned long long)f->largest_side,
                              f->side_in_pixels ? "pixels" : "cells");
     return 0;

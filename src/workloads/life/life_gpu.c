@@ -40,11 +40,11 @@ int life_gpu_open(ls_device *s, const life_grid *g, life_gpu_state **out, ls_err
     if (life_device_memory(s, &memory, err))
         return -1;
     if (bytes > max_alloc)
-        return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f MiB in one allocation on the device (a bit per cell); %s "
+        return ls_fail_usage(err, "the grid %ux%ux%u needs %.1f MiB in one allocation on the device (a bit per cell); %s "
                                   "allocates at most %.1f MiB at once",
                              g->nx, g->ny, g->nz, (double)bytes / (1 << 20), s->info.name, (double)max_alloc / (1 << 20));
     if (!life_grid_fits(bytes, memory, max_alloc))
-        return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f MiB on the device (two generations, a bit per cell); %s has %.1f MiB%s",
+        return ls_fail_usage(err, "the grid %ux%ux%u needs %.1f MiB on the device (two generations, a bit per cell); %s has %.1f MiB%s",
                              g->nx, g->ny, g->nz, 2.0 * (double)bytes / (1 << 20), s->info.name,
                              (double)memory / (1 << 20), life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
     life_gpu_state *st = calloc(1, sizeof *st);

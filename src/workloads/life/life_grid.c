@@ -81,11 +81,11 @@ int life_grid_alloc(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint3
     /* A grid this machine cannot hold is refused as the user's input (exit
      * code 2), as one too large for a device is (life_gpu.h). */
     if (alloc > SIZE_MAX)
-        return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f GiB, more than this machine can address", nx, ny, nz,
+        return ls_fail_usage(err, "the grid %ux%ux%u needs %.1f GiB, more than this machine can address", nx, ny, nz,
                              (double)bytes / (1u << 30));
     g->words = life_alloc_cells((size_t)alloc);
     if (!g->words)
-        return ls_fail_usage(err, "a %ux%ux%u grid needs %.1f MiB (one bit per cell); this machine has not that much "
+        return ls_fail_usage(err, "the grid %ux%ux%u needs %.1f MiB (one bit per cell); this machine has not that much "
                                   "memory free",
                              nx, ny, nz, (double)bytes / (1u << 20));
     /* The padding past the last word (up to the alignment) is zero, so
