@@ -9,6 +9,11 @@
 #          back to back on cuda:all against waiting for each
 #          (LOCKSTEP_DEBUG_EPOCH_WAIT), with `check life` and
 #          compute-sanitizer over the queued epochs.
+#   summary: the summary phase A/B (3D 2048^3 and 2D 131072^2, no
+#          generations, cuda:0 and cuda:all; the grid larger than one GPU)
+#          and by the size of its pieces; how the process ends (the
+#          probe's contexts destroyed, left to the runtime, left to the
+#          driver with _exit).
 # .peers/sqlite and .peers/xxhash carry what the image lacks (docs/perf/README.md).
 set -u
 part=$1 base=$2
@@ -68,6 +73,37 @@ if [ "$part" = probe ]; then
   for a in "--dims 3 --size 67x45x33 --steps 29 --backend cuda:all" "--dims 2 --size 1001x999 --steps 70 --backend cuda:all" \
            "--dims 3 --size 67x45x33 --steps 29 --backend cuda:0 --slabs 3"; do
     compute-sanitizer --error-exitcode 9 $B life $a --quiet | tail -1; echo "exit ${PIPESTATUS[0]}: $a"
+  done
+fi
+if [ "$part" = summary ]; then
+  nvcc -O2 -o /tmp/open_probe bench/open_probe.cu -lpthread || exit 1
+  echo "== how the process ends: contexts destroyed, left to the runtime's exit, left to the driver (_exit)"
+  for i in 1 2 3; do
+    for m in "" plain-exit quick-exit; do whole "open_probe ${m:-reset}" /tmp/open_probe $m; done
+  done
+  echo "== the summary phase, A and B"
+  for a in "--dims 3 --size 2048" "--dims 2 --size 131072"; do
+    for b in cuda:0 cuda:all; do
+      for i in 1 2; do
+        for t in A B; do
+          l=$([ $t = A ] && echo $A || echo $B)
+          whole "$t $a $b" $l life $a --steps 0 --backend $b --timings --quiet
+          grep -E '^timings' /tmp/device-whole.txt
+        done
+      done
+    done
+  done
+  echo "== B: the summary by the size of its pieces (3D 2048^3 x 0, cuda:0)"
+  for piece in 8388608 33554432 134217728; do
+    echo "-- piece $piece: $(LOCKSTEP_DEBUG_SUMMARY_PIECE=$piece $B life --dims 3 --size 2048 --steps 0 --backend cuda:0 --quiet --timings | grep -E '^timings' | tr -s ' ')"
+  done
+  mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+  z=$(awk -v m="$mem" 'BEGIN{z = int(0.6 * m * 1048576 / 8388608 / 64) * 64; print z}')
+  echo "== the grid larger than one GPU: 3D 8192x8192x$z, 8 generations, cuda:all, A and B"
+  for t in A B; do
+    l=$([ $t = A ] && echo $A || echo $B)
+    whole "$t 8192x8192x$z" timeout 200 $l life --dims 3 --size 8192x8192x$z --steps 8 --backend cuda:all --quiet --timings
+    grep -E '^timings' /tmp/device-whole.txt
   done
 fi
 echo "== done in $(( $(date +%s) - t0 )) s"

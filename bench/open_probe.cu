@@ -2,13 +2,18 @@
  * step by step, outside lockstep: the floor under lockstep's "open" phase
  * (--timings). Built and run by bench/issue26d.sh on a lent machine.
  *
- * usage: open_probe [threads]   (threads: open each device from a thread of its own) */
+ * usage: open_probe [threads|quick-exit|plain-exit]
+ *   threads:    open each device from a thread of its own
+ *   quick-exit: end with _exit(0), leaving the contexts to the driver,
+ *               instead of destroying them (time the whole process)
+ *   plain-exit: return from main, leaving them to the runtime's exit */
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now(void)
 {
@@ -48,6 +53,8 @@ static void *open_one(void *arg)
 int main(int argc, char **argv)
 {
     int threads = argc > 1 && strcmp(argv[1], "threads") == 0;
+    int quick_exit = argc > 1 && strcmp(argv[1], "quick-exit") == 0;
+    int plain_exit = argc > 1 && strcmp(argv[1], "plain-exit") == 0;
     t_start = now();
     double t0 = now();
     int n = 0;
@@ -102,6 +109,12 @@ int main(int argc, char **argv)
             snprintf(what, sizeof what, "peer access %d -> %d", d, e);
             mark(what, t0);
         }
+    if (quick_exit) {
+        fflush(stdout);
+        _exit(0);
+    }
+    if (plain_exit)
+        return 0;
     t0 = now();
     for (int d = 0; d < n; d++) {
         TRY(cudaSetDevice(d));
