@@ -72,6 +72,12 @@ int ls_job_allgather(const ls_job *job, const void *mine, void *all, size_t len,
 const char *ls_job_host(const ls_job *job);
 /* How many ranks are not ok (0: all are). */
 int ls_job_count_failed(const ls_job *job, int ok);
+/* Every rank's outcome of a step (rc: 0, or -1 with err set), made one:
+ * 0 when every rank succeeded; else -1 on every rank, err the first
+ * failing rank's message naming it ("MPI rank 1 (on HOST): ..."), its
+ * usage bit kept and LS_ERROR_EVERY_RANK set, so that rank 0 alone says
+ * it and no rank ends the others. With one rank, rc as it is. */
+int ls_job_agree(const ls_job *job, int rc, ls_error *err);
 
 /* One message of an exchange: to or from `rank` with `tag` (below 32767),
  * len bytes at data. */
