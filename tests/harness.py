@@ -9,6 +9,7 @@ the exit status (1 when any check failed).
 import json
 import os
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -96,3 +97,46 @@ def mpirun_killing_rank1(mpirun_args, marker, env, timeout=120):
         except (OSError, ValueError):
             continue
     return victim, p.returncode, out, err
+
+
+# ---- lockstep's native grid files (docs/life.md) ------------------------------
+
+def fnv1a(data, h=0xcbf29ce484222325):
+    """FNV-1a 64 of bytes, from h: lslife2's checksum."""
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    return h
+
+
+def packed_cells(cells):
+    """Cells (0/1, canonical order) packed 8 to a byte, the first in the low
+    bit, the last byte padded with zeros."""
+    out = bytearray((len(cells) + 7) // 8)
+    for i, c in enumerate(cells):
+        out[i // 8] |= c << (i % 8)
+    return bytes(out)
+
+
+def native_read(path):
+    """A native .lsgrid file of either layout lockstep reads, as (shape word,
+    (nx, ny, nz), cells): cells a list of 0/1 in canonical order (x
+    fastest). lslife3 starts every row on a byte; lslife2 does not."""
+    data = open(path, 'rb').read()
+    shape, nx, ny, nz = struct.unpack_from('<4I', data, 8)
+    if data[:8] == b'lslife3\n':
+        rb = (nx + 7) // 8
+        rows = [data[40 + r * rb:40 + (r + 1) * rb] for r in range(ny * nz)]
+        return shape, (nx, ny, nz), [row[x // 8] >> (x % 8) & 1 for row in rows for x in range(nx)]
+    bits = data[40:-8]
+    return shape, (nx, ny, nz), [bits[k // 8] >> (k % 8) & 1 for k in range(nx * ny * nz)]
+
+
+def native2_bytes(shape, size, birth_mask, survive_mask, generation, cells):
+    """An lslife2 file (rows not padded, the FNV-1a of every byte before it
+    last) of these cells (0/1, canonical order): the layout lockstep wrote
+    before lslife3, which it still reads."""
+    nx, ny, nz = size
+    body = (b'lslife2\n' + struct.pack('<6IQ', shape, nx, ny, nz, birth_mask, survive_mask, generation) +
+            packed_cells(cells))
+    return body + struct.pack('<Q', fnv1a(body))
+

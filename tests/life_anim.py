@@ -32,7 +32,7 @@ import tempfile
 import time
 import zlib
 
-from harness import expect, finish
+from harness import expect, finish, native_read
 
 LOCKSTEP = os.path.abspath(sys.argv[1])
 
@@ -195,10 +195,8 @@ def read_png(path):
 
 def read_native(path):
     """The cells of a native 2D .lsgrid file: rows of 0/1."""
-    data = open(path, "rb").read()
-    nx, ny = struct.unpack_from("<2I", data, 12)
-    bits = data[40:-8]
-    return [[bits[(y * nx + x) // 8] >> ((y * nx + x) % 8) & 1 for x in range(nx)] for y in range(ny)]
+    _, (nx, ny, _), cells = native_read(path)
+    return [cells[y * nx:(y + 1) * nx] for y in range(ny)]
 
 
 def grids_at(d, args, generations):

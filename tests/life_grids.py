@@ -25,12 +25,11 @@ chosen for a pattern, and rules as people write them (issue 17, Life):
 Refusals: exit 2, one line on stderr, before any computation."""
 import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
 
-from harness import expect, finish
+from harness import expect, finish, native2_bytes, native_read
 
 LOCKSTEP = os.path.abspath(sys.argv[1])
 BACKENDS = sys.argv[2:] or ["openmp"]
@@ -86,35 +85,21 @@ def step(live, dims, size, bounded, birth, survive):
 
 def read_native(path):
     """(shape word, size, cells as a set) of a native .lsgrid file."""
-    data = open(path, "rb").read()
-    shape, nx, ny, nz = struct.unpack_from("<4I", data, 8)
-    bits = data[40:-8]
-    live = set()
-    for k in range(nx * ny * nz):
-        if bits[k // 8] >> (k % 8) & 1:
-            live.add((k % nx, k // nx % ny, k // (nx * ny)))
+    shape, (nx, ny, nz), cells = native_read(path)
+    live = {(k % nx, k // nx % ny, k // (nx * ny)) for k, c in enumerate(cells) if c}
     return shape, (nx, ny, nz), live
 
 
-def fnv1a(data):
-    h = 0xcbf29ce484222325
-    for b in data:
-        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
-    return h
-
-
 def write_native(path, dims, size, live, birth, survive, shape=None):
-    """A native file of these cells (the checksum computed here)."""
+    """A native file of these cells, in the lslife2 layout (its checksum
+    computed here; lockstep reads it as it reads its own lslife3)."""
     nx, ny, nz = size
-    bits = bytearray((nx * ny * nz + 7) // 8)
+    cells = [0] * (nx * ny * nz)
     for (x, y, z) in live:
-        k = (z * ny + y) * nx + x
-        bits[k // 8] |= 1 << (k % 8)
+        cells[(z * ny + y) * nx + x] = 1
     mask = lambda counts: sum(1 << c for c in counts)
-    head = b"lslife2\n" + struct.pack("<6IQ", dims if shape is None else shape, nx, ny, nz, mask(birth),
-                                      mask(survive), 0)
-    body = head + bytes(bits)
-    open(path, "wb").write(body + struct.pack("<Q", fnv1a(body)))
+    open(path, "wb").write(native2_bytes(dims if shape is None else shape, size, mask(birth), mask(survive), 0,
+                                         cells))
 
 
 def random_cells(size, dims, seed, density=0.35):

@@ -2,9 +2,10 @@
 """life_inputs.py LOCKSTEP - what `lockstep life` accepts, and what it
 refuses before any computation (issue 14, items 3, 7, 9, 11, 12 and 13):
 
-- the native .lsgrid header is covered by its checksum (a changed rule or
-  generation is refused), and a file of the old format (lslife1) is
-  refused by name;
+- the native .lsgrid header is covered by its check (a changed rule or
+  generation is refused), its trailer records the run's grid digest, a
+  file of the layout before (lslife2) still reads as the same grid, and a
+  file of the first format (lslife1) is refused by name;
 - an output that cannot be written (no such directory, a format that
   cannot hold the grid's shape) is refused before the first generation,
   whether the shape comes from the options or from the input file;
@@ -33,7 +34,7 @@ import tempfile
 import time
 import zlib
 
-from harness import expect, finish
+from harness import expect, finish, fnv1a, native2_bytes, native_read, packed_cells
 
 LOCKSTEP = os.path.abspath(sys.argv[1])
 QUICK = 30  # seconds: a refusal comes at once; a run that computed first would take far longer
@@ -109,27 +110,14 @@ def write(d, name, data):
 
 # ---- the native format's header (item 3) ------------------------------------
 
-def fnv1a(data, h=0xcbf29ce484222325):
-    for b in data:
-        h = ((h ^ b) * 0x100000001b3) % 2**64
-    return h
-
-
-def packed_cells(cells, n):
-    """Cells (0/1, canonical order) packed 8 to a byte, first in the low bit."""
-    out = bytearray((n + 7) // 8)
-    for i, c in enumerate(cells):
-        out[i // 8] |= c << (i % 8)
-    return bytes(out)
-
-
 def test_native_header(d):
     grid = os.path.join(d, "g.lsgrid")
-    accepted(["--dims", "2", "--size", "40x30", "--steps", "0", "--out", grid], "writing a native grid")
+    out = accepted(["--dims", "2", "--size", "40x30", "--steps", "0", "--out", grid, "--json"], "writing a native grid")
     data = open(grid, "rb").read()
-    expect(data[:8] == b"lslife2\n", "a native grid starts with lslife2")
-    expect(fnv1a(data[:-8]) == struct.unpack("<Q", data[-8:])[0],
-           "its checksum is the FNV-1a of every byte before it (docs/life.md)")
+    expect(data[:8] == b"lslife3\n", "a native grid starts with lslife3")
+    digest = out.split('"grid_digest":"')[1][:16] if '"grid_digest":"' in out else "?"
+    expect(len(data) == 40 + 30 * 5 + 16 and data[-16:-8] == bytes.fromhex(digest)[::-1],
+           "rows of 5 bytes, then the run's grid digest in the trailer (docs/life.md)", f"({len(data)} bytes)")
     accepted(["--in", grid, "--steps", "1"], "the grid reads back")
     for what, offset, value in (("birth mask 8 -> 1 (B0)", 24, 1), ("survive mask", 28, 0),
                                 ("generation", 32, 7)):
@@ -139,12 +127,23 @@ def test_native_header(d):
         msg = refused(d, ["--in", path, "--steps", "1"], f"a native header with its {what} changed")
         expect("damaged" in msg, f"a changed {what} is reported as damage", msg)
         os.remove(path)
+    # The same grid in the layout before (lslife2: rows not padded, an
+    # FNV-1a checksum of every byte): read as the same grid.
+    shape, size, cells = native_read(grid)
+    old = write(d, "old2.lsgrid", native2_bytes(shape, size, 8, 12, 0, cells))
+    back = accepted(["--in", old, "--steps", "0", "--json"], "a native grid of the layout before (lslife2)")
+    expect(f'"grid_digest":"{digest}"' in back, "an lslife2 file reads as the same grid", back[-200:])
+    bad = bytearray(open(old, "rb").read())
+    bad[50] ^= 2
+    write(d, "old2.lsgrid", bytes(bad))
+    msg = refused(d, ["--in", old, "--steps", "1"], "an lslife2 file with a changed cell")
+    expect("damaged" in msg, "a changed cell of an lslife2 file is reported as damage", msg)
+    os.remove(old)
     # The same grid in the first version's layout (checksum = the grid digest).
     nx, ny = 5, 4
-    cells = [(i * 7) % 3 == 0 for i in range(nx * ny)]
-    digest = fnv1a(struct.pack("<QQQ", nx, ny, 1) + packed_cells([int(c) for c in cells], nx * ny))
-    v1 = (b"lslife1\n" + struct.pack("<IIIIIIQ", 2, nx, ny, 1, 8, 12, 0)
-          + packed_cells([int(c) for c in cells], nx * ny) + struct.pack("<Q", digest))
+    cells = [int((i * 7) % 3 == 0) for i in range(nx * ny)]
+    digest = fnv1a(struct.pack("<QQQ", nx, ny, 1) + packed_cells(cells))
+    v1 = b"lslife1\n" + struct.pack("<IIIIIIQ", 2, nx, ny, 1, 8, 12, 0) + packed_cells(cells) + struct.pack("<Q", digest)
     path = write(d, "old.lsgrid", v1)
     msg = refused(d, ["--in", path, "--steps", "1"], "a native grid of the first format (lslife1)")
     expect("lslife1" in msg, "the refusal names the old format", msg)

@@ -12,9 +12,10 @@ the target takes it:
     file left; a directory that takes no file: exit 2 before computing;
   - SIGKILL at moments during the write: OUT is the old file or the whole
     new one, and the next write removes what the killed one left;
-  - the input is read while the devices open (ls_workload.prepare): a bad
-    input is the user's fault (exit 2) even when the backend cannot open,
-    and Ctrl-C while it is read stops the run with its report (exit 130).
+  - the input is opened while the devices open (ls_workload.prepare): a bad
+    header is the user's fault (exit 2) even when the backend cannot open;
+    a bad cell is found, and named, when the slabs read their planes; and
+    Ctrl-C while a FIFO is read stops the run with its report (exit 130).
 The faults are made by an LD_PRELOAD shim (tests/io_faults.c).
 
 usage: life_pku_io.py LOCKSTEP SHIM"""
@@ -214,14 +215,20 @@ def killed_while_writing(d):
 def read_ahead(d):
     src = os.path.join(d, 'bad.data')
     with open(src, 'wb') as f:
-        f.write(struct.pack('<QQ', 4, 0) + bytes(10) + b'\x02' + bytes(53))
+        f.write(struct.pack('<QQ', 5, 0) + bytes(64))
     out = os.path.join(d, 'never.data')
     for backend in ('openmp', 'cuda'):
         r = subprocess.run([LS, 'life', src, out, '1', '--backend', backend, '--quiet'], capture_output=True, text=True,
                            timeout=120)
-        expect(r.returncode == 2 and 'offset 26' in r.stderr and one_line(r.stderr.encode()),
-               'a bad input with --backend %s: exit 2, the input named (read while the device opens)' % backend,
+        expect(r.returncode == 2 and 'M = 5' in r.stderr and one_line(r.stderr.encode()),
+               'a bad header with --backend %s: exit 2, the input named (opened while the device opens)' % backend,
                'exit %d, %r' % (r.returncode, r.stderr))
+    with open(src, 'wb') as f:
+        f.write(struct.pack('<QQ', 4, 0) + bytes(10) + b'\x02' + bytes(53))
+    r = subprocess.run([LS, 'life', src, out, '1', '--backend', 'openmp', '--quiet'], capture_output=True, text=True,
+                       timeout=120)
+    expect(r.returncode == 2 and 'offset 26' in r.stderr and one_line(r.stderr.encode()),
+           'a bad cell: exit 2, the input and the byte named', 'exit %d, %r' % (r.returncode, r.stderr))
     expect(not os.path.exists(out) and temporaries(d) == [], 'a bad input: no output, no temporary file')
     os.remove(src)
     # Ctrl-C while the input is read (from a FIFO that waits): the run

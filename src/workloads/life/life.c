@@ -52,13 +52,16 @@ typedef struct life_opts {
 } life_opts;
 
 /* The input file, read while the devices open (life_prepare); the run
- * takes its grid or pattern (read_input). */
+ * takes its grid or pattern (read_input). A whole grid's file (PKU,
+ * native) is only opened and checked: the slabs read their planes of it,
+ * in every run that asks for it. */
 typedef struct life_input {
     int taken;
-    double seconds; /* reading it took */
-    life_grid grid;
+    double seconds; /* reading (opening) it took */
+    life_grid grid; /* the cells, or with `in` the shape */
     life_pattern pattern;
     life_meta meta;
+    life_grid_in *in;
 } life_input;
 
 /* The phases of --timings, in the order they come. The first five every
@@ -91,6 +94,12 @@ typedef struct life_data {
     uint32_t halo; /* their ghost depth: generations between exchanges */
     char note[400]; /* on the grid chosen, lines for stderr (say_note) */
     life_out out;   /* --out's last generation: written by the run, put in place by life_write_outputs */
+    /* A whole grid's file that the slabs read their planes of (d->grid is
+     * its shape), opened by this run (owns_in) or ahead; and what tells it
+     * from another file (under MPI). */
+    life_grid_in *in;
+    int owns_in;
+    uint64_t in_fingerprint;
 } life_data;
 
 #define LIFE_DEFAULT_STEPS 100
@@ -144,7 +153,11 @@ static int life_params_options(void *pp, ls_opt *out, int max)
          "0.5 in 2D, 0.2 in 3D", NULL},
         {"seed", LS_OPT_U64, &o->seed, 0, 0, "S", "random fill seed; the grid is a pure function of (seed, size, P)",
          NULL, NULL},
-        {"in", LS_OPT_STRING, &o->in, 0, 0, "FILE", "start from FILE (pku, native, rle, cells, png or mc)", NULL, NULL},
+        {"in", LS_OPT_STRING, &o->in, 0, 0, "FILE",
+         "start from FILE (pku, native, rle, cells, png or mc). A pku or native file is read where the slabs "
+         "live, each rank and device its own planes at their offsets; a pattern (rle, cells, png, mc), or a grid "
+         "from a pipe, is read whole by every rank",
+         NULL, NULL},
         {"format", LS_OPT_STRING, &o->format_text, 0, 0, life_format_choices(),
          "the format of --in and --out instead of their extension's", NULL, NULL},
         {"at", LS_OPT_STRING, &o->at_text, 0, 0, "X,Y|center", "place the pattern's top-left cell at X,Y, or centre it",
@@ -173,9 +186,10 @@ static int life_run_options(void *pp, ls_opt *out, int max)
     ls_opt opts[] = {
         {"out", LS_OPT_STRING, &o->out, 0, 0, "FILE",
          "write the last generation to FILE (whole or not at all) in the format of its extension (.rle, .cells, .png, "
-         ".mc, .lsgrid, .data) or --format's; FILE.gif: an animation of every --every sample. Under MPI each "
-         "rank writes its slabs' part of a PKU file where they live (on a file system the ranks share); every "
-         "other format is gathered into rank 0's memory to be written (a GIF and --frames at every sample)",
+         ".mc, .lsgrid, .data) or --format's; FILE.gif: an animation of every --every sample. A pku or native "
+         "file is written where the slabs live, each rank and device its own planes at their offsets (under MPI "
+         "on a file system the ranks share); rle, cells, png and mc, and a pipe, gather the grid into rank 0's "
+         "memory to be written (a GIF and --frames at every sample)",
          NULL, NULL},
         {"timings", LS_OPT_FLAG, &o->timings, 0, 0, NULL,
          "say where the run's time went, in wall seconds: opening the devices, reading --in, making the start "
@@ -706,27 +720,51 @@ static int check_grid_shape(const life_opts *o, life_grid *g, ls_error *err)
     return 0;
 }
 
-/* The input file: as read ahead, the first time a run asks for it; else
- * read now (a second run of the same params, in check and bench). */
-static int read_input(const life_opts *o, life_grid *g, life_pattern *p, life_meta *meta, double *seconds,
+/* The input file read: a whole grid's file in a regular file opened for
+ * the slabs to read their planes of (*in; g its shape), else read whole
+ * (g's cells, or the pattern p). 0, or -1 with err set. */
+static int open_input(const life_opts *o, life_grid *g, life_pattern *p, life_meta *meta, life_grid_in **in,
                       ls_error *err)
 {
+    life_format fmt;
+    *in = NULL;
+    memset(p, 0, sizeof *p);
+    if (life_format_resolve(o->in, o->format, &fmt, err) == 0 && life_format_is_grid(fmt)) {
+        int rc = life_grid_in_open(o->in, fmt, g, meta, in, err);
+        if (rc <= 0)
+            return rc;
+    }
+    return life_read_file(o->in, o->format, (uint32_t)o->scale, g, p, meta, err);
+}
+
+/* The input file: as read ahead, the first time a run asks for it (a
+ * grid file opened ahead: every time); else read now (a second run of the
+ * same params, in check and bench), the grid file opened then this run's
+ * to close (*owns_in). */
+static int read_input(const life_opts *o, life_grid *g, life_pattern *p, life_meta *meta, life_grid_in **in,
+                      int *owns_in, double *seconds, ls_error *err)
+{
     life_input *ahead = o->input;
-    if (!ahead || ahead->taken) {
+    *owns_in = 0;
+    *in = NULL;
+    if (!ahead || (ahead->taken && !ahead->in)) {
         double t0 = ls_now();
-        int rc = life_read_file(o->in, o->format, (uint32_t)o->scale, g, p, meta, err);
+        int rc = open_input(o, g, p, meta, in, err);
+        *owns_in = *in != NULL;
         *seconds = ls_now() - t0;
         return rc;
     }
-    *seconds = ahead->seconds;
+    *seconds = ahead->taken ? 0 : ahead->seconds;
     *g = ahead->grid;
     *p = ahead->pattern;
     *meta = ahead->meta;
+    *in = ahead->in;
     ahead->taken = 1;
     return 0;
 }
 
-/* ls_workload.prepare: the input file, read while the devices open. */
+/* ls_workload.prepare: the input file, read (or opened) while the devices
+ * open. */
 static int life_prepare(void *pp, ls_error *err)
 {
     life_opts *o = pp;
@@ -736,7 +774,7 @@ static int life_prepare(void *pp, ls_error *err)
     if (!ahead)
         return ls_fail(err, "out of memory");
     double t0 = ls_now();
-    if (life_read_file(o->in, o->format, (uint32_t)o->scale, &ahead->grid, &ahead->pattern, &ahead->meta, err)) {
+    if (open_input(o, &ahead->grid, &ahead->pattern, &ahead->meta, &ahead->in, err)) {
         free(ahead);
         return -1;
     }
@@ -752,6 +790,8 @@ static void life_params_free(void *pp)
         life_grid_free(&o->input->grid);
         life_pattern_free(&o->input->pattern);
     }
+    if (o->input)
+        life_grid_in_close(o->input->in);
     free(o->input);
     o->input = NULL;
 }
@@ -761,11 +801,11 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
     life_pattern p;
     life_meta meta;
     double t0 = ls_now();
-    int rc_read = read_input(o, &d->grid, &p, &meta, &d->phase[PH_INPUT], err);
+    int rc_read = read_input(o, &d->grid, &p, &meta, &d->in, &d->owns_in, &d->phase[PH_INPUT], err);
     d->input_wait = ls_now() - t0;
     if (rc_read)
         return -1;
-    if (!d->grid.words && grid_for_pattern(o, &p, d, err)) {
+    if (!d->grid.words && !d->in && grid_for_pattern(o, &p, d, err)) {
         life_pattern_free(&p);
         return -1;
     }
@@ -849,10 +889,27 @@ static void life_run_free(ls_run *run)
         life_anim_abort(d->anim); /* a run that did not finish: no frames, no GIF */
         life_out_abort(&d->out);  /* nor --out's file */
         life_grid_free(&d->grid);
+        if (d->owns_in)
+            life_grid_in_close(d->in);
         free(d->series);
     }
     free(d);
     run->data = NULL;
+}
+
+/* What a written picture says beyond its cells: the generation reached,
+ * the rule, the scale, and the seed of a random grid or the file read. */
+static life_meta picture_meta(const life_opts *o, const life_data *d)
+{
+    life_meta meta = {0};
+    meta.generation = d->generation0 + d->steps;
+    meta.rule = d->rule;
+    meta.has_rule = 1;
+    meta.scale = (uint32_t)o->scale;
+    meta.has_seed = !o->in;
+    meta.seed = o->seed;
+    meta.source = o->in;
+    return meta;
 }
 
 /* ---- the host driver ------------------------------------------------------- */
@@ -997,15 +1054,19 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     /* Slabs count and hash their own planes unless --out needs the whole
      * last generation on rank 0 (a run that stopped early writes none). */
     int whole = o->out && o->out_format != LIFE_FORMAT_GIF && d->steps == o->steps;
-    /* Under MPI a PKU file is written by every rank where its slabs live,
-     * not gathered to rank 0 (one process keeps the mapped writer, which
-     * is faster there). */
-    if (whole && o->out_format == LIFE_FORMAT_PKU && dev->set->job.size > 1) {
-        int rc = life_slabs_write_pku(dev->slabs, &d->out, o->out, d->generation0 + d->steps, err);
+    /* A PKU or native file is written where the slabs live, each its rows
+     * at their offsets, counted and hashed in the same pass. */
+    if (whole && life_format_is_grid(o->out_format)) {
+        life_meta meta = picture_meta(o, d);
+        int rc = life_slabs_write_file(dev->slabs, &d->out, o->out, o->out_format, &d->grid, &meta, &d->population,
+                                       &d->digest, err);
         d->phase[PH_OUTPUT] = ls_now() - t0;
         if (rc < 0)
             return -1;
         whole = rc > 0; /* 1: gathered and written whole after all */
+        d->summarised = !whole;
+        if (!whole)
+            return 0;
         t0 = ls_now();
     }
     if (!whole) {
@@ -1017,21 +1078,6 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     int rc = fetch_grid(dev, d, err);
     d->phase[PH_RESULT] = ls_now() - t0;
     return rc;
-}
-
-/* What a written picture says beyond its cells: the generation reached,
- * the rule, the scale, and the seed of a random grid or the file read. */
-static life_meta picture_meta(const life_opts *o, const life_data *d)
-{
-    life_meta meta = {0};
-    meta.generation = d->generation0 + d->steps;
-    meta.rule = d->rule;
-    meta.has_rule = 1;
-    meta.scale = (uint32_t)o->scale;
-    meta.has_seed = !o->in;
-    meta.seed = o->seed;
-    meta.source = o->in;
-    return meta;
 }
 
 /* --out run.gif and --frames DIR: started before the first generation,
@@ -1046,14 +1092,47 @@ static int start_animation(const life_opts *o, life_data *d, size_t frames, ls_e
     return life_anim_open(&a, &d->grid, &d->anim, err);
 }
 
+/* The slabs' reading of a grid file: units [first, first + n) into words. */
+static int read_planes(void *arg, uint32_t first, uint32_t n, uint32_t *words, ls_error *err)
+{
+    return life_grid_in_planes(arg, first, n, words, err);
+}
+
+/* A file that records its grid digest (lslife3) holds cells of that
+ * digest: rank 0, which made the digest of the planes every slab read,
+ * says whether they have it, and every rank refuses a file that is
+ * damaged (or that differs between the ranks' copies). */
+static int check_read_digest(const ls_set *set, const life_data *d, const life_plane_source *src, uint64_t stored,
+                             ls_error *err)
+{
+    int32_t damaged = set->job.rank == 0 && src->digest != stored;
+    if (ls_job_bcast(&set->job, &damaged, sizeof damaged, err) != 0)
+        return -1;
+    if (!damaged)
+        return 0;
+    ls_fail_usage(err, "%s: damaged: its cells%s do not have the grid digest it records", life_grid_in_name(d->in),
+                  set->job.size > 1 ? " (as the ranks read them)" : "");
+    err->usage |= LS_ERROR_EVERY_RANK;
+    return -1;
+}
+
 /* Puts the start grid where it runs: slabs over the devices of the set
  * and the ranks of its job (one device: one slab), each made there when
- * the start is random. No process keeps the whole grid: rank 0 makes
- * one again when a sample or the result needs it (host_grid). */
+ * the start is random, each read there from a grid file. No process
+ * keeps the whole grid: rank 0 makes one again when a sample or the
+ * result needs it (host_grid). */
 static int start_device(ls_set *set, const life_opts *o, life_data *d, life_device *dev, ls_error *err)
 {
     life_fill_spec fill = {o->seed, o->density};
-    if (life_slabs_start(set, &d->grid, d->grid.words ? NULL : &fill, o->slabs, o->halo, &dev->slabs, err))
+    uint64_t stored = 0;
+    life_plane_source src = {read_planes, d->in, d->in && life_grid_in_digest(d->in, &stored), 0, 0, 0};
+    int rc = life_slabs_start(set, &d->grid, d->grid.words || d->in ? NULL : &fill, d->in ? &src : NULL, o->slabs,
+                              o->halo, &dev->slabs, err);
+    d->phase[PH_INPUT] += src.seconds;
+    d->input_wait += src.seconds;
+    if (rc == 0 && src.hash)
+        rc = check_read_digest(set, d, &src, stored, err);
+    if (rc)
         return -1;
     if (life_slabs_wanted(set, o->slabs)) {
         d->slabs = life_slabs_count(dev->slabs);
@@ -1099,16 +1178,34 @@ typedef struct start_news {
     char why[384];
 } start_news;
 
-/* A hash of the start that an input file gave this rank: its cells,
+/* A hash of the start that an input file gave this rank: its cells (a
+ * grid file's fingerprint, when the slabs read their planes of it),
  * shape, rule and generation (0 without --in: every rank makes the same
  * random grid from the options they have already agreed on). */
 static uint64_t start_fingerprint(const life_opts *o, const life_data *d)
 {
     if (!o->in)
         return 0;
-    uint64_t shape[7] = {d->grid.dims, d->grid.nx, d->grid.ny, d->grid.nz, (uint64_t)d->grid.bounded,
-                         (uint64_t)d->rule.birth << 32 | d->rule.survive, d->generation0};
-    return ls_hash64(d->grid.words, d->grid.nwords * sizeof *d->grid.words, ls_hash64(shape, sizeof shape, 0));
+    uint64_t shape[8] = {d->grid.dims, d->grid.nx, d->grid.ny, d->grid.nz, (uint64_t)d->grid.bounded,
+                         (uint64_t)d->rule.birth << 32 | d->rule.survive, d->generation0, d->in_fingerprint};
+    uint64_t seed = ls_hash64(shape, sizeof shape, 0);
+    return d->in ? seed : ls_hash64(d->grid.words, d->grid.nwords * sizeof *d->grid.words, seed);
+}
+
+/* Under MPI, what tells this rank's grid file from another's, before
+ * the ranks compare their starts: a native file's header and trailer
+ * (its digest or checksum covers its cells), every byte of a PKU file
+ * (read by every rank for this alone: docs/scale-out.md). ok as the
+ * start was made; 0, or -1 with err set. */
+static int fingerprint_input(const ls_set *set, life_data *d, int ok, ls_error *err)
+{
+    if (!ok || !d->in || set->job.size < 2)
+        return ok ? 0 : -1;
+    double t0 = ls_now();
+    int rc = life_grid_in_fingerprint(d->in, 1, &d->in_fingerprint, err);
+    d->phase[PH_INPUT] += ls_now() - t0;
+    d->input_wait += ls_now() - t0;
+    return rc;
 }
 
 /* The ranks of a job compare their starts before any computes: each rank
@@ -1220,6 +1317,7 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     }
     say_note(d, set->job.rank);
     int started = set->job.rank != 0 || start_animation(o, d, points, err) == 0;
+    started = fingerprint_input(set, d, started, err) == 0;
     if (agree_on_start(&set->job, o, d, started, err) != 0) {
         life_run_free(out);
         return -1;

@@ -1,7 +1,9 @@
 /* life_io.c - the table of formats (their rows: life_format.h), the
- * whole-grid formats (PKU, native), and the file-level read and atomic
- * write. RLE and plaintext are in life_text.c, PNG in life_png.c,
- * macrocells in life_mc.c. */
+ * whole-grid formats (PKU, native), read and written whole or a range of
+ * rows at a time at their offsets (by threads; by the slabs of a run
+ * where they live), and the file-level read and atomic write. RLE and
+ * plaintext are in life_text.c, PNG in life_png.c, macrocells in
+ * life_mc.c. */
 #include "life_io.h"
 #include "life_mc.h"
 #include "life_text.h"
@@ -9,6 +11,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,20 +259,10 @@ static void sink_abort(row_sink *s)
     life_grid_free(s->g);
 }
 
-/* ---- PKU HPCGame problem G ------------------------------------------------- */
+/* ---- a row's cells in a file's bytes ------------------------------------------- */
 
-#define PKU_HEADER 16
-/* Rows a thread converts at a time through a buffer of its own (reading,
- * and writing with pwrite): about 4 MiB of bytes, so that the buffer stays
- * in cache-sized pieces and the work spreads over threads. */
-#define PKU_CHUNK_BYTES (4u << 20)
-/* Writing into a mapping, a thread takes larger pieces of the file: an
- * equal share of it, between PKU_CHUNK_BYTES and this. Threads filling
- * pieces next to each other fault their pages in far more slowly. On the
- * H200 host (16-core Xeon, ext4), 1 GiB took 0.50 s in 4 MiB pieces, 0.53
- * in 8, 0.29 in 16, 0.21 in 32 and 64: the PKU form's whole process went
- * from 1.04-1.08 s to 0.76 s (docs/perf/2026-11-24-h200-pku-chunks.log). */
-#define PKU_MAP_CHUNK_MAX (32u << 20)
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+               "the files' bytes are a row's words as a little-endian host holds them");
 
 /* 8 cells, a byte each (0 or 1, the first in the low byte), to 8 bits:
  * the multiplier moves byte i's bit (bit 8 i) to bit 56 + i, and no two
@@ -286,8 +279,8 @@ static inline uint64_t load64(const uint8_t *p)
     return v; /* little-endian hosts only, as the whole file format */
 }
 
-/* Packs a row of n bytes of 0/1 into its words; -1 at the first other
- * byte, with its index in *bad. */
+/* PKU: packs a row of n bytes of 0/1 into its words; -1 at the first
+ * other byte, with its index in *bad. */
 static int pack_row(const uint8_t *bytes, uint32_t n, uint32_t *words, uint32_t *bad)
 {
     uint64_t any = 0;
@@ -333,7 +326,7 @@ static void unpack_table_init(void)
     }
 }
 
-/* The n cells of a row's words as bytes of 0/1. */
+/* PKU: the n cells of a row's words as bytes of 0/1. */
 static void unpack_row(const uint32_t *words, uint32_t n, uint8_t *bytes)
 {
     uint32_t j = 0;
@@ -344,39 +337,78 @@ static void unpack_row(const uint32_t *words, uint32_t n, uint8_t *bytes)
         bytes[x] = (uint8_t)(words[j] >> (x - j * 32) & 1u);
 }
 
-/* Checks the header's M against the bytes the file holds; *seekable tells
- * whether the file's size is known (a regular file, not a pipe). */
-static int pku_check_size(FILE *f, const char *name, uint64_t m, int *seekable, ls_error *err)
+/* Bytes of a row of nx cells packed 8 to a byte (lslife3, and the grid
+ * digest's unit bytes). */
+static size_t packed_row_bytes(uint32_t nx)
 {
-    if (m < LIFE_MIN_SIZE || m > LIFE_MAX_SIZE)
-        return ls_fail_usage(err, "%s: the header says M = %llu; a PKU grid is a cube of %u to %u cells a side", name,
-                             (unsigned long long)m, LIFE_MIN_SIZE, LIFE_MAX_SIZE);
-    long long left = bytes_left(f);
-    unsigned long long want = (unsigned long long)(m * m * m);
-    *seekable = left >= 0;
-    if (left >= 0 && (unsigned long long)left != want)
-        return ls_fail_usage(err, "%s: the header says M = %llu, so %llu bytes of cells, but the file has %lld (%s)",
-                             name, (unsigned long long)m, want, left,
-                             (unsigned long long)left < want ? "truncated" : "extra bytes at the end");
-    return 0;
+    return ((size_t)nx + 7u) / 8u;
 }
 
-static int pku_bad_byte(const char *name, uint64_t offset, unsigned value, ls_error *err)
+/* The bits of a byte holding the last cells of a row of nx cells that are
+ * past its last cell (0 when nx fills the byte). */
+static uint8_t past_last_cell(uint32_t nx)
 {
-    return ls_fail_usage(err, "%s: the byte at offset %llu is %u; a cell is 0 (dead) or 1 (alive)", name,
-                         (unsigned long long)offset, value);
+    return nx % 8 ? (uint8_t)(0xffu << (nx % 8)) : 0;
 }
+
+/* lslife3: a row's packed bytes into its words; -1 when a bit past its
+ * last cell is set (no writer sets one: damage). */
+static int bytes_to_row(const uint8_t *bytes, uint32_t nx, uint32_t *words)
+{
+    size_t n = packed_row_bytes(nx);
+    words[(nx - 1u) / 32u] = 0;
+    memcpy(words, bytes, n);
+    return bytes[n - 1] & past_last_cell(nx) ? -1 : 0;
+}
+
+/* lslife3: a row's words as its packed bytes. */
+static void row_to_bytes(const uint32_t *words, uint32_t nx, uint8_t *bytes)
+{
+    size_t n = packed_row_bytes(nx);
+    memcpy(bytes, words, n);
+    bytes[n - 1] &= (uint8_t)~past_last_cell(nx);
+}
+
+/* lslife2, whose rows are not padded: the row of nx cells that starts
+ * `bit` bits into bytes (readable 8 bytes past the row's last) into its
+ * words. */
+static void bits_to_row(const uint8_t *bytes, uint64_t bit, uint32_t nx, uint32_t *words)
+{
+    uint32_t n = (nx + 31u) / 32u;
+    for (uint32_t j = 0; j < n; j++) {
+        uint64_t at = bit + 32ull * j;
+        words[j] = (uint32_t)(load64(bytes + at / 8) >> (at % 8));
+    }
+    words[n - 1] &= life_valid_mask(nx - 32u * (n - 1u));
+}
+
+/* ---- rows in parallel --------------------------------------------------------- */
+
+/* Rows a thread converts at a time through a buffer of its own (reading,
+ * and writing with pwrite): about 4 MiB of bytes, so that the buffer stays
+ * in cache-sized pieces and the work spreads over threads. */
+#define ROW_CHUNK_BYTES (4u << 20)
+/* Writing into a mapping, a thread takes larger pieces of the file: an
+ * equal share of it, between ROW_CHUNK_BYTES and this. Threads filling
+ * pieces next to each other fault their pages in far more slowly. On the
+ * H200 host (16-core Xeon, ext4), 1 GiB took 0.50 s in 4 MiB pieces, 0.53
+ * in 8, 0.29 in 16, 0.21 in 32 and 64: the PKU form's whole process went
+ * from 1.04-1.08 s to 0.76 s (docs/perf/2026-11-24-h200-pku-chunks.log). */
+#define ROW_MAP_CHUNK_MAX (32u << 20)
+/* A buffer's bytes past its rows: lslife2's rows are read 8 bytes at a
+ * time from any bit on (bits_to_row). */
+#define ROW_SLACK 16u
 
 /* Moves len bytes between buf and the file at offset `at` (pwrite when
  * `writing`, else pread; no shared file position, so threads may do it at
  * once), retrying interrupted and short transfers. Returns the bytes moved:
  * fewer than len at the end of the file, or on an error (*error = errno). */
-static size_t pku_transfer(int fd, int writing, uint8_t *buf, size_t len, off_t at, int *error)
+static size_t file_transfer(int fd, int writing, uint8_t *buf, size_t len, uint64_t at, int *error)
 {
     size_t done = 0;
     while (done < len) {
-        ssize_t k = writing ? pwrite(fd, buf + done, len - done, at + (off_t)done)
-                            : pread(fd, buf + done, len - done, at + (off_t)done);
+        ssize_t k = writing ? pwrite(fd, buf + done, len - done, (off_t)(at + done))
+                            : pread(fd, buf + done, len - done, (off_t)(at + done));
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0) {
@@ -388,25 +420,32 @@ static size_t pku_transfer(int fd, int writing, uint8_t *buf, size_t len, off_t 
     return done;
 }
 
-/* A parallel pass over the cells of a PKU file (rows of m bytes): threads
- * take chunks of whole rows (pku_chunk_bytes at most) and convert them in
- * a buffer of their own that pku_transfer moves to or from offset `base`
- * of fd, or, writing, straight into a mapping of the file (`map`, its
- * first cell); what went wrong is gathered here. */
-typedef struct pku_pass {
+/* A parallel pass over rows of a grid file (PKU, native): threads take
+ * chunks of whole rows and convert them between the grid's words and the
+ * file's bytes in a buffer of their own that file_transfer moves to or
+ * from the file, or, writing, straight in a mapping of the file. Rows are
+ * numbered as in the whole grid: row r's bytes are at head + r * row_bytes
+ * (lslife2's rows share bytes: its bits start at bit 8 head + r nx). The
+ * pass covers rows first_row .. first_row + rows, which are rows 0 .. of
+ * dst or src. What went wrong is gathered here. */
+typedef struct row_pass row_pass;
+typedef void (*row_chunk_fn)(row_pass *p, uint8_t *bytes, int64_t r0, int64_t nr);
+struct row_pass {
     int fd;
-    off_t base;
-    uint8_t *map;      /* writing: the cells mapped, or NULL: through fd */
-    uint32_t m;
-    int64_t rows, per; /* rows in all, rows a chunk */
-    life_grid *dst;    /* reading: the grid the rows are packed into */
-    const life_grid *src; /* writing: the grid the rows come from */
-    int io_errno;      /* an I/O error (errno) */
-    int64_t short_row; /* reading: the first row a read fell short in (the file shrank meanwhile) */
-    uint64_t first_bad; /* reading: file offset of the first bad byte */
+    uint8_t *map;          /* writing: the file mapped (its first byte), or NULL: through fd */
+    uint64_t head;         /* file offset of the grid's row 0 */
+    uint64_t first_row;    /* the grid's row that is the pass's row 0 */
+    uint32_t nx;           /* cells a row */
+    size_t row_bytes;      /* a row's bytes in the file (lslife2: the most a row touches) */
+    int64_t rows, per;     /* rows in the pass, rows a chunk */
+    life_grid *dst;        /* reading: the rows go to dst's rows 0 .. */
+    const life_grid *src;  /* writing: the rows come from src's rows 0 .. */
+    int io_errno;          /* an I/O error (errno) */
+    int64_t short_row;     /* reading: the first grid row a read fell short in (the file shrank meanwhile) */
+    uint64_t first_bad;    /* reading: file offset of the first bad byte */
     unsigned bad_value;
     const life_beside *beside; /* run by one of the threads meanwhile, or NULL */
-} pku_pass;
+};
 
 static void run_beside(const life_beside *beside)
 {
@@ -414,37 +453,49 @@ static void run_beside(const life_beside *beside)
         beside->fn(beside->arg);
 }
 
-/* Bytes a chunk of a pass holds: PKU_CHUNK_BYTES through buffers; into a
- * mapping, the file shared among the threads, within PKU_CHUNK_BYTES ..
- * PKU_MAP_CHUNK_MAX. */
-static uint64_t pku_chunk_bytes(const pku_pass *p)
+/* File offset of the pass's row r (PKU, lslife3). */
+static uint64_t row_offset(const row_pass *p, int64_t r)
+{
+    return p->head + (p->first_row + (uint64_t)r) * p->row_bytes;
+}
+
+/* Words of the pass's row r in dst or src. */
+static size_t row_words_at(const life_grid *g, int64_t r)
+{
+    return (size_t)r * g->row_words;
+}
+
+/* Bytes a chunk of a pass holds: ROW_CHUNK_BYTES through buffers; into a
+ * mapping, the file shared among the threads, within ROW_CHUNK_BYTES ..
+ * ROW_MAP_CHUNK_MAX. */
+static uint64_t row_chunk_bytes(const row_pass *p)
 {
     if (!p->map)
-        return PKU_CHUNK_BYTES;
+        return ROW_CHUNK_BYTES;
 #ifdef _OPENMP /* the fuzz harnesses build this file without OpenMP, one thread */
     uint64_t threads = (uint64_t)omp_get_max_threads();
 #else
     uint64_t threads = 1;
 #endif
-    uint64_t share = (uint64_t)p->rows * p->m / threads;
-    return share < PKU_CHUNK_BYTES ? PKU_CHUNK_BYTES : share > PKU_MAP_CHUNK_MAX ? PKU_MAP_CHUNK_MAX : share;
+    uint64_t share = (uint64_t)p->rows * p->row_bytes / threads;
+    return share < ROW_CHUNK_BYTES ? ROW_CHUNK_BYTES : share > ROW_MAP_CHUNK_MAX ? ROW_MAP_CHUNK_MAX : share;
 }
 
 /* Runs chunk() over every chunk on the threads, with the chunk's bytes:
  * in the mapping, or in the thread's buffer; the first thread to come runs
  * p->beside first, and then takes chunks as the others do. 0, or -1 when
  * a thread had no memory for its buffer. */
-static int pku_parallel(pku_pass *p, void (*chunk)(pku_pass *p, uint8_t *bytes, int64_t r0, int64_t nr))
+static int rows_parallel(row_pass *p, row_chunk_fn chunk)
 {
-    uint64_t bytes = pku_chunk_bytes(p);
-    p->per = bytes / p->m ? (int64_t)(bytes / p->m) : 1;
+    uint64_t bytes = row_chunk_bytes(p);
+    p->per = bytes / p->row_bytes ? (int64_t)(bytes / p->row_bytes) : 1;
     int64_t chunks = (p->rows + p->per - 1) / p->per;
     int nomem = 0;
 #pragma omp parallel
     {
 #pragma omp single nowait
         run_beside(p->beside);
-        uint8_t *buf = p->map ? NULL : malloc((size_t)p->per * p->m);
+        uint8_t *buf = p->map ? NULL : malloc((size_t)p->per * p->row_bytes + ROW_SLACK);
         if (!p->map && !buf) {
 #pragma omp atomic write
             nomem = 1;
@@ -453,7 +504,7 @@ static int pku_parallel(pku_pass *p, void (*chunk)(pku_pass *p, uint8_t *bytes, 
         for (int64_t c = 0; c < chunks; c++) {
             int64_t r0 = c * p->per, nr = p->rows - r0 < p->per ? p->rows - r0 : p->per;
             if (p->map)
-                chunk(p, p->map + (size_t)r0 * p->m, r0, nr);
+                chunk(p, p->map + row_offset(p, r0), r0, nr);
             else if (buf)
                 chunk(p, buf, r0, nr);
         }
@@ -462,60 +513,160 @@ static int pku_parallel(pku_pass *p, void (*chunk)(pku_pass *p, uint8_t *bytes, 
     return nomem ? -1 : 0;
 }
 
-/* Reads rows r0 .. r0 + nr into bytes and packs them; the first bad byte
- * in file order is the one kept, whichever thread finds it. (pread, not a
- * mapping of the input: a mapping measured no faster, and a file cut
- * short under it would end the process with SIGBUS instead of a
- * message.) */
-static void pku_read_chunk(pku_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
+/* Reads len bytes at `at` into bytes for the chunk of rows from r0 on; 0,
+ * or -1 having noted the short read (the first grid row it fell short in,
+ * by rows of row_bytes). */
+static int chunk_read(row_pass *p, uint8_t *bytes, size_t len, uint64_t at, int64_t r0)
 {
-    uint32_t m = p->m;
-    size_t len = (size_t)nr * m;
     int e = 0;
-    size_t got = pku_transfer(p->fd, 0, bytes, len, p->base + (off_t)((uint64_t)r0 * m), &e);
-    if (got < len) {
-#pragma omp critical(life_pku_read)
-        {
-            if (e)
-                p->io_errno = e;
-            if (p->short_row < 0 || r0 + (int64_t)(got / m) < p->short_row)
-                p->short_row = r0 + (int64_t)(got / m);
-        }
-        return;
+    size_t got = file_transfer(p->fd, 0, bytes, len, at, &e);
+    if (got == len)
+        return 0;
+    int64_t row = (int64_t)p->first_row + r0 + (int64_t)(got / p->row_bytes);
+#pragma omp critical(life_rows_read)
+    {
+        if (e)
+            p->io_errno = e;
+        if (p->short_row < 0 || row < p->short_row)
+            p->short_row = row;
     }
+    return -1;
+}
+
+/* A bad byte at file offset `at`: the first in file order is kept,
+ * whichever thread finds it. */
+static void chunk_bad(row_pass *p, uint64_t at, unsigned value)
+{
+#pragma omp critical(life_rows_read)
+    if (at < p->first_bad) {
+        p->first_bad = at;
+        p->bad_value = value;
+    }
+}
+
+/* Writes the chunk's bytes at `at` unless they are the mapped file's. */
+static void chunk_write(row_pass *p, uint8_t *bytes, size_t len, uint64_t at)
+{
+    int e = 0;
+    if (p->map || file_transfer(p->fd, 1, bytes, len, at, &e) == len)
+        return;
+#pragma omp critical(life_rows_write)
+    p->io_errno = e ? e : ENOSPC;
+}
+
+/* PKU: rows r0 .. r0 + nr read and packed. (pread, not a mapping of the
+ * input: a mapping measured no faster, and a file cut short under it
+ * would end the process with SIGBUS instead of a message.) */
+static void pku_read_chunk(row_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
+{
+    uint32_t m = p->nx;
+    if (chunk_read(p, bytes, (size_t)nr * m, row_offset(p, r0), r0))
+        return;
     for (int64_t r = 0; r < nr; r++) {
         uint32_t bad;
-        if (pack_row(bytes + (size_t)r * m, m, p->dst->words + (size_t)(r0 + r) * p->dst->row_words, &bad)) {
-            uint64_t at = PKU_HEADER + (uint64_t)(r0 + r) * m + bad;
-#pragma omp critical(life_pku_read)
-            if (at < p->first_bad) {
-                p->first_bad = at;
-                p->bad_value = bytes[(size_t)r * m + bad];
-            }
+        if (pack_row(bytes + (size_t)r * m, m, p->dst->words + row_words_at(p->dst, r0 + r), &bad)) {
+            chunk_bad(p, row_offset(p, r0 + r) + bad, bytes[(size_t)r * m + bad]);
             return;
         }
     }
 }
 
+/* PKU: rows r0 .. r0 + nr expanded and written. */
+static void pku_write_chunk(row_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
+{
+    uint32_t m = p->nx;
+    for (int64_t r = 0; r < nr; r++)
+        unpack_row(p->src->words + row_words_at(p->src, r0 + r), m, bytes + (size_t)r * m);
+    chunk_write(p, bytes, (size_t)nr * m, row_offset(p, r0));
+}
+
+/* lslife3: rows r0 .. r0 + nr read and unpacked; a bit set past a row's
+ * last cell is a bad byte. */
+static void native_read_chunk(row_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
+{
+    size_t rb = p->row_bytes;
+    if (chunk_read(p, bytes, (size_t)nr * rb, row_offset(p, r0), r0))
+        return;
+    for (int64_t r = 0; r < nr; r++)
+        if (bytes_to_row(bytes + (size_t)r * rb, p->nx, p->dst->words + row_words_at(p->dst, r0 + r))) {
+            chunk_bad(p, row_offset(p, r0 + r) + rb - 1, bytes[(size_t)r * rb + rb - 1]);
+            return;
+        }
+}
+
+/* lslife3: rows r0 .. r0 + nr packed and written. */
+static void native_write_chunk(row_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
+{
+    size_t rb = p->row_bytes;
+    for (int64_t r = 0; r < nr; r++)
+        row_to_bytes(p->src->words + row_words_at(p->src, r0 + r), p->nx, bytes + (size_t)r * rb);
+    chunk_write(p, bytes, (size_t)nr * rb, row_offset(p, r0));
+}
+
+/* lslife2: rows r0 .. r0 + nr read from the bytes their bits span. */
+static void native2_read_chunk(row_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
+{
+    uint64_t bit0 = (p->first_row + (uint64_t)r0) * p->nx, bit1 = bit0 + (uint64_t)nr * p->nx;
+    uint64_t from = bit0 / 8, to = (bit1 + 7) / 8;
+    if (chunk_read(p, bytes, (size_t)(to - from), p->head + from, r0))
+        return;
+    memset(bytes + (to - from), 0, 8);
+    for (int64_t r = 0; r < nr; r++)
+        bits_to_row(bytes, bit0 - from * 8 + (uint64_t)r * p->nx, p->nx,
+                    p->dst->words + row_words_at(p->dst, r0 + r));
+}
+
+/* What a reading pass found, as the message a reader gives: 0, or -1
+ * with err set (err->usage for bad input). */
+static int rows_read_result(const row_pass *p, const char *name, const char *what_bad, int64_t grid_rows,
+                            ls_error *err)
+{
+    if (p->io_errno)
+        return ls_fail(err, "%s: %s", name, strerror(p->io_errno));
+    if (p->short_row >= 0)
+        return ls_fail_usage(err, "%s: truncated: the cells end within row %lld of %lld", name,
+                             (long long)p->short_row, (long long)grid_rows);
+    if (p->first_bad != UINT64_MAX)
+        return ls_fail_usage(err, "%s: the byte at offset %llu is %u; %s", name, (unsigned long long)p->first_bad,
+                             p->bad_value, what_bad);
+    return 0;
+}
+
+/* Why a PKU cell byte is bad; and a native one. */
+#define PKU_BAD "a cell is 0 (dead) or 1 (alive)"
+#define NATIVE_BAD "damaged: it sets bits past its row's last cell"
+
+/* ---- PKU HPCGame problem G ------------------------------------------------- */
+
+#define PKU_HEADER 16
+
+/* Checks the header's M against the cells the file holds after it (left
+ * bytes; -1: unknown, a pipe). */
+static int pku_check_size(const char *name, uint64_t m, long long left, ls_error *err)
+{
+    if (m < LIFE_MIN_SIZE || m > LIFE_MAX_SIZE)
+        return ls_fail_usage(err, "%s: the header says M = %llu; a PKU grid is a cube of %u to %u cells a side", name,
+                             (unsigned long long)m, LIFE_MIN_SIZE, LIFE_MAX_SIZE);
+    unsigned long long want = (unsigned long long)(m * m * m);
+    if (left >= 0 && (unsigned long long)left != want)
+        return ls_fail_usage(err, "%s: the header says M = %llu, so %llu bytes of cells, but the file has %lld (%s)",
+                             name, (unsigned long long)m, want, left,
+                             (unsigned long long)left < want ? "truncated" : "extra bytes at the end");
+    return 0;
+}
+
 /* Reads the M^2 rows of M bytes into g from a file of known size, in
- * parallel (pku_parallel). */
+ * parallel (rows_parallel). */
 static int pku_read_cells_parallel(FILE *f, const char *name, life_grid *g, ls_error *err)
 {
-    uint32_t m = g->nx;
-    pku_pass p = {.fd = fileno(f), .base = ftello(f), .m = m, .rows = (int64_t)m * m, .dst = g, .short_row = -1,
-                  .first_bad = UINT64_MAX};
-    if (p.base < 0)
+    off_t head = ftello(f);
+    if (head < 0)
         return ls_fail(err, "%s: %s", name, strerror(errno));
-    if (pku_parallel(&p, pku_read_chunk) != 0)
-        return ls_fail(err, "out of memory for %u MiB of read buffers", PKU_CHUNK_BYTES >> 20);
-    if (p.io_errno)
-        return ls_fail(err, "%s: %s", name, strerror(p.io_errno));
-    if (p.short_row >= 0)
-        return ls_fail_usage(err, "%s: truncated: the cells end within row %lld of %lld", name,
-                             (long long)p.short_row, (long long)p.rows);
-    if (p.first_bad != UINT64_MAX)
-        return pku_bad_byte(name, p.first_bad, p.bad_value, err);
-    return 0;
+    row_pass p = {.fd = fileno(f), .head = (uint64_t)head, .nx = g->nx, .row_bytes = g->nx,
+                  .rows = (int64_t)g->ny * g->nz, .dst = g, .short_row = -1, .first_bad = UINT64_MAX};
+    if (rows_parallel(&p, pku_read_chunk) != 0)
+        return ls_fail(err, "out of memory for %u MiB of read buffers", ROW_CHUNK_BYTES >> 20);
+    return rows_read_result(&p, name, PKU_BAD, p.rows, err);
 }
 
 /* The same from a stream (a pipe): row after row into the sink, whose
@@ -538,7 +689,8 @@ static int pku_read_cells_stream(FILE *f, const char *name, row_sink *s, ls_erro
             return -1;
         }
         if (pack_row(row, m, words, &bad)) {
-            pku_bad_byte(name, PKU_HEADER + (uint64_t)r * m + bad, row[bad], err);
+            ls_fail_usage(err, "%s: the byte at offset %llu is %u; " PKU_BAD, name,
+                          (unsigned long long)(PKU_HEADER + (uint64_t)r * m + bad), row[bad]);
             free(row);
             return -1;
         }
@@ -556,33 +708,16 @@ int life_read_pku(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_e
     if (fread(head, 1, sizeof head, f) != sizeof head)
         return ls_fail_usage(err, "%s: too short for a PKU header (uint64 M, uint64 T: 16 bytes)", name);
     uint64_t m = load_le(head, 8);
-    int seekable = 0;
+    long long left = bytes_left(f);
     row_sink sink;
-    if (pku_check_size(f, name, m, &seekable, err) || sink_open(&sink, g, 3, m, m, m, !seekable, err))
+    if (pku_check_size(name, m, left, err) || sink_open(&sink, g, 3, m, m, m, left < 0, err))
         return -1;
-    if (seekable ? pku_read_cells_parallel(f, name, g, err) : pku_read_cells_stream(f, name, &sink, err)) {
+    if (left >= 0 ? pku_read_cells_parallel(f, name, g, err) : pku_read_cells_stream(f, name, &sink, err)) {
         sink_abort(&sink);
         return -1;
     }
     meta->generation = load_le(head + 8, 8);
     return 0;
-}
-
-/* Expands rows r0 .. r0 + nr into bytes, and writes them at their offset
- * unless bytes are the mapped file's. */
-static void pku_write_chunk(pku_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
-{
-    uint32_t m = p->m;
-    for (int64_t r = 0; r < nr; r++)
-        unpack_row(p->src->words + (size_t)(r0 + r) * p->src->row_words, m, bytes + (size_t)r * m);
-    if (p->map)
-        return;
-    size_t len = (size_t)nr * m;
-    int e = 0;
-    if (pku_transfer(p->fd, 1, bytes, len, p->base + (off_t)((uint64_t)r0 * m), &e) < len) {
-#pragma omp critical(life_pku_write)
-        p->io_errno = e ? e : ENOSPC;
-    }
 }
 
 static void pku_header(uint8_t head[PKU_HEADER], const life_grid *g, const life_meta *meta)
@@ -591,43 +726,9 @@ static void pku_header(uint8_t head[PKU_HEADER], const life_grid *g, const life_
     store_le(head + 8, meta->generation, 8);
 }
 
-/* The cells, after the header that f has just been given: threads expand
- * chunks of rows and write them at their offsets (pwrite) when f is a
- * regular file, as the atomic writer's temporary file is; otherwise row
- * after row through the stream. `beside` runs meanwhile (on one of the
- * threads, or first). */
-static int pku_write_cells(FILE *f, const life_grid *g, const life_beside *beside, ls_error *err)
-{
-    uint32_t m = g->nx;
-    int64_t rows = (int64_t)g->ny * g->nz;
-    off_t base = ftello(f);
-    struct stat st;
-    unpack_table_init();
-    if (base >= 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
-        pku_pass p = {.fd = fileno(f), .base = base, .m = m, .rows = rows, .src = g, .beside = beside};
-        if (pku_parallel(&p, pku_write_chunk) != 0)
-            return ls_fail(err, "out of memory for %u MiB of write buffers", PKU_CHUNK_BYTES >> 20);
-        if (p.io_errno)
-            return ls_fail(err, "%s", strerror(p.io_errno));
-        /* Leave the stream where the data ends, for whoever uses it next. */
-        if (fseeko(f, base + (off_t)((uint64_t)rows * m), SEEK_SET) != 0)
-            return write_error(err);
-        return 0;
-    }
-    run_beside(beside);
-    uint8_t *row = malloc(m);
-    if (!row)
-        return ls_fail(err, "out of memory for a row of %u cells", m);
-    int ok = 1;
-    for (int64_t r = 0; ok && r < rows; r++) {
-        unpack_row(g->words + (size_t)r * g->row_words, m, row);
-        ok = fwrite(row, 1, m, f) == m;
-    }
-    free(row);
-    return ok ? 0 : write_error(err);
-}
-
-/* The header, then the cells (pku_write_cells). */
+/* The header, then the cells row after row through the stream (a pipe,
+ * a terminal, a target written through: regular files are written in
+ * pieces, write_pieces); beside runs first. */
 static int pku_write_stream(FILE *f, const life_grid *g, const life_meta *meta, const life_beside *beside,
                             ls_error *err)
 {
@@ -635,10 +736,20 @@ static int pku_write_stream(FILE *f, const life_grid *g, const life_meta *meta, 
         return -1;
     uint8_t head[PKU_HEADER];
     pku_header(head, g, meta);
+    run_beside(beside);
+    unpack_table_init();
+    uint32_t m = g->nx;
+    uint8_t *row = malloc(m);
+    if (!row)
+        return ls_fail(err, "out of memory for a row of %u cells", m);
     errno = 0;
-    if (fwrite(head, 1, sizeof head, f) != sizeof head || fflush(f) != 0)
-        return write_error(err);
-    return pku_write_cells(f, g, beside, err);
+    int ok = fwrite(head, 1, sizeof head, f) == sizeof head;
+    for (size_t r = 0; ok && r < (size_t)g->ny * g->nz; r++) {
+        unpack_row(g->words + r * g->row_words, m, row);
+        ok = fwrite(row, 1, m, f) == m;
+    }
+    free(row);
+    return ok ? 0 : write_error(err);
 }
 
 int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
@@ -649,68 +760,130 @@ int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
 const life_format_methods life_pku_format = {
     .name = "pku", .extensions = {".data", ".bin", ".pku"}, .holds = "3D cubes", .dims = 3, .cubes = 1,
     .about = "PKU HPCGame 2024 problem G: uint64 M and T (little-endian), then M^3 bytes, 1 alive; a cube. The "
-             "output's T is the input's T + N.",
+             "output's T is the input's T + N. Under MPI each rank reads and writes its own planes, at their "
+             "offsets.",
     .read_grid = life_read_pku, .write = life_write_pku,
 };
 
 /* ---- native: bit-packed, any size -------------------------------------- */
 
-/* Version 2: its checksum covers the header too. Version 1 ("lslife1")
- * checked only the cells, so an edited rule or generation went unnoticed;
- * its files are refused by name (docs/life.md). */
-static const uint8_t native_magic[8] = {'l', 's', 'l', 'i', 'f', 'e', '2', '\n'};
+/* The third version, written: rows padded to whole bytes, and a trailer
+ * of the grid digest (version 2) and a check of the header, so that the
+ * file is written and checked in pieces, a unit at its offset. Read too:
+ * the second ("lslife2": rows not padded, an FNV-1a checksum of every
+ * byte in order). The first ("lslife1") checked only the cells, so an
+ * edited rule or generation went unnoticed: refused by name
+ * (docs/life.md). */
+static const uint8_t native_magic[8] = {'l', 's', 'l', 'i', 'f', 'e', '3', '\n'};
+static const uint8_t native_magic_v2[8] = {'l', 's', 'l', 'i', 'f', 'e', '2', '\n'};
 static const uint8_t native_magic_v1[8] = {'l', 's', 'l', 'i', 'f', 'e', '1', '\n'};
-#define NATIVE_HEADER 40 /* magic, shape, nx, ny, nz, birth, survive, generation */
+#define NATIVE_HEADER 40  /* magic, shape, nx, ny, nz, birth, survive, generation */
+#define NATIVE_TRAILER 16 /* lslife3: the grid digest, then the check of header and digest */
+#define NATIVE_V2_TRAILER 8 /* lslife2: FNV-1a 64 of every byte before it (hash.h) */
+/* The check's XXH3 seed: the format's version. */
+#define NATIVE_CHECK_SEED 3
 /* The shape word: the dimension (2 or 3) in its low byte, and this bit
  * for a bounded plane (clear: a torus, as every file before planes). A
  * lockstep that knows no planes refuses such a file as "no valid grid"
  * rather than run it on a torus. */
 #define NATIVE_PLANE 0x100u
 
-/* The checksum: FNV-1a 64 of every byte before it (hash.h). */
+#define NATIVE_DAMAGED "damaged: the checksum does not match the header and the cells"
 
-/* A byte stream of cells, 8 to a byte, first cell in the low bit; every
- * byte that passes is hashed into the checksum. */
+/* What a native header says, checked against the bytes that follow it. */
+typedef struct native_head {
+    int version;     /* 2 or 3 */
+    unsigned dims;
+    int bounded;
+    uint64_t ext[3];
+    uint64_t cell_bytes; /* the cells' bytes after the header */
+} native_head;
+
+/* The cells' bytes of an nx x ny x nz grid in the layout of `version`. */
+static uint64_t native_cell_bytes(int version, uint64_t nx, uint64_t ny, uint64_t nz)
+{
+    return version == 2 ? (nx * ny * nz + 7) / 8 : packed_row_bytes((uint32_t)nx) * ny * nz;
+}
+
+static void native_header_bytes(uint8_t head[NATIVE_HEADER], const life_grid *g, const life_meta *meta)
+{
+    memcpy(head, native_magic, 8);
+    store_le(head + 8, g->dims | (g->bounded ? NATIVE_PLANE : 0u), 4);
+    store_le(head + 12, g->nx, 4);
+    store_le(head + 16, g->ny, 4);
+    store_le(head + 20, g->nz, 4);
+    store_le(head + 24, meta->has_rule ? meta->rule.birth : 0, 4);
+    store_le(head + 28, meta->has_rule ? meta->rule.survive : 0, 4);
+    store_le(head + 32, meta->generation, 8);
+}
+
+/* lslife3's trailer: the grid digest, and XXH3 of the header and the
+ * digest's bytes (seed NATIVE_CHECK_SEED). */
+static void native_trailer(uint8_t out[NATIVE_TRAILER], const uint8_t head[NATIVE_HEADER], uint64_t digest)
+{
+    uint8_t covered[NATIVE_HEADER + 8];
+    memcpy(covered, head, NATIVE_HEADER);
+    store_le(covered + NATIVE_HEADER, digest, 8);
+    store_le(out, digest, 8);
+    store_le(out + 8, ls_hash64(covered, sizeof covered, NATIVE_CHECK_SEED), 8);
+}
+
+/* Checks a native header against the file's length after it (left; -1:
+ * unknown, a pipe), and fills meta and *h; the grid is made by the
+ * caller. */
+static int native_header(const char *name, const uint8_t *head, long long left, life_meta *meta, native_head *h,
+                         ls_error *err)
+{
+    if (memcmp(head, native_magic_v1, 8) == 0)
+        return ls_fail_usage(err, "%s: a grid in lockstep's first native format (lslife1), whose checksum does not "
+                                  "cover its header (rule, generation); lslife2 and lslife3 are read (docs/life.md)",
+                             name);
+    h->version = memcmp(head, native_magic, 8) == 0 ? 3 : memcmp(head, native_magic_v2, 8) == 0 ? 2 : 0;
+    if (!h->version)
+        return ls_fail_usage(err, "%s: not a lockstep Life grid (the file does not start with 'lslife3' or 'lslife2')",
+                             name);
+    uint32_t shape = (uint32_t)load_le(head + 8, 4);
+    h->dims = shape & ~NATIVE_PLANE;
+    h->bounded = (shape & NATIVE_PLANE) != 0;
+    uint64_t nx = h->ext[0] = load_le(head + 12, 4), ny = h->ext[1] = load_le(head + 16, 4);
+    uint64_t nz = h->ext[2] = load_le(head + 20, 4);
+    if (life_grid_check_size(h->dims, nx, ny, nz, err))
+        return ls_fail_usage(err, "%s: the header describes no valid grid (%u dimensions, %llux%llux%llu)", name,
+                             h->dims, (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz);
+    h->cell_bytes = native_cell_bytes(h->version, nx, ny, nz);
+    unsigned long long want = h->cell_bytes + (h->version == 3 ? NATIVE_TRAILER : NATIVE_V2_TRAILER);
+    if (left >= 0 && (unsigned long long)left != want)
+        return ls_fail_usage(err, "%s: a %llux%llux%llu grid takes %llu bytes after the header, the file has %lld (%s)",
+                             name, (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz, want, left,
+                             (unsigned long long)left < want ? "truncated" : "extra bytes at the end");
+    meta->rule.birth = (uint32_t)load_le(head + 24, 4);
+    meta->rule.survive = (uint32_t)load_le(head + 28, 4);
+    meta->has_rule = 1;
+    meta->generation = load_le(head + 32, 8);
+    uint32_t all = (2u << life_max_count(h->dims)) - 1u;
+    if ((meta->rule.birth | meta->rule.survive) & ~all)
+        return ls_fail_usage(err, "%s: the header's rule has counts above %u", name, life_max_count(h->dims));
+    return 0;
+}
+
+/* lslife3: whether the trailer's check covers this header and the
+ * trailer's digest (an edited header is damage). */
+static int native_check_holds(const uint8_t head[NATIVE_HEADER], const uint8_t trailer[NATIVE_TRAILER])
+{
+    uint8_t want[NATIVE_TRAILER];
+    native_trailer(want, head, load_le(trailer, 8));
+    return memcmp(want, trailer, NATIVE_TRAILER) == 0;
+}
+
+/* lslife2's cells, a bit at a time, every byte that passes hashed into
+ * the checksum. */
 typedef struct bit_stream {
     FILE *f;
     uint64_t acc;
     unsigned nbits;
-    uint8_t buf[4096];
-    size_t len;
-    int failed; /* a read or write fell short */
+    int failed; /* a read fell short */
     uint64_t hash;
 } bit_stream;
-
-static void stream_put_byte(bit_stream *s, uint8_t b)
-{
-    s->hash = ls_fnv1a(s->hash, &b, 1);
-    s->buf[s->len++] = b;
-    if (s->len == sizeof s->buf) {
-        s->failed |= fwrite(s->buf, 1, s->len, s->f) != s->len;
-        s->len = 0;
-    }
-}
-
-static void stream_put(bit_stream *s, uint32_t bits, unsigned n)
-{
-    s->acc |= (uint64_t)(bits & life_valid_mask(n)) << s->nbits;
-    s->nbits += n;
-    while (s->nbits >= 8) {
-        stream_put_byte(s, (uint8_t)s->acc);
-        s->acc >>= 8;
-        s->nbits -= 8;
-    }
-}
-
-static void stream_flush(bit_stream *s)
-{
-    if (s->nbits)
-        stream_put_byte(s, (uint8_t)s->acc);
-    s->nbits = 0;
-    if (s->len)
-        s->failed |= fwrite(s->buf, 1, s->len, s->f) != s->len;
-    s->len = 0;
-}
 
 /* The next n bits (n <= 32); sets failed at the end of the file. */
 static uint32_t stream_get(bit_stream *s, unsigned n)
@@ -731,72 +904,9 @@ static uint32_t stream_get(bit_stream *s, unsigned n)
     return v;
 }
 
-int life_write_native(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
-{
-    uint8_t head[NATIVE_HEADER];
-    memcpy(head, native_magic, 8);
-    store_le(head + 8, g->dims | (g->bounded ? NATIVE_PLANE : 0u), 4);
-    store_le(head + 12, g->nx, 4);
-    store_le(head + 16, g->ny, 4);
-    store_le(head + 20, g->nz, 4);
-    store_le(head + 24, meta->has_rule ? meta->rule.birth : 0, 4);
-    store_le(head + 28, meta->has_rule ? meta->rule.survive : 0, 4);
-    store_le(head + 32, meta->generation, 8);
-    errno = 0;
-    bit_stream s = {.f = f, .hash = ls_fnv1a(LS_FNV_INIT, head, sizeof head)};
-    s.failed = fwrite(head, 1, sizeof head, f) != sizeof head;
-    size_t rows = (size_t)g->ny * g->nz;
-    for (size_t r = 0; r < rows && !s.failed; r++) {
-        const uint32_t *w = g->words + r * g->row_words;
-        for (uint32_t j = 0; j < g->row_words; j++)
-            stream_put(&s, w[j], j + 1 < g->row_words ? 32 : g->last_bits);
-    }
-    stream_flush(&s);
-    uint8_t sum[8];
-    store_le(sum, s.hash, 8);
-    if (s.failed || fwrite(sum, 1, sizeof sum, f) != sizeof sum)
-        return write_error(err);
-    return 0;
-}
-
-/* Checks a native header against the file's length and fills meta and
- * the grid's shape (dims, ext); the grid is made by the caller. */
-static int native_header(FILE *f, const char *name, const uint8_t *head, life_meta *meta, unsigned *dims,
-                         int *bounded, uint64_t ext[3], int *seekable, ls_error *err)
-{
-    if (memcmp(head, native_magic_v1, 8) == 0)
-        return ls_fail_usage(err, "%s: a grid in lockstep's first native format (lslife1), whose checksum does not "
-                                  "cover its header (rule, generation); only lslife2 is read (docs/life.md)",
-                             name);
-    if (memcmp(head, native_magic, 8) != 0)
-        return ls_fail_usage(err, "%s: not a lockstep Life grid (the file does not start with 'lslife2')", name);
-    uint32_t shape = (uint32_t)load_le(head + 8, 4);
-    *dims = shape & ~NATIVE_PLANE;
-    *bounded = (shape & NATIVE_PLANE) != 0;
-    uint64_t nx = ext[0] = load_le(head + 12, 4), ny = ext[1] = load_le(head + 16, 4), nz = ext[2] = load_le(head + 20, 4);
-    if (life_grid_check_size(*dims, nx, ny, nz, err))
-        return ls_fail_usage(err, "%s: the header describes no valid grid (%u dimensions, %llux%llux%llu)", name,
-                             *dims, (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz);
-    long long left = bytes_left(f);
-    unsigned long long want = (nx * ny * nz + 7) / 8 + 8;
-    *seekable = left >= 0;
-    if (left >= 0 && (unsigned long long)left != want)
-        return ls_fail_usage(err, "%s: a %llux%llux%llu grid takes %llu bytes after the header, the file has %lld (%s)",
-                             name, (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz, want, left,
-                             (unsigned long long)left < want ? "truncated" : "extra bytes at the end");
-    meta->rule.birth = (uint32_t)load_le(head + 24, 4);
-    meta->rule.survive = (uint32_t)load_le(head + 28, 4);
-    meta->has_rule = 1;
-    meta->generation = load_le(head + 32, 8);
-    uint32_t all = (2u << life_max_count(*dims)) - 1u;
-    if ((meta->rule.birth | meta->rule.survive) & ~all)
-        return ls_fail_usage(err, "%s: the header's rule has counts above %u", name, life_max_count(*dims));
-    return 0;
-}
-
-/* The cells after the header into the sink's rows; the checksum hashes
- * the header (head) and every byte read. 0, or -1 with err set. */
-static int native_cells(FILE *f, const char *name, const uint8_t *head, row_sink *sink, ls_error *err)
+/* lslife2: the cells after the header into the sink's rows; the checksum
+ * hashes the header (head) and every byte read. 0, or -1 with err set. */
+static int native2_cells(FILE *f, const char *name, const uint8_t *head, row_sink *sink, ls_error *err)
 {
     bit_stream s = {.f = f, .hash = ls_fnv1a(LS_FNV_INIT, head, NATIVE_HEADER)};
     uint32_t last_bits = sink->nx - (sink->row_words - 1u) * 32u;
@@ -813,35 +923,90 @@ static int native_cells(FILE *f, const char *name, const uint8_t *head, row_sink
         return ls_fail_usage(err, "%s: truncated: the cells or the checksum are cut short", name);
     /* The last byte's padding bits are zeros, as written. */
     if (s.acc != 0 || fgetc(f) != EOF || load_le(sum, 8) != s.hash)
-        return ls_fail_usage(err, "%s: damaged: the checksum does not match the header and the cells", name);
+        return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, name);
+    return sink_close(sink, err);
+}
+
+/* lslife3: the rows after the header into the sink, then the trailer:
+ * the digest of the grid read must be the one it records, and the check
+ * must cover the header. 0, or -1 with err set. */
+static int native3_cells(FILE *f, const char *name, const uint8_t *head, row_sink *sink, ls_error *err)
+{
+    size_t rb = packed_row_bytes(sink->nx), rows = (size_t)sink->ny * sink->nz;
+    uint8_t *row = malloc(rb), trailer[NATIVE_TRAILER];
+    if (!row)
+        return ls_fail(err, "out of memory for a row of %u cells", sink->nx);
+    int bad = 0;
+    for (size_t r = 0; r < rows && !bad; r++) {
+        if (fread(row, 1, rb, f) != rb) {
+            free(row);
+            return ls_fail_usage(err, "%s: truncated: the cells end within row %zu of %zu", name, r, rows);
+        }
+        uint32_t *w = sink_row(sink, r, err);
+        if (!w) {
+            free(row);
+            return -1;
+        }
+        bad = bytes_to_row(row, sink->nx, w);
+    }
+    free(row);
+    if (!bad && fread(trailer, 1, sizeof trailer, f) != sizeof trailer)
+        return ls_fail_usage(err, "%s: truncated: the checksum is cut short", name);
+    if (bad || fgetc(f) != EOF || !native_check_holds(head, trailer))
+        return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, name);
+    if (sink_close(sink, err))
+        return -1;
+    if (life_grid_digest(sink->g) != load_le(trailer, 8))
+        return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, name);
     return 0;
 }
 
 int life_read_native(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_error *err)
 {
     uint8_t head[NATIVE_HEADER];
-    unsigned dims = 0;
-    uint64_t ext[3] = {0, 0, 0};
-    int seekable = 0, bounded = 0;
+    native_head h;
     row_sink sink;
     memset(g, 0, sizeof *g);
     if (fread(head, 1, sizeof head, f) != sizeof head)
         return ls_fail_usage(err, "%s: too short for a lockstep Life grid header (%d bytes)", name, NATIVE_HEADER);
-    if (native_header(f, name, head, meta, &dims, &bounded, ext, &seekable, err) ||
-        sink_open(&sink, g, dims, ext[0], ext[1], ext[2], !seekable, err))
+    long long left = bytes_left(f);
+    if (native_header(name, head, left, meta, &h, err) ||
+        sink_open(&sink, g, h.dims, h.ext[0], h.ext[1], h.ext[2], left < 0, err))
         return -1;
-    if (native_cells(f, name, head, &sink, err) || sink_close(&sink, err)) {
+    if ((h.version == 3 ? native3_cells : native2_cells)(f, name, head, &sink, err)) {
         sink_abort(&sink);
         return -1;
     }
-    g->bounded = bounded;
+    g->bounded = h.bounded;
+    return 0;
+}
+
+int life_write_native(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
+{
+    uint8_t head[NATIVE_HEADER], trailer[NATIVE_TRAILER];
+    native_header_bytes(head, g, meta);
+    size_t rb = packed_row_bytes(g->nx), rows = (size_t)g->ny * g->nz;
+    uint8_t *row = malloc(rb);
+    if (!row)
+        return ls_fail(err, "out of memory for a row of %u cells", g->nx);
+    errno = 0;
+    int ok = fwrite(head, 1, sizeof head, f) == sizeof head;
+    for (size_t r = 0; r < rows && ok; r++) {
+        row_to_bytes(g->words + r * g->row_words, g->nx, row);
+        ok = fwrite(row, 1, rb, f) == rb;
+    }
+    free(row);
+    native_trailer(trailer, head, life_grid_digest(g));
+    if (!ok || fwrite(trailer, 1, sizeof trailer, f) != sizeof trailer)
+        return write_error(err);
     return 0;
 }
 
 const life_format_methods life_native_format = {
     .name = "native", .extensions = {".lsgrid"}, .holds = "any grid",
-    .about = "lockstep's own: the shape, rule and generation, the cells 8 to a byte and an FNV-1a checksum of all "
-             "of it; any size, 2D or 3D, torus or plane.",
+    .about = "lockstep's own: the shape, rule and generation, the cells 8 to a byte, rows padded to a byte, the "
+             "grid digest and a check of the header; any size, 2D or 3D, torus or plane. Under MPI each rank reads "
+             "and writes its own planes, at their offsets.",
     .read_grid = life_read_native, .write = life_write_native,
 };
 
@@ -868,26 +1033,363 @@ int life_read_file(const char *path, life_format fmt, uint32_t png_scale, life_g
     return rc;
 }
 
-/* A PKU file into the temporary file mapped (ls_atomic_map): threads
- * expand their rows straight into the file's pages, in parallel, where
- * pwrite()s to one file take turns on its lock. 0; 1 when the target is
- * not mapped (a pipe, a device, a file system that maps no files, or
- * reserves no blocks), and nothing was written; -1 with err set. */
-static int pku_write_mapped(ls_atomic_file *a, const life_grid *g, const life_meta *meta, const life_beside *beside,
-                            ls_error *err)
+/* ---- grid files read a range of planes at a time ------------------------------ */
+
+struct life_grid_in {
+    int fd;
+    char *name;
+    life_format fmt;
+    int version;            /* native: 2 (lslife2) or 3; PKU: 0 */
+    uint32_t nx;
+    uint64_t rows_a_plane;  /* rows of a unit: ny in 3D, 1 in 2D */
+    uint64_t grid_rows;
+    uint64_t head;          /* bytes before the cells */
+    size_t row_bytes;
+    uint64_t file_bytes;
+    uint8_t header[NATIVE_HEADER];
+    size_t header_len;
+    uint8_t trailer[NATIVE_TRAILER]; /* lslife3's; lslife2's checksum in its first 8 bytes */
+};
+
+/* Reads len bytes at `at` of the input whole: 0, or -1 (errno, or 0 at
+ * the end of the file). */
+static int in_read(const life_grid_in *in, void *buf, size_t len, uint64_t at)
 {
-    if (life_format_check_shape(&life_pku_format, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
+    int e = 0;
+    if (file_transfer(in->fd, 0, buf, len, at, &e) == len)
+        return 0;
+    errno = e;
+    return -1;
+}
+
+/* The cells of a PKU file from the header on. */
+static int grid_in_pku(life_grid_in *in, life_grid *shape, life_meta *meta, ls_error *err)
+{
+    uint8_t *head = in->header;
+    in->header_len = PKU_HEADER;
+    if (in->file_bytes < PKU_HEADER || in_read(in, head, PKU_HEADER, 0))
+        return ls_fail_usage(err, "%s: too short for a PKU header (uint64 M, uint64 T: 16 bytes)", in->name);
+    uint64_t m = load_le(head, 8);
+    if (pku_check_size(in->name, m, (long long)(in->file_bytes - PKU_HEADER), err))
         return -1;
-    uint32_t m = g->nx;
-    int64_t rows = (int64_t)g->ny * g->nz;
-    void *map;
-    int mapped = ls_atomic_map(a, PKU_HEADER + (size_t)rows * m, &map, err);
-    if (mapped != 0)
-        return mapped;
-    unpack_table_init();
-    pku_header(map, g, meta);
-    pku_pass p = {.map = (uint8_t *)map + PKU_HEADER, .m = m, .rows = rows, .src = g, .beside = beside};
-    return pku_parallel(&p, pku_write_chunk); /* no buffers to allocate: never fails */
+    in->nx = (uint32_t)m;
+    in->rows_a_plane = m;
+    in->grid_rows = m * m;
+    in->head = PKU_HEADER;
+    in->row_bytes = m;
+    life_grid_shape(shape, 3, (uint32_t)m, (uint32_t)m, (uint32_t)m);
+    meta->generation = load_le(head + 8, 8);
+    return 0;
+}
+
+/* lslife2: its checksum, FNV-1a of every byte in order, over the whole
+ * file, and the padding bits of its last cell byte (zeros, as written):
+ * a pass of one thread over all of it, as reading it whole was. */
+static int native2_verify(life_grid_in *in, uint64_t cell_bytes, uint64_t cells, ls_error *err)
+{
+    size_t chunk = ROW_CHUNK_BYTES;
+    uint8_t *buf = malloc(chunk);
+    if (!buf)
+        return ls_fail(err, "out of memory for %u MiB of read buffers", ROW_CHUNK_BYTES >> 20);
+    uint64_t hash = LS_FNV_INIT, end = in->head + cell_bytes, last = 0;
+    int rc = 0;
+    for (uint64_t at = 0; at < end && rc == 0; at += chunk) {
+        size_t n = end - at < chunk ? (size_t)(end - at) : chunk;
+        if (in_read(in, buf, n, at)) {
+            rc = ls_fail(err, "%s: %s", in->name, errno ? strerror(errno) : "the file shrank while it was read");
+            break;
+        }
+        hash = ls_fnv1a(hash, buf, n);
+        last = buf[n - 1];
+    }
+    free(buf);
+    uint8_t padding = cells % 8 ? (uint8_t)(0xffu << (cells % 8)) : 0;
+    if (rc == 0 && (hash != load_le(in->trailer, 8) || (last & padding)))
+        return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, in->name);
+    return rc;
+}
+
+/* The cells of a native file from the header on; lslife3's trailer must
+ * check its header, lslife2's checksum its every byte. */
+static int grid_in_native(life_grid_in *in, life_grid *shape, life_meta *meta, ls_error *err)
+{
+    native_head h;
+    in->header_len = NATIVE_HEADER;
+    if (in->file_bytes < NATIVE_HEADER || in_read(in, in->header, NATIVE_HEADER, 0))
+        return ls_fail_usage(err, "%s: too short for a lockstep Life grid header (%d bytes)", in->name,
+                             NATIVE_HEADER);
+    if (native_header(in->name, in->header, (long long)(in->file_bytes - NATIVE_HEADER), meta, &h, err))
+        return -1;
+    in->version = h.version;
+    in->nx = (uint32_t)h.ext[0];
+    in->rows_a_plane = h.dims == 3 ? h.ext[1] : 1;
+    in->grid_rows = h.ext[1] * h.ext[2];
+    in->head = NATIVE_HEADER;
+    in->row_bytes = packed_row_bytes(in->nx);
+    life_grid_shape(shape, h.dims, in->nx, (uint32_t)h.ext[1], (uint32_t)h.ext[2]);
+    shape->bounded = h.bounded;
+    size_t trailer = h.version == 3 ? NATIVE_TRAILER : NATIVE_V2_TRAILER;
+    if (in_read(in, in->trailer, trailer, NATIVE_HEADER + h.cell_bytes))
+        return ls_fail_usage(err, "%s: truncated: the checksum is cut short", in->name);
+    if (h.version == 2)
+        return native2_verify(in, h.cell_bytes, h.ext[0] * h.ext[1] * h.ext[2], err);
+    if (!native_check_holds(in->header, in->trailer))
+        return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, in->name);
+    return 0;
+}
+
+int life_grid_in_open(const char *path, life_format fmt, life_grid *shape, life_meta *meta, life_grid_in **out,
+                      ls_error *err)
+{
+    *out = NULL;
+    memset(shape, 0, sizeof *shape);
+    memset(meta, 0, sizeof *meta);
+    struct stat st;
+    /* A pipe or a device is read whole, in order (stat first: opening a
+     * FIFO would wait for its writer). */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return 1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ls_fail_usage(err, "cannot open %s: %s", path, strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return 1;
+    }
+    life_grid_in *in = calloc(1, sizeof *in);
+    if (!in || !(in->name = strdup(path))) {
+        free(in);
+        close(fd);
+        return ls_fail(err, "out of memory");
+    }
+    in->fd = fd;
+    in->fmt = fmt;
+    in->file_bytes = (uint64_t)st.st_size;
+    if ((fmt == &life_pku_format ? grid_in_pku : grid_in_native)(in, shape, meta, err)) {
+        life_grid_in_close(in);
+        return -1;
+    }
+    *out = in;
+    return 0;
+}
+
+int life_grid_in_planes(const life_grid_in *in, uint32_t first, uint32_t n, uint32_t *words, ls_error *err)
+{
+    life_grid rows; /* n units of rows_a_plane rows: as many rows as a 3D view holds */
+    life_grid_shape(&rows, 3, in->nx, (uint32_t)in->rows_a_plane, n);
+    rows.words = words;
+    row_pass p = {.fd = in->fd, .head = in->head, .first_row = first * in->rows_a_plane, .nx = in->nx,
+                  .row_bytes = in->row_bytes, .rows = (int64_t)(n * in->rows_a_plane), .dst = &rows,
+                  .short_row = -1, .first_bad = UINT64_MAX};
+    row_chunk_fn chunk = in->fmt == &life_pku_format ? pku_read_chunk
+                         : in->version == 2          ? native2_read_chunk
+                                                     : native_read_chunk;
+    if (rows_parallel(&p, chunk) != 0)
+        return ls_fail(err, "out of memory for %u MiB of read buffers", ROW_CHUNK_BYTES >> 20);
+    return rows_read_result(&p, in->name, in->fmt == &life_pku_format ? PKU_BAD : NATIVE_BAD,
+                            (int64_t)in->grid_rows, err);
+}
+
+/* XXH3 of every byte of the file: each chunk's in parallel, seeded with
+ * its index, then of those hashes in order. */
+static int whole_file_hash(const life_grid_in *in, uint64_t *out, ls_error *err)
+{
+    uint64_t chunk = ROW_CHUNK_BYTES, chunks = (in->file_bytes + chunk - 1) / chunk;
+    uint64_t *hashes = calloc(chunks + 1, sizeof *hashes);
+    int io_errno = 0, nomem = !hashes;
+#pragma omp parallel if (hashes)
+    {
+        uint8_t *buf = hashes ? malloc(chunk) : NULL;
+        if (!buf && hashes) {
+#pragma omp atomic write
+            nomem = 1;
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t c = 0; c < (int64_t)chunks; c++) {
+            uint64_t at = (uint64_t)c * chunk, n = in->file_bytes - at < chunk ? in->file_bytes - at : chunk;
+            if (!buf)
+                continue;
+            if (in_read(in, buf, n, at) == 0) {
+                hashes[c] = ls_hash64(buf, n, (uint64_t)c);
+            } else {
+#pragma omp atomic write
+                io_errno = errno ? errno : EIO;
+            }
+        }
+        free(buf);
+    }
+    if (!nomem && !io_errno)
+        *out = ls_hash64(hashes, chunks * sizeof *hashes, in->file_bytes);
+    free(hashes);
+    if (nomem)
+        return ls_fail(err, "out of memory for %u MiB of read buffers", ROW_CHUNK_BYTES >> 20);
+    return io_errno ? ls_fail(err, "%s: %s", in->name, strerror(io_errno)) : 0;
+}
+
+int life_grid_in_fingerprint(const life_grid_in *in, int whole, uint64_t *out, ls_error *err)
+{
+    if (in->fmt == &life_pku_format && whole)
+        return whole_file_hash(in, out, err);
+    uint8_t ends[NATIVE_HEADER + NATIVE_TRAILER];
+    memcpy(ends, in->header, in->header_len);
+    memcpy(ends + in->header_len, in->trailer, sizeof in->trailer);
+    *out = ls_hash64(ends, in->header_len + sizeof in->trailer, 0);
+    return 0;
+}
+
+int life_grid_in_digest(const life_grid_in *in, uint64_t *digest)
+{
+    if (in->version != 3)
+        return 0;
+    *digest = load_le(in->trailer, 8);
+    return 1;
+}
+
+const char *life_grid_in_name(const life_grid_in *in)
+{
+    return in->name;
+}
+
+void life_grid_in_close(life_grid_in *in)
+{
+    if (!in)
+        return;
+    close(in->fd);
+    free(in->name);
+    free(in);
+}
+
+/* ---- grid files written in pieces ------------------------------------------ */
+
+void life_pieces_layout(life_pieces *p, life_format fmt, const life_grid *shape, const life_meta *meta)
+{
+    memset(p, 0, sizeof *p);
+    p->fmt = fmt;
+    p->fd = -1;
+    p->nx = shape->nx;
+    p->grid_rows = (uint64_t)shape->ny * shape->nz;
+    if (fmt == &life_pku_format) {
+        p->head = PKU_HEADER;
+        p->row_bytes = shape->nx;
+        pku_header(p->header, shape, meta);
+    } else {
+        p->head = NATIVE_HEADER;
+        p->row_bytes = packed_row_bytes(shape->nx);
+        p->trailer = NATIVE_TRAILER;
+        native_header_bytes(p->header, shape, meta);
+    }
+}
+
+/* Bytes of the whole file. */
+static uint64_t pieces_file_bytes(const life_pieces *p)
+{
+    return p->head + p->grid_rows * p->row_bytes + p->trailer;
+}
+
+int life_out_pieces_open(life_out *out, const char *path, life_format fmt, const life_grid *shape,
+                         const life_meta *meta, int map, life_pieces *p, char **tmp, ls_error *err)
+{
+    memset(out, 0, sizeof *out);
+    *tmp = NULL;
+    life_pieces_layout(p, fmt, shape, meta);
+    if (ls_atomic_open(&out->file, path, err) != 0)
+        return -1;
+    if (out->file.through || !out->file.tmp) {
+        ls_atomic_abort(&out->file); /* a pipe or a terminal: written whole, in order */
+        return 0;
+    }
+    int f = fileno(out->file.f), e = 0;
+    void *mapped = NULL;
+    int rc = map ? ls_atomic_map(&out->file, pieces_file_bytes(p), &mapped, err) : 1;
+    if (rc < 0) {
+        ls_atomic_abort(&out->file); /* its message names the file */
+        return -1;
+    }
+    p->map = mapped;
+    /* Writers in other processes (not `map`) find the header and the size
+     * on the file system first. */
+    if (p->map)
+        memcpy(p->map, p->header, p->head);
+    else if (pwrite(f, p->header, p->head, 0) != (ssize_t)p->head ||
+             ftruncate(f, (off_t)pieces_file_bytes(p)) != 0 || (!map && fdatasync(f) != 0))
+        e = errno ? errno : EIO;
+    if (!e && !(*tmp = realpath(out->file.tmp, NULL)))
+        e = errno;
+    if (e) {
+        ls_atomic_abort(&out->file);
+        return ls_fail(err, "cannot write %s: %s", path, strerror(e));
+    }
+    p->fd = f;
+    out->written = 1; /* abort and commit now act on it */
+    return 0;
+}
+
+/* The cells of `rows` (rows of p->nx cells), the grid's rows from
+ * first_row on, at their offsets; beside runs meanwhile. */
+static int pieces_write(const life_pieces *p, const life_grid *rows, uint64_t first_row, const life_beside *beside,
+                        ls_error *err)
+{
+    int pku = p->fmt == &life_pku_format;
+    if (pku)
+        unpack_table_init();
+    row_pass pass = {.fd = p->fd, .map = p->map, .head = p->head, .first_row = first_row, .nx = p->nx,
+                     .row_bytes = p->row_bytes, .rows = (int64_t)rows->ny * rows->nz, .src = rows, .beside = beside};
+    if (rows_parallel(&pass, pku ? pku_write_chunk : native_write_chunk) != 0)
+        return ls_fail(err, "out of memory for %u MiB of write buffers", ROW_CHUNK_BYTES >> 20);
+    if (pass.io_errno)
+        return ls_fail(err, "%s", strerror(pass.io_errno));
+    return 0;
+}
+
+int life_pieces_write_rows(const life_pieces *p, const life_grid *rows, uint64_t first_row, ls_error *err)
+{
+    return pieces_write(p, rows, first_row, NULL, err);
+}
+
+int life_pieces_finish(const life_pieces *p, uint64_t digest, ls_error *err)
+{
+    if (!p->trailer)
+        return 0;
+    uint8_t trailer[NATIVE_TRAILER];
+    native_trailer(trailer, p->header, digest);
+    uint64_t at = p->head + p->grid_rows * p->row_bytes;
+    int e = 0;
+    if (p->map)
+        memcpy(p->map + at, trailer, sizeof trailer);
+    else if (file_transfer(p->fd, 1, trailer, sizeof trailer, at, &e) != sizeof trailer)
+        return ls_fail(err, "%s", strerror(e ? e : ENOSPC));
+    return 0;
+}
+
+/* ---- a whole grid written ---------------------------------------------------- */
+
+/* A whole grid (PKU, native) into a regular file, as in pieces: threads
+ * convert their rows straight into a mapping of the temporary file where
+ * the target takes one (where pwrite()s to one file take turns on its
+ * lock), else at their offsets with pwrite. 0; 1 when the target is
+ * written through (a pipe, a terminal), and nothing was written; -1 with
+ * err set and nothing left. */
+static int write_pieces(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
+                        const life_beside *beside, ls_error *err)
+{
+    life_pieces p;
+    char *tmp;
+    if (life_format_check_shape(fmt, g->dims, g->nx, g->ny, g->nz, meta->scale, err) ||
+        life_out_pieces_open(out, path, fmt, g, meta, 1, &p, &tmp, err))
+        return -1;
+    if (!tmp)
+        return 1;
+    free(tmp);
+    int rc = pieces_write(&p, g, 0, beside, err);
+    if (rc == 0 && p.trailer)
+        rc = life_pieces_finish(&p, life_grid_digest(g), err);
+    if (rc != 0) {
+        char why[sizeof err->msg];
+        memcpy(why, err->msg, sizeof why);
+        ls_fail(err, "cannot write %s: %s", path, why);
+        life_out_abort(out);
+    }
+    return rc;
 }
 
 /* g in format fmt through the stream a->f; beside has run when this
@@ -911,69 +1413,23 @@ int life_out_write(life_out *out, const char *path, life_format fmt, const life_
         return ls_fail_usage(err, "%s: the %s format is no grid file (an animation is written by the run, with "
                                   "--every)",
                              path, life_format_name(fmt));
+    int rc = life_format_is_grid(fmt) ? write_pieces(out, path, fmt, g, meta, beside, err) : 1;
+    if (rc <= 0)
+        return rc;
     if (ls_atomic_open(&out->file, path, err) != 0)
         return -1;
-    /* A PKU file through a mapping where the target takes one (its
-     * messages name the file), else through the stream (a writer's
-     * messages do not). */
-    int rc = fmt == &life_pku_format ? pku_write_mapped(&out->file, g, meta, beside, err) : 1;
-    if (rc > 0) {
-        rc = write_stream(&out->file, fmt, g, meta, beside, err);
-        if (rc != 0 && !err->usage) {
-            char why[sizeof err->msg];
-            memcpy(why, err->msg, sizeof why);
-            ls_fail(err, "cannot write %s: %s", path, why);
-        }
+    /* A writer's messages do not name the file. */
+    rc = write_stream(&out->file, fmt, g, meta, beside, err);
+    if (rc != 0 && !err->usage) {
+        char why[sizeof err->msg];
+        memcpy(why, err->msg, sizeof why);
+        ls_fail(err, "cannot write %s: %s", path, why);
     }
     if (rc != 0) {
         ls_atomic_abort(&out->file);
         return -1;
     }
     out->written = 1;
-    return 0;
-}
-
-int life_out_pku_open(life_out *out, const char *path, uint32_t m, uint64_t generation, char **tmp, int *fd,
-                      ls_error *err)
-{
-    memset(out, 0, sizeof *out);
-    *tmp = NULL;
-    *fd = -1;
-    if (ls_atomic_open(&out->file, path, err) != 0)
-        return -1;
-    if (out->file.through || !out->file.tmp) {
-        ls_atomic_abort(&out->file); /* a pipe or a terminal: written whole, in order */
-        return 0;
-    }
-    int f = fileno(out->file.f);
-    uint8_t head[PKU_HEADER];
-    store_le(head, m, 8);
-    store_le(head + 8, generation, 8);
-    off_t size = (off_t)(PKU_HEADER + (uint64_t)m * m * m);
-    if (pwrite(f, head, sizeof head, 0) != (ssize_t)sizeof head || ftruncate(f, size) != 0 || fdatasync(f) != 0) {
-        int e = errno;
-        ls_atomic_abort(&out->file);
-        return ls_fail(err, "cannot write %s: %s", path, strerror(e));
-    }
-    if (!(*tmp = realpath(out->file.tmp, NULL))) {
-        int e = errno;
-        ls_atomic_abort(&out->file);
-        return ls_fail(err, "cannot write %s: %s", path, strerror(e));
-    }
-    *fd = f;
-    out->written = 1; /* abort and commit now act on it */
-    return 0;
-}
-
-int life_pku_write_rows(int fd, const life_grid *rows, uint64_t first_row, ls_error *err)
-{
-    unpack_table_init();
-    pku_pass p = {.fd = fd, .base = (off_t)(PKU_HEADER + first_row * rows->nx), .m = rows->nx,
-                  .rows = (int64_t)rows->ny * rows->nz, .src = rows};
-    if (pku_parallel(&p, pku_write_chunk) != 0)
-        return ls_fail(err, "out of memory for the buffers of a PKU file's cells");
-    if (p.io_errno)
-        return ls_fail(err, "%s", strerror(p.io_errno));
     return 0;
 }
 

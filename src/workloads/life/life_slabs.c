@@ -6,7 +6,9 @@
  * meanwhile, then waits for the GPUs and exchanges. Ghosts go device to
  * device where the backend copies (gpu.h's copy: CUDA), through the host
  * otherwise (OpenCL, mixed sets), and through MPI between ranks, staged
- * in host memory (Debian's Open MPI is not CUDA-aware). */
+ * in host memory (Debian's Open MPI is not CUDA-aware). Files of whole
+ * grids (PKU, native) are read and written where the slabs live: a host
+ * thread a device, each slab its own rows at their offsets. */
 #include "life_slabs.h"
 
 #include <errno.h>
@@ -99,6 +101,14 @@ struct life_slabs {
     int pipelined;       /* epochs follow each other with no wait on the host (pipelined()) */
     uint64_t exchanges;  /* so far: the parity of the staging buffers */
 };
+
+/* What each slab tells rank 0 of its planes: its count, then, with hash,
+ * its units' hashes, at vals + at[slab] (zeroed before a pass). */
+typedef struct slab_news {
+    size_t *at;
+    uint64_t *vals;
+    int hash;
+} slab_news;
 
 int life_slabs_wanted(const ls_set *set, uint64_t slabs)
 {
@@ -236,14 +246,16 @@ static int alloc_edges(life_slabs *L, slab *sl, ls_error *err)
 }
 
 /* Puts slab sl on its device: its owned planes from g, or made there from
- * `fill` (rows first * rows-a-plane on of the whole grid), ghosts dead
- * until the first exchange. */
-static int open_slab(life_slabs *L, slab *sl, const life_grid *g, const life_fill_spec *fill, ls_error *err)
+ * `fill` (rows first * rows-a-plane on of the whole grid), or, `reading`,
+ * left for the slab to read (load_slabs); ghosts dead until the first
+ * exchange. */
+static int open_slab(life_slabs *L, slab *sl, const life_grid *g, const life_fill_spec *fill, int reading,
+                     ls_error *err)
 {
     uint32_t planes = sl->ghost[LOW] + sl->owned + sl->ghost[HIGH];
     size_t plane_bytes = L->plane_words * sizeof(uint32_t);
     uint64_t rows_a_plane = g->dims == 3 ? g->ny : 1u, row0 = (uint64_t)sl->first * rows_a_plane;
-    const uint32_t *own = fill ? NULL : g->words + (size_t)sl->first * L->plane_words;
+    const uint32_t *own = fill || reading ? NULL : g->words + (size_t)sl->first * L->plane_words;
     life_grid shape;
     life_grid_shape(&shape, g->dims, g->nx, g->dims == 3 ? g->ny : planes, g->dims == 3 ? planes : 1);
     shape.bounded = g->bounded;
@@ -253,7 +265,7 @@ static int open_slab(life_slabs *L, slab *sl, const life_grid *g, const life_fil
             return -1;
         if (fill)
             return life_gpu_fill(sl->gpu, sl->ghost[LOW], sl->owned, row0, g->nx, fill->seed, fill->density, err);
-        return life_gpu_write_planes(sl->gpu, sl->ghost[LOW], sl->owned, own, err);
+        return own ? life_gpu_write_planes(sl->gpu, sl->ghost[LOW], sl->owned, own, err) : 0;
     }
     if (alloc_edges(L, sl, err))
         return -1;
@@ -269,13 +281,13 @@ static int open_slab(life_slabs *L, slab *sl, const life_grid *g, const life_fil
     if (fill)
         life_cpu_fill(dst, g->nx, g->row_words, row0, sl->owned * rows_a_plane, fill->seed,
                       life_fill_threshold(fill->density));
-    else
+    else if (own)
         memcpy(dst, own, sl->owned * plane_bytes);
     return life_cpu_start(&sl->grid, 0, NULL, &sl->cpu, err);
 }
 
 /* This rank's slabs, on its devices. */
-static int open_slabs(life_slabs *L, const life_grid *g, const life_fill_spec *fill, ls_error *err)
+static int open_slabs(life_slabs *L, const life_grid *g, const life_fill_spec *fill, int reading, ls_error *err)
 {
     int rank = L->job.rank, lo = L->census.rank_first[rank], hi = L->census.rank_first[rank + 1], mine = 0;
     for (int i = 0; i < L->nslabs; i++)
@@ -294,7 +306,7 @@ static int open_slabs(life_slabs *L, const life_grid *g, const life_fill_spec *f
         *sl = (slab){.index = i, .first = L->first[i], .owned = L->owned[i], .dev = &L->local_devs[L->device_of[i] - lo]};
         sl->ghost[LOW] = ghost_of(L, i, LOW);
         sl->ghost[HIGH] = ghost_of(L, i, HIGH);
-        if (open_slab(L, sl, g, fill, err))
+        if (open_slab(L, sl, g, fill, reading, err))
             return -1;
     }
     return 0;
@@ -709,8 +721,14 @@ int life_slabs_steps(life_slabs *L, life_rule r, uint64_t n, double *seconds, ls
     return 0;
 }
 
-int life_slabs_start(ls_set *set, const life_grid *g, const life_fill_spec *fill, uint64_t slabs, uint64_t halo,
-                     life_slabs **out, ls_error *err)
+static int load_slabs(life_slabs *L, const life_grid *shape, life_plane_source *src, slab_news *news,
+                      ls_error *err);
+static int news_gather(life_slabs *L, const life_grid *shape, slab_news *n, uint64_t *population, uint64_t *digest,
+                       ls_error *err);
+static void news_close(slab_news *n);
+
+int life_slabs_start(ls_set *set, const life_grid *g, const life_fill_spec *fill, life_plane_source *source,
+                     uint64_t slabs, uint64_t halo, life_slabs **out, ls_error *err)
 {
     *out = NULL;
     life_slabs *L = calloc(1, sizeof *L);
@@ -735,11 +753,16 @@ int life_slabs_start(ls_set *set, const life_grid *g, const life_fill_spec *fill
     if (rc == 0)
         rc = plan(L, g, asked[0], asked[1], err); /* the same outcome on every rank */
     if (rc == 0)
-        rc = open_slabs(L, g, fill, err);
-    int failed = ls_job_count_failed(&L->job, rc == 0);
-    if (failed && rc == 0)
-        rc = ls_fail(err, "%d MPI rank%s could not put %s slabs on %s devices; nothing was run", failed,
-                     failed == 1 ? "" : "s", failed == 1 ? "its" : "their", failed == 1 ? "its" : "their");
+        rc = open_slabs(L, g, fill, source != NULL, err);
+    slab_news news = {0};
+    if (rc == 0 && source)
+        rc = load_slabs(L, g, source, &news, err);
+    /* A rank that could not (a device short of memory, a bad cell in its
+     * planes of the file) is named on every rank, which all stop. */
+    rc = ls_job_agree(&L->job, rc, err);
+    if (rc == 0 && source && source->hash)
+        rc = news_gather(L, g, &news, &source->population, &source->digest, err);
+    news_close(&news);
     /* The owned planes have reached the devices (g may go); the ghosts
      * come from the neighbours. */
     if (rc == 0)
@@ -806,12 +829,13 @@ int life_slabs_gather(life_slabs *L, life_grid *g, ls_error *err)
     return rc;
 }
 
-/* A GPU slab's planes cross to the host for a summary in pieces, through
- * two page-locked buffers the slab keeps: the host never holds a slab
- * whole to count and hash it (a slab of a grid larger than a GPU is tens
- * of GiB). A piece is a 32nd of the slab, between these bounds: each
- * piece pays a wait, a thread and a copy's start, and page locking costs
- * in proportion to the buffers' size (docs/perf/README.md, 2026-11-26). */
+/* A GPU slab's planes cross between host and device in pieces (to be
+ * counted and hashed, written to a file, or read from one), through two
+ * page-locked buffers the slab keeps: the host never holds a slab whole
+ * (a slab of a grid larger than a GPU is tens of GiB). A piece is a 32nd
+ * of the slab, between these bounds: each piece pays a wait, a thread and
+ * a copy's start, and page locking costs in proportion to the buffers'
+ * size (docs/perf/README.md, 2026-11-26). */
 #define SUMMARY_PIECE_MIN ((size_t)8 << 20)
 #define SUMMARY_PIECE_MAX ((size_t)64 << 20)
 #define SUMMARY_PIECE_ENV "LOCKSTEP_DEBUG_SUMMARY_PIECE" /* another size, for the tests */
@@ -849,8 +873,9 @@ static uint64_t summarise_planes(const life_slabs *L, const slab *sl, const life
 
 /* What a pass over the slabs' owned planes does with each piece of a
  * slab on the host: planes [from, from + n) of slab sl's owned planes, at
- * `planes`. 0, or -1 with err set. */
-typedef int (*piece_fn)(void *arg, const life_slabs *L, const slab *sl, const uint32_t *planes, uint32_t from,
+ * `planes` (which a pass that fills the slabs writes). 0, or -1 with err
+ * set. */
+typedef int (*piece_fn)(void *arg, const life_slabs *L, const slab *sl, uint32_t *planes, uint32_t from,
                         uint32_t n, ls_error *err);
 
 /* Planes [from, from + n) of a GPU slab read into a host buffer, on a
@@ -870,6 +895,24 @@ static void *read_piece(void *arg)
     return NULL;
 }
 
+/* Planes a piece of GPU slab sl holds (piece_bytes), in its page-locked
+ * buffers (sl->piece: two when the slab takes more than one piece; made
+ * at the first pass, kept until stop). */
+static int piece_planes(const life_slabs *L, slab *sl, uint32_t *per, ls_error *err)
+{
+    size_t plane_bytes = L->plane_words * sizeof(uint32_t), piece;
+    if (piece_bytes(sl->owned * plane_bytes, &piece, err))
+        return -1;
+    size_t per_piece = piece / plane_bytes;
+    *per = per_piece > sl->owned ? sl->owned : per_piece < 1 ? 1 : (uint32_t)per_piece;
+    int buffers = *per < sl->owned ? 2 : 1;
+    for (int b = 0; b < buffers; b++)
+        if (!sl->piece[b] &&
+            ls_gpu_alloc_host(sl->dev->s, *per * plane_bytes, "a slab's planes on the host", &sl->piece[b], err))
+            return -1;
+    return 0;
+}
+
 /* fn over slab sl's owned planes: a CPU slab's where its cells are, a GPU
  * slab's a piece at a time through its two page-locked buffers, the next
  * piece crossing the bus (read_piece: the backends select their device
@@ -878,17 +921,9 @@ static int each_piece(const life_slabs *L, slab *sl, piece_fn fn, void *arg, ls_
 {
     if (!sl->gpu)
         return fn(arg, L, sl, sl->grid.words + (size_t)sl->ghost[LOW] * L->plane_words, 0, sl->owned, err);
-    size_t plane_bytes = L->plane_words * sizeof(uint32_t), piece;
-    if (piece_bytes(sl->owned * plane_bytes, &piece, err))
+    uint32_t per;
+    if (piece_planes(L, sl, &per, err))
         return -1;
-    size_t per_piece = piece / plane_bytes;
-    uint32_t per = per_piece > sl->owned ? sl->owned : (uint32_t)per_piece;
-    per = per < 1 ? 1 : per;
-    int buffers = per < sl->owned ? 2 : 1;
-    for (int b = 0; b < buffers; b++)
-        if (!sl->piece[b] &&
-            ls_gpu_alloc_host(sl->dev->s, per * plane_bytes, "a slab's planes on the host", &sl->piece[b], err))
-            return -1;
     piece_read next = {.gpu = sl->gpu, .from = sl->ghost[LOW], .n = per, .dst = sl->piece[0]};
     read_piece(&next);
     int rc = next.rc;
@@ -916,14 +951,43 @@ static int each_piece(const life_slabs *L, slab *sl, piece_fn fn, void *arg, ls_
     return rc;
 }
 
+/* fn fills slab sl's owned planes: a CPU slab's where its cells are; a GPU
+ * slab's a piece at a time through its two page-locked buffers in turn,
+ * each written to the device while fn fills the other. */
+static int fill_pieces(const life_slabs *L, slab *sl, piece_fn fn, void *arg, ls_error *err)
+{
+    if (!sl->gpu)
+        return fn(arg, L, sl, sl->grid.words + (size_t)sl->ghost[LOW] * L->plane_words, 0, sl->owned, err);
+    uint32_t per;
+    if (piece_planes(L, sl, &per, err))
+        return -1;
+    int rc = 0;
+    for (uint32_t from = 0, b = 0; from < sl->owned && rc == 0; from += per, b ^= 1) {
+        uint32_t n = sl->owned - from < per ? sl->owned - from : per;
+        /* This buffer's last write, two pieces ago, has run: the device
+         * was waited for before the piece between was queued. */
+        rc = fn(arg, L, sl, sl->piece[b], from, n, err);
+        if (rc == 0 && from > 0)
+            rc = ls_gpu_wait(sl->dev->s, err);
+        if (rc == 0)
+            rc = life_gpu_write_planes(sl->gpu, sl->ghost[LOW] + from, n, sl->piece[b], err);
+    }
+    /* Nothing queued reads a buffer once it is filled again. */
+    ls_error ignored;
+    if (ls_gpu_wait(sl->dev->s, rc ? &ignored : err) != 0)
+        rc = -1;
+    return rc;
+}
+
 /* A pass over one device's slabs, on a host thread of its own: the
- * devices of a rank read their slabs back at once (one thread drives one
- * device: gpu.h), each working on its share of the cores. */
+ * devices of a rank read (or fill) their slabs at once (one thread drives
+ * one device: gpu.h), each working on its share of the cores. */
 typedef struct device_pass {
     life_slabs *L;
     const local_device *dev;
     piece_fn fn;
     void *arg;
+    int filling; /* fill_pieces, not each_piece */
     int threads;
     int rc;
     ls_error err;
@@ -935,12 +999,13 @@ static void *pass_device(void *arg)
     omp_set_num_threads(dp->threads); /* this host thread's teams only */
     for (int j = 0; j < dp->L->nlocal && dp->rc == 0; j++)
         if (dp->L->slabs[j].dev == dp->dev)
-            dp->rc = each_piece(dp->L, &dp->L->slabs[j], dp->fn, dp->arg, &dp->err);
+            dp->rc = (dp->filling ? fill_pieces : each_piece)(dp->L, &dp->L->slabs[j], dp->fn, dp->arg, &dp->err);
     return NULL;
 }
 
-/* fn over every local slab's owned planes, a thread a device. */
-static int pass_local(life_slabs *L, piece_fn fn, void *arg, ls_error *err)
+/* fn over every local slab's owned planes, a thread a device; `filling`:
+ * fn fills them. */
+static int pass_local(life_slabs *L, piece_fn fn, void *arg, int filling, ls_error *err)
 {
     int n = L->nlocal_devs, cores = omp_get_max_threads(), rc = 0;
     device_pass *dp = calloc((size_t)n, sizeof *dp);
@@ -949,14 +1014,14 @@ static int pass_local(life_slabs *L, piece_fn fn, void *arg, ls_error *err)
     if (!dp || !threads || !started)
         rc = ls_fail(err, "out of memory");
     for (int i = 0; i < n && rc == 0; i++) {
-        dp[i] = (device_pass){.L = L, .dev = &L->local_devs[i], .fn = fn, .arg = arg,
+        dp[i] = (device_pass){.L = L, .dev = &L->local_devs[i], .fn = fn, .arg = arg, .filling = filling,
                               .threads = cores / n > 0 ? cores / n : 1};
         if (n == 1)
             pass_device(&dp[i]);
         else
             started[i] = pthread_create(&threads[i], NULL, pass_device, &dp[i]) == 0;
         if (n > 1 && !started[i])
-            rc = ls_fail(err, "could not start a thread to read the slabs of %s", L->local_devs[i].s->label);
+            rc = ls_fail(err, "could not start a thread for the slabs of %s", L->local_devs[i].s->label);
     }
     for (int i = 0; dp && i < n; i++) {
         if (started[i])
@@ -972,108 +1037,174 @@ static int pass_local(life_slabs *L, piece_fn fn, void *arg, ls_error *err)
     return rc;
 }
 
-/* The summary's pass: each slab's count, then its units' hashes, at
- * news + at[slab] (zeroed before). */
+static int news_open(const life_slabs *L, int hash, slab_news *n, ls_error *err)
+{
+    size_t total = 0;
+    n->hash = hash;
+    n->vals = NULL;
+    n->at = calloc((size_t)L->nslabs + 1, sizeof *n->at);
+    for (int i = 0; n->at && i < L->nslabs; i++) {
+        n->at[i] = total;
+        total += 1 + (hash ? L->owned[i] : 0);
+    }
+    if (n->at)
+        n->vals = calloc(total + 1, sizeof *n->vals);
+    return n->vals ? 0 : ls_fail(err, "out of memory");
+}
+
+static void news_close(slab_news *n)
+{
+    free(n->at);
+    free(n->vals);
+    n->at = NULL;
+    n->vals = NULL;
+}
+
+/* Bytes of job slab i's news. */
+static size_t news_bytes(const life_slabs *L, const slab_news *n, int i)
+{
+    return (1 + (n->hash ? L->owned[i] : 0)) * sizeof *n->vals;
+}
+
+/* Every slab's news to rank 0, which makes the population and, with hash,
+ * the grid digest of the grid of shape's extents; the other ranks leave
+ * *population and *digest alone. Collective. */
+static int news_gather(life_slabs *L, const life_grid *shape, slab_news *n, uint64_t *population, uint64_t *digest,
+                       ls_error *err)
+{
+    int root = L->job.rank == 0, nsends = 0, nrecvs = 0, rc = 0;
+    ls_job_msg *send = calloc((size_t)L->nlocal + 1, sizeof *send);
+    ls_job_msg *recv = calloc((size_t)L->nslabs + 1, sizeof *recv);
+    if (!send || !recv)
+        rc = ls_fail(err, "out of memory");
+    for (int j = 0; j < L->nlocal && rc == 0 && !root; j++) {
+        int i = L->slabs[j].index;
+        send[nsends++] = (ls_job_msg){0, TAG_GATHER + i, n->vals + n->at[i], news_bytes(L, n, i)};
+    }
+    for (int i = 0; root && i < L->nslabs && rc == 0; i++)
+        if (job_rank(L, i) != 0)
+            recv[nrecvs++] = (ls_job_msg){job_rank(L, i), TAG_GATHER + i, n->vals + n->at[i], news_bytes(L, n, i)};
+    if (rc == 0)
+        rc = ls_job_exchange(&L->job, send, nsends, recv, nrecvs, err);
+    free(send);
+    free(recv);
+    if (rc != 0 || !root)
+        return rc;
+    uint64_t *units = n->hash ? malloc((size_t)L->planes * sizeof *units) : NULL;
+    if (n->hash && !units)
+        return ls_fail(err, "out of memory");
+    *population = 0;
+    for (int i = 0; i < L->nslabs; i++) {
+        *population += n->vals[n->at[i]];
+        if (n->hash)
+            memcpy(units + L->first[i], n->vals + n->at[i] + 1, L->owned[i] * sizeof *units);
+    }
+    if (n->hash)
+        *digest = life_grid_digest_of_units(shape->nx, shape->ny, shape->nz, units, L->planes);
+    free(units);
+    return 0;
+}
+
+/* A pass that counts, and hashes, each piece into its slab's news. */
 typedef struct summary_pass {
     const life_grid *shape;
-    uint64_t *news;
-    const size_t *at;
-    int hash;
+    slab_news *news;
 } summary_pass;
 
-static int summary_piece(void *arg, const life_slabs *L, const slab *sl, const uint32_t *planes, uint32_t from,
+static int summary_piece(void *arg, const life_slabs *L, const slab *sl, uint32_t *planes, uint32_t from,
                          uint32_t n, ls_error *err)
 {
     (void)err;
     const summary_pass *sp = arg;
-    uint64_t *mine = sp->news + sp->at[sl->index];
-    mine[0] += summarise_planes(L, sl, sp->shape, planes, from, n, sp->hash ? mine + 1 : NULL);
+    uint64_t *mine = sp->news->vals + sp->news->at[sl->index];
+    mine[0] += summarise_planes(L, sl, sp->shape, planes, from, n, sp->news->hash ? mine + 1 : NULL);
     return 0;
 }
 
 int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *population, uint64_t *digest,
                        ls_error *err)
 {
-    int root = L->job.rank == 0, nsends = 0, nrecvs = 0, rc = 0, hash = digest != NULL;
-    /* Slab i's news at news + at[i]: its count, then its units' hashes. */
-    size_t total = 0, *at = calloc((size_t)L->nslabs + 1, sizeof *at);
-    for (int i = 0; at && i < L->nslabs; i++) {
-        at[i] = total;
-        total += 1 + (hash ? L->owned[i] : 0);
-    }
-    uint64_t *news = calloc(total + 1, sizeof *news);
-    ls_job_msg *send = calloc((size_t)L->nlocal + 1, sizeof *send);
-    ls_job_msg *recv = calloc((size_t)L->nslabs + 1, sizeof *recv);
-    if (!at || !news || !send || !recv)
-        rc = ls_fail(err, "out of memory");
-    summary_pass sp = {shape, news, at, hash};
+    slab_news news;
+    summary_pass sp = {shape, &news};
+    int rc = news_open(L, digest != NULL, &news, err);
     if (rc == 0)
-        rc = pass_local(L, summary_piece, &sp, err);
-    for (int j = 0; j < L->nlocal && rc == 0 && !root; j++) {
-        slab *sl = &L->slabs[j];
-        send[nsends++] = (ls_job_msg){0, TAG_GATHER + sl->index, news + at[sl->index],
-                                      (1 + (hash ? sl->owned : 0)) * sizeof *news};
-    }
-    for (int i = 0; root && i < L->nslabs && rc == 0; i++)
-        if (job_rank(L, i) != 0)
-            recv[nrecvs++] = (ls_job_msg){job_rank(L, i), TAG_GATHER + i, news + at[i],
-                                          (1 + (hash ? L->owned[i] : 0)) * sizeof *news};
+        rc = pass_local(L, summary_piece, &sp, 0, err);
     if (rc == 0)
-        rc = ls_job_exchange(&L->job, send, nsends, recv, nrecvs, err);
-    if (rc == 0 && root) {
-        uint64_t *units = hash ? malloc((size_t)L->planes * sizeof *units) : NULL;
-        if (hash && !units) {
-            rc = ls_fail(err, "out of memory");
-        } else {
-            *population = 0;
-            for (int i = 0; i < L->nslabs; i++) {
-                *population += news[at[i]];
-                if (hash)
-                    memcpy(units + L->first[i], news + at[i] + 1, L->owned[i] * sizeof *units);
-            }
-            if (hash)
-                *digest = life_grid_digest_of_units(shape->nx, shape->ny, shape->nz, units, L->planes);
-        }
-        free(units);
-    }
-    free(at);
-    free(news);
-    free(send);
-    free(recv);
+        rc = news_gather(L, shape, &news, population, digest, err);
+    news_close(&news);
     return rc;
 }
 
-/* ---- a PKU file written where the slabs live ----------------------------------- */
+/* ---- a start read where the slabs live --------------------------------------- */
 
-static int pku_piece(void *arg, const life_slabs *L, const slab *sl, const uint32_t *planes, uint32_t from,
-                     uint32_t n, ls_error *err)
+typedef struct load_pass {
+    const life_plane_source *src;
+    summary_pass summary; /* with src->hash */
+} load_pass;
+
+static int load_piece(void *arg, const life_slabs *L, const slab *sl, uint32_t *planes, uint32_t from,
+                      uint32_t n, ls_error *err)
 {
-    const int *fd = arg;
-    uint32_t m = L->planes; /* a cube: m planes of m rows of m cells */
+    load_pass *lp = arg;
+    if (lp->src->read(lp->src->arg, sl->first + from, n, planes, err))
+        return -1;
+    return lp->src->hash ? summary_piece(&lp->summary, L, sl, planes, from, n, err) : 0;
+}
+
+/* Every local slab reads its owned planes (a thread a device), counted
+ * and hashed into news with src->hash. */
+static int load_slabs(life_slabs *L, const life_grid *shape, life_plane_source *src, slab_news *news,
+                      ls_error *err)
+{
+    double t0 = ls_now();
+    load_pass lp = {src, {shape, news}};
+    int rc = news_open(L, src->hash, news, err);
+    if (rc == 0)
+        rc = pass_local(L, load_piece, &lp, 1, err);
+    src->seconds = ls_now() - t0;
+    return rc;
+}
+
+/* ---- a file written where the slabs live --------------------------------------- */
+
+/* A pass that writes each piece's rows at their offsets, counted and
+ * hashed into its slab's news. */
+typedef struct write_pass {
+    const life_pieces *pieces;
+    summary_pass summary;
+} write_pass;
+
+static int write_piece(void *arg, const life_slabs *L, const slab *sl, uint32_t *planes, uint32_t from,
+                       uint32_t n, ls_error *err)
+{
+    write_pass *wp = arg;
+    const life_grid *shape = wp->summary.shape;
+    uint32_t rows_a_plane = L->dims == 3 ? shape->ny : 1u;
     life_grid rows;
-    life_grid_shape(&rows, 3, m, m, n);
-    rows.words = (uint32_t *)planes;
-    return life_pku_write_rows(*fd, &rows, ((uint64_t)sl->first + from) * m, err);
+    life_grid_shape(&rows, 3, shape->nx, rows_a_plane, n);
+    rows.words = planes;
+    summary_piece(&wp->summary, L, sl, planes, from, n, err);
+    return life_pieces_write_rows(wp->pieces, &rows, ((uint64_t)sl->first + from) * rows_a_plane, err);
 }
 
 /* What rank 0 tells the others of the file: whether it is written in
  * pieces, where, and what they must find at its first cell to know that
  * they opened the same file. */
-typedef struct pku_plan {
+typedef struct file_plan {
     int32_t pieces; /* 1: in pieces; 0: gathered instead; -1: rank 0 failed */
     uint32_t unused;
     uint64_t token;
     char tmp[4096];
-} pku_plan;
+} file_plan;
 
-/* Rank 0's temporary file for every rank: its plan, and fd open on it. */
-static int pku_plan_make(life_slabs *L, life_out *out, const char *path, uint64_t generation, pku_plan *plan,
-                         int *fd, ls_error *err)
+/* Rank 0's temporary file for every rank: its plan, and p its layout and
+ * descriptor (mapped when the job is this process alone). */
+static int plan_file(life_slabs *L, life_out *out, const char *path, life_format fmt, const life_grid *shape,
+                     const life_meta *meta, file_plan *plan, life_pieces *p, ls_error *err)
 {
     memset(plan, 0, sizeof *plan);
     char *tmp = NULL;
-    uint32_t m = L->planes;
-    if (life_out_pku_open(out, path, m, generation, &tmp, fd, err) != 0) {
+    if (life_out_pieces_open(out, path, fmt, shape, meta, L->job.size == 1, p, &tmp, err) != 0) {
         plan->pieces = -1;
         return -1;
     }
@@ -1082,61 +1213,95 @@ static int pku_plan_make(life_slabs *L, life_out *out, const char *path, uint64_
     plan->pieces = strlen(tmp) < sizeof plan->tmp;
     snprintf(plan->tmp, sizeof plan->tmp, "%s", tmp);
     free(tmp);
+    if (L->job.size == 1)
+        return 0;
     plan->token = ((uint64_t)getpid() << 32) ^ (uint64_t)(ls_now() * 1e9) ^ 0x9e3779b97f4a7c15ull;
-    /* The first cell is slab 0's, rank 0's: overwritten by its own rows. */
-    if (plan->pieces && (pwrite(*fd, &plan->token, sizeof plan->token, 16) != (ssize_t)sizeof plan->token ||
-                         fdatasync(*fd) != 0))
+    /* The first cell is slab 0's, rank 0's: overwritten by its own rows (a
+     * native file's first cells and its trailer, when it has fewer than 8
+     * bytes of cells, by rank 0 too). */
+    if (plan->pieces &&
+        (pwrite(p->fd, &plan->token, sizeof plan->token, (off_t)p->head) != (ssize_t)sizeof plan->token ||
+         fdatasync(p->fd) != 0))
         plan->pieces = 0;
     if (!plan->pieces)
         life_out_abort(out);
     return 0;
 }
 
-int life_slabs_write_pku(life_slabs *L, life_out *out, const char *path, uint64_t generation, ls_error *err)
+/* A rank but 0: rank 0's file opened, p its layout; 1 when it holds the
+ * token rank 0 wrote (the same file, where the ranks share it). */
+static int open_planned(const file_plan *plan, life_format fmt, const life_grid *shape, const life_meta *meta,
+                        life_pieces *p)
 {
-    int root = L->job.rank == 0, fd = -1;
-    pku_plan plan;
-    if (L->dims != 3 || L->plane_cells != (uint64_t)L->planes * L->planes)
-        return 1; /* no cube: the writer refuses it, as for a whole grid */
-    int rc = root ? pku_plan_make(L, out, path, generation, &plan, &fd, err) : 0;
-    if (ls_job_bcast(&L->job, &plan, sizeof plan, err) != 0)
-        return -1;
-    if (plan.pieces < 0)
-        return root ? rc : ls_fail(err, "rank 0 could not write %s; nothing was written", path);
-    if (plan.pieces == 0)
-        return 1;
-    /* Every other rank opens the same file, or every rank gathers. */
-    int ok = 1;
-    if (!root) {
-        uint64_t seen = 0;
-        fd = open(plan.tmp, O_WRONLY | O_CLOEXEC);
-        int rfd = fd >= 0 ? open(plan.tmp, O_RDONLY | O_CLOEXEC) : -1;
-        ok = rfd >= 0 && pread(rfd, &seen, sizeof seen, 16) == (ssize_t)sizeof seen && seen == plan.token;
-        if (rfd >= 0)
-            close(rfd);
-    }
-    if (ls_job_count_failed(&L->job, ok) != 0) {
-        if (fd >= 0 && !root)
-            close(fd);
-        if (root)
-            life_out_abort(out);
-        return 1;
-    }
-    rc = pass_local(L, pku_piece, &fd, err);
-    if (rc != 0) {
+    uint64_t seen = 0;
+    life_pieces_layout(p, fmt, shape, meta);
+    p->fd = open(plan->tmp, O_WRONLY | O_CLOEXEC);
+    int rfd = p->fd >= 0 ? open(plan->tmp, O_RDONLY | O_CLOEXEC) : -1;
+    int ok = rfd >= 0 && pread(rfd, &seen, sizeof seen, (off_t)p->head) == (ssize_t)sizeof seen &&
+             seen == plan->token;
+    if (rfd >= 0)
+        close(rfd);
+    return ok;
+}
+
+/* Every rank writes its slabs' rows, with their news to rank 0, which
+ * writes the native trailer: 0, or -1 with err set on every rank. */
+static int write_slabs(life_slabs *L, const char *path, const life_grid *shape, life_pieces *p,
+                       uint64_t *population, uint64_t *digest, ls_error *err)
+{
+    int root = L->job.rank == 0;
+    slab_news news;
+    write_pass wp = {p, {shape, &news}};
+    int rc = news_open(L, 1, &news, err);
+    if (rc == 0)
+        rc = pass_local(L, write_piece, &wp, 0, err);
+    if (!root && close(p->fd) != 0 && rc == 0)
+        rc = ls_fail(err, "%s", strerror(errno));
+    if (rc != 0 && !err->usage) {
         char why[sizeof err->msg];
         memcpy(why, err->msg, sizeof why);
         ls_fail(err, "cannot write %s: %s", path, why);
     }
-    if (!root && close(fd) != 0 && rc == 0)
-        rc = ls_fail(err, "cannot write %s: %s", path, strerror(errno));
-    int failed = ls_job_count_failed(&L->job, rc == 0);
-    if (failed && root)
+    rc = ls_job_agree(&L->job, rc, err);
+    if (rc == 0)
+        rc = news_gather(L, shape, &news, population, digest, err);
+    if (rc == 0 && root && life_pieces_finish(p, *digest, err) != 0) {
+        char why[sizeof err->msg];
+        memcpy(why, err->msg, sizeof why);
+        rc = ls_fail(err, "cannot write %s: %s", path, why);
+    }
+    news_close(&news);
+    return ls_job_agree(&L->job, rc, err);
+}
+
+int life_slabs_write_file(life_slabs *L, life_out *out, const char *path, life_format fmt, const life_grid *shape,
+                          const life_meta *meta, uint64_t *population, uint64_t *digest, ls_error *err)
+{
+    int root = L->job.rank == 0;
+    file_plan plan;
+    life_pieces p;
+    if (fmt == LIFE_FORMAT_PKU && (L->dims != 3 || L->plane_cells != (uint64_t)L->planes * L->planes))
+        return 1; /* no cube: the writer refuses it, as for a whole grid */
+    int rc = root ? plan_file(L, out, path, fmt, shape, meta, &plan, &p, err) : 0;
+    if (ls_job_bcast(&L->job, &plan, sizeof plan, err) != 0)
+        return -1;
+    if (plan.pieces < 0)
+        return ls_job_agree(&L->job, rc, err); /* rank 0's message on every rank */
+    if (plan.pieces == 0)
+        return 1;
+    /* Every other rank opens the same file, or every rank gathers. */
+    int ok = root || open_planned(&plan, fmt, shape, meta, &p);
+    if (ls_job_count_failed(&L->job, ok) != 0) {
+        if (!root && p.fd >= 0)
+            close(p.fd);
+        if (root)
+            life_out_abort(out);
+        return 1;
+    }
+    rc = write_slabs(L, path, shape, &p, population, digest, err);
+    if (rc != 0 && root)
         life_out_abort(out);
-    if (failed && rc == 0)
-        rc = ls_fail(err, "%d MPI rank%s could not write %s part of %s; nothing was written", failed,
-                     failed == 1 ? "" : "s", failed == 1 ? "its" : "their", path);
-    return rc ? -1 : 0;
+    return rc;
 }
 
 int life_slabs_report(life_slabs *L, ls_set_report *st, double wall_seconds, ls_error *err)

@@ -29,6 +29,7 @@
 
 #include "set.h"
 #include "life.h"
+#include "life_format.h"
 #include "life_grid.h"
 #include "life_memory.h"
 
@@ -64,18 +65,36 @@ typedef struct life_fill_spec {
     double density;
 } life_fill_spec;
 
-/* Cuts g, the whole start grid (every rank has it), into `slabs` slabs (0:
- * one per device of the job; fewer where the grid is too thin for them:
- * each slab at least k planes, and at least LIFE_MIN_SIZE with its ghosts)
- * with ghosts `halo` deep (0: the default for the job's devices), and
- * puts each on its device. With `fill`, g is a shape only (no cells) and
- * every slab makes its own planes of that random start where it lives:
- * no process holds the whole grid. A device whose memory
- * (life_device_memory) cannot hold its slabs refuses the grid as the
- * user's error. 0, or -1 with err set, on every rank. */
-int life_slabs_start(ls_set *set, const life_grid *g, const life_fill_spec *fill, uint64_t slabs, uint64_t halo,
-                     life_slabs **out,
-                     ls_error *err);
+/* A start that each slab reads for itself: its own planes of a grid file
+ * (life_io.h's life_grid_in), at their offsets, a device's slabs on that
+ * device's host thread, a GPU slab a piece at a time through page-locked
+ * buffers. read puts units [first, first + n) of the whole grid into
+ * words, in the grid's layout; calls come from a thread a device at once.
+ * With `hash`, each slab counts and hashes the planes it read, and rank 0
+ * receives the start's population and grid digest (the digest a native
+ * file records, to be compared). */
+typedef struct life_plane_source {
+    int (*read)(void *arg, uint32_t first, uint32_t n, uint32_t *words, ls_error *err);
+    void *arg;
+    int hash;
+    /* Made by life_slabs_start: */
+    uint64_t population, digest; /* rank 0, with hash */
+    double seconds;              /* the reading's wall time on this rank */
+} life_plane_source;
+
+/* Cuts a grid of g's shape into `slabs` slabs (0: one per device of the
+ * job; fewer where the grid is too thin for them: each slab at least k
+ * planes, and at least LIFE_MIN_SIZE with its ghosts) with ghosts `halo`
+ * deep (0: the default for the job's devices), and puts each on its
+ * device with its planes of the start: g's cells (every rank has the
+ * whole grid), or with `fill` a random start that every slab makes where
+ * it lives, or with `source` the planes each slab reads itself; with
+ * either, g is a shape only (no cells) and no process holds the whole
+ * grid. A device whose memory (life_device_memory) cannot hold its slabs
+ * refuses the grid as the user's error. 0, or -1 on every rank with err
+ * the first failing rank's (ls_job_agree). */
+int life_slabs_start(ls_set *set, const life_grid *g, const life_fill_spec *fill, life_plane_source *source,
+                     uint64_t slabs, uint64_t halo, life_slabs **out, ls_error *err);
 /* Exactly n generations of rule r: epochs of min(k, left), an exchange
  * after each (one slab: no exchange, one epoch). *seconds: the time of
  * the job's one device by its clock (a GPU's timer, gpu_timer.h), or the
@@ -92,17 +111,21 @@ int life_slabs_gather(life_slabs *L, life_grid *g, ls_error *err);
  * *population and *digest alone. 0, or -1 with err set. */
 int life_slabs_summary(life_slabs *L, const life_grid *shape, uint64_t *population, uint64_t *digest,
                        ls_error *err);
-/* The current generation written to `path` in the PKU form where the
- * slabs live: rank 0 makes the temporary file (out, as life_out_pku_open),
- * every rank writes its slabs' rows at their offsets (a thread a device,
- * GPU slabs a piece at a time), and out on rank 0 is then ready for
- * life_out_commit. 1 when the file is to be gathered and written whole
- * instead (a pipe or terminal, no cube, or a rank that cannot open rank
- * 0's file: no shared file system); 0 when written; -1 with err set on
- * every rank (nothing is left). Collective. */
+/* The current generation written to `path` in format fmt (PKU or native)
+ * where the slabs live, its population and grid digest counted and
+ * hashed in the same pass (on rank 0, as life_slabs_summary gives them):
+ * rank 0 makes the temporary file (out, as life_out_pieces_open; mapped
+ * when the job is this process), every rank writes its slabs' rows at
+ * their offsets (a thread a device, GPU slabs a piece at a time), rank 0
+ * the native trailer from the gathered digest, and out on rank 0 is then
+ * ready for life_out_commit. 1 when the file is to be gathered and
+ * written whole instead (a pipe or terminal, a PKU file of no cube, or a
+ * rank that cannot open rank 0's file: no shared file system); 0 when
+ * written; -1 with err set on every rank (nothing is left). Collective. */
 struct life_out;
-int life_slabs_write_pku(life_slabs *L, struct life_out *out, const char *path, uint64_t generation,
-                         ls_error *err);
+int life_slabs_write_file(life_slabs *L, struct life_out *out, const char *path, life_format fmt,
+                          const life_grid *shape, const life_meta *meta, uint64_t *population, uint64_t *digest,
+                          ls_error *err);
 /* What each device of the job did, into the run's report on rank 0, with
  * the run's wall time; on other ranks only computed_only. 0, or -1 with
  * err set. */
