@@ -356,6 +356,28 @@ LS_DEVICE void life_2d_two(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, l
 #error "LIFE_2D_GENS must be 1..32: the run's edge lanes absorb one wrong cell a generation"
 #endif
 
+/* The x sum (s0 + 2 s1) of word w of a row from its west and east
+ * neighbour words wm and wp, which work-items beside it hand over (the
+ * walks of several generations a pass): life_raw_sum's, with the east
+ * word's first cell put above the last one by a 64-bit shift, which by
+ * 32 is none and saves the mask (a SEL a word and generation on sm_90:
+ * 65535^2 1.35x the aligned operations, 1.27x without). */
+LS_DEVICE void life_xsum(ls_u32 w, ls_u32 wm, ls_u32 wp, life_xwrap x, int aligned, int bounded, ls_u32 *s0,
+                         ls_u32 *s1)
+{
+    if (bounded) {
+        wm &= x.wkeep;
+        wp &= x.ekeep;
+    }
+    if (aligned) {
+        life_row_sum(life_west(w, wm), w, life_east(w, wp), s0, s1);
+        return;
+    }
+    ls_u32 west = life_west(w, wm << x.wsh);
+    ls_u32 east = life_east(w | (ls_u32)((ls_u64)wp << x.esh64), wp);
+    life_row_sum(west, w, east, s0, s1);
+}
+
 /* The x sum and centre word of a row from each lane's own word w; lanes
  * at the run's ends take unspecified neighbour words (see above). */
 LS_DEVICE void life_2dm_sum(ls_u32 w, LS_LOCAL ls_u32 *buf, life_xwrap x, int aligned, int bounded, life_row2 *out)
@@ -363,26 +385,7 @@ LS_DEVICE void life_2dm_sum(ls_u32 w, LS_LOCAL ls_u32 *buf, life_xwrap x, int al
     ls_u32 up[1], dn[1], v[1];
     v[0] = w;
     ls_exchange(buf, 1u, v, up, dn);
-    if (aligned) {
-        life_raw raw;
-        raw.wm = up[0];
-        raw.w = w;
-        raw.wp = dn[0];
-        life_raw_sum(raw, x, aligned, bounded, &out->s0, &out->s1, &out->self);
-        return;
-    }
-    /* life_raw_sum's x seam with the east word's first cell put above the
-     * last one by a 64-bit shift: by 32 it is none, which saves the mask
-     * (a SEL a word and generation on sm_90: 65535^2 1.35x the aligned
-     * operations, 1.27x without). */
-    ls_u32 wm = up[0], wp = dn[0];
-    if (bounded) {
-        wm &= x.wkeep;
-        wp &= x.ekeep;
-    }
-    ls_u32 west = life_west(w, wm << x.wsh);
-    ls_u32 east = life_east(w | (ls_u32)((ls_u64)wp << x.esh64), wp);
-    life_row_sum(west, w, east, &out->s0, &out->s1);
+    life_xsum(w, up[0], dn[0], x, aligned, bounded, &out->s0, &out->s1);
     out->self = w;
 }
 
