@@ -48,6 +48,36 @@
  *                                 fixed at 32), so it goes through local
  *                                 memory between two barriers, except on
  *                                 NVIDIA (LS_NV_PTX, below).
+ *   ls_shuffle(buf, n, group, v, la, lb, a, b)
+ *                                 for k < n: a[k] = v[k] of lane la and
+ *                                 b[k] = v[k] of lane lb (both below 32) of
+ *                                 the caller's run of 32 work-items: any
+ *                                 lanes, where ls_exchange has only the
+ *                                 neighbours. The same rules as ls_exchange
+ *                                 (every work-item calls it as often; warp
+ *                                 shuffles on CUDA and NVIDIA's OpenCL, local
+ *                                 memory between two barriers elsewhere),
+ *                                 but buf is the caller's local memory, n
+ *                                 words for each of the group's `group`
+ *                                 work-items (unused where it shuffles)
+ *   LS_ASYNC_COPY                 defined where the three below exist:
+ *                                 copies that hold no register while the
+ *                                 word is in flight, CUDA on sm_80 and
+ *                                 later (cp.async). Not on OpenCL:
+ *                                 NVIDIA's compiler takes the PTX, but what
+ *                                 a __local pointer holds there is not
+ *                                 documented. Without it a kernel loads
+ *                                 into registers ahead of their use
+ *   ls_copy_async(dst, src)       one word from global to local memory,
+ *                                 asynchronously (a copy the work-item
+ *                                 itself reads back: no barrier orders it
+ *                                 for others)
+ *   ls_copy_commit()              closes the batch of copies issued since
+ *                                 the last commit
+ *   ls_copy_wait(n)               waits until at most n batches (a
+ *                                 constant) of this work-item's copies are
+ *                                 in flight; the older ones are in local
+ *                                 memory
  *   LS_UNROLL_EXCHANGING(n)       `#pragma unroll n` before a loop whose
  *                                 trip count is known only at run time and
  *                                 whose body calls ls_exchange: kept where
@@ -161,6 +191,21 @@ static inline ls_u32 ls_nv_shfl_down1(ls_u32 v)
             (dn)[ls_x_k_] = ls_nv_shfl_down1((v)[ls_x_k_]);                       \
         }                                                                         \
     } while (0)
+/* What __shfl_sync(~0, v, lane) is in PTX: lane's v, in runs of 32 (c = 31). */
+static inline ls_u32 ls_nv_shfl_idx(ls_u32 v, ls_u32 lane)
+{
+    ls_u32 r;
+    __asm__ volatile("shfl.sync.idx.b32 %0, %1, %2, 31, 0xffffffff;" : "=r"(r) : "r"(v), "r"(lane));
+    return r;
+}
+#define ls_shuffle(buf, n, group, v, la, lb, a, b)                                \
+    do {                                                                          \
+        (void)(buf);                                                              \
+        for (ls_u32 ls_s_k_ = 0; ls_s_k_ < (n); ls_s_k_++) {                      \
+            (a)[ls_s_k_] = ls_nv_shfl_idx((v)[ls_s_k_], (la));                    \
+            (b)[ls_s_k_] = ls_nv_shfl_idx((v)[ls_s_k_], (lb));                    \
+        }                                                                         \
+    } while (0)
 #else
 #define LS_EXCHANGE_BUF(name, n) __local ls_u32 name[(n) * 256]
 /* The first barrier: the previous call's reads are done before buf is
@@ -177,6 +222,19 @@ static inline ls_u32 ls_nv_shfl_down1(ls_u32 v)
         for (ls_u32 ls_x_k_ = 0; ls_x_k_ < (n); ls_x_k_++) {                      \
             (up)[ls_x_k_] = (buf)[ls_x_k_ * 256u + ls_x_up_];                    \
             (dn)[ls_x_k_] = (buf)[ls_x_k_ * 256u + ls_x_dn_];                    \
+        }                                                                         \
+    } while (0)
+/* As ls_exchange: the first barrier lets the previous call's reads finish. */
+#define ls_shuffle(buf, n, group, v, la, lb, a, b)                                \
+    do {                                                                          \
+        ls_u32 ls_s_lid_ = ls_lid(), ls_s_run_ = ls_s_lid_ - ls_s_lid_ % 32u;     \
+        barrier(CLK_LOCAL_MEM_FENCE);                                             \
+        for (ls_u32 ls_s_k_ = 0; ls_s_k_ < (n); ls_s_k_++)                        \
+            (buf)[ls_s_k_ * (group) + ls_s_lid_] = (v)[ls_s_k_];                  \
+        barrier(CLK_LOCAL_MEM_FENCE);                                             \
+        for (ls_u32 ls_s_k_ = 0; ls_s_k_ < (n); ls_s_k_++) {                      \
+            (a)[ls_s_k_] = (buf)[ls_s_k_ * (group) + ls_s_run_ + (la)];           \
+            (b)[ls_s_k_] = (buf)[ls_s_k_ * (group) + ls_s_run_ + (lb)];           \
         }                                                                         \
     } while (0)
 #endif
@@ -215,6 +273,27 @@ static inline ls_u32 ls_nv_shfl_down1(ls_u32 v)
             (dn)[ls_x_k_] = __shfl_down_sync(0xffffffffu, (v)[ls_x_k_], 1);       \
         }                                                                         \
     } while (0)
+#define ls_shuffle(buf, n, group, v, la, lb, a, b)                                \
+    do {                                                                          \
+        (void)(buf);                                                              \
+        for (ls_u32 ls_s_k_ = 0; ls_s_k_ < (n); ls_s_k_++) {                      \
+            (a)[ls_s_k_] = __shfl_sync(0xffffffffu, (v)[ls_s_k_], (int)(la));     \
+            (b)[ls_s_k_] = __shfl_sync(0xffffffffu, (v)[ls_s_k_], (int)(lb));     \
+        }                                                                         \
+    } while (0)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define LS_ASYNC_COPY 1
+/* cp.async of 4 bytes (.ca: the only kind for fewer than 16), to the
+ * shared-window address of dst: the compiler's conversion, which it folds
+ * into the address arithmetic (a cvta in inline PTX is opaque to it). */
+LS_DEVICE void ls_copy_async(ls_u32 *dst, const ls_u32 *src)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"((ls_u32)__cvta_generic_to_shared(dst)), "l"(src)
+                 : "memory");
+}
+#define ls_copy_commit() asm volatile("cp.async.commit_group;" ::: "memory")
+#define ls_copy_wait(n) asm volatile("cp.async.wait_group %0;" ::"n"(n) : "memory")
+#endif
 
 #else
 #error "dialect.h is for kernel sources: compile as OpenCL C or CUDA"
