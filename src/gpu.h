@@ -70,6 +70,12 @@ typedef struct ls_gpu_info {
      * with barriers (OpenCL C 1.2), which makes kernels that exchange
      * often slower than their instruction count says. */
     int shuffles;
+    /* 1 when a program asked for without definitions (gpu.h's kernel)
+     * was compiled with the host code (CUDA: nvcc, at build time), so that
+     * what the build defined for both is in it; 0 when the backend builds
+     * it from its source at run time (OpenCL), which has the source's
+     * defaults. */
+    int prebuilt;
     /* "" when the device computes floats as the exact rule needs
      * (dialect.h); else why it cannot, and programs that follow the rule
      * are refused on it (OpenCL without correctly rounded divide and

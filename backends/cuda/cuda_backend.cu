@@ -204,6 +204,7 @@ static void cu_info(ls_ctx *ctx, ls_gpu_info *out)
 {
     out->is_gpu = 1;
     out->shuffles = 1;
+    out->prebuilt = 1;
     out->compute_units = (uint32_t)ctx->prop.multiProcessorCount;
     out->max_group = (uint32_t)ctx->prop.maxThreadsPerBlock;
     out->local_bytes = ctx->prop.sharedMemPerBlock;

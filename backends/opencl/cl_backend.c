@@ -329,6 +329,7 @@ static ls_ctx *cl_open(int index, ls_error *err)
     ctx->info.is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
     cl_platform_quirks quirks = cl_quirks(ctx->platform);
     ctx->info.shuffles = quirks.shuffles;
+    ctx->info.prebuilt = 0; /* every program is built from its source at run time */
     ctx->info.compute_units = units ? units : 1;
     ctx->info.max_group = (uint32_t)(max_wg ? max_wg : 1);
     ctx->info.local_bytes = local;
