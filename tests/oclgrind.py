@@ -53,15 +53,17 @@ CHECKS = [
     ['life', '--dims', '2', '--size', '37x5', '--steps', '3'],
     ['life', '--dims', '2', '--size', '32x6', '--steps', '3', '--rule', 'B36/S23'],
     ['life', '--dims', '2', '--size', '37x5', '--steps', '3', '--rule', 'B36/S23'],
-    ['life', '--dims', '3', '--size', '32x4x4', '--steps', '2'],
-    ['life', '--dims', '3', '--size', '9x5x4', '--steps', '2'],
-    ['life', '--dims', '3', '--size', '32x4x4', '--steps', '2', '--rule', 'B5/S45'],
-    ['life', '--dims', '3', '--size', '9x5x4', '--steps', '2', '--rule', 'B5/S45'],
+    # 3D: three steps, one launch of the tile walk's two generations
+    # (LIFE_GPU_3D_DEPTH, src/algo/life.h) and one of the walk of one.
+    ['life', '--dims', '3', '--size', '32x4x4', '--steps', '3'],
+    ['life', '--dims', '3', '--size', '9x5x4', '--steps', '3'],
+    ['life', '--dims', '3', '--size', '32x4x4', '--steps', '3', '--rule', 'B5/S45'],
+    ['life', '--dims', '3', '--size', '9x5x4', '--steps', '3', '--rule', 'B5/S45'],
     # Bounded planes (Golly's :P grids): the 2D kernels of one and two
     # generations (an odd step count) and the 3D one, with a B0 rule, whose
     # births along the edges show a wrap that leaked through.
     ['life', '--steps', '3', '--rule', 'B03/S23:P37,5'],
-    ['life', '--steps', '2', '--rule', 'B0,6/S5-7:P9,5,4'],
+    ['life', '--steps', '3', '--rule', 'B0,6/S5-7:P9,5,4'],
     # The 2D kernels of LIFE_2D_GENS (16, src/algo/life.h: the step count
     # must reach it) generations a launch: aligned
     # rows and not (37: two margin lanes), both rules, a bounded plane.
@@ -98,8 +100,9 @@ def programs():
 
 def oclgrind(args):
     """Runs lockstep under Oclgrind: (exit status, stdout, stderr, kernels it ran).
-    Life 2D's many-generation kernels run there too (Oclgrind is a simulated
-    GPU without shuffles, where the driver would not choose them)."""
+    Life's many-generation kernels (2D, and 3D's tile walk) run there too
+    (Oclgrind is a simulated GPU without shuffles, where the driver would
+    not choose them)."""
     r = subprocess.run([OCLGRIND, '--data-races', '--check-api', '--inst-counts', LOCKSTEP] + args,
                        capture_output=True, text=True, timeout=600,
                        env=dict(os.environ, LOCKSTEP_DEBUG_LIFE_MANY='1'))

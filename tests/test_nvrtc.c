@@ -86,7 +86,8 @@ static int check_2d(const void **cubin, size_t *bytes)
     check(holds(*cubin, *bytes, "life_many_2d_aligned") && holds(*cubin, *bytes, "life_two_2d") &&
               holds(*cubin, *bytes, "life_step_2d") && holds(*cubin, *bytes, "life_many_2d_plane"),
           "it holds the 2D kernels that take a rule");
-    check(!holds(*cubin, *bytes, "life_step_3d") && !holds(*cubin, *bytes, "life_many_2d_b3s23_aligned"),
+    check(!holds(*cubin, *bytes, "life_step_3d") && !holds(*cubin, *bytes, "life_tile_3d") &&
+              !holds(*cubin, *bytes, "life_many_2d_b3s23_aligned"),
           "and neither the 3D kernels nor those of the default rule");
     const void *again = NULL;
     size_t again_bytes = 0;
@@ -109,8 +110,9 @@ static void check_other_rules(const void *cubin, size_t bytes)
     check(ls_nvrtc_cubin("life", RULE_3D, 90, &three, &three_bytes, &err) == 0, "a 3D rule compiles");
     printf("life, 3D rule built in, for sm_90: %.2f s, %zu bytes\n", seconds_since(&t0), three_bytes);
     check(three && holds(three, three_bytes, "life_step_3d_aligned") && holds(three, three_bytes, "life_step_3d_plane") &&
-              !holds(three, three_bytes, "life_many_2d"),
-          "with the 3D kernels that take a rule, and no 2D kernel");
+              holds(three, three_bytes, "life_tile_3d_aligned") && holds(three, three_bytes, "life_tile_3d_plane") &&
+              !holds(three, three_bytes, "life_tile_3d_b6s567") && !holds(three, three_bytes, "life_many_2d"),
+          "with the 3D kernels that take a rule (the tile walk's too), and no 2D kernel");
 }
 
 /* What is refused, and where NVRTC cannot. */

@@ -55,8 +55,51 @@
  * variants for bench/life3d_variants.sh on grids at least that tall (2
  * rows 139.2 ms, 4 120.2, 8 144.9 for 1024^3 x 1024 on the H200,
  * docs/perf/2026-11-24-h200-life3d-variants.log). */
+#define LIFE_GPU_3D_ROWS_DEFAULT 4u
 #ifndef LIFE_GPU_3D_ROWS
-#define LIFE_GPU_3D_ROWS 4u
+#define LIFE_GPU_3D_ROWS LIFE_GPU_3D_ROWS_DEFAULT
+#endif
+
+/* Generations a pass of the 3D GPU walk: 1 is the walk above, of one
+ * generation a pass (life_3d in src/kernels/life_kernels.h); 2 or more
+ * the tile walk (life_tile_3d there), whose group keeps a tile of whole
+ * rows on chip, LIFE_GPU_3D_WARPS warps stacked along y of
+ * LIFE_GPU_3D_ROWS rows each, and walks it along z making that many
+ * generations as it goes: its edges, LIFE_GPU_3D_DEPTH rows at each end,
+ * are made and not stored, so a tile stores LIFE_GPU_3D_TILE_OUT rows.
+ * LIFE_GPU_3D_STAGES planes are read ahead into local memory where the
+ * device copies without registers (dialect.h's LS_ASYNC_COPY; 0: into
+ * registers, one plane ahead, as elsewhere). Here so that the driver,
+ * which lays out the launch, and the kernels agree; build-time knobs for
+ * bench/life3d_variants.sh (-Dc_args and -Dnvcc_flags, both; the driver
+ * builds the OpenCL programs with what differs from the defaults). */
+#define LIFE_GPU_3D_DEPTH_DEFAULT 2u
+#define LIFE_GPU_3D_WARPS_DEFAULT 8u
+#define LIFE_GPU_3D_STAGES_DEFAULT 2u
+#ifndef LIFE_GPU_3D_DEPTH
+#define LIFE_GPU_3D_DEPTH LIFE_GPU_3D_DEPTH_DEFAULT
+#endif
+#ifndef LIFE_GPU_3D_WARPS
+#define LIFE_GPU_3D_WARPS LIFE_GPU_3D_WARPS_DEFAULT
+#endif
+#ifndef LIFE_GPU_3D_STAGES
+#define LIFE_GPU_3D_STAGES LIFE_GPU_3D_STAGES_DEFAULT
+#endif
+#define LIFE_GPU_3D_TILE_OUT (LIFE_GPU_3D_WARPS * LIFE_GPU_3D_ROWS - 2u * LIFE_GPU_3D_DEPTH)
+/* A group's local memory in the tile walk, in words (the driver passes it
+ * at launch): the x sums each warp hands on, its first and last rows' two
+ * words a level, in two sets; the planes read ahead (used where the
+ * device copies without registers); ls_shuffle's buffer, a word a row and
+ * work-item (used where it does not shuffle). */
+#define LIFE_GPU_3D_HALO_WORDS (2u * LIFE_GPU_3D_DEPTH * LIFE_GPU_3D_WARPS * 128u)
+#define LIFE_GPU_3D_RING_WORDS (LIFE_GPU_3D_STAGES * LIFE_GPU_3D_WARPS * LIFE_GPU_3D_ROWS * 32u)
+#define LIFE_GPU_3D_SHUFFLE_WORDS (LIFE_GPU_3D_ROWS * LIFE_GPU_3D_WARPS * 32u)
+#define LIFE_GPU_3D_LOCAL_WORDS (LIFE_GPU_3D_HALO_WORDS + LIFE_GPU_3D_RING_WORDS + LIFE_GPU_3D_SHUFFLE_WORDS)
+#if LIFE_GPU_3D_DEPTH < 1
+#error "LIFE_GPU_3D_DEPTH must be at least 1"
+#endif
+#if LIFE_GPU_3D_WARPS * LIFE_GPU_3D_ROWS <= 2u * LIFE_GPU_3D_DEPTH
+#error "a tile of LIFE_GPU_3D_WARPS x LIFE_GPU_3D_ROWS rows must be taller than its two edges of LIFE_GPU_3D_DEPTH rows"
 #endif
 
 /* Generations a launch of the 2D many-generation GPU kernel makes

@@ -3,7 +3,9 @@
  *
  * One bit per cell in device memory (layout: src/workloads/life/life_grid.h),
  * one generation per launch, or in 2D two (life_2d_two below) or
- * LIFE_2D_GENS (life_2d_many: temporal blocking, the default path). A work-item owns one 32-bit word column and
+ * LIFE_2D_GENS (life_2d_many: temporal blocking, the default path), in
+ * 3D LIFE_GPU_3D_DEPTH (life_t3_walk: the same, the default path where
+ * rows have at most 32 words). A work-item owns one 32-bit word column and
  * walks along the slowest axis (y in 2D, z in 3D) through a segment of the
  * grid, keeping the sums it has made in registers as a sliding window:
  *
@@ -688,6 +690,338 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
     }
 }
 
+/* ---- 3D, LIFE_GPU_3D_DEPTH generations a pass: the tile walk --------------
+ *
+ * Temporal blocking along z. A group owns a tile of whole rows: its
+ * LIFE_GPU_3D_WARPS warps are stacked along y, LIFE_GPU_3D_ROWS rows each,
+ * and a warp's 32 lanes hold a row's words (rows of at most 32 words: the
+ * driver runs the walk of one generation on wider ones). The group walks
+ * its tile along a segment of planes; every plane read (generation 0)
+ * goes down a pipeline of LIFE_GPU_3D_DEPTH levels, level g making
+ * generation g + 1 as life_3d makes one: each row's x sum (west and east
+ * words from the lanes that hold them, ls_shuffle: a row is a ring of
+ * lanes, so nothing is lost at its ends), the 3x3 sums of the rows, kept
+ * for the two planes before along z, and the rule. A step moves every
+ * level one plane on: level g takes the plane level g - 1 made the step
+ * before, so all levels' x sums are made at once and the warps hand the
+ * x sums of their first and last rows to the warps above and below
+ * through local memory with one barrier a step (two sets used in turn,
+ * so that a step's writes never meet the previous step's reads).
+ *
+ * The tile's first and last rows have no row beyond them in the tile:
+ * what a level makes there is wrong, and one more row inward each level,
+ * so after LIFE_GPU_3D_DEPTH levels the LIFE_GPU_3D_DEPTH rows at each
+ * end are wrong and the LIFE_GPU_3D_TILE_OUT between them are stored.
+ * Tiles overlap by those edges; the last one is moved up to end at the
+ * grid's last row (rows stored twice get the same words). Along z the
+ * levels start from zeros: a segment reads LIFE_GPU_3D_DEPTH planes
+ * before it and walks 3 LIFE_GPU_3D_DEPTH - 1 steps more than it has
+ * planes, storing none of what the first ones make.
+ *
+ * The count: an x sum is 4 operations (two funnel shifts, a full adder),
+ * made once a row and level; the 3x3 sums 4; B6/S567's decision 19
+ * (life_next_b6s567): 27 operations a word and generation, where life_3d
+ * makes the x sums 1.5 times and pays each word's three loads and
+ * addresses. The tile's edges are made and not stored, a factor of
+ * tile / LIFE_GPU_3D_TILE_OUT (32 / 28 for 8 warps of 4 rows and 2
+ * generations). Plane words are loaded once a pass, one word a row (the
+ * neighbour words come by shuffle), and the grid crosses the memory bus
+ * once every LIFE_GPU_3D_DEPTH generations. Where the device copies
+ * without registers (LS_ASYNC_COPY) each work-item copies its rows of the
+ * plane LIFE_GPU_3D_STAGES steps ahead into local memory and reads them
+ * back itself (no barrier); elsewhere it loads them into registers one
+ * step ahead.
+ *
+ * Bounded planes: rows and planes beyond the edges are dead at every
+ * level (masked where they are made or read), and the x seam's masks
+ * are life_xsum's. Rows whose last word is short: the x seam of
+ * life_xsum, and every level's words masked to their cells. */
+
+#define LIFE_T3_D LIFE_GPU_3D_DEPTH
+#define LIFE_T3_R LIFE_GPU_3D_ROWS
+#define LIFE_T3_W LIFE_GPU_3D_WARPS
+#define LIFE_T3_ROWS (LIFE_T3_W * LIFE_T3_R) /* a tile's */
+#define LIFE_T3_GROUP (32u * LIFE_T3_W)
+/* Groups a compute unit should hold: as many as 128 registers a
+ * work-item allow, the cap NVIDIA's OpenCL puts on the whole program
+ * (LS_REGISTERS_128); at least one. */
+#define LIFE_T3_FIT (LIFE_T3_W < 16u ? 16u / LIFE_T3_W : 1u)
+/* One of the halo's two sets (LIFE_GPU_3D_HALO_WORDS in life.h). */
+#define LIFE_T3_HALO_SET (LIFE_GPU_3D_HALO_WORDS / 2u)
+#if defined(LS_ASYNC_COPY) && LIFE_GPU_3D_STAGES > 0
+#define LIFE_T3_RING 1
+#endif
+
+/* A work-item's constants. */
+typedef struct life_t3 {
+    life_xwrap x;                 /* its word j; jm, jp are the lanes of its neighbour words */
+    ls_u32 lane, warp, up, dn;    /* up, dn: the warps above and below (wrapping in the tile) */
+    ls_u32 rowoff[LIFE_T3_R];     /* byte offset of word j of each of its rows in a plane */
+    ls_u32 rowkeep[LIFE_T3_R];    /* bounded planes: all ones for a row inside the grid, else 0 */
+    ls_u32 store;                 /* bit k: row k is one of the tile's stored rows */
+    ls_u32 nz;
+    life_rule r;
+    int b6s567, aligned, bounded;
+} life_t3;
+
+/* A plane of a level's window: the 3x3 sums of the work-item's rows (as
+ * life_3d_sums makes them) and the rows' words. */
+typedef struct life_t3_plane {
+    ls_u32 s[LIFE_T3_R][4];
+    ls_u32 self[LIFE_T3_R];
+} life_t3_plane;
+
+/* The x sums of a level's rows from their words w, into s0[1 ..] and
+ * s1[1 ..] (0 and LIFE_T3_R + 1 are the rows beyond, from the halo). */
+LS_DEVICE void life_t3_xsums(const life_t3 *c, const ls_u32 *w, LS_LOCAL ls_u32 *buf, ls_u32 *s0, ls_u32 *s1)
+{
+    ls_u32 wm[LIFE_T3_R], wp[LIFE_T3_R];
+    ls_shuffle(buf, LIFE_T3_R, LIFE_T3_GROUP, w, c->x.jm, c->x.jp, wm, wp);
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_T3_R; k++)
+        life_xsum(w[k], wm[k], wp[k], c->x, c->aligned, c->bounded, &s0[k + 1u], &s1[k + 1u]);
+}
+
+/* Row k of a level's new plane pc: its 3x3 sums from the x sums of rows
+ * k - 1 .. k + 1 (s0, s1 from index k), and the next state of row k of
+ * the window's middle plane pb, pa the plane before it; the word masked
+ * to its cells and, on a bounded plane, to rows and planes inside
+ * (`inside`: all ones when the plane made is). */
+LS_DEVICE ls_u32 life_t3_row(const life_t3 *c, const ls_u32 *s0, const ls_u32 *s1, ls_u32 k, const life_t3_plane *pa,
+                             const life_t3_plane *pb, life_t3_plane *pc, ls_u32 inside)
+{
+    ls_u32 *p = pc->s[k];
+    if (c->b6s567)
+        life_plane_sum_redundant(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p[0], &p[1], &p[2],
+                                 &p[3]);
+    else
+        life_plane_sum(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p[0], &p[1], &p[2], &p[3]);
+    const ls_u32 *a = pa->s[k], *b = pb->s[k];
+    ls_u32 next = c->b6s567 ? life_next_b6s567(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], p[0], p[1], p[2],
+                                               p[3], pb->self[k])
+                            : life_word_3d(c->r, pb->self[k], a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], p[0],
+                                           p[1], p[2], p[3]);
+    if (!c->aligned) /* aligned: no padding, keep is ~0 */
+        next &= c->x.keep;
+    if (c->bounded)
+        next &= c->rowkeep[k] & inside;
+    return next;
+}
+
+/* One step: level g holds generation g of its rows of plane q - 2g (q the
+ * plane read this step, counted from the segment's start without
+ * wrapping, huge below plane 0) in in[g], and in win[g][ia], win[g][ib]
+ * the window's two planes before it; it makes generation g + 1 of plane
+ * q - 2g - 1 into in[g + 1], the next step's, or from the last level into
+ * out. `halo` is this step's set. The rows that need no x sum from
+ * another warp are made before the barrier, and the levels from the last
+ * down, so that a level keeps its words (its plane's self) before the
+ * level below overwrites them. */
+LS_DEVICE void life_t3_step(const life_t3 *c, ls_u32 in[LIFE_T3_D][LIFE_T3_R], life_t3_plane win[LIFE_T3_D][3],
+                            ls_u32 ia, ls_u32 ib, ls_u32 ic, ls_u32 q, LS_LOCAL ls_u32 *halo, LS_LOCAL ls_u32 *buf,
+                            ls_u32 *out)
+{
+    ls_u32 s0[LIFE_T3_D][LIFE_T3_R + 2u], s1[LIFE_T3_D][LIFE_T3_R + 2u], inside[LIFE_T3_D];
+#pragma unroll
+    for (ls_u32 g = 0; g < LIFE_T3_D; g++) {
+        life_t3_xsums(c, in[g], buf, s0[g], s1[g]);
+        LS_LOCAL ls_u32 *h = halo + (g * LIFE_T3_W + c->warp) * 128u + c->lane;
+        h[0] = s0[g][1];
+        h[32] = s1[g][1];
+        h[64] = s0[g][LIFE_T3_R];
+        h[96] = s1[g][LIFE_T3_R];
+        inside[g] = q - 2u * g - 1u < c->nz ? 0xffffffffu : 0u;
+    }
+#pragma unroll
+    for (ls_u32 l = 0; l < LIFE_T3_D; l++) {
+        ls_u32 g = LIFE_T3_D - 1u - l;
+        life_t3_plane *pc = &win[g][ic];
+#pragma unroll
+        for (ls_u32 k = 0; k < LIFE_T3_R; k++)
+            pc->self[k] = in[g][k];
+#pragma unroll
+        for (ls_u32 k = 1; k + 1u < LIFE_T3_R; k++) {
+            ls_u32 next = life_t3_row(c, s0[g], s1[g], k, &win[g][ia], &win[g][ib], pc, inside[g]);
+            if (g + 1u < LIFE_T3_D)
+                in[g + 1u][k] = next;
+            else
+                out[k] = next;
+        }
+    }
+    ls_barrier();
+#pragma unroll
+    for (ls_u32 g = 0; g < LIFE_T3_D; g++) {
+        const LS_LOCAL ls_u32 *above = halo + (g * LIFE_T3_W + c->up) * 128u + c->lane;
+        const LS_LOCAL ls_u32 *below = halo + (g * LIFE_T3_W + c->dn) * 128u + c->lane;
+        s0[g][0] = above[64];
+        s1[g][0] = above[96];
+        s0[g][LIFE_T3_R + 1u] = below[0];
+        s1[g][LIFE_T3_R + 1u] = below[32];
+    }
+#pragma unroll
+    for (ls_u32 l = 0; l < LIFE_T3_D; l++) {
+        ls_u32 g = LIFE_T3_D - 1u - l;
+        /* rows 0 and LIFE_T3_R - 1, the one row when a warp has one */
+#pragma unroll
+        for (ls_u32 k = 0; k < LIFE_T3_R; k += LIFE_T3_R > 1u ? LIFE_T3_R - 1u : 1u) {
+            ls_u32 next = life_t3_row(c, s0[g], s1[g], k, &win[g][ia], &win[g][ib], &win[g][ic], inside[g]);
+            if (g + 1u < LIFE_T3_D)
+                in[g + 1u][k] = next;
+            else
+                out[k] = next;
+        }
+    }
+}
+
+/* The next plane of a wrapped plane index. */
+LS_DEVICE ls_u32 life_t3_next_plane(ls_u32 z, ls_u32 nz)
+{
+    return z + 1u == nz ? 0u : z + 1u;
+}
+
+/* Plane z of a grid (planes of pb bytes), as bytes: a row's word is
+ * `rowoff` bytes on. */
+LS_DEVICE const LS_GLOBAL ls_u8 *life_t3_plane_at(const LS_GLOBAL ls_u32 *grid, ls_u32 z, ls_u64 pb)
+{
+    return (const LS_GLOBAL ls_u8 *)grid + z * pb;
+}
+
+/* Group = (tile of rows, segment of `seg` planes): tile t % tiles, segment
+ * t / tiles. Every work-item of a group takes every step (the barriers
+ * and shuffles need them all); lanes past the row's words hold copies of
+ * its first words and store nothing. */
+LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz,
+                            ls_u32 last_bits, ls_u32 seg, ls_u32 tiles, life_rule r, int b6s567, int aligned,
+                            int bounded, LS_LOCAL ls_u32 *words)
+{
+    LS_LOCAL ls_u32 *halo = words, *ring = words + LIFE_GPU_3D_HALO_WORDS;
+    LS_LOCAL ls_u32 *buf = ring + LIFE_GPU_3D_RING_WORDS;
+    life_t3 c;
+    ls_u32 lid = ls_lid();
+    c.lane = lid % 32u;
+    c.warp = lid / 32u;
+    c.up = (c.warp + LIFE_T3_W - 1u) % LIFE_T3_W;
+    c.dn = (c.warp + 1u) % LIFE_T3_W;
+    c.nz = nz;
+    c.r = r;
+    c.b6s567 = b6s567;
+    c.aligned = aligned;
+    c.bounded = bounded;
+    c.x = life_xwrap_make(c.lane % row_words, row_words, last_bits);
+    ls_u64 group = ls_group();
+    ls_u32 tile = (ls_u32)(group % tiles), z0 = (ls_u32)(group / tiles) * seg;
+    ls_u32 zend = z0 + seg < nz ? z0 + seg : nz;
+    /* The tile's first stored row y0: its row i is row y0 - DEPTH + i. */
+    ls_u32 stored = LIFE_GPU_3D_TILE_OUT < ny ? LIFE_GPU_3D_TILE_OUT : ny;
+    ls_u32 y0 = tile * LIFE_GPU_3D_TILE_OUT;
+    if (y0 > ny - stored)
+        y0 = ny - stored;
+    ls_u32 rb = row_words * 4u;
+    c.store = 0u;
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_T3_R; k++) {
+        ls_u32 i = c.warp * LIFE_T3_R + k;
+        c.rowoff[k] = (y0 + i + ny - LIFE_T3_D % ny) % ny * rb + c.x.j * 4u;
+        c.rowkeep[k] = y0 + i - LIFE_T3_D < ny ? 0xffffffffu : 0u;
+        if (c.lane < row_words && i >= LIFE_T3_D && i - LIFE_T3_D < stored)
+            c.store |= 1u << k;
+    }
+    ls_u64 pb = (ls_u64)rb * ny;
+    ls_u32 in[LIFE_T3_D][LIFE_T3_R], out[LIFE_T3_R];
+    life_t3_plane win[LIFE_T3_D][3];
+#pragma unroll
+    for (ls_u32 g = 0; g < LIFE_T3_D; g++)
+#pragma unroll
+        for (ls_u32 k = 0; k < LIFE_T3_R; k++) {
+            in[g][k] = 0u;
+            for (ls_u32 p = 0; p < 3u; p++) {
+                win[g][p].self[k] = 0u;
+                for (ls_u32 b = 0; b < 4u; b++)
+                    win[g][p].s[k][b] = 0u;
+            }
+        }
+    ls_u32 q = z0 - LIFE_T3_D;                         /* the plane read, unwrapped */
+    ls_u32 zr = (z0 + nz - LIFE_T3_D % nz) % nz;       /* the same, wrapped */
+    ls_u32 steps = zend - z0 + 3u * LIFE_T3_D - 1u, parity = 0u;
+#ifdef LIFE_T3_RING
+    /* Plane za goes into slot `slot` of the ring, STAGES steps ahead. */
+    ls_u32 za = zr, slot = 0u;
+    for (ls_u32 p = 0; p < LIFE_GPU_3D_STAGES; p++) {
+        const LS_GLOBAL ls_u8 *plane = life_t3_plane_at(src, za, pb);
+#pragma unroll
+        for (ls_u32 k = 0; k < LIFE_T3_R; k++)
+            ls_copy_async(ring + (p * LIFE_T3_ROWS + c.warp * LIFE_T3_R + k) * 32u + c.lane,
+                          (const LS_GLOBAL ls_u32 *)(plane + c.rowoff[k]));
+        ls_copy_commit();
+        za = life_t3_next_plane(za, nz);
+    }
+#define LIFE_T3_READ()                                                                                             \
+    ls_copy_wait(LIFE_GPU_3D_STAGES - 1u);                                                                         \
+    for (ls_u32 k = 0; k < LIFE_T3_R; k++)                                                                         \
+        in[0][k] = ring[(slot * LIFE_T3_ROWS + c.warp * LIFE_T3_R + k) * 32u + c.lane];
+#define LIFE_T3_AHEAD()                                                                                            \
+    {                                                                                                              \
+        const LS_GLOBAL ls_u8 *plane = life_t3_plane_at(src, za, pb);                                              \
+        for (ls_u32 k = 0; k < LIFE_T3_R; k++)                                                                     \
+            ls_copy_async(ring + (slot * LIFE_T3_ROWS + c.warp * LIFE_T3_R + k) * 32u + c.lane,                   \
+                          (const LS_GLOBAL ls_u32 *)(plane + c.rowoff[k]));                                        \
+    }                                                                                                              \
+    ls_copy_commit();                                                                                              \
+    za = life_t3_next_plane(za, nz);                                                                               \
+    slot = slot + 1u == LIFE_GPU_3D_STAGES ? 0u : slot + 1u;
+#else
+    ls_u32 ahead[LIFE_T3_R]; /* plane zr's words */
+    const LS_GLOBAL ls_u8 *first = life_t3_plane_at(src, zr, pb);
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_T3_R; k++)
+        ahead[k] = *(const LS_GLOBAL ls_u32 *)(first + c.rowoff[k]);
+#define LIFE_T3_READ()                                                                                             \
+    zr = life_t3_next_plane(zr, nz);                                                                               \
+    {                                                                                                              \
+        const LS_GLOBAL ls_u8 *plane = life_t3_plane_at(src, zr, pb);                                              \
+        for (ls_u32 k = 0; k < LIFE_T3_R; k++) {                                                                   \
+            in[0][k] = ahead[k];                                                                                   \
+            ahead[k] = *(const LS_GLOBAL ls_u32 *)(plane + c.rowoff[k]);                                           \
+        }                                                                                                          \
+    }
+#define LIFE_T3_AHEAD()
+#endif
+    /* The rotation of the window, unrolled three times so that no sum is
+     * copied. Stores of plane o = q - 2 DEPTH + 1, the last level's, once
+     * it is the segment's (o - z0 wraps to a huge number before). */
+#define LIFE_T3_STEP(ia, ib, ic)                                                                                   \
+    {                                                                                                              \
+        LIFE_T3_READ()                                                                                             \
+        if (bounded) {                                                                                             \
+            ls_u32 plane_in = q < nz ? 0xffffffffu : 0u;                                                           \
+            for (ls_u32 k = 0; k < LIFE_T3_R; k++)                                                                 \
+                in[0][k] &= c.rowkeep[k] & plane_in;                                                               \
+        }                                                                                                          \
+        life_t3_step(&c, in, win, ia, ib, ic, q, halo + parity * LIFE_T3_HALO_SET, buf, out);                      \
+        LIFE_T3_AHEAD()                                                                                            \
+        ls_u32 o = q - 2u * LIFE_T3_D + 1u;                                                                        \
+        if (o - z0 < zend - z0) {                                                                                  \
+            LS_GLOBAL ls_u8 *plane = (LS_GLOBAL ls_u8 *)dst + o * pb; /* o < nz: not wrapped */                    \
+            for (ls_u32 k = 0; k < LIFE_T3_R; k++)                                                                 \
+                if (c.store >> k & 1u)                                                                             \
+                    *(LS_GLOBAL ls_u32 *)(plane + c.rowoff[k]) = out[k];                                           \
+        }                                                                                                          \
+        q++;                                                                                                       \
+        parity ^= 1u;                                                                                              \
+    }
+    for (ls_u32 s = 0; s < steps; s += 3u) {
+        LIFE_T3_STEP(0u, 1u, 2u)
+        LIFE_T3_STEP(1u, 2u, 0u)
+        LIFE_T3_STEP(2u, 0u, 1u)
+    }
+#undef LIFE_T3_STEP
+#undef LIFE_T3_READ
+#undef LIFE_T3_AHEAD
+#ifdef LIFE_T3_RING
+    ls_copy_wait(0u); /* no copy outlives the group's local memory */
+#endif
+}
+
 /* ---- entry points -------------------------------------------------------- */
 
 /* `items` work-items: row_words * ceil(ny / seg) in 2D, row_words *
@@ -740,6 +1074,24 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
         r.survive = survive_c;                                                                                    \
         life_3d(src, dst, row_words, ny, nz, last_bits, seg, items, r, b6s567, aligned, bounded);                 \
     }
+/* As LIFE_KERNEL_3D, LIFE_GPU_3D_DEPTH generations: groups of
+ * LIFE_T3_GROUP work-items, `tiles` tiles a segment (life_t3_walk), and
+ * LIFE_GPU_3D_LOCAL_WORDS of local memory. Local memory a launch gives,
+ * not arrays of the kernel: Oclgrind counts every such array of a
+ * program against each of its kernels. Built at depth 1 too, where the
+ * driver runs life_3d instead. */
+#define LIFE_KERNEL_3D_TILE(name, aligned, bounded, b6s567, birth_c, survive_c)                                   \
+    LS_KERNEL LS_MAX_GROUP_FIT(LIFE_T3_GROUP, LIFE_T3_FIT) void name(                                             \
+        const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny,  \
+        ls_u32 nz, ls_u32 last_bits, ls_u32 seg, ls_u32 tiles, ls_u32 birth,                                      \
+        ls_u32 survive LS_DYNAMIC_LOCAL_PARAM(ls_u32, words))                                                     \
+    {                                                                                                             \
+        LS_DYNAMIC_LOCAL(ls_u32, words);                                                                          \
+        life_rule r;                                                                                              \
+        r.birth = birth_c;                                                                                        \
+        r.survive = survive_c;                                                                                    \
+        life_t3_walk(src, dst, row_words, ny, nz, last_bits, seg, tiles, r, b6s567, aligned, bounded, words);     \
+    }
 
 /* A rule built in (src/workloads/life/life_gpu.c, through gpu.h's
  * kernel_with): a program built with LIFE_FIXED_DIMS (2 or 3),
@@ -776,6 +1128,9 @@ LIFE_KERNEL_2D_MANY(life_many_2d_plane, 0, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
 LIFE_KERNEL_3D(life_step_3d, 0, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
 LIFE_KERNEL_3D(life_step_3d_aligned, 1, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
 LIFE_KERNEL_3D(life_step_3d_plane, 0, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_3D_TILE(life_tile_3d, 0, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_3D_TILE(life_tile_3d_aligned, 1, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_3D_TILE(life_tile_3d_plane, 0, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
 #endif
 #ifndef LIFE_FIXED_DIMS
 LIFE_KERNEL_2D(life_step_2d_b3s23, 0, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
@@ -787,6 +1142,9 @@ LIFE_KERNEL_2D_MANY(life_many_2d_b3s23_aligned, 1, 0, 1, ((void)birth, LIFE_B3S2
 LIFE_KERNEL_3D(life_step_3d_b6s567, 0, 0, 1, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
 LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, 0, 1, ((void)birth, LIFE_B6S567_BIRTH),
                ((void)survive, LIFE_B6S567_SURVIVE))
+LIFE_KERNEL_3D_TILE(life_tile_3d_b6s567, 0, 0, 1, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
+LIFE_KERNEL_3D_TILE(life_tile_3d_b6s567_aligned, 1, 0, 1, ((void)birth, LIFE_B6S567_BIRTH),
+                    ((void)survive, LIFE_B6S567_SURVIVE))
 #endif
 
 #ifndef LIFE_FIXED_DIMS
@@ -833,4 +1191,9 @@ LS_KERNEL void life_fill(LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 nx, ls_
     X(life_two_2d_plane)                                                                                          \
     X(life_many_2d_plane)                                                                                         \
     X(life_step_3d_plane)                                                                                         \
+    X(life_tile_3d)                                                                                               \
+    X(life_tile_3d_aligned)                                                                                       \
+    X(life_tile_3d_b6s567)                                                                                        \
+    X(life_tile_3d_b6s567_aligned)                                                                                \
+    X(life_tile_3d_plane)                                                                                         \
     X(life_fill)

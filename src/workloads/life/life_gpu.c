@@ -1,9 +1,9 @@
 /* life_gpu.c - the GPU driver of Life, written once over src/gpu.h. Two
  * buffers hold the current and the next generation; a launch per
- * generation in 3D, per LIFE_2D_GENS in 2D (the rest two at a time, an odd
- * last one alone), all on queue 0 without waiting. A work-item walks a
- * word column through a segment of rows (2D) or planes (3D): see
- * src/kernels/life_kernels.h. */
+ * LIFE_GPU_3D_DEPTH generations in 3D (the rest one at a time), per
+ * LIFE_2D_GENS in 2D (the rest two at a time, an odd last one alone), all
+ * on queue 0 without waiting. A work-item walks a word column through a
+ * segment of rows (2D) or planes (3D): see src/kernels/life_kernels.h. */
 #include "life_gpu.h"
 
 #include <stdio.h>
@@ -195,6 +195,15 @@ static uint32_t life_many_margin(const life_gpu_state *st)
     return st->bounded ? 2 : 1;
 }
 
+/* LOCKSTEP_DEBUG_LIFE_MANY=1: the kernels of several generations a launch
+ * (2D's and 3D's) run wherever they can, for the tests, not only where
+ * they pay. */
+static int many_forced(void)
+{
+    const char *debug = getenv("LOCKSTEP_DEBUG_LIFE_MANY");
+    return debug && strcmp(debug, "1") == 0;
+}
+
 /* The 2D kernel that makes LIFE_2D_GENS generations a launch, or NULL
  * where it cannot run (as two_kernel_name, or life_many_margin 0) or does
  * not pay: on a GPU whose work-items exchange words through local memory
@@ -214,14 +223,45 @@ static const char *many_kernel_name(const life_gpu_state *st, const ls_gpu_info 
 {
     static const char *const names[2][2] = {{"life_many_2d", "life_many_2d_aligned"},
                                             {"life_many_2d_b3s23", "life_many_2d_b3s23_aligned"}};
-    const char *debug = getenv("LOCKSTEP_DEBUG_LIFE_MANY");
-    int forced = debug && strcmp(debug, "1") == 0;
     if (LIFE_2D_GENS <= 2 || !two_kernel_name(st, r, group) || life_many_margin(st) == 0 ||
-        (info->is_gpu && !info->shuffles && !forced))
+        (info->is_gpu && !info->shuffles && !many_forced()))
         return NULL;
     if (st->bounded)
         return "life_many_2d_plane";
     return names[default_rule_kernels(st, r)][st->last_bits == 32];
+}
+
+/* Work-items a group of the 3D tile walk (life_tile_3d_*): a warp a
+ * LIFE_GPU_3D_ROWS rows of its tile; its local memory. */
+#define LIFE_TILE_GROUP (32u * LIFE_GPU_3D_WARPS)
+#define LIFE_TILE_LOCAL_BYTES ((size_t)LIFE_GPU_3D_LOCAL_WORDS * sizeof(uint32_t))
+
+/* The 3D kernel that makes LIFE_GPU_3D_DEPTH generations a pass (the tile
+ * walk), or NULL where there is none (LIFE_GPU_3D_DEPTH 1) or it cannot
+ * run: rows of more than 32 words (a warp holds a whole row), planes of 4
+ * GiB or more (its offsets in a plane are 32-bit), groups or local memory
+ * smaller than its on the device; and, as many_kernel_name says, on a GPU whose
+ * work-items exchange words through local memory and barriers
+ * (LOCKSTEP_DEBUG_LIFE_MANY=1 runs it there too, for the tests). */
+static const char *tile_kernel_name(const life_gpu_state *st, const ls_gpu_info *info, life_rule r)
+{
+    static const char *const names[2][2] = {{"life_tile_3d", "life_tile_3d_aligned"},
+                                            {"life_tile_3d_b6s567", "life_tile_3d_b6s567_aligned"}};
+    if (LIFE_GPU_3D_DEPTH < 2 || st->dims != 3 || st->row_words > 32 ||
+        (uint64_t)st->row_words * sizeof(uint32_t) * st->ny > UINT32_MAX || info->max_group < LIFE_TILE_GROUP ||
+        info->local_bytes < LIFE_TILE_LOCAL_BYTES || (info->is_gpu && !info->shuffles && !many_forced()))
+        return NULL;
+    if (st->bounded)
+        return "life_tile_3d_plane";
+    return names[default_rule_kernels(st, r)][st->last_bits == 32];
+}
+
+/* Whether this build lays out 3D launches other than the kernel source's
+ * defaults would (src/algo/life.h's knobs, a variant build's). */
+static int life_3d_variant(void)
+{
+    return LIFE_GPU_3D_ROWS != LIFE_GPU_3D_ROWS_DEFAULT || LIFE_GPU_3D_DEPTH != LIFE_GPU_3D_DEPTH_DEFAULT ||
+           LIFE_GPU_3D_WARPS != LIFE_GPU_3D_WARPS_DEFAULT || LIFE_GPU_3D_STAGES != LIFE_GPU_3D_STAGES_DEFAULT;
 }
 
 /* The definitions that build rule r into the kernels that take any rule
@@ -246,17 +286,29 @@ static const char *many_kernel_name(const life_gpu_state *st, const ls_gpu_info 
  * built at run time anyway (PoCL 3.1: 0.5 s to build it, and 2.1 s to
  * compile a kernel at its first launch, against 0.6 s and 2.7 s without
  * the rule; PoCL keeps kernels in its cache directory for later runs). */
-static const char *rule_defines(const life_gpu_state *st, life_rule r, char *buf, size_t len)
+static const char *rule_defines(const life_gpu_state *st, const ls_gpu_info *info, life_rule r, char *buf,
+                                size_t len)
 {
-    if (default_rule_kernels(st, r))
+    int rule = !default_rule_kernels(st, r), n = 0;
+    if (!rule && !(st->dims == 3 && life_3d_variant() && !info->prebuilt))
         return NULL;
-    int n = snprintf(buf, len, "LIFE_FIXED_DIMS=%u LIFE_FIXED_BIRTH=0x%x LIFE_FIXED_SURVIVE=0x%x", st->dims,
+    if (rule)
+        n = snprintf(buf, len, "LIFE_FIXED_DIMS=%u LIFE_FIXED_BIRTH=0x%x LIFE_FIXED_SURVIVE=0x%x", st->dims,
                      (unsigned)r.birth, (unsigned)r.survive);
-    /* The generations a launch this driver lays out, which a variant build
-     * changes (-Dc_args=-DLIFE_2D_GENS=N, src/algo/life.h): a program built
-     * at run time would otherwise have the default. */
-    if (st->dims == 2 && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " LIFE_2D_GENS=%u", (unsigned)LIFE_2D_GENS);
+    /* The launches this driver lays out, which a variant build changes
+     * (-Dc_args=-DLIFE_2D_GENS=N, src/algo/life.h): a program built at run
+     * time would otherwise have the defaults. In 3D also without a rule
+     * built in where the program is built at run time anyway (OpenCL);
+     * nvcc's has them. */
+    if (n >= 0 && (size_t)n < len) {
+        if (st->dims == 2)
+            snprintf(buf + n, len - (size_t)n, " LIFE_2D_GENS=%u", (unsigned)LIFE_2D_GENS);
+        else
+            snprintf(buf + n, len - (size_t)n,
+                     " LIFE_GPU_3D_ROWS=%u LIFE_GPU_3D_DEPTH=%u LIFE_GPU_3D_WARPS=%u LIFE_GPU_3D_STAGES=%u",
+                     (unsigned)LIFE_GPU_3D_ROWS, (unsigned)LIFE_GPU_3D_DEPTH, (unsigned)LIFE_GPU_3D_WARPS,
+                     (unsigned)LIFE_GPU_3D_STAGES);
+    }
     return buf;
 }
 
@@ -276,14 +328,15 @@ static int life_kernel(life_gpu_state *st, const char *defines, const char *name
 }
 
 /* The kernels of a run of rule r: one generation a launch, two, and
- * LIFE_2D_GENS (NULL where there is none); looked up before the timer
- * starts, as a first lookup builds the program. */
+ * LIFE_2D_GENS or LIFE_GPU_3D_DEPTH (NULL where there is none); looked up
+ * before the timer starts, as a first lookup builds the program. */
 typedef struct life_kernels {
     ls_gpu_info info;
     uint32_t group;
-    ls_kernel *one, *two, *many;
-    uint32_t margin; /* life_many_margin */
-    uint64_t wave;   /* work-items of one wave of `many` on the device */
+    ls_kernel *one, *two, *many, *tile;
+    uint32_t margin;     /* life_many_margin */
+    uint64_t wave;       /* work-items of one wave of `many` on the device */
+    uint64_t tile_wave;  /* groups of one wave of `tile` */
 } life_kernels;
 
 static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_error *err)
@@ -293,30 +346,59 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
     if (ks->group > ks->info.max_group)
         ks->group = ks->info.max_group;
     const char *two_name = two_kernel_name(st, r, ks->group), *many_name = many_kernel_name(st, &ks->info, r, ks->group);
-    char buf[128];
-    const char *defines = rule_defines(st, r, buf, sizeof buf);
-    uint32_t per_unit = 1; /* groups of the many-generation kernel a compute unit holds */
+    const char *tile_name = tile_kernel_name(st, &ks->info, r);
+    char buf[192];
+    const char *defines = rule_defines(st, &ks->info, r, buf, sizeof buf);
+    uint32_t per_unit = 1, tile_per_unit = 1; /* groups of the many-generation kernels a compute unit holds */
     ks->two = NULL;
     ks->many = NULL;
+    ks->tile = NULL;
     if (life_kernel(st, defines, kernel_name(st, r), &ks->one, err) != 0 ||
         (two_name && life_kernel(st, defines, two_name, &ks->two, err) != 0) ||
         (many_name && life_kernel(st, defines, many_name, &ks->many, err) != 0) ||
-        (ks->many && ls_gpu_groups_per_unit(st->s, ks->many, ks->group, 0, &per_unit, err) != 0))
+        (tile_name && life_kernel(st, defines, tile_name, &ks->tile, err) != 0) ||
+        (ks->many && ls_gpu_groups_per_unit(st->s, ks->many, ks->group, 0, &per_unit, err) != 0) ||
+        (ks->tile &&
+         ls_gpu_groups_per_unit(st->s, ks->tile, LIFE_TILE_GROUP, LIFE_TILE_LOCAL_BYTES, &tile_per_unit, err) != 0))
         return -1;
     ks->margin = life_many_margin(st);
     ks->wave = (uint64_t)ks->info.compute_units * per_unit * ks->group;
+    ks->tile_wave = (uint64_t)ks->info.compute_units * tile_per_unit;
     return 0;
 }
 
-/* Queues `steps` generations with the kernels ks: LIFE_2D_GENS a launch
- * while that many are left, then two, then one. */
+/* LIFE_GPU_3D_DEPTH generations from st->cur into st->next with the tile
+ * walk k: a group a tile of LIFE_GPU_3D_TILE_OUT rows and a segment of
+ * planes, the segments as long as one wave of groups allows on a GPU (the
+ * walk starts each with 3 LIFE_GPU_3D_DEPTH - 1 steps that store
+ * nothing); on a CPU device a few groups a core. */
+static int launch_tile(life_gpu_state *st, const life_kernels *ks, life_rule r, ls_error *err)
+{
+    uint32_t birth = r.birth, survive = r.survive;
+    uint32_t tiles = (st->ny + LIFE_GPU_3D_TILE_OUT - 1) / LIFE_GPU_3D_TILE_OUT;
+    uint64_t target = ks->info.is_gpu ? (ks->tile_wave < tiles ? tiles : ks->tile_wave / tiles * tiles)
+                                      : (uint64_t)ks->info.compute_units * 2u;
+    uint32_t seg = segment_length(tiles, st->nz, target);
+    ls_arg args[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
+                     LS_ARG(st->nz), LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(tiles), LS_ARG(birth),
+                     LS_ARG(survive)};
+    ls_launch l = {(uint64_t)tiles * ((st->nz + seg - 1) / seg), LIFE_TILE_GROUP, LIFE_TILE_LOCAL_BYTES, 0, args,
+                   (int)(sizeof args / sizeof args[0])};
+    return ls_gpu_launch(st->s, ks->tile, &l, err);
+}
+
+/* Queues `steps` generations with the kernels ks: LIFE_2D_GENS (2D) or
+ * LIFE_GPU_3D_DEPTH (3D) a launch while that many are left, then two,
+ * then one. */
 static int launch_steps(life_gpu_state *st, const life_kernels *ks, life_rule r, uint64_t steps, ls_error *err)
 {
     for (uint64_t i = 0, gens; i < steps; i += gens) {
         uint64_t left = steps - i;
-        gens = ks->many && left >= LIFE_2D_GENS ? LIFE_2D_GENS : ks->two && left >= 2 ? 2 : 1;
+        int tile = ks->tile && left >= LIFE_GPU_3D_DEPTH;
+        gens = tile ? LIFE_GPU_3D_DEPTH : ks->many && left >= LIFE_2D_GENS ? LIFE_2D_GENS : ks->two && left >= 2 ? 2 : 1;
         ls_kernel *k = gens > 2 ? ks->many : gens == 2 ? ks->two : ks->one;
-        if (launch_step(st, k, (uint32_t)gens, ks->margin, ks->group, &ks->info, ks->wave, r, err) != 0)
+        if (tile ? launch_tile(st, ks, r, err) != 0
+                 : launch_step(st, k, (uint32_t)gens, ks->margin, ks->group, &ks->info, ks->wave, r, err) != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;
