@@ -88,13 +88,20 @@
 #define LIFE_GPU_3D_TILE_OUT (LIFE_GPU_3D_WARPS * LIFE_GPU_3D_ROWS - 2u * LIFE_GPU_3D_DEPTH)
 /* A group's local memory in the tile walk, in words (the driver passes it
  * at launch): the x sums each warp hands on, its first and last rows' two
- * words a level, in two sets; the planes read ahead (used where the
- * device copies without registers); ls_shuffle's buffer, a word a row and
- * work-item (used where it does not shuffle). */
+ * words a level, in two sets; then either the planes read ahead (where
+ * the device copies without registers: CUDA) or ls_shuffle's buffer, a
+ * word a row and work-item (where it does not shuffle: OpenCL but
+ * NVIDIA's), never both. At most 48 KiB, what CUDA gives a group without
+ * asking and NVIDIA's OpenCL at all. */
 #define LIFE_GPU_3D_HALO_WORDS (2u * LIFE_GPU_3D_DEPTH * LIFE_GPU_3D_WARPS * 128u)
 #define LIFE_GPU_3D_RING_WORDS (LIFE_GPU_3D_STAGES * LIFE_GPU_3D_WARPS * LIFE_GPU_3D_ROWS * 32u)
 #define LIFE_GPU_3D_SHUFFLE_WORDS (LIFE_GPU_3D_ROWS * LIFE_GPU_3D_WARPS * 32u)
-#define LIFE_GPU_3D_LOCAL_WORDS (LIFE_GPU_3D_HALO_WORDS + LIFE_GPU_3D_RING_WORDS + LIFE_GPU_3D_SHUFFLE_WORDS)
+#define LIFE_GPU_3D_LOCAL_WORDS                                                                                    \
+    (LIFE_GPU_3D_HALO_WORDS +                                                                                      \
+     (LIFE_GPU_3D_RING_WORDS > LIFE_GPU_3D_SHUFFLE_WORDS ? LIFE_GPU_3D_RING_WORDS : LIFE_GPU_3D_SHUFFLE_WORDS))
+#if LIFE_GPU_3D_LOCAL_WORDS * 4u > 49152u
+#error "the 3D tile walk's local memory exceeds 48 KiB: fewer LIFE_GPU_3D_WARPS, LIFE_GPU_3D_DEPTH or LIFE_GPU_3D_STAGES"
+#endif
 #if LIFE_GPU_3D_DEPTH < 1
 #error "LIFE_GPU_3D_DEPTH must be at least 1"
 #endif

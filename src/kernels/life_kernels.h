@@ -894,8 +894,9 @@ LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
                             ls_u32 last_bits, ls_u32 seg, ls_u32 tiles, life_rule r, int b6s567, int aligned,
                             int bounded, LS_LOCAL ls_u32 *words)
 {
-    LS_LOCAL ls_u32 *halo = words, *ring = words + LIFE_GPU_3D_HALO_WORDS;
-    LS_LOCAL ls_u32 *buf = ring + LIFE_GPU_3D_RING_WORDS;
+    /* The ring and ls_shuffle's buffer share their place: no device uses
+     * both (LIFE_GPU_3D_LOCAL_WORDS). */
+    LS_LOCAL ls_u32 *halo = words, *ring = words + LIFE_GPU_3D_HALO_WORDS, *buf = ring;
     life_t3 c;
     ls_u32 lid = ls_lid();
     c.lane = lid % 32u;
