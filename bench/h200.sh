@@ -102,12 +102,12 @@ sanitizer_runs=(
   "life --dims 2 --size 101x37 --steps 5"        # the same, rows not whole words
   "life --dims 2 --size 128x40 --steps 5 --rule B36/S23"
   "life --dims 2 --size 101x37 --steps 5 --rule B36/S23"
-  "life --dims 3 --size 64x12x9 --steps 3"       # life_step_3d_b6s567_aligned
-  "life --dims 3 --size 37x9x7 --steps 3"
-  "life --dims 3 --size 64x12x9 --steps 3 --rule B5/S45"
+  "life --dims 3 --size 64x12x9 --steps 3"       # life_tile_3d_b6s567_aligned (2 generations), life_step_3d_b6s567_aligned
+  "life --dims 3 --size 37x9x7 --steps 3"        # life_tile_3d_b6s567, life_step_3d_b6s567
+  "life --dims 3 --size 64x12x9 --steps 3 --rule B5/S45"          # life_tile_3d_aligned, life_step_3d_aligned (NVRTC)
   "life --dims 3 --size 37x9x7 --steps 3 --rule B5/S45"
   "life --dims 2 --size 101x37 --steps 5 --rule B3/S23:P101,37"   # bounded planes: life_two_2d_plane, life_step_2d_plane
-  "life --dims 3 --size 37x9x7 --steps 3 --rule B6/S567:P37,9,7"  # life_step_3d_plane
+  "life --dims 3 --size 37x9x7 --steps 3 --rule B6/S567:P37,9,7"  # life_tile_3d_plane, life_step_3d_plane
   "life --dims 2 --size 128x40 --steps 37"       # life_many_2d_b3s23_aligned (LIFE_2D_GENS a launch), then two and one
   "life --dims 2 --size 101x37 --steps 37 --rule B36/S23"          # life_many_2d
   "life --dims 2 --size 16001x40 --steps 37"     # life_many_2d_b3s23: reads across the x seam (life_vword)
