@@ -240,16 +240,20 @@ static const char *many_kernel_name(const life_gpu_state *st, const ls_gpu_info 
  * walk), or NULL where there is none (LIFE_GPU_3D_DEPTH 1) or it cannot
  * run: rows of more than 32 words (a warp holds a whole row), planes of 4
  * GiB or more (its offsets in a plane are 32-bit), groups or local memory
- * smaller than its on the device; and, as many_kernel_name says, on a GPU whose
- * work-items exchange words through local memory and barriers
- * (LOCKSTEP_DEBUG_LIFE_MANY=1 runs it there too, for the tests). */
+ * smaller than its on the device. Only where work-items shuffle words
+ * (ls_gpu_info.shuffles: CUDA, NVIDIA's OpenCL): elsewhere each shuffle is
+ * two barriers, and on a CPU device (PoCL) the walk ran several times
+ * slower than one generation a launch, every work-item's state crossing
+ * every barrier (fewer barriers, one shuffle for both levels' rows, were
+ * slower still: docs/perf/README.md, issue 28). LOCKSTEP_DEBUG_LIFE_MANY=1
+ * runs it wherever it can run, for the tests. */
 static const char *tile_kernel_name(const life_gpu_state *st, const ls_gpu_info *info, life_rule r)
 {
     static const char *const names[2][2] = {{"life_tile_3d", "life_tile_3d_aligned"},
                                             {"life_tile_3d_b6s567", "life_tile_3d_b6s567_aligned"}};
     if (LIFE_GPU_3D_DEPTH < 2 || st->dims != 3 || st->row_words > 32 ||
         (uint64_t)st->row_words * sizeof(uint32_t) * st->ny > UINT32_MAX || info->max_group < LIFE_TILE_GROUP ||
-        info->local_bytes < LIFE_TILE_LOCAL_BYTES || (info->is_gpu && !info->shuffles && !many_forced()))
+        info->local_bytes < LIFE_TILE_LOCAL_BYTES || (!info->shuffles && !many_forced()))
         return NULL;
     if (st->bounded)
         return "life_tile_3d_plane";
