@@ -14,6 +14,10 @@
 #          and by the size of its pieces; how the process ends (the
 #          probe's contexts destroyed, left to the runtime, left to the
 #          driver with _exit).
+#   files: PKU and native files read and written at their offsets: the
+#          same bytes and digests from cuda:0, cuda:all, NVIDIA OpenCL and
+#          two and three ranks, A's bytes (gathered) beside B's, and the
+#          PKU form M = N = 1024 whole process on one GPU, both, two ranks.
 # .peers/sqlite and .peers/xxhash carry what the image lacks (docs/perf/README.md).
 set -u
 part=$1 base=$2
@@ -30,6 +34,7 @@ device_env "$here"
 mpi=disabled
 command -v mpirun >/dev/null 2>&1 && mpi=enabled && echo "== MPI: $(mpirun --version | head -1)"
 device_build_ab "$base" i26d $mpi "$out"
+digest() { python3 -c 'import json,sys; print(json.load(sys.stdin)["grid_digest"])'; }
 nv=$($B devices --json | python3 bench/nvidia_cl_device.py)
 echo "NVIDIA OpenCL: $nv"
 
@@ -105,5 +110,46 @@ if [ "$part" = summary ]; then
     whole "$t 8192x8192x$z" timeout 200 $l life --dims 3 --size 8192x8192x$z --steps 8 --backend cuda:all --quiet --timings
     grep -E '^timings' /tmp/device-whole.txt
   done
+fi
+if [ "$part" = files ]; then
+  dir=$(mktemp -d)
+  echo "== B: PKU and native round trips, 3D 129^3 and 301x203x67, 2D 1001x999, 9 generations, every way"
+  for a in "--dims 3 --size 129 --density 0.3 --steps 0" "--dims 3 --size 301x203x67 --density 0.3 --steps 0" \
+           "--dims 2 --size 1001x999 --density 0.3 --steps 0"; do
+    rm -f $dir/start.*
+    $A life $a --seed 5 --out $dir/start.lsgrid --quiet > /dev/null # lslife2, which A and B read
+    [[ $a == *"--size 129 "* ]] && $B life $a --seed 5 --out $dir/start.data --quiet > /dev/null
+    for f in start.lsgrid $([ -f $dir/start.data ] && echo start.data); do
+      ext=${f#start.}
+      $A life --in $dir/$f --steps 9 --backend cuda:0 --out $dir/a.$ext --quiet > /dev/null
+      $B life --in $dir/$f --steps 9 --backend openmp --out $dir/ref.$ext --quiet > /dev/null
+      [ $ext = data ] && { cmp -s $dir/a.$ext $dir/ref.$ext && echo "-- $f: B on OpenMP writes A's bytes" || echo "-- $f: BYTES DIFFER between A and B"; }
+      for way in "cuda:0" "cuda:all" ${nv:+"$nv"} "2 ranks" "3 ranks"; do
+        case $way in
+          "2 ranks") run=(mpirun -np 2 $B life --backend cuda:all) ;;
+          "3 ranks") run=(mpirun -np 3 --oversubscribe $B life --backend cuda:all) ;;
+          *) run=($B life --backend $way) ;;
+        esac
+        [ $mpi = enabled ] || [[ $way != *ranks* ]] || continue
+        d=$("${run[@]}" --in $dir/$f --steps 9 --out $dir/b.$ext --json --quiet | digest)
+        echo "-- $f x 9 $way: $d $(cmp -s $dir/ref.$ext $dir/b.$ext && echo 'the same bytes as OpenMP' || echo 'BYTES DIFFER from OpenMP')"
+      done
+    done
+  done
+  echo "== the PKU form M = N = 1024: one GPU, both, two ranks (whole process; bytes compared)"
+  $B life --dims 3 --size 1024 --steps 0 --density 0.2 --seed 1 --out $dir/in.data --quiet > /dev/null
+  for i in 1 2 3; do
+    whole "A cuda:0" $A life $dir/in.data $dir/outa.data 1024 --backend cuda:0 --quiet
+    whole "B cuda:0" $B life $dir/in.data $dir/out0.data 1024 --backend cuda:0 --quiet
+    whole "B cuda:all" $B life $dir/in.data $dir/out1.data 1024 --backend cuda:all --quiet
+    [ $mpi = enabled ] && whole "A 2 ranks" mpirun -np 2 $A life $dir/in.data $dir/outa2.data 1024 --backend cuda:all --quiet
+    [ $mpi = enabled ] && whole "B 2 ranks" mpirun -np 2 $B life $dir/in.data $dir/out2.data 1024 --backend cuda:all --quiet
+  done
+  for f in out0 out1 out2 outa2; do cmp -s $dir/outa.data $dir/$f.data && echo "$f: the same bytes as A on one GPU" || echo "$f: BYTES DIFFER"; done
+  for w in "B cuda:0" "B cuda:all" "B 2 ranks"; do
+    case $w in "B 2 ranks") run=(mpirun -np 2 $B life --backend cuda:all) ;; *) run=($B life --backend ${w#B }) ;; esac
+    echo "-- $w: $("${run[@]}" $dir/in.data $dir/o.data 1024 --quiet --timings | grep -E '^timings')"
+  done
+  rm -rf "$dir"
 fi
 echo "== done in $(( $(date +%s) - t0 )) s"

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef _OPENMP
@@ -1339,6 +1340,31 @@ static int pieces_write(const life_pieces *p, const life_grid *rows, uint64_t fi
     if (pass.io_errno)
         return ls_fail(err, "%s", strerror(pass.io_errno));
     return 0;
+}
+
+void life_pieces_prefault(const life_pieces *p)
+{
+    if (!p->map)
+        return;
+#ifdef _OPENMP /* the fuzz harnesses build this file without OpenMP, one thread */
+    int threads = omp_get_max_threads();
+#else
+    int threads = 1;
+#endif
+    uint64_t bytes = pieces_file_bytes(p), page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t share = (bytes / (uint64_t)threads + page - 1) / page * page;
+#pragma omp parallel for schedule(static, 1)
+    for (int t = 0; t < threads; t++) {
+        uint64_t from = (uint64_t)t * share, to = from + share < bytes ? from + share : bytes;
+#ifdef MADV_POPULATE_WRITE
+        /* Linux 5.14: the pages made writable without a fault each. */
+        if (from < to && madvise(p->map + from, to - from, MADV_POPULATE_WRITE) == 0)
+            continue;
+#endif
+        volatile uint8_t *cell = p->map;
+        for (uint64_t at = from; at < to; at += page)
+            cell[at] = cell[at]; /* a write fault, the byte kept (the header may be there) */
+    }
 }
 
 int life_pieces_write_rows(const life_pieces *p, const life_grid *rows, uint64_t first_row, ls_error *err)

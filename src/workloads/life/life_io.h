@@ -164,6 +164,11 @@ void life_pieces_layout(life_pieces *p, life_format fmt, const life_grid *shape,
  * order only: written whole with life_out_write instead. */
 int life_out_pieces_open(life_out *out, const char *path, life_format fmt, const life_grid *shape,
                          const life_meta *meta, int map, life_pieces *p, char **tmp, ls_error *err);
+/* Where p is a mapping (life_out_pieces_open's `map`), its pages faulted
+ * in before pieces of the grid are written into it a few rows at a time:
+ * each thread a share of the file in one piece, the fast order
+ * (ROW_MAP_CHUNK_MAX in life_io.c). Nothing otherwise. */
+void life_pieces_prefault(const life_pieces *p);
 /* The cells of `rows` (rows of p->nx cells), rows first_row .. of the
  * grid, at their offsets, on the calling thread's OpenMP team. 0, or -1
  * with err saying why (without the file's name). */

@@ -1210,6 +1210,7 @@ static int plan_file(life_slabs *L, life_out *out, const char *path, life_format
     }
     if (!tmp)
         return 0;
+    life_pieces_prefault(p);
     plan->pieces = strlen(tmp) < sizeof plan->tmp;
     snprintf(plan->tmp, sizeof plan->tmp, "%s", tmp);
     free(tmp);
