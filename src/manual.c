@@ -94,6 +94,8 @@ static const char *const environment[][2] = {
     {"LOCKSTEP_DEBUG_EPOCH_WAIT", "1, for the benchmarks: Life's slabs on the GPUs of one process wait on the "
                                   "host after each epoch, as where ghosts cross the host, instead of queueing "
                                   "epochs back to back, to time what the waits cost"},
+    {"LOCKSTEP_DEBUG_THREADS", "1, for the tests: each MPI rank says how many OpenMP threads it runs (ranks of "
+                               "a node not bound to cores of their own take a share of its cores each)"},
     {"LOCKSTEP_DEBUG_SLOW_RUN", "RUN:SECONDS, for the tests: timed run RUN (from 1) of each bench takes SECONDS "
                                 "longer, waited out and counted in its time, to show that bench warns when runs "
                                 "spread"},

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <omp.h>
+
 #ifdef LS_HAVE_MPI
 #include <mpi.h>
 #endif
@@ -82,6 +84,33 @@ void ls_cluster_library(char *out, size_t len)
     snprintf(out, len, "%s", text);
 }
 
+/* Ranks of one node that are not bound to cores of their own (mpirun
+ * --bind-to none, which README advises for ranks of several GPUs) would
+ * each run an OpenMP thread on every core: N ranks, N threads a core,
+ * spinning in each parallel region's barriers while the others' hold the
+ * cores (the Life summary under four such ranks: docs/perf/README.md,
+ * 2026-11-26, seventh session). Each takes its share of the
+ * node's cores instead, unless OMP_NUM_THREADS says how many. A rank
+ * bound to some cores already counts those alone. */
+static void share_node_cores(void)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    int mine = omp_get_num_procs(); /* the cores this process may run on */
+    if (local_size_ < 2 || getenv("OMP_NUM_THREADS") || online <= 0 || mine < online)
+        return;
+    int share = mine / local_size_;
+    omp_set_num_threads(share > 0 ? share : 1);
+}
+
+/* LOCKSTEP_DEBUG_THREADS=1, for the tests: each rank says how many OpenMP
+ * threads it runs. */
+static void say_threads(void)
+{
+    if (getenv("LOCKSTEP_DEBUG_THREADS"))
+        fprintf(stderr, "lockstep: rank %d of %d on its node: %d OpenMP threads\n", local_rank_, local_size_,
+                omp_get_max_threads());
+}
+
 int ls_cluster_start(int *argc, char ***argv, ls_error *err)
 {
     if (!launched())
@@ -101,6 +130,8 @@ int ls_cluster_start(int *argc, char ***argv, ls_error *err)
         MPI_Comm_size(node, &local_size_);
         MPI_Comm_free(&node);
     }
+    share_node_cores();
+    say_threads();
     if (provided < MPI_THREAD_FUNNELED)
         return ls_fail(err, "MPI: this MPI library cannot be used from a program with threads "
                             "(MPI_THREAD_FUNNELED not provided)");
