@@ -19,7 +19,8 @@
 # same under another rule (B5/S45, built in by NVRTC), 1023^3 x 1024 (rows
 # with a short last word), and checks against OpenMP: 67x61x59 x 13 (rows
 # of three words, tiles whose last one is moved up) and a bounded plane
-# with B0. The default build also runs NVIDIA's OpenCL and checks it.
+# with B0. The default build and base (and every variant, with
+# VARIANTS_NVIDIA=1) also run NVIDIA's OpenCL and check it.
 #
 # usage: [BASE_TAR=FILE] bash bench/life3d_variants.sh [VARIANT...]
 #        (default: the batch of issue 28 below; the log also goes to
@@ -71,7 +72,7 @@ for v in "${variants[@]}"; do
   variants_bench life3d "$v" "1024^3 x 1024 B5/S45 cuda" "${set3d[@]}" --size 1024 --backend cuda --rule B5/S45
   variants_bench life3d "$v" "1023^3 x 1024 B6/S567 cuda" "${set3d[@]}" --size 1023 --backend cuda
   devices=openmp,cuda
-  if [ "$v" = default ]; then
+  if [ "$v" = default ] || [ "$v" = base ] || [ -n "${VARIANTS_NVIDIA:-}" ]; then
     variants_bench_nvidia life3d "$v" "1024^3 x 1024 B6/S567" "${set3d[@]}" --size 1024
     nv=$(/tmp/life3d-"$v"/lockstep devices --json | python3 bench/nvidia_cl_device.py)
     [ -n "$nv" ] && devices=openmp,cuda,$nv

@@ -74,7 +74,7 @@
  * bench/life3d_variants.sh (-Dc_args and -Dnvcc_flags, both; the driver
  * builds the OpenCL programs with what differs from the defaults). */
 #define LIFE_GPU_3D_DEPTH_DEFAULT 2u
-#define LIFE_GPU_3D_WARPS_DEFAULT 8u
+#define LIFE_GPU_3D_WARPS_DEFAULT 16u
 #define LIFE_GPU_3D_STAGES_DEFAULT 2u
 #ifndef LIFE_GPU_3D_DEPTH
 #define LIFE_GPU_3D_DEPTH LIFE_GPU_3D_DEPTH_DEFAULT

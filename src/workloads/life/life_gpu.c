@@ -245,15 +245,20 @@ static const char *many_kernel_name(const life_gpu_state *st, const ls_gpu_info 
  * two barriers, and on a CPU device (PoCL) the walk ran several times
  * slower than one generation a launch, every work-item's state crossing
  * every barrier (fewer barriers, one shuffle for both levels' rows, were
- * slower still: docs/perf/README.md, issue 28). LOCKSTEP_DEBUG_LIFE_MANY=1
- * runs it wherever it can run, for the tests. */
+ * slower still: docs/perf/README.md, issue 28). And only as nvcc builds it
+ * (ls_gpu_info.prebuilt): NVIDIA's OpenCL, which builds it at run time
+ * under its cap of 128 registers for the whole program, could not start
+ * a group of 16 warps (CL_OUT_OF_RESOURCES) and ran groups of 8 slower
+ * than the walk of one generation (docs/perf/README.md, 2026-11-26,
+ * seventh session). LOCKSTEP_DEBUG_LIFE_MANY=1 runs it wherever it can
+ * run, for the tests. */
 static const char *tile_kernel_name(const life_gpu_state *st, const ls_gpu_info *info, life_rule r)
 {
     static const char *const names[2][2] = {{"life_tile_3d", "life_tile_3d_aligned"},
                                             {"life_tile_3d_b6s567", "life_tile_3d_b6s567_aligned"}};
     if (LIFE_GPU_3D_DEPTH < 2 || st->dims != 3 || st->row_words > 32 ||
         (uint64_t)st->row_words * sizeof(uint32_t) * st->ny > UINT32_MAX || info->max_group < LIFE_TILE_GROUP ||
-        info->local_bytes < LIFE_TILE_LOCAL_BYTES || (!info->shuffles && !many_forced()))
+        info->local_bytes < LIFE_TILE_LOCAL_BYTES || ((!info->shuffles || !info->prebuilt) && !many_forced()))
         return NULL;
     if (st->bounded)
         return "life_tile_3d_plane";
