@@ -18,6 +18,11 @@
 #          same bytes and digests from cuda:0, cuda:all, NVIDIA OpenCL and
 #          two and three ranks, A's bytes (gathered) beside B's, and the
 #          PKU form M = N = 1024 whole process on one GPU, both, two ranks.
+#   final: the session's last check and figures: conformance on cuda:all,
+#          `check life`, compute-sanitizer under two ranks, 3D 2048^3 x
+#          2048 and 2D 131072^2 x 2048 on one GPU, both and two ranks (the
+#          run's time and the whole process), no generations on two ranks,
+#          the grid larger than one GPU, and one GPU's kernels A/B.
 # .peers/sqlite and .peers/xxhash carry what the image lacks (docs/perf/README.md).
 set -u
 part=$1 base=$2
@@ -151,5 +156,38 @@ if [ "$part" = files ]; then
     echo "-- $w: $("${run[@]}" $dir/in.data $dir/o.data 1024 --quiet --timings | grep -E '^timings')"
   done
   rm -rf "$dir"
+fi
+if [ "$part" = final ]; then
+  echo "== B: conformance on cuda:all; check life; compute-sanitizer under two ranks"
+  $B conformance --backend cuda:all | tail -1
+  for a in "--dims 3 --size 301x203x67 --steps 29 --density 0.3" "--dims 3 --size 1023x61x59 --steps 13 --density 0.3" \
+           "--rule B3/S23:P1000,777 --steps 41" "--dims 3 --size 128 --steps 27 --slabs 5"; do
+    echo "-- check life $a: $($B check life $a --quiet --backend openmp,cuda:0,cuda:all${nv:+,$nv} | tail -1)"
+  done
+  [ $mpi = enabled ] && { mpirun -np 2 compute-sanitizer --error-exitcode 9 $B life --dims 3 --size 67x45x33 --steps 9 \
+    --backend cuda:all --quiet 2>&1 | grep -E "ERROR SUMMARY"; echo "exit ${PIPESTATUS[0]}: two ranks"; }
+  echo "== 3D 2048^3 x 2048 and 2D 131072^2 x 2048: one GPU, both, two ranks (run time and whole process)"
+  for a in "--dims 3 --size 2048 --steps 2048" "--dims 2 --size 131072 --steps 2048"; do
+    for i in 1 2; do
+      whole "cuda:0 $a" $B life $a --backend cuda:0 --quiet
+      whole "cuda:all $a" $B life $a --backend cuda:all --quiet
+      [ $mpi = enabled ] && whole "2 ranks $a" mpirun -np 2 $B life $a --backend cuda:all --quiet
+    done
+  done
+  [ $mpi = enabled ] && for i in 1 2; do
+    whole "2 ranks 3D 2048^3 x 0" mpirun -np 2 $B life --dims 3 --size 2048 --steps 0 --backend cuda:all --quiet
+  done
+  mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+  z=$(awk -v m="$mem" 'BEGIN{z = int(0.6 * m * 1048576 / 8388608 / 64) * 64; print z}')
+  echo "== the grid larger than one GPU: 3D 8192x8192x$z, 8 generations, cuda:all"
+  whole "cuda:all 8192x8192x$z" timeout --foreground 200 $B life --dims 3 --size 8192x8192x$z --steps 8 --backend cuda:all --quiet --timings
+  grep -E '^timings' /tmp/device-whole.txt
+  echo "== one GPU's kernels: bench life A/B (must not move more than 2%)"
+  for b in "--dims 3 --size 2048 --steps 256 --density 0.2" "--dims 2 --size 65536 --steps 1024"; do
+    for t in A B A B; do
+      l=$([ $t = A ] && echo $A || echo $B)
+      echo "-- $t bench life $b: $($l bench life $b --backend cuda:0 --repeat 3 --warmup 1 | grep -E "median" | tr -s ' ')"
+    done
+  done
 fi
 echo "== done in $(( $(date +%s) - t0 )) s"
