@@ -391,10 +391,9 @@ static void bits_to_row(const uint8_t *bytes, uint64_t bit, uint32_t nx, uint32_
 #define ROW_CHUNK_BYTES (4u << 20)
 /* Writing into a mapping, a thread takes larger pieces of the file: an
  * equal share of it, between ROW_CHUNK_BYTES and this. Threads filling
- * pieces next to each other fault their pages in far more slowly. On the
- * H200 host (16-core Xeon, ext4), 1 GiB took 0.50 s in 4 MiB pieces, 0.53
- * in 8, 0.29 in 16, 0.21 in 32 and 64: the PKU form's whole process went
- * from 1.04-1.08 s to 0.76 s (docs/perf/2026-11-24-h200-pku-chunks.log). */
+ * pieces next to each other fault their pages in far more slowly: pieces
+ * of 32 MiB and more took under half the time of 4 and 8 MiB on a lent
+ * H200 host (docs/perf/2026-11-24-h200-pku-chunks.log). */
 #define ROW_MAP_CHUNK_MAX (32u << 20)
 /* A buffer's bytes past its rows: lslife2's rows are read 8 bytes at a
  * time from any bit on (bits_to_row). */
