@@ -102,8 +102,10 @@ def oclgrind(args):
     """Runs lockstep under Oclgrind: (exit status, stdout, stderr, kernels it ran).
     Life's many-generation kernels (2D, and 3D's tile walk) run there too
     (Oclgrind is a simulated GPU without shuffles, where the driver would
-    not choose them)."""
-    r = subprocess.run([OCLGRIND, '--data-races', '--check-api', '--inst-counts', LOCKSTEP] + args,
+    not choose them), with the local memory and group size the tile walk's
+    groups of 16 warps need (a GPU's 64 KiB and 1024 work-items)."""
+    r = subprocess.run([OCLGRIND, '--data-races', '--check-api', '--inst-counts', '--local-mem-size', '65536',
+                        '--max-wgsize', '1024', LOCKSTEP] + args,
                        capture_output=True, text=True, timeout=600,
                        env=dict(os.environ, LOCKSTEP_DEBUG_LIFE_MANY='1'))
     ran = set(re.findall(r"^Instructions executed for kernel '(\w+)'", r.stdout, re.M))
