@@ -708,13 +708,16 @@ int life_slabs_steps(life_slabs *L, life_rule r, uint64_t n, double *seconds, ls
      * takes a 32-bit count), no exchange. */
     uint64_t longest = L->nslabs > 1 ? L->k : UINT32_MAX;
     double t0 = ls_now(), device0 = L->nlocal_devs ? L->local_devs[0].seconds : 0;
-    if (L->pipelined && n > 0 && steps_pipelined(L, r, n, err))
-        return -1;
-    while (!L->pipelined && n > 0) {
-        uint32_t e = (uint32_t)(n < longest ? n : longest);
-        if (epoch(L, r, e, 1, err))
+    if (L->pipelined) {
+        if (n > 0 && steps_pipelined(L, r, n, err))
             return -1;
-        n -= e;
+    } else {
+        for (uint64_t left = n; left > 0;) {
+            uint32_t e = (uint32_t)(left < longest ? left : longest);
+            if (epoch(L, r, e, 1, err))
+                return -1;
+            left -= e;
+        }
     }
     /* The job's one device: its own time (a GPU's timer); several: the wall's. */
     *seconds = L->census.ndevices == 1 ? L->local_devs[0].seconds - device0 : ls_now() - t0;
@@ -913,14 +916,18 @@ static int piece_planes(const life_slabs *L, slab *sl, uint32_t *per, ls_error *
     return 0;
 }
 
-/* fn over slab sl's owned planes: a CPU slab's where its cells are, a GPU
- * slab's a piece at a time through its two page-locked buffers, the next
- * piece crossing the bus (read_piece: the backends select their device
- * in each call, so any host thread may read) while fn works on this one. */
+/* Planes of GPU slab sl's piece that starts at owned plane `from`. */
+static uint32_t piece_length(const slab *sl, uint32_t from, uint32_t per)
+{
+    return sl->owned - from < per ? sl->owned - from : per;
+}
+
+/* fn over GPU slab sl's owned planes, a piece at a time through its two
+ * page-locked buffers, the next piece crossing the bus (read_piece: the
+ * backends select their device in each call, so any host thread may
+ * read) while fn works on this one. */
 static int each_piece(const life_slabs *L, slab *sl, piece_fn fn, void *arg, ls_error *err)
 {
-    if (!sl->gpu)
-        return fn(arg, L, sl, sl->grid.words + (size_t)sl->ghost[LOW] * L->plane_words, 0, sl->owned, err);
     uint32_t per;
     if (piece_planes(L, sl, &per, err))
         return -1;
@@ -930,12 +937,12 @@ static int each_piece(const life_slabs *L, slab *sl, piece_fn fn, void *arg, ls_
     if (rc)
         *err = next.err;
     for (uint32_t from = 0, b = 0; from < sl->owned && rc == 0; from += per, b ^= 1) {
-        uint32_t n = sl->owned - from < per ? sl->owned - from : per, after = from + n;
+        uint32_t n = piece_length(sl, from, per), after = from + n;
         pthread_t reader;
         int reading = 0;
         if (after < sl->owned) {
-            next = (piece_read){.gpu = sl->gpu, .from = sl->ghost[LOW] + after,
-                                .n = sl->owned - after < per ? sl->owned - after : per, .dst = sl->piece[b ^ 1]};
+            next = (piece_read){.gpu = sl->gpu, .from = sl->ghost[LOW] + after, .n = piece_length(sl, after, per),
+                                .dst = sl->piece[b ^ 1]};
             reading = pthread_create(&reader, NULL, read_piece, &next) == 0;
             if (!reading)
                 read_piece(&next); /* no thread: the read before the work, in turn */
@@ -951,19 +958,17 @@ static int each_piece(const life_slabs *L, slab *sl, piece_fn fn, void *arg, ls_
     return rc;
 }
 
-/* fn fills slab sl's owned planes: a CPU slab's where its cells are; a GPU
- * slab's a piece at a time through its two page-locked buffers in turn,
- * each written to the device while fn fills the other. */
+/* fn fills GPU slab sl's owned planes a piece at a time through its two
+ * page-locked buffers in turn, each written to the device while fn fills
+ * the other. */
 static int fill_pieces(const life_slabs *L, slab *sl, piece_fn fn, void *arg, ls_error *err)
 {
-    if (!sl->gpu)
-        return fn(arg, L, sl, sl->grid.words + (size_t)sl->ghost[LOW] * L->plane_words, 0, sl->owned, err);
     uint32_t per;
     if (piece_planes(L, sl, &per, err))
         return -1;
     int rc = 0;
     for (uint32_t from = 0, b = 0; from < sl->owned && rc == 0; from += per, b ^= 1) {
-        uint32_t n = sl->owned - from < per ? sl->owned - from : per;
+        uint32_t n = piece_length(sl, from, per);
         /* This buffer's last write, two pieces ago, has run: the device
          * was waited for before the piece between was queued. */
         rc = fn(arg, L, sl, sl->piece[b], from, n, err);
@@ -997,9 +1002,16 @@ static void *pass_device(void *arg)
 {
     device_pass *dp = arg;
     omp_set_num_threads(dp->threads); /* this host thread's teams only */
-    for (int j = 0; j < dp->L->nlocal && dp->rc == 0; j++)
-        if (dp->L->slabs[j].dev == dp->dev)
-            dp->rc = (dp->filling ? fill_pieces : each_piece)(dp->L, &dp->L->slabs[j], dp->fn, dp->arg, &dp->err);
+    for (int j = 0; j < dp->L->nlocal && dp->rc == 0; j++) {
+        slab *sl = &dp->L->slabs[j];
+        if (sl->dev != dp->dev)
+            continue;
+        if (!sl->gpu) /* a CPU slab's planes are where its cells are */
+            dp->rc = dp->fn(dp->arg, dp->L, sl, sl->grid.words + (size_t)sl->ghost[LOW] * dp->L->plane_words, 0,
+                            sl->owned, &dp->err);
+        else
+            dp->rc = (dp->filling ? fill_pieces : each_piece)(dp->L, sl, dp->fn, dp->arg, &dp->err);
+    }
     return NULL;
 }
 
