@@ -55,6 +55,8 @@ typedef struct ls_device_info {
     char driver[96];        /* the driver's version: CL_DRIVER_VERSION, CUDA's, the OpenMP runtime's */
     char c_version[64];     /* OpenCL devices: "OpenCL C 1.2 ..." (CL_DEVICE_OPENCL_C_VERSION) */
     int clock_mhz;          /* the highest clock, MHz */
+    /* What decides its kernel shape (shape.h); zero for the reference. */
+    ls_device_caps caps;
 } ls_device_info;
 
 /* Progress and interruption for long runs: the host drivers call report

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "shape.h"
 
 typedef struct ls_ctx ls_ctx;       /* an opened device (backend.h) */
 typedef struct ls_buf ls_buf;       /* device memory (its first member is an ls_buf_head) */
@@ -65,11 +66,13 @@ typedef struct ls_gpu_info {
     uint32_t max_group;     /* most work-items per group */
     uint64_t local_bytes;   /* local (shared) memory per group */
     uint64_t global_bytes;  /* device memory */
-    /* 1 when dialect.h's ls_exchange between work-items of a group is a
-     * register shuffle (CUDA's warps); 0 when it goes through local memory
-     * with barriers (OpenCL C 1.2), which makes kernels that exchange
-     * often slower than their instruction count says. */
-    int shuffles;
+    /* The kernel shape the device runs (shape.h), chosen from caps when
+     * it was opened: whether dialect.h's ls_exchange is a register shuffle
+     * (ls_shape_shuffles) or local memory between barriers, which makes
+     * kernels that exchange often slower than their instruction count
+     * says, and whether kernels are cut for a CPU's loops. */
+    ls_shape shape;
+    ls_device_caps caps;
     /* 1 when a program asked for without definitions (gpu.h's kernel)
      * was compiled with the host code (CUDA: nvcc, at build time), so that
      * what the build defined for both is in it; 0 when the backend builds

@@ -51,6 +51,15 @@ void ls_gpu_info_of(const ls_device *d, ls_gpu_info *out)
     gpu_of(d)->info(d->ctx, out);
 }
 
+ls_shape ls_device_shape(const ls_device *d)
+{
+    if (!d->backend->gpu)
+        return LS_SHAPE_NONE;
+    ls_gpu_info info;
+    ls_gpu_info_of(d, &info);
+    return info.shape;
+}
+
 /* What the wrappers know of a buffer a backend made: its device, size
  * and purpose (ls_buf_head, first in every backend's buffer). */
 static void label_buf(ls_buf *buf, const ls_device *d, size_t bytes, const char *what)

@@ -24,6 +24,9 @@
 
 /* The device's limits (gpu.h's info). */
 void ls_gpu_info_of(const ls_device *d, ls_gpu_info *out);
+/* The kernel shape an opened device runs (shape.h): its ls_gpu_info's,
+ * LS_SHAPE_NONE for the reference, which runs no kernels. */
+ls_shape ls_device_shape(const ls_device *d);
 
 /* `bytes` of d's memory, zeroed; `what` names it in every message about
  * it ("the Life grid"). */

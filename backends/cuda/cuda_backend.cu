@@ -90,6 +90,18 @@ static int cuda_unavailable(cudaError_t st, ls_error *why)
     return ls_fail(why, "%s", cudaGetErrorString(st));
 }
 
+/* What decides a CUDA GPU's kernel shape (shape.h): warps of 32 that
+ * shuffle registers, in kernels nvcc built for that one shape (so
+ * LOCKSTEP_SHAPE does not reach them). */
+static void cuda_caps(const cudaDeviceProp *prop, ls_device_caps *caps)
+{
+    memset(caps, 0, sizeof *caps);
+    caps->warp_shuffles = 1;
+    caps->prebuilt = 1;
+    caps->subgroup_width = (uint32_t)prop->warpSize;
+    caps->local_bytes = prop->sharedMemPerBlock;
+}
+
 static int cuda_list_devices(ls_device_info *out, int max, ls_error *why)
 {
     int n = 0;
@@ -127,6 +139,7 @@ static int cuda_list_devices(ls_device_info *out, int max, ls_error *why)
         snprintf(out[i].driver, sizeof out[i].driver, "CUDA %d.%d", driver / 1000, (driver % 1000) / 10);
         if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, i) == cudaSuccess)
             out[i].clock_mhz = khz / 1000;
+        cuda_caps(&prop, &out[i].caps);
     }
     return n;
 }
@@ -203,7 +216,9 @@ static ls_ctx *cuda_open(int index, ls_error *err)
 static void cu_info(ls_ctx *ctx, ls_gpu_info *out)
 {
     out->is_gpu = 1;
-    out->shuffles = 1;
+    cuda_caps(&ctx->prop, &out->caps);
+    ls_error ignored;
+    ls_shape_choose(&out->caps, &out->shape, &ignored); /* prebuilt: the warp shape, never refused */
     out->prebuilt = 1;
     out->compute_units = (uint32_t)ctx->prop.multiProcessorCount;
     out->max_group = (uint32_t)ctx->prop.maxThreadsPerBlock;

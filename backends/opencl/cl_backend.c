@@ -125,6 +125,8 @@ static ls_device_kind cl_kind(cl_device_type type)
     return LS_DEVICE_CPU;
 }
 
+static void cl_caps(cl_platform_id platform, cl_device_id device, ls_device_caps *caps);
+
 static void describe(cl_dev_ref r, ls_device_info *info)
 {
     memset(info, 0, sizeof *info);
@@ -150,6 +152,7 @@ static void describe(cl_dev_ref r, ls_device_info *info)
     clGetDeviceInfo(r.device, CL_DEVICE_OPENCL_C_VERSION, sizeof info->c_version - 1, info->c_version, NULL);
     clGetDeviceInfo(r.device, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, NULL);
     info->clock_mhz = (int)mhz;
+    cl_caps(r.platform, r.device, &info->caps);
 }
 
 static int cl_list_devices(ls_device_info *out, int max, ls_error *why)
@@ -218,7 +221,7 @@ static int cl_markers_timed(ls_ctx *ctx)
 typedef struct cl_platform_quirks {
     const char *platform, *options;
     const char *registers_128; /* options for LS_CL_REGISTERS_128 programs */
-    int shuffles;              /* ls_gpu_info.shuffles */
+    int warp_shuffles;         /* ls_device_caps.warp_shuffles: inline PTX's shfl.sync */
 } cl_platform_quirks;
 
 static const cl_platform_quirks cl_quirks_table[] = {
@@ -227,7 +230,7 @@ static const cl_platform_quirks cl_quirks_table[] = {
 };
 
 /* The entry of cl_quirks_table for a platform (none: no options, no
- * shuffles). */
+ * warp shuffles). */
 static cl_platform_quirks cl_quirks(cl_platform_id platform)
 {
     cl_platform_quirks none = {"", "", "", 0};
@@ -238,6 +241,68 @@ static cl_platform_quirks cl_quirks(cl_platform_id platform)
         if (strstr(name, cl_quirks_table[i].platform))
             return cl_quirks_table[i];
     return none;
+}
+
+/* Whether the space-separated extension list `list` names `ext`. */
+static int has_extension(const char *list, const char *ext)
+{
+    size_t n = strlen(ext);
+    for (const char *p = strstr(list, ext); p; p = strstr(p + 1, ext))
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* cl_intel_required_subgroup_size's query (its header is not
+ * everywhere): the sub-group sizes a device offers a kernel. */
+#define LS_CL_DEVICE_SUB_GROUP_SIZES_INTEL 0x4108
+
+/* The sub-group width a kernel can ask for (intel_reqd_sub_group_size):
+ * 32 where offered, as dialect.h's runs of 32 need, else the widest; 0
+ * where the device offers none. */
+static uint32_t cl_subgroup_width(cl_device_id device, const char *extensions)
+{
+    size_t sizes[16], bytes = 0;
+    uint32_t widest = 0;
+    if (!has_extension(extensions, "cl_intel_required_subgroup_size") ||
+        clGetDeviceInfo(device, LS_CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes, &bytes) != CL_SUCCESS)
+        return 0;
+    for (size_t i = 0; i < bytes / sizeof sizes[0] && i < 16; i++) {
+        if (sizes[i] == 32)
+            return 32;
+        widest = sizes[i] > widest ? (uint32_t)sizes[i] : widest;
+    }
+    return widest;
+}
+
+/* What the device offers that decides its kernel shape (shape.h), from
+ * its own reports and its platform's quirks; a query it does not answer
+ * counts as the capability absent. */
+static void cl_caps(cl_platform_id platform, cl_device_id device, ls_device_caps *caps)
+{
+    memset(caps, 0, sizeof *caps);
+    cl_device_type type = 0;
+    cl_uint width = 0;
+    cl_ulong local = 0;
+    clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetDeviceInfo(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, sizeof width, &width, NULL);
+    clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    caps->is_cpu = (type & CL_DEVICE_TYPE_CPU) && !(type & CL_DEVICE_TYPE_GPU);
+    caps->vector_width = width;
+    caps->local_bytes = local;
+    caps->warp_shuffles = cl_quirks(platform).warp_shuffles;
+    size_t len = 0;
+    char *extensions = NULL;
+    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &len) == CL_SUCCESS && len &&
+        (extensions = calloc(1, len + 1)) &&
+        clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, len, extensions, NULL) == CL_SUCCESS) {
+        /* Intel's sub-groups are OpenCL C 1.2 built-ins; Khronos's
+         * (cl_khr_subgroup_shuffle) need OpenCL C 2.0 and a size the
+         * kernel cannot ask for, so they are not taken. */
+        caps->subgroup_shuffles = has_extension(extensions, "cl_intel_subgroups");
+        caps->subgroup_width = cl_subgroup_width(device, extensions);
+    }
+    free(extensions);
 }
 
 static void cl_close(ls_ctx *ctx)
@@ -328,7 +393,11 @@ static ls_ctx *cl_open(int index, ls_error *err)
     clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     ctx->info.is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
     cl_platform_quirks quirks = cl_quirks(ctx->platform);
-    ctx->info.shuffles = quirks.shuffles;
+    cl_caps(ctx->platform, ctx->device, &ctx->info.caps);
+    if (ls_shape_choose(&ctx->info.caps, &ctx->info.shape, err) != 0) {
+        cl_close(ctx);
+        return NULL;
+    }
     ctx->info.prebuilt = 0; /* every program is built from its source at run time */
     ctx->info.compute_units = units ? units : 1;
     ctx->info.max_group = (uint32_t)(max_wg ? max_wg : 1);
@@ -404,7 +473,8 @@ static int cl_read(ls_ctx *ctx, ls_buf *b, size_t offset, void *dst, size_t byte
     return 0;
 }
 
-/* The build options of a program: the OpenCL C version and floating-point
+/* The build options of a program: the OpenCL C version, the device's
+ * kernel shape (shape.h; dialect.h reads LS_SHAPE), the floating-point
  * options the program's source asks for, its platform's (cl_quirks_table,
  * with the register cap where the source asks for it), and -DNAME=VALUE
  * for each definition. Exact
@@ -426,14 +496,15 @@ static char *cl_build_options(ls_ctx *ctx, const ls_cl_source *src, const char *
     }
     const char *regs = src->flags & LS_CL_REGISTERS_128 ? ctx->registers_128 : "";
     /* Each definition adds " -D" to its own characters. */
-    size_t len = sizeof "-cl-std=CL1.2" + strlen(fp) + strlen(ctx->extra_options) + strlen(regs) +
+    size_t len = sizeof "-cl-std=CL1.2 -DLS_SHAPE=4" + strlen(fp) + strlen(ctx->extra_options) + strlen(regs) +
                  4 * strlen(defines) + 8;
     char *opts = malloc(len);
     if (!opts) {
         ls_fail(err, "out of memory building OpenCL program %s", src->name);
         return NULL;
     }
-    int used = snprintf(opts, len, "-cl-std=CL1.2%s%s%s", fp, ctx->extra_options, regs);
+    int used = snprintf(opts, len, "-cl-std=CL1.2 -DLS_SHAPE=%d%s%s%s", (int)ctx->info.shape, fp,
+                        ctx->extra_options, regs);
     char def[256];
     const char *next = defines;
     int got;

@@ -53,6 +53,33 @@ static void json_bytes_member(FILE *out, const char *key, int known, uint64_t va
         fputs("null", out);
 }
 
+/* The kernel shape the device would run (shape.h), or NONE for the
+ * reference; `why` says why LOCKSTEP_SHAPE cannot be had there. */
+static ls_shape device_shape(const ls_device_info *d, ls_error *why)
+{
+    ls_shape shape = LS_SHAPE_NONE;
+    if (d->kind != LS_DEVICE_REFERENCE && ls_shape_choose(&d->caps, &shape, why) != 0)
+        shape = LS_SHAPE_NONE;
+    return shape;
+}
+
+/* The device's kernel shape and the capabilities it was chosen from. */
+static void shape_json(FILE *out, const ls_device_info *d)
+{
+    ls_error why = {{0}, 0};
+    ls_shape shape = device_shape(d, &why);
+    fprintf(out, ",\"shape\":\"%s\",\"shape_refused\":", ls_shape_name(shape));
+    if (why.msg[0])
+        ls_json_string(out, why.msg);
+    else
+        fputs("null", out);
+    fprintf(out,
+            ",\"caps\":{\"warp_shuffles\":%s,\"subgroup_shuffles\":%s,\"subgroup_width\":%u,"
+            "\"vector_width\":%u,\"local_bytes\":%" PRIu64 "}",
+            d->caps.warp_shuffles ? "true" : "false", d->caps.subgroup_shuffles ? "true" : "false",
+            d->caps.subgroup_width, d->caps.vector_width, d->caps.local_bytes);
+}
+
 /* One device of `lockstep devices --json`. */
 static void device_json(FILE *out, const ls_backend *b, int index, const ls_device_info *d, const device_memory *m)
 {
@@ -72,6 +99,7 @@ static void device_json(FILE *out, const ls_backend *b, int index, const ls_devi
             ls_device_kind_name(d->kind), ls_device_type_name(d->kind), d->compute_units, d->memory_bytes);
     json_bytes_member(out, "max_alloc_bytes", d->max_alloc_bytes > 0, d->max_alloc_bytes);
     json_bytes_member(out, "free_memory_bytes", m->has_free, m->free_bytes);
+    shape_json(out, d);
     fputs(",\"largest\":{", out);
     for (int i = 0; i < m->nfit; i++)
         fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", m->fit[i].key, m->fit[i].value);
@@ -97,6 +125,12 @@ static void device_text(FILE *out, const ls_backend *b, int index, const ls_devi
         fprintf(out, ", %s", d->c_version);
     if (d->clock_mhz > 0)
         fprintf(out, ", %d MHz", d->clock_mhz);
+    ls_error why = {{0}, 0};
+    ls_shape shape = device_shape(d, &why);
+    if (why.msg[0])
+        fprintf(out, "\n%-8s %*s  kernel shape: refused: %s", "", indent, "", why.msg);
+    else if (shape != LS_SHAPE_NONE)
+        fprintf(out, "\n%-8s %*s  kernel shape: %s (%s)", "", indent, "", ls_shape_name(shape), ls_shape_text(shape));
     fprintf(out, "\n%-8s %*s  memory %.1f GiB, ", "", indent, "", gib(d->memory_bytes));
     if (d->max_alloc_bytes)
         fprintf(out, "at most %.1f GiB in one allocation, ", gib(d->max_alloc_bytes));

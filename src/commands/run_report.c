@@ -4,6 +4,7 @@
 #include <inttypes.h>
 
 #include "commands.h"
+#include "gpu_call.h"
 #include "output.h"
 
 /* The devices of a run on several and what each did, as JSON members. */
@@ -16,9 +17,10 @@ static void print_devices_json(const ls_set *set, const ls_set_report *st, FILE 
         ls_json_string(out, d->label);
         fputs(",\"backend\":", out);
         ls_json_string(out, d->backend);
-        fprintf(out, ",\"rank\":%d,\"gpu\":%s,\"items\":%" PRIu64 ",\"seconds\":%.6f,\"clock\":\"%s\","
-                     "\"timer_rejected\":%s}",
-                d->rank, d->is_gpu ? "true" : "false", d->items, d->seconds, d->wall_clock ? "wall" : "device",
+        fprintf(out, ",\"rank\":%d,\"gpu\":%s,\"shape\":\"%s\",\"items\":%" PRIu64 ",\"seconds\":%.6f,"
+                     "\"clock\":\"%s\",\"timer_rejected\":%s}",
+                d->rank, d->is_gpu ? "true" : "false", ls_shape_name(d->shape), d->items, d->seconds,
+                d->wall_clock ? "wall" : "device",
                 d->timer_rejected ? "true" : "false");
     }
     fputc(']', out);
@@ -76,7 +78,8 @@ static void print_run_json(const ls_workload *w, const void *params, const ls_se
         print_devices_json(set, &run->report, out);
     } else {
         const ls_device *d = &set->dev[0];
-        fprintf(out, ",\"backend\":\"%s\",\"device_index\":%d,\"device_name\":", d->backend->name, d->index);
+        fprintf(out, ",\"backend\":\"%s\",\"device_index\":%d,\"shape\":\"%s\",\"device_name\":",
+                d->backend->name, d->index, ls_shape_name(ls_device_shape(d)));
         ls_json_string(out, d->info.name);
         if (run->report.ndevices)
             fprintf(out, ",\"wall_seconds\":%.6f", run->report.wall_seconds);

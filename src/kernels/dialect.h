@@ -42,12 +42,15 @@
  *                                 and 31 of a run get unspecified values.
  *                                 Every work-item of the group must call it
  *                                 the same number of times (OpenCL: group
- *                                 barriers). CUDA: warp shuffles. OpenCL
- *                                 1.2 has no shuffle (cl_khr_subgroup_shuffle
- *                                 is optional and its sub-group size is not
- *                                 fixed at 32), so it goes through local
- *                                 memory between two barriers, except on
- *                                 NVIDIA (LS_NV_PTX, below).
+ *                                 barriers). By the kernel shape (LS_SHAPE,
+ *                                 below): warp shuffles on CUDA and NVIDIA's
+ *                                 OpenCL (LS_NV_PTX), Intel's sub-group
+ *                                 shuffles in sub-groups asked to be 32
+ *                                 wide (cl_intel_subgroups: OpenCL C 1.2 has
+ *                                 no shuffle of its own, and Khronos's
+ *                                 cl_khr_subgroup_shuffle needs OpenCL C 2.0
+ *                                 and cannot fix the width at 32), and local
+ *                                 memory between two barriers elsewhere.
  *   ls_shuffle(buf, n, group, v, la, lb, a, b)
  *                                 for k < n: a[k] = v[k] of lane la and
  *                                 b[k] = v[k] of lane lb (both below 32) of
@@ -55,8 +58,8 @@
  *                                 lanes, where ls_exchange has only the
  *                                 neighbours. The same rules as ls_exchange
  *                                 (every work-item calls it as often; warp
- *                                 shuffles on CUDA and NVIDIA's OpenCL, local
- *                                 memory between two barriers elsewhere),
+ *                                 or sub-group shuffles where ls_exchange
+ *                                 has them, local memory elsewhere),
  *                                 but buf is the caller's local memory, n
  *                                 words for each of the group's `group`
  *                                 work-items (unused where it shuffles)
@@ -143,6 +146,24 @@
 
 #include "portable.h"
 
+/* The kernel shape the device runs (src/shape.h, whose numbers these
+ * are): the OpenCL backend passes -DLS_SHAPE=n for the device it builds
+ * for; nvcc and NVRTC build for warps. A kernel source may cut its work
+ * by it (#if LS_SHAPE == LS_SHAPE_CPU); ls_exchange and ls_shuffle below
+ * are register shuffles on the warp shape and local memory between two
+ * barriers on the others. */
+#define LS_SHAPE_WARP 1
+#define LS_SHAPE_SUBGROUP 2
+#define LS_SHAPE_GROUP 3
+#define LS_SHAPE_CPU 4
+#ifndef LS_SHAPE
+#ifdef __CUDACC__
+#define LS_SHAPE LS_SHAPE_WARP
+#else
+#define LS_SHAPE LS_SHAPE_GROUP
+#endif
+#endif
+
 #if defined(__OPENCL_C_VERSION__)
 
 #ifdef LS_EXACT_FP
@@ -167,7 +188,10 @@
 #define ls_barrier() barrier(CLK_LOCAL_MEM_FENCE)
 #define ls_atomic_inc_local(p) atomic_inc(p)
 #define ls_atomic_inc_global(p) atomic_inc(p)
-#ifdef LS_NV_PTX
+#if LS_SHAPE == LS_SHAPE_WARP
+#ifndef LS_NV_PTX
+#error "the warp shape on OpenCL is NVIDIA's inline PTX (LS_NV_PTX)"
+#endif
 #define LS_EXCHANGE_BUF(name, n) __local ls_u32 *name = 0
 /* What __shfl_up_sync(~0, v, 1) and __shfl_down_sync(~0, v, 1) are in PTX:
  * lane - 1 (clamped at lane 0: c = 0) and lane + 1 (clamped at 31). */
@@ -205,6 +229,33 @@ static inline ls_u32 ls_nv_shfl_idx(ls_u32 v, ls_u32 lane)
             (a)[ls_s_k_] = ls_nv_shfl_idx((v)[ls_s_k_], (la));                    \
             (b)[ls_s_k_] = ls_nv_shfl_idx((v)[ls_s_k_], (lb));                    \
         }                                                                         \
+    } while (0)
+#elif LS_SHAPE == LS_SHAPE_SUBGROUP
+/* Intel's sub-groups (cl_intel_subgroups), asked to be 32 wide: in a 1-D
+ * group of a multiple of 32 work-items, sub-group k is the run of local
+ * ids 32k .. 32k + 31, so a lane is lid % 32 as ls_exchange's contract
+ * says. Every work-item of the sub-group takes part in a shuffle. */
+#undef LS_KERNEL
+#define LS_KERNEL __kernel __attribute__((intel_reqd_sub_group_size(32)))
+#define LS_EXCHANGE_BUF(name, n) __local ls_u32 *name = 0
+#define ls_exchange(buf, n, v, up, dn)                                                     \
+    do {                                                                                   \
+        (void)(buf);                                                                       \
+        ls_u32 ls_x_lane_ = (ls_u32)get_sub_group_local_id();                              \
+        ls_u32 ls_x_up_ = ls_x_lane_ - (ls_x_lane_ != 0u);                                 \
+        ls_u32 ls_x_dn_ = ls_x_lane_ + (ls_x_lane_ != 31u);                                \
+        for (ls_u32 ls_x_k_ = 0; ls_x_k_ < (n); ls_x_k_++) {                               \
+            (up)[ls_x_k_] = intel_sub_group_shuffle((v)[ls_x_k_], ls_x_up_);               \
+            (dn)[ls_x_k_] = intel_sub_group_shuffle((v)[ls_x_k_], ls_x_dn_);               \
+        }                                                                                  \
+    } while (0)
+#define ls_shuffle(buf, n, group, v, la, lb, a, b)                                         \
+    do {                                                                                   \
+        (void)(buf);                                                                       \
+        for (ls_u32 ls_s_k_ = 0; ls_s_k_ < (n); ls_s_k_++) {                               \
+            (a)[ls_s_k_] = intel_sub_group_shuffle((v)[ls_s_k_], (la));                    \
+            (b)[ls_s_k_] = intel_sub_group_shuffle((v)[ls_s_k_], (lb));                    \
+        }                                                                                  \
     } while (0)
 #else
 #define LS_EXCHANGE_BUF(name, n) __local ls_u32 name[(n) * 256]
@@ -300,7 +351,7 @@ LS_DEVICE void ls_copy_async(ls_u32 *dst, const ls_u32 *src)
 #endif
 
 #define LS_PRAGMA_(text) _Pragma(#text)
-#if defined(__CUDACC__) || defined(LS_NV_PTX)
+#if LS_SHAPE == LS_SHAPE_WARP || LS_SHAPE == LS_SHAPE_SUBGROUP
 #define LS_UNROLL_EXCHANGING(n) LS_PRAGMA_(unroll n)
 #else
 #define LS_UNROLL_EXCHANGING(n)

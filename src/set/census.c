@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_call.h"
 #include "set.h"
 
 /* What a rank tells the others: its devices; n < 0 when it failed. */
@@ -29,6 +30,7 @@ static void describe(const ls_set *set, int failed, ls_census_measure measure, r
         j->rank = set->job.rank;
         j->slot = i;
         j->is_gpu = d->info.kind == LS_DEVICE_GPU;
+        j->shape = ls_device_shape(d);
         j->shares = ls_gpu_shares(d->backend->gpu);
         j->pid = (int32_t)getpid();
         snprintf(j->host, sizeof j->host, "%s", ls_job_host(&set->job));
@@ -128,6 +130,7 @@ void ls_set_share_fill(ls_set_share *d, const ls_job_device *of, uint64_t items,
     snprintf(d->backend, sizeof d->backend, "%s", of->backend);
     d->rank = of->rank;
     d->is_gpu = of->is_gpu;
+    d->shape = (ls_shape)of->shape;
     d->items = items;
     d->seconds = seconds;
     d->wall_clock = wall_clock != 0;

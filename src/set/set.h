@@ -101,6 +101,7 @@ typedef struct ls_set_share {
     char backend[16]; /* its backend's name, "cuda" (a device of another rank has no ls_backend here) */
     int rank;
     int is_gpu;
+    ls_shape shape; /* the kernel shape it ran (shape.h), LS_SHAPE_NONE for the reference */
     uint64_t items;
     double seconds;     /* its time, by its clock: */
     int wall_clock;     /* 1: the wall clock (a CPU, or a GPU whose timer was rejected) */
@@ -128,6 +129,7 @@ typedef struct ls_set_report {
 
 typedef struct ls_job_device {
     int32_t rank, slot, is_gpu, pid;
+    int32_t shape;    /* its kernel shape (shape.h's ls_shape), LS_SHAPE_NONE for the reference */
     int32_t shares;   /* its memory can be written by another process of its node (gpu.h's ls_gpu_shares) */
     uint64_t measure; /* the census's measure of it (Life: the memory it may use); 0 without one */
     char label[64];   /* "cuda:0", or "rank 1 cuda:0" in an MPI job */

@@ -212,7 +212,7 @@ static int many_forced(void)
  * through NVIDIA's OpenCL before it had shuffles, 65536^2 x 1024 took
  * 344.5 ms at 16 generations a launch against 264.4 ms with the two-
  * generation kernel (docs/perf/2026-11-23-h200-final-issue16.log). NVIDIA's
- * OpenCL now has them (LS_NV_PTX, inline PTX; ls_gpu_info.shuffles) and
+ * OpenCL now has them (LS_NV_PTX, inline PTX: the warp shape, shape.h) and
  * runs it in 134.1 ms, CUDA's time (docs/perf/2026-11-24-h200-nv-opencl-
  * shuffles.log). On a CPU device (PoCL) a barrier is a loop split, and the
  * many-generation kernel runs. LOCKSTEP_DEBUG_LIFE_MANY=1 runs it
@@ -224,7 +224,7 @@ static const char *many_kernel_name(const life_gpu_state *st, const ls_gpu_info 
     static const char *const names[2][2] = {{"life_many_2d", "life_many_2d_aligned"},
                                             {"life_many_2d_b3s23", "life_many_2d_b3s23_aligned"}};
     if (LIFE_2D_GENS <= 2 || !two_kernel_name(st, r, group) || life_many_margin(st) == 0 ||
-        (info->is_gpu && !info->shuffles && !many_forced()))
+        (info->shape == LS_SHAPE_GROUP && !many_forced()))
         return NULL;
     if (st->bounded)
         return "life_many_2d_plane";
@@ -241,7 +241,7 @@ static const char *many_kernel_name(const life_gpu_state *st, const ls_gpu_info 
  * run: rows of more than 32 words (a warp holds a whole row), planes of 4
  * GiB or more (its offsets in a plane are 32-bit), groups or local memory
  * smaller than its on the device. Only where work-items shuffle words
- * (ls_gpu_info.shuffles: CUDA, NVIDIA's OpenCL): elsewhere each shuffle is
+ * (ls_shape_shuffles: CUDA, NVIDIA's OpenCL): elsewhere each shuffle is
  * two barriers, and on a CPU device (PoCL) the walk ran several times
  * slower than one generation a launch, every work-item's state crossing
  * every barrier (fewer barriers, one shuffle for both levels' rows, were
@@ -258,7 +258,8 @@ static const char *tile_kernel_name(const life_gpu_state *st, const ls_gpu_info 
                                             {"life_tile_3d_b6s567", "life_tile_3d_b6s567_aligned"}};
     if (LIFE_GPU_3D_DEPTH < 2 || st->dims != 3 || st->row_words > 32 ||
         (uint64_t)st->row_words * sizeof(uint32_t) * st->ny > UINT32_MAX || info->max_group < LIFE_TILE_GROUP ||
-        info->local_bytes < LIFE_TILE_LOCAL_BYTES || ((!info->shuffles || !info->prebuilt) && !many_forced()))
+        info->local_bytes < LIFE_TILE_LOCAL_BYTES ||
+        ((!ls_shape_shuffles(info->shape) || !info->prebuilt) && !many_forced()))
         return NULL;
     if (st->bounded)
         return "life_tile_3d_plane";
