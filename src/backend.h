@@ -57,6 +57,13 @@ typedef struct ls_device_info {
     int clock_mhz;          /* the highest clock, MHz */
     /* What decides its kernel shape (shape.h); zero for the reference. */
     ls_device_caps caps;
+    /* Which silicon it is, so that paths to the same chip are compared
+     * (bench's efficiency): "host" for the host's CPU however it is
+     * reached (OpenMP, PoCL, Intel's runtime), else the GPU's UUID
+     * ("uuid:...") and its PCI address ("pci:DDDD:BB:DD"), each "" where
+     * the API does not say (portability.h's ls_same_silicon compares them). */
+    char uuid[40];
+    char pci[24];
 } ls_device_info;
 
 /* Progress and interruption for long runs: the host drivers call report

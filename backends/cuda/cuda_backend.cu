@@ -102,6 +102,17 @@ static void cuda_caps(const cudaDeviceProp *prop, ls_device_caps *caps)
     caps->local_bytes = prop->sharedMemPerBlock;
 }
 
+/* The GPU's UUID and PCI address, as NVIDIA's OpenCL reports them too
+ * (ls_same_silicon). */
+static void cuda_silicon(const cudaDeviceProp *prop, ls_device_info *info)
+{
+    int n = snprintf(info->uuid, sizeof info->uuid, "uuid:");
+    for (int b = 0; b < 16 && n > 0 && (size_t)n < sizeof info->uuid; b++)
+        n += snprintf(info->uuid + n, sizeof info->uuid - (size_t)n, "%02x", (unsigned char)prop->uuid.bytes[b]);
+    snprintf(info->pci, sizeof info->pci, "pci:%04x:%02x:%02x", (unsigned)prop->pciDomainID, (unsigned)prop->pciBusID,
+             (unsigned)prop->pciDeviceID);
+}
+
 static int cuda_list_devices(ls_device_info *out, int max, ls_error *why)
 {
     int n = 0;
@@ -140,6 +151,7 @@ static int cuda_list_devices(ls_device_info *out, int max, ls_error *why)
         if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, i) == cudaSuccess)
             out[i].clock_mhz = khz / 1000;
         cuda_caps(&prop, &out[i].caps);
+        cuda_silicon(&prop, &out[i]);
     }
     return n;
 }

@@ -127,6 +127,39 @@ static ls_device_kind cl_kind(cl_device_type type)
 
 static void cl_caps(cl_platform_id platform, cl_device_id device, ls_device_caps *caps);
 
+/* Queries of cl_khr_device_uuid, cl_khr_pci_bus_info and
+ * cl_nv_device_attribute_query (their headers are not everywhere). */
+#define LS_CL_DEVICE_UUID_KHR 0x106A
+#define LS_CL_DEVICE_PCI_BUS_INFO_KHR 0x410F
+#define LS_CL_DEVICE_PCI_BUS_ID_NV 0x4008
+#define LS_CL_DEVICE_PCI_SLOT_ID_NV 0x4009
+#define LS_CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
+
+/* A GPU's UUID and PCI address where the driver tells them, so that
+ * NVIDIA's OpenCL and CUDA name one GPU alike (ls_same_silicon); queries
+ * of extensions a driver lacks fail and leave "". */
+static void cl_silicon(cl_device_id device, ls_device_info *info)
+{
+    unsigned char uuid[16];
+    if (clGetDeviceInfo(device, LS_CL_DEVICE_UUID_KHR, sizeof uuid, uuid, NULL) == CL_SUCCESS) {
+        int n = snprintf(info->uuid, sizeof info->uuid, "uuid:");
+        for (int b = 0; b < 16 && n > 0 && (size_t)n < sizeof info->uuid; b++)
+            n += snprintf(info->uuid + n, sizeof info->uuid - (size_t)n, "%02x", uuid[b]);
+    }
+    struct {
+        cl_uint domain, bus, device, function;
+    } bus_info;
+    cl_uint bus = 0, slot = 0, domain = 0;
+    if (clGetDeviceInfo(device, LS_CL_DEVICE_PCI_BUS_INFO_KHR, sizeof bus_info, &bus_info, NULL) == CL_SUCCESS)
+        snprintf(info->pci, sizeof info->pci, "pci:%04x:%02x:%02x", bus_info.domain, bus_info.bus, bus_info.device);
+    else if (clGetDeviceInfo(device, LS_CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) == CL_SUCCESS &&
+             clGetDeviceInfo(device, LS_CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) == CL_SUCCESS) {
+        clGetDeviceInfo(device, LS_CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof domain, &domain, NULL);
+        /* NVIDIA's slot is the PCI device number shifted left 3 past the function. */
+        snprintf(info->pci, sizeof info->pci, "pci:%04x:%02x:%02x", domain, bus, slot >> 3);
+    }
+}
+
 static void describe(cl_dev_ref r, ls_device_info *info)
 {
     memset(info, 0, sizeof *info);
@@ -153,6 +186,7 @@ static void describe(cl_dev_ref r, ls_device_info *info)
     clGetDeviceInfo(r.device, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, NULL);
     info->clock_mhz = (int)mhz;
     cl_caps(r.platform, r.device, &info->caps);
+    cl_silicon(r.device, info);
 }
 
 static int cl_list_devices(ls_device_info *out, int max, ls_error *why)

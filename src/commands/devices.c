@@ -90,6 +90,8 @@ static void device_json(FILE *out, const ls_backend *b, int index, const ls_devi
     json_string_member(out, "vendor", d->vendor);
     json_string_member(out, "driver_version", d->driver);
     json_string_member(out, "opencl_c_version", d->c_version);
+    json_string_member(out, "uuid", d->uuid);
+    json_string_member(out, "pci", d->pci);
     fprintf(out, ",\"clock_mhz\":");
     if (d->clock_mhz > 0)
         fprintf(out, "%d", d->clock_mhz);
