@@ -7,6 +7,7 @@
 #include "commands/commands.h"
 #include "manual.h"
 #include "output.h"
+#include "progress.h"
 #include "version.h"
 #include "workload.h"
 
@@ -154,6 +155,10 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     ls_error err = {{0}, 0};
+    if (ls_debug_stall("start", &err) != 0) {
+        fprintf(stderr, "lockstep: %s\n", err.msg);
+        return 2;
+    }
     if (ls_cluster_start(&argc, &argv, &err) != 0) {
         fprintf(stderr, "lockstep: %s\n", err.msg);
         return 1;

@@ -6,7 +6,9 @@
 #include "output.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -69,6 +71,47 @@ int ls_progress_signal(void)
 int ls_exit_interrupted(void)
 {
     return 128 + (interrupted ? (int)interrupted : SIGINT);
+}
+
+/* ---- LOCKSTEP_DEBUG_STALL ------------------------------------------------ */
+
+static const char *const stall_phases[] = {"start", "build"};
+static const char *const stall_ways[] = {"resume", "fail", "hang"};
+
+/* The index of the word `text` (of length n) in words[0..count), or -1. */
+static int word_index(const char *text, size_t n, const char *const *words, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (strlen(words[i]) == n && strncmp(text, words[i], n) == 0)
+            return i;
+    return -1;
+}
+
+int ls_debug_stall(const char *phase, ls_error *err)
+{
+    static atomic_flag stalled = ATOMIC_FLAG_INIT;
+    const char *spec = getenv("LOCKSTEP_DEBUG_STALL");
+    if (!spec || !*spec)
+        return 0;
+    const char *colon = strchr(spec, ':');
+    int at = colon ? word_index(spec, (size_t)(colon - spec), stall_phases, 2) : -1;
+    int how = colon ? word_index(colon + 1, strlen(colon + 1), stall_ways, 3) : -1;
+    if (at < 0 || how < 0)
+        return ls_fail_usage(err, "LOCKSTEP_DEBUG_STALL: expected PHASE:HOW (PHASE start or build, HOW resume, fail "
+                                  "or hang), got '%s'", spec);
+    if (strcmp(stall_phases[at], phase) != 0 || atomic_flag_test_and_set(&stalled))
+        return 0;
+    int hang = how == 2;
+    fprintf(stderr, "lockstep: LOCKSTEP_DEBUG_STALL is set: stalled at %s %s\n", phase,
+            hang ? "for ever" : "until a stop signal comes");
+    fflush(stderr);
+    while (hang || !ls_progress_interrupted()) {
+        struct timespec step = {0, 10 * 1000000L};
+        nanosleep(&step, NULL); /* a signal ends it early: the loop looks again */
+    }
+    if (how == 1)
+        return ls_fail(err, "%s failed: a stop signal came while it ran (LOCKSTEP_DEBUG_STALL=%s)", phase, spec);
+    return 0;
 }
 
 /* "1.2e+08" -> "1.2e8": rates as the counts of the command line. */

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "error.h"
 
 typedef struct ls_progress_bar {
     const char *label; /* e.g. "graveler on cuda:0" */
@@ -61,6 +62,18 @@ void ls_progress_stop(int sig);
  * killed (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP). The report of
  * what was done is printed first, and no output file is written. */
 int ls_exit_interrupted(void);
+
+/* LOCKSTEP_DEBUG_STALL=PHASE:HOW, for the tests: the first time this
+ * process reaches PHASE ("start": before it joins an MPI job; "build": a
+ * GPU device's program build, in gpu_call.c) it says so on stderr and
+ * waits there, as in a slow call that does not look at the stop flag:
+ * HOW "resume" until a stop signal comes, then goes on; "fail" until a
+ * stop signal comes, then fails (as PoCL's build did when a signal came
+ * while it ran); "hang" for ever (as Intel's OpenCL CPU compiler did on
+ * some kernels). So the tests send their signals while a phase provably
+ * runs. 0 (go on), or -1 with err set: the failure, or a value it cannot
+ * read (err->usage set). */
+int ls_debug_stall(const char *phase, ls_error *err);
 
 double ls_now(void);
 
