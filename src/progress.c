@@ -13,7 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The first stop's signal number (or another rank's, ls_progress_stop). */
 static volatile sig_atomic_t interrupted;
+/* The command acts on a stop (ls_progress_catch_sigint was called). */
+static int acting;
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
+#define NSTOP ((int)(sizeof stop_signals / sizeof stop_signals[0]))
 
 double ls_now(void)
 {
@@ -23,7 +29,7 @@ double ls_now(void)
 }
 
 /* The first stop signal's number: what the exit code reports. */
-static void on_sigint(int sig)
+static void on_stop_signal(int sig)
 {
     if (!interrupted)
         interrupted = sig;
@@ -36,20 +42,39 @@ static void on_sigint(int sig)
  * rank and then waits for the job, where SIGINT and SIGTERM to mpirun end
  * the job themselves (its ranks killed a second later, and what rank 0
  * was printing cut short). */
-void ls_progress_catch_sigint(void)
+void ls_progress_hold_stops(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = on_stop_signal;
     /* Reads and writes under way (a checkpoint commit) go on. */
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
+    for (int i = 0; i < NSTOP; i++)
+        sigaction(stop_signals[i], &sa, NULL);
+}
+
+void ls_progress_catch_sigint(void)
+{
+    ls_progress_hold_stops(); /* again: a driver may have put its own in place */
+    acting = 1;
     /* A write that waits on a reader (--out FIFO) ends at the signal:
      * SA_RESTART would restart its open() or write() forever. */
     ls_output_set_stop(ls_progress_interrupted);
+}
+
+void ls_progress_release(void)
+{
+    if (acting)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < NSTOP; i++)
+        sigaction(stop_signals[i], &sa, NULL);
+    if (interrupted)
+        raise((int)interrupted);
 }
 
 int ls_progress_interrupted(void)

@@ -9,8 +9,8 @@
  * its state (ls_progress.saved: a search's checkpoint), with the
  * workload's own detail where it gives one (ls_progress.progress_detail).
  * Also carries the stop flag: once SIGINT, SIGTERM or SIGHUP arrives
- * (after ls_progress_catch_sigint), the report callback asks the backend
- * to stop. */
+ * (ls_progress_hold_stops), the report callback asks the backend to
+ * stop. */
 #ifndef LOCKSTEP_PROGRESS_H
 #define LOCKSTEP_PROGRESS_H
 
@@ -45,11 +45,23 @@ ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const cha
 /* Clears the line if anything was drawn. */
 void ls_progress_finish(ls_progress_bar *bar);
 
-/* After this, Ctrl-C, SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 set a flag
- * that the report callback turns into a stop request instead of killing
- * the process, and that ends an output's wait for a reader
- * (ls_output_set_stop). */
+/* Stop signals (SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2) from the very
+ * start: main calls this first, before an MPI job is joined and any
+ * device is opened, so that a signal that comes then is remembered, not
+ * the end of the process. A command that
+ * acts on stops says so with ls_progress_catch_sigint; one that does not
+ * lets them end it as ever (ls_progress_release). */
+void ls_progress_hold_stops(void);
+/* The command acts on stops: from here on a stop signal sets a flag that
+ * the report callback turns into a stop request, that the command's loops
+ * read, and that ends an output's wait for a reader (ls_output_set_stop).
+ * A signal that came since ls_progress_hold_stops is acted on too. */
 void ls_progress_catch_sigint(void);
+/* For a command that does not act on stops (devices, version, help): the
+ * stop signals end the process again, as without handlers, and one that
+ * came already ends it now. Nothing once ls_progress_catch_sigint was
+ * called. main calls it last, so that no signal is ever lost. */
+void ls_progress_release(void);
 int ls_progress_interrupted(void);
 /* The stop signal that came (0: none). */
 int ls_progress_signal(void);

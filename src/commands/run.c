@@ -266,8 +266,10 @@ int ls_cmd_workload(const ls_workload *w, int argc, char **argv)
         snprintf(what, sizeof what, "%s%s%s", w->name, found ? " " : "", found ? found->name : "");
         return ls_cmd_refuse_ranks(what);
     }
-    if (found && found->run)
+    if (found && found->run) {
+        ls_progress_release(); /* it does not act on stop signals: one ends it */
         return found->run(argc, argv);
+    }
     if (found) {
         char usage[96];
         snprintf(usage, sizeof usage, "lockstep %s %s [options]", w->name, found->name);

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""stop_signals.py LOCKSTEP - stop signals at the moments that used to lose
+them (issues 34 and 35), each sent while LOCKSTEP_DEBUG_STALL holds the
+process in a known phase (it says so on stderr first), so no check depends
+on when a signal happens to land:
+
+  - at start-up (start:resume), before the run's own handlers used to be in
+    place: the signal is remembered, the run stops at its first chunk and
+    reports ("interrupted": true, exit 128 + N), where it used to die with
+    no report;
+The OpenCL parts need an OpenCL device (PoCL here) and are left out without
+one.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from harness import expect, finish
+
+LS = os.path.abspath(sys.argv[1])
+devices = json.loads(subprocess.run([LS, 'devices', '--json'], capture_output=True, text=True).stdout)
+OPENCL = any(b['backend'] == 'opencl' and b['available'] for b in devices['backends'])
+STALLED = 'LOCKSTEP_DEBUG_STALL is set: stalled at'
+
+
+def stalled_run(args, stall, signals, cwd=None, timeout=120):
+    """Starts lockstep ARGS with LOCKSTEP_DEBUG_STALL=stall, waits for its
+    line saying it stalled, then sends each of `signals` in turn (0.3 s
+    apart). Returns (exit status, stdout, stderr, whether it was still
+    running before the last signal); exit status None when it did not end
+    within `timeout` seconds of the last signal (it is then killed)."""
+    env = dict(os.environ, LOCKSTEP_DEBUG_STALL=stall)
+    env.pop('LOCKSTEP_BACKEND', None)
+    p = subprocess.Popen([LS, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
+    said = ''
+    while STALLED not in said:
+        line = p.stderr.readline()
+        if not line:
+            break
+        said += line
+    alive = True
+    for i, sig in enumerate(signals):
+        if i:
+            time.sleep(0.3)
+        alive = p.poll() is None
+        if alive:
+            p.send_signal(sig)
+    try:
+        out, err = p.communicate(timeout=timeout)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        rc = None
+    return rc, out, said + err, alive
+
+
+def document(text):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return {}
+
+
+def detail(rc, out, err):
+    return 'exit %s, stdout %r, stderr %r' % (rc, out[:300], err[-500:])
+
+
+# ---- a signal at start-up is remembered and acted on -------------------------
+for sig in (signal.SIGTERM, signal.SIGUSR2):
+    rc, out, err, _ = stalled_run(['graveler', '--battles', '1e14', '--backend', 'openmp', '--json', '--quiet'],
+                                  'start:resume', [sig])
+    d = document(out)
+    expect(rc == 128 + sig and d.get('interrupted') is True and 0 <= d.get('battles', -1) < 1e14,
+           '%s at start-up: the run stops at its first chunk and reports, exit %d' %
+           (signal.Signals(sig).name, 128 + sig), detail(rc, out, err))
+
+finish()
