@@ -8,6 +8,9 @@ on when a signal happens to land:
     place: the signal is remembered, the run stops at its first chunk and
     reports ("interrupted": true, exit 128 + N), where it used to die with
     no report;
+  - `bench --json` stopped before a run was timed (in the warm-up): the
+    report with "interrupted": true, "repeat": 0 and no figures, where it
+    used to print nothing;
 The OpenCL parts need an OpenCL device (PoCL here) and are left out without
 one.
 """
@@ -78,5 +81,22 @@ for sig in (signal.SIGTERM, signal.SIGUSR2):
     expect(rc == 128 + sig and d.get('interrupted') is True and 0 <= d.get('battles', -1) < 1e14,
            '%s at start-up: the run stops at its first chunk and reports, exit %d' %
            (signal.Signals(sig).name, 128 + sig), detail(rc, out, err))
+
+# ---- bench --json stopped before any run was timed ------------------------------
+rc, out, err, _ = stalled_run(['bench', 'graveler', '--battles', '1e14', '--backend', 'openmp', '--warmup', '1',
+                               '--repeat', '3', '--json'], 'start:resume', [signal.SIGINT])
+d = document(out)
+expect(rc == 130 and d.get('interrupted') is True and d.get('repeat') == 0 and d.get('times_s') == [] and
+       d.get('median_s', 0) is None and d.get('warmup') == 1,
+       'bench --json stopped before a run was timed: the report, interrupted, no timed run, exit 130',
+       detail(rc, out, err))
+
+if OPENCL:
+    # bench, stopped in its warm-up (the build is in the first run).
+    rc, out, err, _ = stalled_run(['bench', 'ray', '--size', '64x64', '--spp', '4', '--backend', 'opencl',
+                                   '--json'], 'build:resume', [signal.SIGINT])
+    d = document(out)
+    expect(rc == 130 and d.get('interrupted') is True and d.get('repeat') == 0 and d.get('times_s') == [],
+           'bench --json on OpenCL stopped in the warm-up: the report, no timed run, exit 130', detail(rc, out, err))
 
 finish()

@@ -306,8 +306,25 @@ static void bench_json(FILE *out, const ls_workload *w, const void *params, cons
     ls_json_string(out, device);
     fprintf(out, ",\"device_name\":");
     ls_json_string(out, device_name);
-    fprintf(out, ",\"items\":%" PRIu64 ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",", r->items, r->timed,
-            plan->warmup);
+    fputs(",\"items\":", out);
+    if (r->items)
+        fprintf(out, "%" PRIu64, r->items);
+    else
+        fputs("null", out); /* no run finished: stopped in the first */
+    fprintf(out, ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",", r->timed, plan->warmup);
+    if (r->timed == 0) {
+        /* Stopped before a run was timed (in the warm-up): the report
+         * says so, with no figures. */
+        fputs("\"mean_s\":null,\"stddev_s\":null,\"median_s\":null,\"min_s\":null,\"max_s\":null,\"times_s\":[],"
+              "\"items_per_s\":null,\"clock\":null,\"clock_fallback\":null,\"warnings\":[],\"digest\":",
+              out);
+        if (r->digest[0])
+            fprintf(out, "\"%s\"", r->digest);
+        else
+            fputs("null", out);
+        fprintf(out, ",\"interrupted\":%s", r->stopped ? "true" : "false");
+        return;
+    }
     json_seconds(out, "mean_s", r->mean);
     if (r->timed > 1) {
         fputc(',', out);
@@ -525,7 +542,7 @@ int ls_cmd_bench(int argc, char **argv)
     if (r.stopped)
         fprintf(stderr, "lockstep: bench interrupted after %" PRIu64 " of %" PRIu64 " timed runs%s\n", r.timed, repeat,
                 r.timed ? "; the figures below are of those" : "; nothing was timed");
-    if (!failed && r.timed && c.json) {
+    if (!failed && (r.timed || r.stopped) && c.json) {
         ls_buffer b;
         rc = ls_buffer_open(&b, &err);
         if (rc == 0) {
