@@ -98,6 +98,18 @@ int ls_exit_interrupted(void)
     return 128 + (interrupted ? (int)interrupted : SIGINT);
 }
 
+const char *ls_progress_signal_name(void)
+{
+    switch ((int)interrupted) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGUSR2: return "SIGUSR2";
+    default: return interrupted ? "a stop signal" : "no signal";
+    }
+}
+
 /* ---- LOCKSTEP_DEBUG_STALL ------------------------------------------------ */
 
 static const char *const stall_phases[] = {"start", "build"};

@@ -63,8 +63,9 @@ void ls_progress_catch_sigint(void);
  * called. main calls it last, so that no signal is ever lost. */
 void ls_progress_release(void);
 int ls_progress_interrupted(void);
-/* The stop signal that came (0: none). */
+/* The stop signal that came (0: none), and its name ("SIGTERM"). */
 int ls_progress_signal(void);
+const char *ls_progress_signal_name(void);
 /* A stop that another rank of the job received: the flag is set as if
  * signal sig had come here (nothing when one already came), so that every
  * rank stops at the same chunk and exits with the same code. */

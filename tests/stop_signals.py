@@ -11,6 +11,10 @@ on when a signal happens to land:
   - `bench --json` stopped before a run was timed (in the warm-up): the
     report with "interrupted": true, "repeat": 0 and no figures, where it
     used to print nothing;
+  - a program build that fails because the signal came while it ran
+    (build:fail, as PoCL's did): exit 128 + N and a line saying the signal
+    did it, for a run, `check` (status "interrupted", no failure), and
+    `conformance` (no failed case) and `bench` (the report) - never exit 1;
 The OpenCL parts need an OpenCL device (PoCL here) and are left out without
 one.
 """
@@ -92,6 +96,26 @@ expect(rc == 130 and d.get('interrupted') is True and d.get('repeat') == 0 and d
        detail(rc, out, err))
 
 if OPENCL:
+    # ---- in a program build: the signal's doing, never a device's failure --------
+    rc, out, err, _ = stalled_run(['ray', '--size', '64x64', '--spp', '4', '--backend', 'opencl', '--json',
+                                   '--quiet'], 'build:fail', [signal.SIGTERM])
+    expect(rc == 143 and 'stopped by SIGTERM' in err and 'build failed' in err,
+           'ray on OpenCL, SIGTERM in the program build that then fails: exit 143, said so', detail(rc, out, err))
+    rc, out, err, _ = stalled_run(['check', 'ray', '--size', '64x64', '--spp', '4', '--backend', 'openmp,opencl',
+                                   '--json', '--quiet'], 'build:fail', [signal.SIGTERM])
+    d = document(out)
+    expect(rc == 143 and d.get('status') == 'interrupted', 'check: a build the signal broke is no failure: '
+           'status interrupted, exit 143', detail(rc, out, err))
+    rc, out, err, _ = stalled_run(['conformance', '--backend', 'opencl', '--workload', 'ray', '--json'],
+                                  'build:fail', [signal.SIGTERM])
+    d = document(out)
+    expect(rc == 143 and d.get('interrupted') is True and d.get('failed') == 0,
+           'conformance: a build the signal broke is no failed case, exit 143', detail(rc, out, err))
+    rc, out, err, _ = stalled_run(['bench', 'ray', '--size', '64x64', '--spp', '4', '--backend', 'opencl',
+                                   '--json'], 'build:fail', [signal.SIGTERM])
+    d = document(out)
+    expect(rc == 143 and d.get('interrupted') is True and d.get('repeat') == 0 and 'stopped by SIGTERM' in err,
+           'bench: a build the signal broke in the warm-up: the report, exit 143', detail(rc, out, err))
     # bench, stopped in its warm-up (the build is in the first run).
     rc, out, err, _ = stalled_run(['bench', 'ray', '--size', '64x64', '--spp', '4', '--backend', 'opencl',
                                    '--json'], 'build:resume', [signal.SIGINT])

@@ -251,7 +251,12 @@ static int bench_runs(const ls_workload *w, const void *params, ls_set *s, const
         line_next(&line, plan, i, out->items);
         ls_run run;
         if (ls_cmd_run_workload(w, s, params, &run, &prog, err) != 0) {
-            failed = 1;
+            /* A run that failed while a stop was requested: the stop's
+             * doing (a driver's call its signal broke), said so, and the
+             * runs timed so far are the result. */
+            failed = !ls_progress_interrupted();
+            if (!failed)
+                ls_cmd_stopped(err);
             break;
         }
         if (run.interrupted) {
@@ -449,6 +454,12 @@ static int bench_all(int argc, char **argv)
             int ok = opened && bench_runs(w, params, &s, label, &plan, &r, &e) == 0;
             const char *name = opened ? (s.ndevices > 1 ? s.label : s.dev[0].info.name) : "";
             int timed = ok && r.timed > 0;
+            /* A device that failed to open while a stop was requested:
+             * the signal's doing (bench_runs says so of a run). */
+            if (!opened && ls_progress_interrupted()) {
+                ls_cmd_stopped(&e);
+                ok = 1;
+            }
             failures += !ok;
             if (c.json && (timed || !ok)) {
                 fprintf(json.f, "%s{", rows++ ? "," : "");
@@ -534,7 +545,7 @@ int ls_cmd_bench(int argc, char **argv)
     if (ls_set_open(c.backend, &s, &err) != 0 || ls_cmd_check_set(w, &s, &err) != 0) {
         ls_set_close(&s);
         free(params);
-        return ls_report(&err);
+        return ls_progress_interrupted() && !err.usage ? ls_cmd_stopped(&err) : ls_report(&err);
     }
     ls_progress_catch_sigint();
     bench_result r;
