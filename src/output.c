@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +304,66 @@ static void remove_stale_temporaries(const char *dir, const char *prefix, const 
     closedir(d);
 }
 
+/* The temporary files of the writes under way, for ls_output_abandon,
+ * which a signal handler calls, on any thread: in fixed buffers (a
+ * handler may not allocate). A buffer's sequence number is odd while its
+ * name is written (a seqlock): the handler takes a copy of a listed name
+ * and unlinks it only when the number was even and the same before and
+ * after, so it never unlinks a name half overwritten by another thread.
+ * More writes at once than there are buffers go unlisted: a killed one's
+ * file is then removed by the next write beside it. */
+#define LIVE_MAX 8
+static struct {
+    atomic_int listed; /* 1: path is a write's temporary file */
+    atomic_uint seq;   /* odd while path is being written */
+    char path[PATH_MAX];
+} live[LIVE_MAX];
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void live_add(const char *tmp)
+{
+    if (strlen(tmp) >= PATH_MAX)
+        return;
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < LIVE_MAX; i++)
+        if (!atomic_load(&live[i].listed)) {
+            atomic_fetch_add_explicit(&live[i].seq, 1, memory_order_relaxed);
+            atomic_thread_fence(memory_order_release);
+            strcpy(live[i].path, tmp);
+            atomic_fetch_add_explicit(&live[i].seq, 1, memory_order_release);
+            atomic_store_explicit(&live[i].listed, 1, memory_order_release);
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(const char *tmp)
+{
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < LIVE_MAX; i++)
+        if (atomic_load(&live[i].listed) && strcmp(live[i].path, tmp) == 0) {
+            atomic_store_explicit(&live[i].listed, 0, memory_order_release);
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+}
+
+void ls_output_abandon(void)
+{
+    char name[PATH_MAX];
+    for (int i = 0; i < LIVE_MAX; i++) {
+        if (!atomic_load_explicit(&live[i].listed, memory_order_acquire))
+            continue;
+        unsigned before = atomic_load_explicit(&live[i].seq, memory_order_acquire);
+        memcpy(name, live[i].path, sizeof name);
+        atomic_thread_fence(memory_order_acquire);
+        if (before % 2 == 0 && atomic_load_explicit(&live[i].seq, memory_order_relaxed) == before) {
+            name[sizeof name - 1] = 0;
+            unlink(name);
+        }
+    }
+}
+
 /* Creates the temporary file tmpl (ending in XXXXXX) and locks it. A
  * cleaner in another process may take the new file for a leftover
  * between its creation and our lock; it is then gone (no links) once the
@@ -384,8 +445,10 @@ static int open_temporary(ls_atomic_file *a, ls_error *err)
     snprintf(a->tmp, len, "%s/%sXXXXXX", dir, prefix);
     int fd = create_locked(a->tmp);
     int e = errno;
-    if (fd >= 0)
+    if (fd >= 0) {
+        live_add(a->tmp);
         remove_stale_temporaries(dir, prefix, base_of(a->tmp));
+    }
     free(dir);
     free(prefix);
     if (fd < 0) {
@@ -432,8 +495,10 @@ void ls_atomic_abort(ls_atomic_file *a)
 {
     unmap(a);
     /* The name goes first, while our lock still keeps cleaners off it. */
-    if (a->tmp)
+    if (a->tmp) {
         unlink(a->tmp);
+        live_remove(a->tmp);
+    }
     if (a->f)
         fclose(a->f);
     free(a->data);
@@ -630,6 +695,7 @@ static int commit_replace(ls_atomic_file *a, ls_error *err)
         e = errno;
     if (e)
         return ls_fail(err, "cannot write %s: %s", a->name, strerror(e));
+    live_remove(a->tmp);
     free(a->tmp);
     a->tmp = NULL;
     int closed = fclose(a->f);

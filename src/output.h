@@ -57,6 +57,11 @@ void ls_output_set_sync(int on);
  * fails with a message saying so. NULL: no such stop (the default). */
 void ls_output_set_stop(int (*stopped)(void));
 
+/* Removes the temporary files of the writes under way in this process,
+ * their targets left as they were: for a signal handler that ends the
+ * process at once (async-signal-safe; progress.h's second stop signal). */
+void ls_output_abandon(void);
+
 typedef struct ls_atomic_file {
     FILE *f;     /* write the contents here */
     char *name;  /* the path as given, for messages */

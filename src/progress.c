@@ -15,6 +15,9 @@
 
 /* The first stop's signal number (or another rank's, ls_progress_stop). */
 static volatile sig_atomic_t interrupted;
+/* Stop signals that came to this process: the second SIGINT or SIGTERM
+ * ends it at once. */
+static volatile sig_atomic_t signals_came;
 /* The command acts on a stop (ls_progress_catch_sigint was called). */
 static int acting;
 
@@ -28,9 +31,18 @@ double ls_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The first stop signal's number: what the exit code reports. */
+/* The first stop signal's number: what the exit code reports. A second
+ * SIGINT or SIGTERM is a person (or a batch system) that will not wait
+ * for the chunk in hand, which may never end (a device call stuck in its
+ * driver): the process ends now, as a second Ctrl-C ends many tools. The
+ * output files are whole or absent (every one is renamed into place
+ * whole); the temporary files of writes under way go too. */
 static void on_stop_signal(int sig)
 {
+    if (signals_came++ > 0 && (sig == SIGINT || sig == SIGTERM)) {
+        ls_output_abandon();
+        _exit(128 + sig);
+    }
     if (!interrupted)
         interrupted = sig;
 }
@@ -73,7 +85,7 @@ void ls_progress_release(void)
     sigemptyset(&sa.sa_mask);
     for (int i = 0; i < NSTOP; i++)
         sigaction(stop_signals[i], &sa, NULL);
-    if (interrupted)
+    if (signals_came && interrupted)
         raise((int)interrupted);
 }
 

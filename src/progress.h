@@ -50,7 +50,12 @@ void ls_progress_finish(ls_progress_bar *bar);
  * device is opened, so that a signal that comes then is remembered, not
  * the end of the process. A command that
  * acts on stops says so with ls_progress_catch_sigint; one that does not
- * lets them end it as ever (ls_progress_release). */
+ * lets them end it as ever (ls_progress_release). Whatever the command, a
+ * second SIGINT or SIGTERM ends the process at once with 128 + its number:
+ * a run stuck in a device call (a driver's program build that never
+ * returns) ends so. Its output files are whole or absent (each is renamed
+ * into place whole; the temporary files of writes under way are removed:
+ * ls_output_abandon). */
 void ls_progress_hold_stops(void);
 /* The command acts on stops: from here on a stop signal sets a flag that
  * the report callback turns into a stop request, that the command's loops

@@ -15,6 +15,10 @@ on when a signal happens to land:
     (build:fail, as PoCL's did): exit 128 + N and a line saying the signal
     did it, for a run, `check` (status "interrupted", no failure), and
     `conformance` (no failed case) and `bench` (the report) - never exit 1;
+  - a call that never returns (start:hang, build:hang, as Intel's OpenCL CPU
+    compiler's did): the first SIGINT or SIGTERM waits for it, a second
+    ends the process with 128 + N; an output file being written is left as
+    it was, and its temporary file is removed;
 The OpenCL parts need an OpenCL device (PoCL here) and are left out without
 one.
 """
@@ -95,6 +99,15 @@ expect(rc == 130 and d.get('interrupted') is True and d.get('repeat') == 0 and d
        'bench --json stopped before a run was timed: the report, interrupted, no timed run, exit 130',
        detail(rc, out, err))
 
+# ---- a second SIGINT or SIGTERM ends a call that never returns --------------------
+for first, second in ((signal.SIGINT, signal.SIGINT), (signal.SIGHUP, signal.SIGTERM)):
+    rc, out, err, alive = stalled_run(['graveler', '--battles', '1e6', '--backend', 'openmp', '--quiet'],
+                                      'start:hang', [first, second], timeout=60)
+    expect(alive and rc == 128 + second,
+           'stuck: %s waits, then %s ends it with exit %d' % (signal.Signals(first).name,
+                                                              signal.Signals(second).name, 128 + second),
+           'still running before the second: %s; %s' % (alive, detail(rc, out, err)))
+
 if OPENCL:
     # ---- in a program build: the signal's doing, never a device's failure --------
     rc, out, err, _ = stalled_run(['ray', '--size', '64x64', '--spp', '4', '--backend', 'opencl', '--json',
@@ -122,5 +135,18 @@ if OPENCL:
     d = document(out)
     expect(rc == 130 and d.get('interrupted') is True and d.get('repeat') == 0 and d.get('times_s') == [],
            'bench --json on OpenCL stopped in the warm-up: the report, no timed run, exit 130', detail(rc, out, err))
+
+    # ---- a build that never returns: the second signal, the GIF as it was -----------
+    with tempfile.TemporaryDirectory() as tmp:
+        gif = os.path.join(tmp, 'run.gif')
+        with open(gif, 'wb') as f:
+            f.write(b'the old animation')
+        rc, out, err, alive = stalled_run(['life', '--dims', '2', '--size', '64', '--steps', '100', '--every', '1',
+                                           '--out', gif, '--backend', 'opencl', '--quiet'], 'build:hang',
+                                          [signal.SIGINT, signal.SIGINT], timeout=60)
+        expect(alive and rc == 130, 'Life on OpenCL stuck in its build: the second SIGINT ends it, exit 130',
+               'still running before the second: %s; %s' % (alive, detail(rc, out, err)))
+        expect(open(gif, 'rb').read() == b'the old animation' and os.listdir(tmp) == ['run.gif'],
+               'the GIF it was writing is left as it was, its temporary file removed', str(os.listdir(tmp)))
 
 finish()

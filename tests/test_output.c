@@ -11,6 +11,7 @@
  *   - names of 243 to 255 bytes work (the temporary name is shortened);
  *   - the temporary file of a write killed with SIGKILL is removed by the
  *     next write of the same target, and a live writer's is not;
+ *     ls_output_abandon removes those of the writes under way;
  *   - a file written through a mapping (ls_atomic_map) holds what was
  *     stored, or is not there after an abort; a target written through,
  *     or a file already written to, is not mapped; a SIGBUS in the mapping
@@ -415,6 +416,35 @@ static void test_stale_temporaries(void)
     check(ls_atomic_commit(&live, &err) == 0 && same_text(path, "live\n"), "the live writer still commits");
 }
 
+/* ls_output_abandon, as a second stop signal's handler calls it: the
+ * temporary files of the writes under way go, and their targets stay as
+ * they were (a child process, which ends at once as the handler does). */
+static void test_abandon(void)
+{
+    char path[512];
+    path_in(path, sizeof path, "abandoned.txt");
+    ls_error err = {{0}, 0};
+    if (write_text(path, "old\n", &err) != 0) {
+        check(0, "scratch file");
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        ls_atomic_file a, b;
+        if (ls_atomic_open(&a, path, &err) != 0 || ls_atomic_open(&b, path, &err) != 0)
+            _exit(1);
+        fputs("new and partial", a.f);
+        fflush(a.f);
+        ls_output_abandon();
+        _exit(count_named(dir, ".abandoned.txt.tmp-") == 0 ? 0 : 3);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "ls_output_abandon removes every write's temporary file");
+    check(same_text(path, "old\n"), "and the target stays as it was");
+    unlink(path);
+}
+
 /* ---- ls_atomic_map ------------------------------------------------------ */
 
 #define MAPPED_SIZE (3 * 4096 + 17) /* pages and a part of one */
@@ -597,6 +627,7 @@ int main(void)
     test_symlinks();
     test_long_names();
     test_stale_temporaries();
+    test_abandon();
     test_map_writes();
     test_map_sigbus();
     char cmd[600];
