@@ -274,34 +274,59 @@ static char *tmp_prefix(const char *dir, const char *base)
 /* Removes the temporary file `name` in dfd when no writer holds it: a
  * writer keeps an flock on its temporary file until the rename, so an
  * unlocked one was left by a write that was killed. The lock is held
- * while the name is removed, and the name must still be that file. */
-static void remove_if_abandoned(int dfd, const char *name)
+ * while the name is removed, and the name must still be that file. Of
+ * another target (any_owner 0) only a file of this user's is removed: a
+ * name that looks like ours in a shared directory may be another user's
+ * program's. */
+static void remove_if_abandoned(int dfd, const char *name, int any_owner)
 {
     int fd = openat(dfd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return;
     struct stat held, now;
-    if (fstat(fd, &held) == 0 && S_ISREG(held.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
-        fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == held.st_dev &&
-        now.st_ino == held.st_ino)
+    if (fstat(fd, &held) == 0 && S_ISREG(held.st_mode) && (any_owner || held.st_uid == geteuid()) &&
+        flock(fd, LOCK_EX | LOCK_NB) == 0 && fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+        now.st_dev == held.st_dev && now.st_ino == held.st_ino)
         unlinkat(dfd, name, 0);
     close(fd);
 }
 
-/* Removes what killed writes of the same target left in dir: the names
- * that are prefix and 6 more characters, other than our own. */
+/* Whether `name` is a temporary file of ours, of any target:
+ * ".NAME.tmp-XXXXXX" or ".HEAD~HASH.tmp-XXXXXX" (mkstemp's 6 letters and
+ * digits last). */
+static int is_temporary_name(const char *name)
+{
+    size_t len = strlen(name), tail = strlen(TMP_TAIL);
+    if (name[0] != '.' || len < 2 + tail + TMP_RANDOM || strncmp(name + len - TMP_RANDOM - tail, TMP_TAIL, tail) != 0)
+        return 0;
+    for (size_t i = len - TMP_RANDOM; i < len; i++)
+        if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+              (name[i] >= '0' && name[i] <= '9')))
+            return 0;
+    return 1;
+}
+
+/* Removes what killed writes left in dir (see output.h): the temporary
+ * files that no live writer holds, of every target (those of prefix's
+ * whoever made them), other than `own` (NULL: none). */
 static void remove_stale_temporaries(const char *dir, const char *prefix, const char *own)
 {
     DIR *d = opendir(dir);
     if (!d)
         return;
-    size_t plen = strlen(prefix);
+    size_t plen = prefix ? strlen(prefix) : 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL)
-        if (strncmp(e->d_name, prefix, plen) == 0 && strlen(e->d_name) == plen + TMP_RANDOM &&
-            strcmp(e->d_name, own) != 0)
-            remove_if_abandoned(dirfd(d), e->d_name);
+        if (is_temporary_name(e->d_name) && !(own && strcmp(e->d_name, own) == 0))
+            remove_if_abandoned(dirfd(d), e->d_name,
+                                prefix && strncmp(e->d_name, prefix, plen) == 0 &&
+                                    strlen(e->d_name) == plen + TMP_RANDOM);
     closedir(d);
+}
+
+void ls_output_remove_leftovers(const char *dir)
+{
+    remove_stale_temporaries(dir, NULL, NULL);
 }
 
 /* The temporary files of the writes under way, for ls_output_abandon,

@@ -19,9 +19,13 @@ on when a signal happens to land:
     compiler's did): the first SIGINT or SIGTERM waits for it, a second
     ends the process with 128 + N; an output file being written is left as
     it was, and its temporary file is removed;
+  - a killed write's temporary file (.NAME.tmp-XXXXXX) is removed by the
+    next run that writes another file beside it, and by --frames into that
+    directory; a live writer's (its flock held) is left alone.
 The OpenCL parts need an OpenCL device (PoCL here) and are left out without
 one.
 """
+import fcntl
 import json
 import os
 import signal
@@ -148,5 +152,25 @@ if OPENCL:
                'still running before the second: %s; %s' % (alive, detail(rc, out, err)))
         expect(open(gif, 'rb').read() == b'the old animation' and os.listdir(tmp) == ['run.gif'],
                'the GIF it was writing is left as it was, its temporary file removed', str(os.listdir(tmp)))
+
+# ---- a killed write's temporary file goes with the next write beside it ----------
+with tempfile.TemporaryDirectory() as tmp:
+    left = os.path.join(tmp, '.card.ppm.tmp-AbC12z')
+    live = os.path.join(tmp, '.other.ppm.tmp-Live00')
+    with open(left, 'wb') as f:
+        f.write(b'\0' * 4096)
+    holder = open(live, 'wb')
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    r = subprocess.run([LS, 'ray', '--size', '16x16', '--spp', '1', '--backend', 'openmp', '--quiet', '--out',
+                        os.path.join(tmp, 'new.ppm')], capture_output=True, text=True)
+    expect(r.returncode == 0 and not os.path.exists(left) and os.path.exists(live),
+           'a run writing new.ppm removes card.ppm\'s leftover beside it, not a live writer\'s', str(os.listdir(tmp)))
+    with open(left, 'wb') as f:
+        f.write(b'\0' * 4096)
+    r = subprocess.run([LS, 'life', '--dims', '2', '--size', '16', '--steps', '2', '--every', '1', '--backend',
+                        'openmp', '--quiet', '--frames', os.path.join(tmp, 'fr')], capture_output=True, text=True)
+    expect(r.returncode == 0 and not os.path.exists(left) and os.path.exists(live),
+           '--frames DIR removes a leftover beside DIR too, not a live writer\'s', str(os.listdir(tmp)))
+    holder.close()
 
 finish()
