@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
+
 /* The head every backend's buffer begins with (gpu.h). */
 static const ls_buf_head *head_of(const ls_buf *buf)
 {
@@ -186,8 +188,12 @@ int ls_gpu_copy(ls_buf *dst, size_t dst_offset, ls_buf *src, size_t src_offset, 
     return gpu_of(to)->copy(to->ctx, dst, dst_offset, from->ctx, src, src_offset, bytes, err);
 }
 
+/* LOCKSTEP_DEBUG_STALL=build:HOW (progress.h): the first program build
+ * of the process stalls here, above every backend. */
 int ls_gpu_kernel(const ls_device *d, const char *program, const char *name, ls_kernel **out, ls_error *err)
 {
+    if (ls_debug_stall("build", err) != 0)
+        return -1;
     return gpu_of(d)->kernel(d->ctx, program, name, out, err);
 }
 
@@ -197,6 +203,8 @@ int ls_gpu_kernel_with(const ls_device *d, const char *program, const char *defi
     *out = NULL;
     if (!gpu_of(d)->kernel_with)
         return 0;
+    if (ls_debug_stall("build", err) != 0)
+        return -1;
     return gpu_of(d)->kernel_with(d->ctx, program, defines, name, out, err);
 }
 

@@ -7,6 +7,7 @@
 #include "commands/commands.h"
 #include "manual.h"
 #include "output.h"
+#include "progress.h"
 #include "version.h"
 #include "workload.h"
 
@@ -16,6 +17,7 @@
 static int run_devices(const ls_command *c, int argc, char **argv)
 {
     (void)c;
+    ls_progress_release(); /* it does not act on stop signals: one ends it */
     return ls_cmd_devices(argc, argv);
 }
 
@@ -42,6 +44,7 @@ static int run_version(const ls_command *c, int argc, char **argv)
     (void)c;
     (void)argc;
     (void)argv;
+    ls_progress_release(); /* as devices */
     printf("lockstep %s%s%s%s\n", ls_version, ls_commit[0] ? " (commit " : "", ls_commit, ls_commit[0] ? ")" : "");
     return 0;
 }
@@ -153,7 +156,14 @@ static int dispatch(int argc, char **argv)
  * command that failed has said why already: one line is enough). */
 int main(int argc, char **argv)
 {
+    /* First of all: a stop signal that comes while the MPI job is joined
+     * or the devices open is remembered, and the run it stops reports. */
+    ls_progress_hold_stops();
     ls_error err = {{0}, 0};
+    if (ls_debug_stall("start", &err) != 0) {
+        fprintf(stderr, "lockstep: %s\n", err.msg);
+        return 2;
+    }
     if (ls_cluster_start(&argc, &argv, &err) != 0) {
         fprintf(stderr, "lockstep: %s\n", err.msg);
         return 1;
@@ -170,5 +180,9 @@ int main(int argc, char **argv)
         rc = 1;
     }
     ls_cluster_finish();
+    /* A stop signal that no command acted on (it came before a command
+     * that acts on them began, or to one that does not) ends the process
+     * by that signal, as it would have without the handlers. */
+    ls_progress_release();
     return rc;
 }

@@ -96,6 +96,11 @@ static const char *const environment[][2] = {
                                   "epochs back to back, to time what the waits cost"},
     {"LOCKSTEP_DEBUG_THREADS", "1, for the tests: each MPI rank says how many OpenMP threads it runs (ranks of "
                                "a node not bound to cores of their own take a share of its cores each)"},
+    {"LOCKSTEP_DEBUG_STALL", "PHASE:HOW, for the tests: the first time the process reaches PHASE (start: before "
+                             "it joins an MPI job; build: a GPU program build) it says so on stderr and waits there: "
+                             "HOW resume, until a stop signal comes, then goes on; fail, then fails as a build a "
+                             "signal broke; hang, for ever; so that signals can be sent while a phase provably "
+                             "runs"},
     {"LOCKSTEP_DEBUG_SLOW_RUN", "RUN:SECONDS, for the tests: timed run RUN (from 1) of each bench takes SECONDS "
                                 "longer, waited out and counted in its time, to show that bench warns when runs "
                                 "spread"},

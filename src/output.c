@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,34 +274,119 @@ static char *tmp_prefix(const char *dir, const char *base)
 /* Removes the temporary file `name` in dfd when no writer holds it: a
  * writer keeps an flock on its temporary file until the rename, so an
  * unlocked one was left by a write that was killed. The lock is held
- * while the name is removed, and the name must still be that file. */
-static void remove_if_abandoned(int dfd, const char *name)
+ * while the name is removed, and the name must still be that file. Of
+ * another target (any_owner 0) only a file of this user's is removed: a
+ * name that looks like ours in a shared directory may be another user's
+ * program's. */
+static void remove_if_abandoned(int dfd, const char *name, int any_owner)
 {
     int fd = openat(dfd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return;
     struct stat held, now;
-    if (fstat(fd, &held) == 0 && S_ISREG(held.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
-        fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == held.st_dev &&
-        now.st_ino == held.st_ino)
+    if (fstat(fd, &held) == 0 && S_ISREG(held.st_mode) && (any_owner || held.st_uid == geteuid()) &&
+        flock(fd, LOCK_EX | LOCK_NB) == 0 && fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+        now.st_dev == held.st_dev && now.st_ino == held.st_ino)
         unlinkat(dfd, name, 0);
     close(fd);
 }
 
-/* Removes what killed writes of the same target left in dir: the names
- * that are prefix and 6 more characters, other than our own. */
+/* Whether `name` is a temporary file of ours, of any target:
+ * ".NAME.tmp-XXXXXX" or ".HEAD~HASH.tmp-XXXXXX" (mkstemp's 6 letters and
+ * digits last). */
+static int is_temporary_name(const char *name)
+{
+    size_t len = strlen(name), tail = strlen(TMP_TAIL);
+    if (name[0] != '.' || len < 2 + tail + TMP_RANDOM || strncmp(name + len - TMP_RANDOM - tail, TMP_TAIL, tail) != 0)
+        return 0;
+    for (size_t i = len - TMP_RANDOM; i < len; i++)
+        if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+              (name[i] >= '0' && name[i] <= '9')))
+            return 0;
+    return 1;
+}
+
+/* Removes what killed writes left in dir (see output.h): the temporary
+ * files that no live writer holds, of every target (those of prefix's
+ * whoever made them), other than `own` (NULL: none). */
 static void remove_stale_temporaries(const char *dir, const char *prefix, const char *own)
 {
     DIR *d = opendir(dir);
     if (!d)
         return;
-    size_t plen = strlen(prefix);
+    size_t plen = prefix ? strlen(prefix) : 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL)
-        if (strncmp(e->d_name, prefix, plen) == 0 && strlen(e->d_name) == plen + TMP_RANDOM &&
-            strcmp(e->d_name, own) != 0)
-            remove_if_abandoned(dirfd(d), e->d_name);
+        if (is_temporary_name(e->d_name) && !(own && strcmp(e->d_name, own) == 0))
+            remove_if_abandoned(dirfd(d), e->d_name,
+                                prefix && strncmp(e->d_name, prefix, plen) == 0 &&
+                                    strlen(e->d_name) == plen + TMP_RANDOM);
     closedir(d);
+}
+
+void ls_output_remove_leftovers(const char *dir)
+{
+    remove_stale_temporaries(dir, NULL, NULL);
+}
+
+/* The temporary files of the writes under way, for ls_output_abandon,
+ * which a signal handler calls, on any thread: in fixed buffers (a
+ * handler may not allocate). A buffer's sequence number is odd while its
+ * name is written (a seqlock): the handler takes a copy of a listed name
+ * and unlinks it only when the number was even and the same before and
+ * after, so it never unlinks a name half overwritten by another thread.
+ * More writes at once than there are buffers go unlisted: a killed one's
+ * file is then removed by the next write beside it. */
+#define LIVE_MAX 8
+static struct {
+    atomic_int listed; /* 1: path is a write's temporary file */
+    atomic_uint seq;   /* odd while path is being written */
+    char path[PATH_MAX];
+} live[LIVE_MAX];
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void live_add(const char *tmp)
+{
+    if (strlen(tmp) >= PATH_MAX)
+        return;
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < LIVE_MAX; i++)
+        if (!atomic_load(&live[i].listed)) {
+            atomic_fetch_add_explicit(&live[i].seq, 1, memory_order_relaxed);
+            atomic_thread_fence(memory_order_release);
+            strcpy(live[i].path, tmp);
+            atomic_fetch_add_explicit(&live[i].seq, 1, memory_order_release);
+            atomic_store_explicit(&live[i].listed, 1, memory_order_release);
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(const char *tmp)
+{
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < LIVE_MAX; i++)
+        if (atomic_load(&live[i].listed) && strcmp(live[i].path, tmp) == 0) {
+            atomic_store_explicit(&live[i].listed, 0, memory_order_release);
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+}
+
+void ls_output_abandon(void)
+{
+    char name[PATH_MAX];
+    for (int i = 0; i < LIVE_MAX; i++) {
+        if (!atomic_load_explicit(&live[i].listed, memory_order_acquire))
+            continue;
+        unsigned before = atomic_load_explicit(&live[i].seq, memory_order_acquire);
+        memcpy(name, live[i].path, sizeof name);
+        atomic_thread_fence(memory_order_acquire);
+        if (before % 2 == 0 && atomic_load_explicit(&live[i].seq, memory_order_relaxed) == before) {
+            name[sizeof name - 1] = 0;
+            unlink(name);
+        }
+    }
 }
 
 /* Creates the temporary file tmpl (ending in XXXXXX) and locks it. A
@@ -384,8 +470,10 @@ static int open_temporary(ls_atomic_file *a, ls_error *err)
     snprintf(a->tmp, len, "%s/%sXXXXXX", dir, prefix);
     int fd = create_locked(a->tmp);
     int e = errno;
-    if (fd >= 0)
+    if (fd >= 0) {
+        live_add(a->tmp);
         remove_stale_temporaries(dir, prefix, base_of(a->tmp));
+    }
     free(dir);
     free(prefix);
     if (fd < 0) {
@@ -432,8 +520,10 @@ void ls_atomic_abort(ls_atomic_file *a)
 {
     unmap(a);
     /* The name goes first, while our lock still keeps cleaners off it. */
-    if (a->tmp)
+    if (a->tmp) {
         unlink(a->tmp);
+        live_remove(a->tmp);
+    }
     if (a->f)
         fclose(a->f);
     free(a->data);
@@ -630,6 +720,7 @@ static int commit_replace(ls_atomic_file *a, ls_error *err)
         e = errno;
     if (e)
         return ls_fail(err, "cannot write %s: %s", a->name, strerror(e));
+    live_remove(a->tmp);
     free(a->tmp);
     a->tmp = NULL;
     int closed = fclose(a->f);

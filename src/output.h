@@ -57,6 +57,16 @@ void ls_output_set_sync(int on);
  * fails with a message saying so. NULL: no such stop (the default). */
 void ls_output_set_stop(int (*stopped)(void));
 
+/* Removes the temporary files that killed writes left in dir (as every
+ * write into dir does, above), for a command that writes beside them
+ * otherwise (Life's --frames). */
+void ls_output_remove_leftovers(const char *dir);
+
+/* Removes the temporary files of the writes under way in this process,
+ * their targets left as they were: for a signal handler that ends the
+ * process at once (async-signal-safe; progress.h's second stop signal). */
+void ls_output_abandon(void);
+
 typedef struct ls_atomic_file {
     FILE *f;     /* write the contents here */
     char *name;  /* the path as given, for messages */
@@ -108,10 +118,12 @@ typedef struct ls_atomic_file {
  * the file replaced (".HEAD~HASH.tmp-XXXXXX" when NAME is too long for
  * that to fit the directory's name limit: the start of NAME and a hash of
  * all of it). A writer holds an flock on its temporary file until the
- * rename, and every write of a target removes the unlocked temporaries of
- * earlier writes of that target, which were killed before they finished
- * (kill -9, a power cut); a write still running holds its lock, and its
- * file is left alone. */
+ * rename, and every write into a directory (and ls_output_check's probe,
+ * before a run) removes the unlocked temporaries there, which writes that
+ * were killed before they finished left (kill -9, a power cut, a rank of
+ * an MPI job ended by mpirun): those of the same target whoever made
+ * them, and those of other targets that are this user's; a write still
+ * running holds its lock, and its file is left alone. */
 
 /* Prepares a write of path: a temporary file next to the file replaced
  * (with its mode, owner and group, or, for a new name, mode 0666 less the

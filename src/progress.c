@@ -6,12 +6,23 @@
 #include "output.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+/* The first stop's signal number (or another rank's, ls_progress_stop). */
 static volatile sig_atomic_t interrupted;
+/* Stop signals that came to this process: the second SIGINT or SIGTERM
+ * ends it at once. */
+static volatile sig_atomic_t signals_came;
+/* The command acts on a stop (ls_progress_catch_sigint was called). */
+static int acting;
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
+#define NSTOP ((int)(sizeof stop_signals / sizeof stop_signals[0]))
 
 double ls_now(void)
 {
@@ -20,9 +31,18 @@ double ls_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The first stop signal's number: what the exit code reports. */
-static void on_sigint(int sig)
+/* The first stop signal's number: what the exit code reports. A second
+ * SIGINT or SIGTERM is a person (or a batch system) that will not wait
+ * for the chunk in hand, which may never end (a device call stuck in its
+ * driver): the process ends now, as a second Ctrl-C ends many tools. The
+ * output files are whole or absent (every one is renamed into place
+ * whole); the temporary files of writes under way go too. */
+static void on_stop_signal(int sig)
 {
+    if (signals_came++ > 0 && (sig == SIGINT || sig == SIGTERM)) {
+        ls_output_abandon();
+        _exit(128 + sig);
+    }
     if (!interrupted)
         interrupted = sig;
 }
@@ -34,20 +54,39 @@ static void on_sigint(int sig)
  * rank and then waits for the job, where SIGINT and SIGTERM to mpirun end
  * the job themselves (its ranks killed a second later, and what rank 0
  * was printing cut short). */
-void ls_progress_catch_sigint(void)
+void ls_progress_hold_stops(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = on_stop_signal;
     /* Reads and writes under way (a checkpoint commit) go on. */
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
+    for (int i = 0; i < NSTOP; i++)
+        sigaction(stop_signals[i], &sa, NULL);
+}
+
+void ls_progress_catch_sigint(void)
+{
+    ls_progress_hold_stops(); /* again: a driver may have put its own in place */
+    acting = 1;
     /* A write that waits on a reader (--out FIFO) ends at the signal:
      * SA_RESTART would restart its open() or write() forever. */
     ls_output_set_stop(ls_progress_interrupted);
+}
+
+void ls_progress_release(void)
+{
+    if (acting)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < NSTOP; i++)
+        sigaction(stop_signals[i], &sa, NULL);
+    if (signals_came && interrupted)
+        raise((int)interrupted);
 }
 
 int ls_progress_interrupted(void)
@@ -69,6 +108,59 @@ int ls_progress_signal(void)
 int ls_exit_interrupted(void)
 {
     return 128 + (interrupted ? (int)interrupted : SIGINT);
+}
+
+const char *ls_progress_signal_name(void)
+{
+    switch ((int)interrupted) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGUSR2: return "SIGUSR2";
+    default: return interrupted ? "a stop signal" : "no signal";
+    }
+}
+
+/* ---- LOCKSTEP_DEBUG_STALL ------------------------------------------------ */
+
+static const char *const stall_phases[] = {"start", "build"};
+static const char *const stall_ways[] = {"resume", "fail", "hang"};
+
+/* The index of the word `text` (of length n) in words[0..count), or -1. */
+static int word_index(const char *text, size_t n, const char *const *words, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (strlen(words[i]) == n && strncmp(text, words[i], n) == 0)
+            return i;
+    return -1;
+}
+
+int ls_debug_stall(const char *phase, ls_error *err)
+{
+    static atomic_flag stalled = ATOMIC_FLAG_INIT;
+    const char *spec = getenv("LOCKSTEP_DEBUG_STALL");
+    if (!spec || !*spec)
+        return 0;
+    const char *colon = strchr(spec, ':');
+    int at = colon ? word_index(spec, (size_t)(colon - spec), stall_phases, 2) : -1;
+    int how = colon ? word_index(colon + 1, strlen(colon + 1), stall_ways, 3) : -1;
+    if (at < 0 || how < 0)
+        return ls_fail_usage(err, "LOCKSTEP_DEBUG_STALL: expected PHASE:HOW (PHASE start or build, HOW resume, fail "
+                                  "or hang), got '%s'", spec);
+    if (strcmp(stall_phases[at], phase) != 0 || atomic_flag_test_and_set(&stalled))
+        return 0;
+    int hang = how == 2;
+    fprintf(stderr, "lockstep: LOCKSTEP_DEBUG_STALL is set: stalled at %s %s\n", phase,
+            hang ? "for ever" : "until a stop signal comes");
+    fflush(stderr);
+    while (hang || !ls_progress_interrupted()) {
+        struct timespec step = {0, 10 * 1000000L};
+        nanosleep(&step, NULL); /* a signal ends it early: the loop looks again */
+    }
+    if (how == 1)
+        return ls_fail(err, "%s failed: a stop signal came while it ran (LOCKSTEP_DEBUG_STALL=%s)", phase, spec);
+    return 0;
 }
 
 /* "1.2e+08" -> "1.2e8": rates as the counts of the command line. */

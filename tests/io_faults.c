@@ -12,9 +12,10 @@
  *                          then the file is cut to nothing, so that the
  *                          first store into it raises SIGBUS (what a
  *                          page fault that finds no block does)
- *   mkdtemp-sigterm        SIGTERM is raised as soon as mkdtemp has made
- *                          a directory (a kill in the first milliseconds
- *                          of a --frames run)
+ *   mkdtemp-sigterm        SIGTERM is raised once, as soon as mkdtemp has
+ *                          made the process's first directory (a kill in
+ *                          the first milliseconds of a --frames run; one:
+ *                          a second SIGTERM ends lockstep at once)
  * Every other call goes through unchanged. Both names of each call are
  * replaced (lockstep is built with 64-bit file offsets: it calls
  * fallocate64, mmap64, pwrite64), so the shim itself is built without the
@@ -128,8 +129,11 @@ typedef char *mkdtemp_fn(char *);
 
 char *mkdtemp(char *template)
 {
+    static int raised;
     char *made = ((mkdtemp_fn *)dlsym(RTLD_NEXT, "mkdtemp"))(template);
-    if (made && fault("mkdtemp-sigterm"))
+    if (made && !raised && fault("mkdtemp-sigterm")) {
+        raised = 1;
         raise(SIGTERM);
+    }
     return made;
 }

@@ -11,10 +11,10 @@ life/life_anim.c) never outlives the runs that could remove it:
   leaves the live run's directory alone: that run goes on, and Ctrl-C
   still ends it with exit 130 and its directory removed;
 - with the shim (tests/io_faults.c, IO_FAULTS=mkdtemp-sigterm: SIGTERM
-  raised as soon as a temporary directory is made, the worst moment a
-  signal can come), the run ends by SIGTERM and no temporary directory is
-  left: the stop signals wait until the directory is removed again or
-  locked as a live run's.
+  raised as soon as the first temporary directory is made, the worst
+  moment a signal can come), the run ends by SIGTERM and no temporary
+  directory is left: the stop signals wait until the directory is removed
+  again or locked as a live run's.
 """
 import os
 import signal

@@ -12,7 +12,10 @@
     slabs and the set runner): rank 0 prints the whole document with
     "interrupted": true, exit 128 + the signal;
   - SIGUSR2 to mpirun, which Open MPI forwards to every rank, does the same
-    (SIGINT and SIGTERM to mpirun are Open MPI's abort: see the README).
+    (SIGINT and SIGTERM to mpirun are Open MPI's abort: see the README);
+  - so it does while the ranks start (LOCKSTEP_DEBUG_STALL=start:resume
+    holds each before MPI_Init until a stop signal comes): the signal is
+    remembered, where it used to end the ranks with no report (exit 140).
 Exit 77 when mpirun is missing or lockstep was built without MPI.
 
 usage: mpi_inputs_signals.py LOCKSTEP
@@ -139,6 +142,30 @@ with tempfile.TemporaryDirectory() as tmp:
                'Life on 2 ranks, %s to %s: every rank stops, the whole report, exit %d' %
                (signal.Signals(sig).name, 'rank %d' % who if who != 'mpirun' else 'mpirun', 128 + sig),
                'exit %d, keys %s, %s' % (rc, sorted(d)[:12], err[-400:]))
+    # SIGUSR2 to mpirun while every rank starts up, before MPI_Init.
+    early = dict(ENV, LOCKSTEP_DEBUG_STALL='start:resume')
+    for args in (['graveler', '--battles', '1e13'], ['life', '--dims', '2', '--size', '512', '--steps', '1e7']):
+        p = subprocess.Popen(['mpirun', '-np', '2', '-x', 'LOCKSTEP_DEBUG_STALL', LS, *args, '--backend', 'openmp',
+                              '--json', '--quiet'], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=early)
+        said, stalled = '', 0
+        while stalled < 2:
+            line = p.stderr.readline()
+            if not line:
+                break
+            said += line
+            stalled += 'stalled at start' in line
+        if stalled == 2:
+            p.send_signal(signal.SIGUSR2)
+        try:
+            out, err = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        d = doc(out)
+        expect(stalled == 2 and p.returncode == 128 + signal.SIGUSR2 and d.get('interrupted') is True,
+               '%s on 2 ranks, SIGUSR2 to mpirun while the ranks start: the whole report, exit 140' % args[0],
+               'exit %d, stdout %r, %s' % (p.returncode, out[:200], (said + err)[-400:]))
     grv = ['graveler', '--battles', '1e13', '--backend', 'openmp', '--json', '--quiet', '--seed', '12345']
     rc, d, err = stopped(grv, 1, signal.SIGHUP, '12345')
     expect(rc == 128 + signal.SIGHUP and d.get('interrupted') is True and 0 < d.get('battles', 0) < 1e13,

@@ -10,7 +10,9 @@
  *     device: written through; dangling: refused, nothing created;
  *   - names of 243 to 255 bytes work (the temporary name is shortened);
  *   - the temporary file of a write killed with SIGKILL is removed by the
- *     next write of the same target, and a live writer's is not;
+ *     next write of the same target, or of another beside it, and a live
+ *     writer's is not; ls_output_abandon removes those of the writes
+ *     under way;
  *   - a file written through a mapping (ls_atomic_map) holds what was
  *     stored, or is not there after an abort; a target written through,
  *     or a file already written to, is not mapped; a SIGBUS in the mapping
@@ -72,6 +74,17 @@ static int write_via(const char *path, const char *text, size_t n, ls_error *err
 static int write_text(const char *path, const char *text, ls_error *err)
 {
     return write_via(path, text, strlen(text), err);
+}
+
+/* A file made directly (not through ls_atomic_*, whose writes remove
+ * leftovers beside them): 0, or -1. */
+static int make_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    return close(fd) == 0 && n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
 static char *read_text(const char *path)
@@ -393,16 +406,18 @@ static void test_stale_temporaries(void)
 
     /* A writer still running (its own lock, as another process's would
      * be: flock locks belong to the open file), a leftover of it made by
-     * hand, and names that are not this target's temporaries. */
-    char path[512], stale[512], other[512], shorter[512];
+     * hand, a leftover of another target and names that are not
+     * temporaries. */
+    char path[512], stale[512], other[512], shorter[512], plain[512];
     path_in(path, sizeof path, "live.txt");
     path_in(stale, sizeof stale, ".live.txt.tmp-AbCdEf");
     path_in(other, sizeof other, ".live.txtx.tmp-AbCdEf");
     path_in(shorter, sizeof shorter, ".live.txt.tmp-AbC");
+    path_in(plain, sizeof plain, "live.txt.tmp-AbCdEf");
     ls_error err = {{0}, 0};
     ls_atomic_file live;
-    if (ls_atomic_open(&live, path, &err) != 0 || write_text(stale, "stale", &err) != 0 ||
-        write_text(other, "other", &err) != 0 || write_text(shorter, "short", &err) != 0) {
+    if (ls_atomic_open(&live, path, &err) != 0 || make_file(stale, "stale") != 0 || make_file(other, "other") != 0 ||
+        make_file(shorter, "short") != 0 || make_file(plain, "plain") != 0) {
         check(0, "scratch files");
         return;
     }
@@ -411,8 +426,54 @@ static void test_stale_temporaries(void)
     check(write_text(path, "second\n", &err) == 0, "a second write of the same target");
     check(access(live.tmp, F_OK) == 0, "leaves the live writer's temporary file alone");
     check(access(stale, F_OK) != 0, "and removes the leftover");
-    check(access(other, F_OK) == 0 && access(shorter, F_OK) == 0, "and no file that is not one of its temporaries");
+    check(access(other, F_OK) != 0, "and another target's leftover beside it (a killed write of that name)");
+    check(access(shorter, F_OK) == 0 && access(plain, F_OK) == 0, "and no file that is not a temporary file");
+
+    /* Another target's live writer is left alone by a write beside it,
+     * and ls_output_remove_leftovers (--frames) removes what a killed
+     * write of any target left. */
+    char beside[512], left[512];
+    path_in(beside, sizeof beside, "beside.txt");
+    path_in(left, sizeof left, ".gone.txt.tmp-Zz9Yy8");
+    check(write_text(beside, "beside\n", &err) == 0 && access(live.tmp, F_OK) == 0,
+          "a write of another target leaves the live writer's temporary file alone");
+    check(make_file(left, "left") == 0, "a leftover of another killed write");
+    ls_output_remove_leftovers(dir);
+    check(access(left, F_OK) != 0 && access(live.tmp, F_OK) == 0,
+          "ls_output_remove_leftovers removes it, and not the live writer's");
     check(ls_atomic_commit(&live, &err) == 0 && same_text(path, "live\n"), "the live writer still commits");
+    unlink(shorter);
+    unlink(plain);
+    unlink(beside);
+}
+
+/* ls_output_abandon, as a second stop signal's handler calls it: the
+ * temporary files of the writes under way go, and their targets stay as
+ * they were (a child process, which ends at once as the handler does). */
+static void test_abandon(void)
+{
+    char path[512];
+    path_in(path, sizeof path, "abandoned.txt");
+    ls_error err = {{0}, 0};
+    if (write_text(path, "old\n", &err) != 0) {
+        check(0, "scratch file");
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        ls_atomic_file a, b;
+        if (ls_atomic_open(&a, path, &err) != 0 || ls_atomic_open(&b, path, &err) != 0)
+            _exit(1);
+        fputs("new and partial", a.f);
+        fflush(a.f);
+        ls_output_abandon();
+        _exit(count_named(dir, ".abandoned.txt.tmp-") == 0 ? 0 : 3);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "ls_output_abandon removes every write's temporary file");
+    check(same_text(path, "old\n"), "and the target stays as it was");
+    unlink(path);
 }
 
 /* ---- ls_atomic_map ------------------------------------------------------ */
@@ -597,6 +658,7 @@ int main(void)
     test_symlinks();
     test_long_names();
     test_stale_temporaries();
+    test_abandon();
     test_map_writes();
     test_map_sigbus();
     char cmd[600];

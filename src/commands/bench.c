@@ -251,7 +251,12 @@ static int bench_runs(const ls_workload *w, const void *params, ls_set *s, const
         line_next(&line, plan, i, out->items);
         ls_run run;
         if (ls_cmd_run_workload(w, s, params, &run, &prog, err) != 0) {
-            failed = 1;
+            /* A run that failed while a stop was requested: the stop's
+             * doing (a driver's call its signal broke), said so, and the
+             * runs timed so far are the result. */
+            failed = !ls_progress_interrupted();
+            if (!failed)
+                ls_cmd_stopped(err);
             break;
         }
         if (run.interrupted) {
@@ -306,8 +311,25 @@ static void bench_json(FILE *out, const ls_workload *w, const void *params, cons
     ls_json_string(out, device);
     fprintf(out, ",\"device_name\":");
     ls_json_string(out, device_name);
-    fprintf(out, ",\"items\":%" PRIu64 ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",", r->items, r->timed,
-            plan->warmup);
+    fputs(",\"items\":", out);
+    if (r->items)
+        fprintf(out, "%" PRIu64, r->items);
+    else
+        fputs("null", out); /* no run finished: stopped in the first */
+    fprintf(out, ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",", r->timed, plan->warmup);
+    if (r->timed == 0) {
+        /* Stopped before a run was timed (in the warm-up): the report
+         * says so, with no figures. */
+        fputs("\"mean_s\":null,\"stddev_s\":null,\"median_s\":null,\"min_s\":null,\"max_s\":null,\"times_s\":[],"
+              "\"items_per_s\":null,\"clock\":null,\"clock_fallback\":null,\"warnings\":[],\"digest\":",
+              out);
+        if (r->digest[0])
+            fprintf(out, "\"%s\"", r->digest);
+        else
+            fputs("null", out);
+        fprintf(out, ",\"interrupted\":%s", r->stopped ? "true" : "false");
+        return;
+    }
     json_seconds(out, "mean_s", r->mean);
     if (r->timed > 1) {
         fputc(',', out);
@@ -432,6 +454,12 @@ static int bench_all(int argc, char **argv)
             int ok = opened && bench_runs(w, params, &s, label, &plan, &r, &e) == 0;
             const char *name = opened ? (s.ndevices > 1 ? s.label : s.dev[0].info.name) : "";
             int timed = ok && r.timed > 0;
+            /* A device that failed to open while a stop was requested:
+             * the signal's doing (bench_runs says so of a run). */
+            if (!opened && ls_progress_interrupted()) {
+                ls_cmd_stopped(&e);
+                ok = 1;
+            }
             failures += !ok;
             if (c.json && (timed || !ok)) {
                 fprintf(json.f, "%s{", rows++ ? "," : "");
@@ -517,7 +545,7 @@ int ls_cmd_bench(int argc, char **argv)
     if (ls_set_open(c.backend, &s, &err) != 0 || ls_cmd_check_set(w, &s, &err) != 0) {
         ls_set_close(&s);
         free(params);
-        return ls_report(&err);
+        return ls_progress_interrupted() && !err.usage ? ls_cmd_stopped(&err) : ls_report(&err);
     }
     ls_progress_catch_sigint();
     bench_result r;
@@ -525,7 +553,7 @@ int ls_cmd_bench(int argc, char **argv)
     if (r.stopped)
         fprintf(stderr, "lockstep: bench interrupted after %" PRIu64 " of %" PRIu64 " timed runs%s\n", r.timed, repeat,
                 r.timed ? "; the figures below are of those" : "; nothing was timed");
-    if (!failed && r.timed && c.json) {
+    if (!failed && (r.timed || r.stopped) && c.json) {
         ls_buffer b;
         rc = ls_buffer_open(&b, &err);
         if (rc == 0) {

@@ -100,6 +100,16 @@ static void check_print_table(const ls_workload *w, const void *params, const ch
         }
 }
 
+/* A device that could not be opened, or a run that failed: a failure of
+ * the device, unless a stop was requested meanwhile, whose signal is
+ * then its cause (a driver's call it broke: PoCL's program build), and
+ * the row is one the stop cut short. */
+static void stopped_or_failed(check_row *row, const ls_error *e)
+{
+    row->stopped = ls_progress_interrupted();
+    snprintf(row->error, sizeof row->error, "%s%.490s", row->stopped ? "interrupted: " : "", e->msg);
+}
+
 /* Runs w on one device or set into row; the row records why when it
  * cannot. A set is left out for a workload that runs on one device. */
 static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, check_row *row, const ls_common *c)
@@ -111,7 +121,7 @@ static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, ch
     row->ran = 1;
     ls_dev_label(&d, row->label, sizeof row->label);
     if (ls_dev_open(d, &s, &e) != 0) {
-        snprintf(row->error, sizeof row->error, "%s", e.msg);
+        stopped_or_failed(row, &e);
         return;
     }
     ls_dev_name(&s, row->name, sizeof row->name);
@@ -120,7 +130,7 @@ static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, ch
     ls_progress_bar bar;
     ls_progress prog = ls_progress_start(&bar, label, w->unit, c->quiet, c->progress_every, s.job.rank, s.job.size);
     if (ls_cmd_run_workload(w, &s, params, &row->run, &prog, &e) != 0) {
-        snprintf(row->error, sizeof row->error, "%s", e.msg);
+        stopped_or_failed(row, &e);
     } else if (row->run.interrupted) {
         snprintf(row->error, sizeof row->error, "interrupted");
         row->stopped = 1;

@@ -70,6 +70,13 @@ int ls_cmd_check_set(const ls_workload *w, const ls_set *set, ls_error *err);
  * 0 says so (once for the job); returns exit code 2. */
 int ls_cmd_refuse_ranks(const char *command);
 
+/* A failure that came while a stop was requested (ls_progress_interrupted):
+ * the signal's doing, not the device's or the run's (a driver whose call
+ * the signal broke: PoCL's program build; a write's wait for its reader
+ * that the signal ended). Says so with err's message and returns the
+ * exit code of a stopped command, 128 + the signal. Never a failure (1). */
+int ls_cmd_stopped(ls_error *err);
+
 /* Writes a run's whole report (its JSON document with `json`, else the
  * workload's report for people) to stdout at once, or to stderr when the
  * run's output went to stdout. 0, or -1 with err set. */

@@ -7,6 +7,7 @@
 #include "cluster.h"
 #include "commands.h"
 #include "gpu_timer.h"
+#include "progress.h"
 
 /* The option table of w bound to params: its parameters, and with `run`
  * the run command's own options (output files, checkpoints) after them.
@@ -161,4 +162,14 @@ int ls_cmd_refuse_ranks(const char *command)
     if (ls_cluster_rank() == 0)
         fprintf(stderr, "lockstep: %s runs in one process; under mpirun only %s run across ranks\n", command, which);
     return 2;
+}
+
+int ls_cmd_stopped(ls_error *err)
+{
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "stopped by %s, which interrupted what was under way: %.440s", ls_progress_signal_name(),
+             err->msg);
+    memcpy(err->msg, msg, sizeof msg);
+    ls_report(err);
+    return ls_exit_interrupted();
 }

@@ -181,6 +181,16 @@ static int run_case(case_log *log, ls_set *s, int opened, const char *label, con
     double start = ls_now();
     c->result = opened ? k->run(s, k->arg, c->detail, sizeof c->detail, &e) : -1;
     c->seconds = ls_now() - start;
+    if (c->result <= 0 && ls_progress_interrupted()) {
+        /* Not the device's failure: the stop's, whose signal broke what
+         * was under way (PoCL's program build). The case did not run to
+         * its end, and the tally says that not every case ran. */
+        if (w)
+            printf("%-*s %-*s %-*s %s\n", w->device, label, w->name, k->name, w->result, "interrupted",
+                   c->result < 0 ? e.msg : "");
+        log->n--;
+        return 0;
+    }
     if (c->result < 0)
         snprintf(c->detail, sizeof c->detail, "error: %s", e.msg);
     if (c->result == 1 && debug_fault(s)) {

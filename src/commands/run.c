@@ -172,19 +172,18 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     if (!opened || failed_ranks) {
         free_params(w, params);
         if (!opened)
-            return ls_report(&err);
+            return ls_progress_interrupted() && !err.usage ? ls_cmd_stopped(&err) : ls_report(&err);
         ls_set_close(&s);
         if (ls_cluster_rank() == 0)
             fprintf(stderr, "lockstep: %d MPI rank%s could not open %s devices; nothing was run\n", failed_ranks,
                     failed_ranks == 1 ? "" : "s", failed_ranks == 1 ? "its" : "their");
-        return 1;
+        return ls_progress_interrupted() ? ls_exit_interrupted() : 1;
     }
     char label[300];
     snprintf(label, sizeof label, "%s on %s", w->name, ls_cluster_size() > 1 ? "every rank" : s.label);
     ls_progress_bar bar;
     ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet, c.progress_every, s.job.rank, s.job.size);
     ls_run run;
-    int stopped_writing = 0;
     rc = ls_cmd_run_workload(w, &s, params, &run, &prog, &err);
     ls_progress_finish(&bar);
     if (rc == 0 && run.report.computed_only) {
@@ -205,29 +204,28 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
             rc = ls_cmd_emit(w, params, &s, &run, c.json, &err);
         if (rc == 0 && w->next_steps)
             w->next_steps(params, &run, stderr);
-        /* A stop signal that ended a write's wait for its reader (a FIFO
-         * no one opens, a pipe no one empties): stopped, as a run the
-         * signal interrupts is, and the write's message says where. */
-        stopped_writing = rc != 0 && ls_progress_interrupted();
         w->run_free(&run);
         if (rc == 0 && !finished)
             rc = ls_exit_interrupted();
     }
     ls_set_close(&s);
     free_params(w, params);
-    if (stopped_writing) {
-        ls_report(&err); /* the file, and that nothing (or a prefix) was written */
-        return ls_exit_interrupted();
-    }
     if (rc > 1)
         return rc; /* interrupted: the report said what was done */
+    /* What failed while a stop was requested (a driver's call that the
+     * signal broke; a write's wait for its reader that it ended) stopped
+     * as a run the signal interrupts does: 128 + N, the message says
+     * what, and no output file was written. */
+    int stopped = rc != 0 && ls_progress_interrupted();
     if (rc != 0 && ls_cluster_size() > 1 && !(err.usage & LS_ERROR_EVERY_RANK)) {
         /* The other ranks may be waiting on this one: end them all, this
          * rank having said why (a usage error too: it is this rank's). */
+        if (stopped)
+            ls_cluster_abort(ls_cmd_stopped(&err));
         fprintf(stderr, "lockstep (rank %d on %s): %s\n", ls_cluster_rank(), ls_cluster_host(), err.msg);
         ls_cluster_abort(1);
     }
-    return rc == 0 ? 0 : ls_report(&err);
+    return rc == 0 ? 0 : stopped ? ls_cmd_stopped(&err) : ls_report(&err);
 }
 
 /* `lockstep NAME` of a workload with subcommands, without one or with
@@ -266,8 +264,10 @@ int ls_cmd_workload(const ls_workload *w, int argc, char **argv)
         snprintf(what, sizeof what, "%s%s%s", w->name, found ? " " : "", found ? found->name : "");
         return ls_cmd_refuse_ranks(what);
     }
-    if (found && found->run)
+    if (found && found->run) {
+        ls_progress_release(); /* it does not act on stop signals: one ends it */
         return found->run(argc, argv);
+    }
     if (found) {
         char usage[96];
         snprintf(usage, sizeof usage, "lockstep %s %s [options]", w->name, found->name);

@@ -543,11 +543,13 @@ static int frames_open(const char *dir, uint64_t count, const life_meta *meta, f
         frames_free(f);
         return -1;
     }
-    /* Ours is locked: now the leftovers of killed runs into DIR. */
+    /* Ours is locked: now the leftovers of killed runs into DIR, and the
+     * temporary files of killed writes beside it (output.h). */
     char *prefix = frames_prefix(f->path);
     if (prefix)
         remove_abandoned(f->parent, prefix, strrchr(f->tmp.dir, '/') + 1);
     free(prefix);
+    ls_output_remove_leftovers(f->parent);
     *out = f;
     return 0;
 }
