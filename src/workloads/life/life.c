@@ -47,7 +47,7 @@ typedef struct life_opts {
     life_rule rule;
     life_topology grid; /* --rule's grid suffix (given = 0: none) */
     int bounded;        /* without an input file: a bounded plane (the suffix's :P) */
-    char dims_note[160]; /* how the dimension was inferred, for stderr; "" when it was given */
+    char dims_note[160]; /* why a rule made the grid 3D, for stderr; "" when nothing did */
     struct life_input *input; /* the input file read ahead (life_prepare), or NULL */
 } life_opts;
 
@@ -488,13 +488,10 @@ static int life_params_validate(void *pp, ls_error *err)
     if (parse_at(o, err) || check_at(o, err) || resolve_size(o, err) || parse_rule_option(o, err))
         return -1;
     /* Nothing said 3D: Life is 2D, as for Golly and every other Life
-     * program (the PKU contest's 3D grids come in PKU files). */
-    if (!o->dims && !o->in) {
+     * program (the PKU contest's 3D grids come in PKU files). The
+     * documented default, so nothing is said of it. */
+    if (!o->dims && !o->in)
         o->dims = 2;
-        snprintf(o->dims_note, sizeof o->dims_note,
-                 "2D: nothing says 3D (--dims 3, a --size of three sides or a rule counting above 8); --dims 2 "
-                 "silences this");
-    }
     if (parse_density(o, err))
         return -1;
     /* Again, for a dimension settled only now (the default 2D). */

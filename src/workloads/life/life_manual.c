@@ -22,7 +22,7 @@ static const char rules_intro[] =
     "/2/3, Brian's Brain), are refused by name; two states (B3/S23/2) is the Life-like rule itself.\n"
     "\n"
     "A run is 2D unless something says 3D: --dims 3, a --size or grid suffix of three sides, a 3D input grid, or "
-    "a rule counting above 8 neighbours; an inferred dimension is said on stderr. What can only be a 2D rule (a "
+    "a rule counting above 8 neighbours, which is said on stderr (2D, the default, is not). What can only be a 2D rule (a "
     "name, S/B order, a grid suffix of two sides, a pattern file's rule) is refused on a 3D grid; plain B/S text "
     "counts the neighbours of the grid it runs on. The names:\n"
     "\n";
