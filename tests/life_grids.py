@@ -379,6 +379,17 @@ refused(["--rule", "Life", "--dims", "3"], "a rule name on a 3D grid", "2D rule 
 refused(["--rule", "HighLife", "--size", "8x8x8"], "a rule name on a 3D --size", "a 3D grid counts 26")
 refused(["--rule", "23/3", "--dims", "3"], "S/B order on a 3D grid", "S/B order")
 refused(["--rule", "Lief", "--dims", "2"], "an unknown name", "rule name")
+# A typo must not make a run 3D (issue 34, item 12): a count given twice
+# is refused, and a rule that only its 9 would make 3D is refused with
+# the 2D rule it may have meant; --dims 3 runs it as written.
+refused(["--rule", "B3/S99"], "--rule B3/S99 (a digit twice)", "rule 'B3/S99': survival count 9 is given twice")
+refused(["--rule", "B3/S239", "--size", "32"], "--rule B3/S239 (only 9 above 8)",
+        "did you mean B3/S23? (--dims 3 runs it in 3D)")
+refused(["--rule", "b39/s23"], "--rule b39/s23 (only 9 above 8)", "did you mean B3/S23?")
+refused(["--rule", "B3/S2,3,9"], "--rule B3/S2,3,9 (only 9 above 8)", "did you mean B3/S23?")
+dims_run(["--rule", "B3/S239", "--dims", "3", "--size", "16"], "--rule B3/S239 with --dims 3", 3, None)
+dims_run(["--rule", "B3/S239", "--size", "16x16x16"], "--rule B3/S239 on a 3D --size", 3, None)
+dims_run(["--rule", "B5/S9-12", "--size", "16"], "a rule counting 9 to 12", 3, "3D: rule B5/S9-12")
 with tempfile.TemporaryDirectory() as d:
     cube = os.path.join(d, "cube.lsgrid")
     write_native(cube, 3, (8, 8, 8), {(1, 1, 1)}, {6}, {5, 6, 7})

@@ -311,11 +311,26 @@ static int counts_above_2d(life_rule r)
     return ((r.birth | r.survive) >> (LIFE_MAX_COUNT_2D + 1)) != 0;
 }
 
+/* A rule whose only count above 8 is 9: "B3/S239" is more likely a typo
+ * than a 3D rule. Refused, naming the 2D rule without the 9. */
+static int refuse_stray_nine(const char *text, life_rule r, ls_error *err)
+{
+    if (((r.birth | r.survive) >> (LIFE_MAX_COUNT_2D + 1)) != 1u)
+        return 0;
+    life_rule without = {r.birth & ~(1u << 9), r.survive & ~(1u << 9)};
+    char meant[LIFE_RULE_TEXT];
+    life_rule_format(without, meant, sizeof meant);
+    return ls_fail_usage(err, "--rule %s: only its count 9 is above 8 neighbours, which would make the run 3D; did you "
+                              "mean %s? (--dims 3 runs it in 3D)",
+                         text, meant);
+}
+
 /* --rule, parsed for the dimension known so far (--dims, --size's
  * extents; 0: not yet). When nothing else has set the dimension and no
  * input grid says it, the rule may: a 2D name, S/B order or a suffix of
  * two sides say 2D, a suffix of three sides 3D, and plain B/S text
- * counting above 8 neighbours can only be 3D (said on stderr). */
+ * counting above 8 neighbours can only be 3D (said on stderr), unless 9
+ * is its only such count (refuse_stray_nine). */
 static int parse_rule_option(life_opts *o, ls_error *err)
 {
     if (!o->rule_text)
@@ -326,6 +341,8 @@ static int parse_rule_option(life_opts *o, ls_error *err)
     if (!o->dims && !input_is_grid(o) && spec.dims) {
         o->dims = spec.dims;
     } else if (!o->dims && !input_is_grid(o) && counts_above_2d(spec.rule)) {
+        if (refuse_stray_nine(o->rule_text, spec.rule, err))
+            return -1;
         o->dims = 3;
         snprintf(o->dims_note, sizeof o->dims_note,
                  "3D: rule %s counts above 8 neighbours, so 26 (--dims 3 says so, and silences this)", o->rule_text);
