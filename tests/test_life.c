@@ -231,7 +231,7 @@ static int grid_with(const char *rle, uint32_t nx, uint32_t ny, const life_at *a
     ls_error err;
     life_pattern p;
     FILE *f = fmemopen((void *)rle, strlen(rle), "r");
-    if (!f || life_read_rle(f, "pattern", &p, &err)) {
+    if (!f || life_read_rle(f, "pattern", NULL, &p, &err)) {
         printf("FAIL reading %s: %s\n", rle, f ? err.msg : "fmemopen");
         failures++;
         if (f)

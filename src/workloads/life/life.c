@@ -748,7 +748,17 @@ static int open_input(const life_opts *o, life_grid *g, life_pattern *p, life_me
         if (rc <= 0)
             return rc;
     }
-    return life_read_file(o->in, o->format, (uint32_t)o->scale, g, p, meta, err);
+    /* The grid a pattern goes on, where the command line gives it
+     * (grid_for_pattern's), so that a pattern larger is refused before
+     * its cells are allocated; a fault in it is reported there. */
+    life_pattern_want want = {(uint32_t)o->scale, 0, 0};
+    uint32_t ext[3];
+    ls_error ignored;
+    if (asked_extents(o, o->dims == 3 ? 3 : 2, ext, &ignored) == 1) {
+        want.nx = ext[0];
+        want.ny = ext[1];
+    }
+    return life_read_file(o->in, o->format, &want, g, p, meta, err);
 }
 
 /* The input file: as read ahead, the first time a run asks for it (a

@@ -1012,7 +1012,7 @@ const life_format_methods life_native_format = {
 
 /* ---- files ------------------------------------------------------------------ */
 
-int life_read_file(const char *path, life_format fmt, uint32_t png_scale, life_grid *g, life_pattern *p,
+int life_read_file(const char *path, life_format fmt, const life_pattern_want *want, life_grid *g, life_pattern *p,
                    life_meta *meta, ls_error *err)
 {
     memset(g, 0, sizeof *g);
@@ -1026,7 +1026,7 @@ int life_read_file(const char *path, life_format fmt, uint32_t png_scale, life_g
     FILE *f = fopen(path, "rb");
     if (!f)
         return ls_fail_usage(err, "cannot open %s: %s", path, strerror(errno));
-    int rc = fmt->read_grid ? fmt->read_grid(f, path, g, meta, err) : fmt->read_pattern(f, path, png_scale, p, err);
+    int rc = fmt->read_grid ? fmt->read_grid(f, path, g, meta, err) : fmt->read_pattern(f, path, want, p, err);
     fclose(f);
     if (rc == 0 && !fmt->read_grid)
         meta->generation = p->generation; /* #CXRLE Gen=, ... */

@@ -182,7 +182,7 @@ static void png_cells(png_structp png, uint32_t scale, png_bytep row, life_patte
     }
 }
 
-int life_read_png(FILE *f, const char *name, uint32_t given_scale, life_pattern *p, ls_error *err)
+int life_read_png(FILE *f, const char *name, const life_pattern_want *want, life_pattern *p, ls_error *err)
 {
     memset(p, 0, sizeof *p);
     png_failure failure = {"", NULL};
@@ -208,14 +208,14 @@ int life_read_png(FILE *f, const char *name, uint32_t given_scale, life_pattern 
     }
     /* The scale it was written at, so that it reads back as the grid it
      * came from; else the one given. */
-    scale = scale ? scale : given_scale ? given_scale : 1;
+    scale = scale ? scale : want && want->scale ? want->scale : 1;
     if (png_get_interlace_type(png, info) != PNG_INTERLACE_NONE)
         png_error(png, "interlaced pictures are not supported");
     if (width % scale || height % scale)
         png_error(png, "the size is not a multiple of the scale");
     /* The header's size against the pattern limit before any pixel is
      * decoded: a few hundred KB of PNG can claim billions of cells. */
-    if (life_pattern_alloc(p, name, width / scale, height / scale, err)) {
+    if (life_pattern_alloc(p, name, width / scale, height / scale, want, err)) {
         png_destroy_read_struct(&png, &info, NULL);
         return -1;
     }
