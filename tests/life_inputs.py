@@ -20,7 +20,11 @@ refuses before any computation (issue 14, items 3, 7, 9, 11, 12 and 13):
 - messages that name the file once (no garbled repetition);
 - holes in the options and the RLE reader (--at outside the grid or with
   no pattern, --size 8x, unknown RLE header keys, a NUL byte, a 2D rule on
-  a 3D grid).
+  a 3D grid);
+- a PNG whose pixels are not its Scale chunk times the grid its Rule
+  chunk declares (resized since it was written) is refused, not read as
+  another grid; a Scale chunk after the image data counts as one before
+  it (issue 34, item 1).
 
 Every refusal: exit 2, one line on stderr, no output file, nothing left in
 the directory. "Before any computation" is shown by asking for so many
@@ -226,6 +230,13 @@ def test_bounded(d):
     msg = refused(d, ["--in", png, "--steps", "1"], "a PNG of 40000x40000 cells (above 2^30)", max_mib=limit)
     expect("2^30" in msg, "the PNG refusal states the limit", msg)
     os.remove(png)
+    # A text chunk after the image data whose length field claims 1 GiB
+    # (the file ends there): libpng allocates a chunk's length before
+    # reading it, unless its allocations are bounded.
+    small = png_file([[1, 0, 1, 0]] * 4, 1, {"Rule": "B3/S23"})
+    png = write(d, "long_chunk.png", small[:-12] + struct.pack(">I", 1 << 30) + b"tEXtScale\0" + b"4" * 100)
+    refused(d, ["--in", png, "--steps", "1"], "a PNG whose last text chunk claims 1 GiB", max_mib=limit)
+    os.remove(png)
     msg = refused(d, ["--in", "/dev/stdin", "--format", "pku", "--steps", "1"],
                   "a PKU header on a pipe claiming M = 2048, no cells", stdin=struct.pack("<QQ", 2048, 0), max_mib=limit)
     expect("truncated" in msg, "the pipe's refusal says truncated", msg)
@@ -269,6 +280,81 @@ def test_bounded(d):
     refused(d, ["--in", "/dev/stdin", "--format", "native"], "a piped native grid with a changed cell",
             stdin=data[:100] + bytes([data[100] ^ 4]) + data[101:])
     os.remove(path)
+
+
+# ---- a PNG's text chunks against its pixels (issue 34, item 1) ---------------
+
+def png_file(cells, scale, before, after=None):
+    """A 1-bit grey PNG of `cells` (rows of 0/1, 1 black) at `scale` pixels
+    a cell, as lockstep writes one, with tEXt chunks `before` the image
+    data and `after` it (dicts)."""
+    width = len(cells[0]) * scale
+    raw = b""
+    for row in cells:
+        line = bytearray(b"\xff" * ((width + 7) // 8))
+        for x in range(width):
+            if row[x // scale]:
+                line[x // 8] &= ~(0x80 >> (x % 8)) & 0xff
+        raw += (b"\x00" + bytes(line)) * scale
+    ihdr = struct.pack(">IIBBBBB", width, len(cells) * scale, 1, 0, 0, 0, 0)
+
+    def text(chunks):
+        return b"".join(png_chunk(b"tEXt", k.encode() + b"\0" + v.encode()) for k, v in (chunks or {}).items())
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + text(before) + png_chunk(b"IDAT", zlib.compress(raw))
+            + text(after) + png_chunk(b"IEND", b""))
+
+
+def test_png_chunks(d):
+    rng = random.Random(34)
+    cells = [[int(rng.random() < 0.4) for _ in range(64)] for _ in range(48)]
+    population = sum(map(sum, cells))
+    said = {"Software": "lockstep life", "Rule": "B3/S23:T64,48", "Generation": "0", "Scale": "4"}
+    no_scale = {k: v for k, v in said.items() if k != "Scale"}
+
+    def read(name, data, what, args=()):
+        path = write(d, name, data)
+        code, out, err, _ = run(["--in", path, "--steps", "0", "--json", "--backend", "openmp", *args])
+        ok = code == 0 and '"population":%d,' % population in out and '"size":[64,48,1]' in out
+        expect(ok, f"{what}: read as the 64x48 grid of {population} cells", f"(exit {code}: {err.strip()} {out})")
+        os.remove(path)
+
+    def refused_png(name, data, what, says, args=()):
+        path = write(d, name, data)
+        msg = refused(d, ["--in", path, "--steps", "1", *args], what)
+        expect(all(s in msg for s in says), f"{what}: the refusal says {says}", msg)
+        os.remove(path)
+
+    read("as_written.png", png_file(cells, 4, said), "a PNG at scale 4 as lockstep writes it")
+    # Resized to a pixel a cell, its chunks kept: read before as a 16x12
+    # pattern on the 64x48 grid (about a sixteenth of the cells).
+    refused_png("resized.png", png_file(cells, 1, said), "a scale-4 PNG resized to a pixel a cell",
+                ["64x48 pixels", "64x48 grid", "4 pixels a cell", "256x192 pixels"])
+    refused_png("cropped.png", png_file([row[:60] for row in cells], 4, said), "a scale-4 PNG cropped to 60x48 cells",
+                ["240x192 pixels", "64x48 grid"])
+    refused_png("uneven.png", png_file(cells, 1, {"Scale": "3"}), "a PNG of 64x48 pixels at Scale 3",
+                ["64x48 pixels", "3 pixels a side"])
+    # The chunks after the image data say as much as those before it.
+    read("scale_after.png", png_file(cells, 4, no_scale, {"Scale": "4"}), "a PNG whose Scale chunk follows the data")
+    read("all_after.png", png_file(cells, 4, None, said), "a PNG whose text chunks all follow the data")
+    refused_png("resized_after.png", png_file(cells, 1, no_scale, {"Scale": "4"}),
+                "a resized PNG whose Scale chunk follows the data", ["64x48 pixels", "256x192 pixels"])
+    refused_png("twice.png", png_file(cells, 4, said, {"Scale": "2"}), "a PNG whose two Scale chunks disagree",
+                ["Scale", "4", "2"])
+    # From a pipe, which cannot be read twice, a Scale chunk after the data
+    # is checked once the picture is read: refused, naming the --scale that
+    # reads it, which then does.
+    piped = png_file(cells, 4, {"Generation": "0"}, {"Scale": "4"})
+    msg = refused(d, ["--in", "/dev/stdin", "--format", "png", "--steps", "1"], "a piped PNG whose Scale chunk follows "
+                  "the data", stdin=piped)
+    expect("--scale 4" in msg, "... the refusal names --scale 4", msg)
+    code, out, err, _ = run(["--in", "/dev/stdin", "--format", "png", "--scale", "4", "--steps", "0", "--json",
+                             "--backend", "openmp"], stdin=piped)
+    expect(code == 0 and '"population":%d,' % population in out and '"size":[64,48,1]' in out,
+           "... and with --scale 4 it is read as its 64x48 cells", f"(exit {code}: {err.strip()})")
+    # No Scale chunk: --scale (else 1) must make the Rule's grid too.
+    refused_png("no_scale.png", png_file(cells, 2, no_scale), "a PNG of 2 pixels a cell without a Scale chunk",
+                ["128x96 pixels", "64x48 grid", "--scale 2"])
+    read("no_scale.png", png_file(cells, 2, no_scale), "the same with --scale 2", ["--scale", "2"])
 
 
 # ---- generation counts past 2^64 (item 11) ---------------------------------
@@ -374,4 +460,5 @@ with tempfile.TemporaryDirectory() as d:
     test_series_bound(d)
     test_messages(d)
     test_holes(d)
+    test_png_chunks(d)
 finish()
