@@ -131,6 +131,30 @@ def test_native_header(d):
         msg = refused(d, ["--in", path, "--steps", "1"], f"a native header with its {what} changed")
         expect("damaged" in msg, f"a changed {what} is reported as damage", msg)
         os.remove(path)
+    # A damaged size field is said to be one, not truncation (issue 34,
+    # item 17): the file's length and its trailer's check agree on the
+    # size the header should say. A file cut short is still truncated.
+    for what, offset, value, says in (("ny 30 -> 31", 16, 31, "its ny is 31, but the file's length and its check say 30"),
+                                      ("ny 30 -> 3000", 16, 3000, "its ny is 3000"),
+                                      ("nx 40 -> 33", 12, 33, "its nx is 33, but the file's length and its check say 40"),
+                                      ("nx 40 -> 200", 12, 200, "its nx is 200")):
+        bad = bytearray(data)
+        struct.pack_into("<I", bad, offset, value)
+        path = write(d, "bad.lsgrid", bytes(bad))
+        msg = refused(d, ["--in", path, "--steps", "1"], f"a native header with its {what}")
+        expect("damaged header" in msg and says in msg and "truncated" not in msg,
+               f"a native header's {what} is said to be damage, not truncation", msg)
+        os.remove(path)
+    # Through a pipe only reading tells the length, and not which is wrong.
+    bad = bytearray(data)
+    struct.pack_into("<I", bad, 16, 31)
+    msg = refused(d, ["--in", "/dev/stdin", "--format", "native", "--steps", "1"], "a piped native header with its ny "
+                  "30 -> 31", stdin=bytes(bad))
+    expect("truncated, or its header's size is damaged" in msg, "... names both truncation and a damaged size", msg)
+    path = write(d, "cut.lsgrid", data[:-30])
+    msg = refused(d, ["--in", path, "--steps", "1"], "a native grid cut short")
+    expect("truncated" in msg and "damaged" not in msg, "a native grid cut short is said to be truncated", msg)
+    os.remove(path)
     # The same grid in the layout before (lslife2: rows not padded, an
     # FNV-1a checksum of every byte): read as the same grid.
     shape, size, cells = native_read(grid)
@@ -142,6 +166,13 @@ def test_native_header(d):
     write(d, "old2.lsgrid", bytes(bad))
     msg = refused(d, ["--in", old, "--steps", "1"], "an lslife2 file with a changed cell")
     expect("damaged" in msg, "a changed cell of an lslife2 file is reported as damage", msg)
+    # lslife2's checksum covers every byte, so which of its header and its
+    # length is wrong is not told: both are named.
+    bad = bytearray(open(old, "rb").read())
+    struct.pack_into("<I", bad, 16, 31)
+    write(d, "old2.lsgrid", bytes(bad))
+    msg = refused(d, ["--in", old, "--steps", "1"], "an lslife2 file whose ny changed")
+    expect("truncated, or its header's size is damaged" in msg, "... names both truncation and a damaged size", msg)
     os.remove(old)
     # The same grid in the first version's layout (checksum = the grid digest).
     nx, ny = 5, 4
