@@ -444,6 +444,13 @@ def test_messages(d):
             "neighbours a cell has in 2D); give one with --rule", cwd=d)
     os.remove(os.path.join(d, "gun.rle"))
     os.remove(os.path.join(d, "g4.rle"))
+    # The PKU form names its third argument, not an option it does not
+    # have (issue 34, item 17: "--N: expected an integer").
+    write(d, "in.data", struct.pack("<QQ", 4, 0) + bytes(64))
+    msg = refused(d, ["in.data", "out.data", "ten"], "IN OUT N with N not a number", cwd=d)
+    expect(msg.startswith("lockstep: N, the generations of 'lockstep life IN OUT N': expected an integer") and
+           "got 'ten'" in msg and "--N" not in msg, "... the refusal names N, the third argument", msg)
+    os.remove(os.path.join(d, "in.data"))
 
 
 # ---- small holes (item 13) -------------------------------------------------

@@ -213,7 +213,8 @@ static int life_params_positional(void *pp, int n, const char **pos, ls_error *e
     o->in = pos[0];
     o->out = pos[1];
     o->contest_form = 1;
-    return ls_parse_count("N", pos[2], 0, 1000000000000ull, &o->steps, err);
+    return ls_parse_count_as("N, the generations of 'lockstep life IN OUT N'", pos[2], 0, 1000000000000ull, &o->steps,
+                             err);
 }
 
 /* "256", "300x200" or "300x200x100" into extents (nz = 1 for two). */
