@@ -51,10 +51,18 @@ char *ls_shell_quote(const char *s)
     return out;
 }
 
-/* Accepts plain digits, or a decimal mantissa with an exponent (1e9,
- * 2.5e8) when the value is a whole number. */
 int ls_parse_count(const char *flag, const char *text, uint64_t min, uint64_t max, uint64_t *out,
                    ls_error *err)
+{
+    char option[80];
+    snprintf(option, sizeof option, "--%s", flag);
+    return ls_parse_count_as(option, text, min, max, out, err);
+}
+
+/* Accepts plain digits, or a decimal mantissa with an exponent (1e9,
+ * 2.5e8) when the value is a whole number. */
+int ls_parse_count_as(const char *what, const char *text, uint64_t min, uint64_t max, uint64_t *out,
+                      ls_error *err)
 {
     char lo[32], hi[32];
     ls_format_count(min, lo, sizeof lo);
@@ -70,7 +78,7 @@ int ls_parse_count(const char *flag, const char *text, uint64_t min, uint64_t ma
         char *end;
         unsigned long long u = strtoull(p, &end, 10);
         if (errno == ERANGE || u > max || u < min)
-            return ls_fail_usage(err, "--%s: expected an integer from %s to %s; got '%s'", flag, lo, hi, text);
+            return ls_fail_usage(err, "%s: expected an integer from %s to %s; got '%s'", what, lo, hi, text);
         v = u;
     } else {
         /* mantissa [digits][.digits] e [+]digits */
@@ -88,13 +96,13 @@ int ls_parse_count(const char *flag, const char *text, uint64_t min, uint64_t ma
                 ok = 0;
         }
         if (!ok || !seen_e || !seen_digit)
-            return ls_fail_usage(err, "--%s: expected an integer from %s to %s (like 1000000 or 1e6); got '%s'",
-                                 flag, lo, hi, text);
+            return ls_fail_usage(err, "%s: expected an integer from %s to %s (like 1000000 or 1e6); got '%s'",
+                                 what, lo, hi, text);
         char *end;
         errno = 0;
         long double d = strtold(p, &end);
         if (*end != 0 || errno == ERANGE || d != floorl(d) || d < (long double)min || d > (long double)max)
-            return ls_fail_usage(err, "--%s: expected an integer from %s to %s; got '%s'", flag, lo, hi, text);
+            return ls_fail_usage(err, "%s: expected an integer from %s to %s; got '%s'", what, lo, hi, text);
         v = (uint64_t)d;
     }
     *out = v;

@@ -107,6 +107,10 @@ void ls_roff_text(FILE *out, const char *text, int dashes);
 /* Parses one count the way LS_OPT_COUNT does; 0 or -1 with err set. */
 int ls_parse_count(const char *flag, const char *text, uint64_t min, uint64_t max, uint64_t *out,
                    ls_error *err);
+/* The same for a count that no option gives (a positional argument):
+ * its messages name it as `what` says ("N, the generations of ..."). */
+int ls_parse_count_as(const char *what, const char *text, uint64_t min, uint64_t max, uint64_t *out,
+                      ls_error *err);
 
 /* Prints an error line "lockstep: msg" and returns the exit code for it. */
 int ls_report(const ls_error *err);

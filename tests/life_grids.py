@@ -16,8 +16,9 @@ chosen for a pattern, and rules as people write them (issue 17, Life):
   #CXRLE Pos, else its middle on the grid's; --at center centres it as
   before; RLE output opens with Golly's '#CXRLE Pos= Gen=' (issue 27);
 - the dimension is 2 unless something says 3 (--dims 3, a --size or
-  suffix of three sides, a 3D input grid, a rule counting above 8), said
-  on stderr when nothing stated it (issue 27);
+  suffix of three sides, a 3D input grid, a rule counting above 8); a
+  rule that makes it 3D is said on stderr (issue 27), the default 2D
+  says nothing (issue 34, item 13);
 - rule names (Life, HighLife, Day & Night, ...) and S/B order (23/3) are
   taken; a 2D rule (a name, S/B order, a file's rule) on a 3D grid is
   refused; plain B/S text on a 3D grid counts 26 neighbours.
@@ -336,12 +337,13 @@ def dims_run(args, what, dims, said):
     return r
 
 
-r = dims_run(["--rule", "B3/S23", "--size", "64"], "--rule B3/S23 --size 64 (B/S text, one side)", 2,
-             "lockstep: life: 2D: nothing says 3D")
+# 2D is the documented default: a run that takes it says nothing of it
+# (issue 34, item 13), with or without options.
+r = dims_run(["--rule", "B3/S23", "--size", "64"], "--rule B3/S23 --size 64 (B/S text, one side)", 2, None)
 expect(r.get("size") == [64, 64, 1], "--rule B3/S23 --size 64: a 64x64 grid", str(r.get("size")))
-dims_run([], "no options", 2, "2D: nothing says 3D")
-dims_run(["--rule", "B6/S567", "--size", "16"], "the 3D default rule's text alone (counts up to 7)", 2,
-         "2D: nothing says 3D")
+dims_run([], "no options", 2, None)
+dims_run(["--size", "64"], "--size 64 alone", 2, None)
+dims_run(["--rule", "B6/S567", "--size", "16"], "the 3D default rule's text alone (counts up to 7)", 2, None)
 dims_run(["--rule", "B5/S10-12", "--size", "16"], "a rule counting above 8", 3,
          "lockstep: life: 3D: rule B5/S10-12 counts above 8 neighbours")
 dims_run(["--rule", "B5/S10-12", "--size", "16", "--dims", "3"], "a rule counting above 8 with --dims 3", 3, None)
@@ -377,6 +379,17 @@ refused(["--rule", "Life", "--dims", "3"], "a rule name on a 3D grid", "2D rule 
 refused(["--rule", "HighLife", "--size", "8x8x8"], "a rule name on a 3D --size", "a 3D grid counts 26")
 refused(["--rule", "23/3", "--dims", "3"], "S/B order on a 3D grid", "S/B order")
 refused(["--rule", "Lief", "--dims", "2"], "an unknown name", "rule name")
+# A typo must not make a run 3D (issue 34, item 12): a count given twice
+# is refused, and a rule that only its 9 would make 3D is refused with
+# the 2D rule it may have meant; --dims 3 runs it as written.
+refused(["--rule", "B3/S99"], "--rule B3/S99 (a digit twice)", "rule 'B3/S99': survival count 9 is given twice")
+refused(["--rule", "B3/S239", "--size", "32"], "--rule B3/S239 (only 9 above 8)",
+        "did you mean B3/S23? (--dims 3 runs it in 3D)")
+refused(["--rule", "b39/s23"], "--rule b39/s23 (only 9 above 8)", "did you mean B3/S23?")
+refused(["--rule", "B3/S2,3,9"], "--rule B3/S2,3,9 (only 9 above 8)", "did you mean B3/S23?")
+dims_run(["--rule", "B3/S239", "--dims", "3", "--size", "16"], "--rule B3/S239 with --dims 3", 3, None)
+dims_run(["--rule", "B3/S239", "--size", "16x16x16"], "--rule B3/S239 on a 3D --size", 3, None)
+dims_run(["--rule", "B5/S9-12", "--size", "16"], "a rule counting 9 to 12", 3, "3D: rule B5/S9-12")
 with tempfile.TemporaryDirectory() as d:
     cube = os.path.join(d, "cube.lsgrid")
     write_native(cube, 3, (8, 8, 8), {(1, 1, 1)}, {6}, {5, 6, 7})

@@ -20,7 +20,11 @@ refuses before any computation (issue 14, items 3, 7, 9, 11, 12 and 13):
 - messages that name the file once (no garbled repetition);
 - holes in the options and the RLE reader (--at outside the grid or with
   no pattern, --size 8x, unknown RLE header keys, a NUL byte, a 2D rule on
-  a 3D grid).
+  a 3D grid);
+- a PNG whose pixels are not its Scale chunk times the grid its Rule
+  chunk declares (resized since it was written) is refused, not read as
+  another grid; a Scale chunk after the image data counts as one before
+  it (issue 34, item 1).
 
 Every refusal: exit 2, one line on stderr, no output file, nothing left in
 the directory. "Before any computation" is shown by asking for so many
@@ -127,6 +131,30 @@ def test_native_header(d):
         msg = refused(d, ["--in", path, "--steps", "1"], f"a native header with its {what} changed")
         expect("damaged" in msg, f"a changed {what} is reported as damage", msg)
         os.remove(path)
+    # A damaged size field is said to be one, not truncation (issue 34,
+    # item 17): the file's length and its trailer's check agree on the
+    # size the header should say. A file cut short is still truncated.
+    for what, offset, value, says in (("ny 30 -> 31", 16, 31, "its ny is 31, but the file's length and its check say 30"),
+                                      ("ny 30 -> 3000", 16, 3000, "its ny is 3000"),
+                                      ("nx 40 -> 33", 12, 33, "its nx is 33, but the file's length and its check say 40"),
+                                      ("nx 40 -> 200", 12, 200, "its nx is 200")):
+        bad = bytearray(data)
+        struct.pack_into("<I", bad, offset, value)
+        path = write(d, "bad.lsgrid", bytes(bad))
+        msg = refused(d, ["--in", path, "--steps", "1"], f"a native header with its {what}")
+        expect("damaged header" in msg and says in msg and "truncated" not in msg,
+               f"a native header's {what} is said to be damage, not truncation", msg)
+        os.remove(path)
+    # Through a pipe only reading tells the length, and not which is wrong.
+    bad = bytearray(data)
+    struct.pack_into("<I", bad, 16, 31)
+    msg = refused(d, ["--in", "/dev/stdin", "--format", "native", "--steps", "1"], "a piped native header with its ny "
+                  "30 -> 31", stdin=bytes(bad))
+    expect("truncated, or its header's size is damaged" in msg, "... names both truncation and a damaged size", msg)
+    path = write(d, "cut.lsgrid", data[:-30])
+    msg = refused(d, ["--in", path, "--steps", "1"], "a native grid cut short")
+    expect("truncated" in msg and "damaged" not in msg, "a native grid cut short is said to be truncated", msg)
+    os.remove(path)
     # The same grid in the layout before (lslife2: rows not padded, an
     # FNV-1a checksum of every byte): read as the same grid.
     shape, size, cells = native_read(grid)
@@ -138,6 +166,13 @@ def test_native_header(d):
     write(d, "old2.lsgrid", bytes(bad))
     msg = refused(d, ["--in", old, "--steps", "1"], "an lslife2 file with a changed cell")
     expect("damaged" in msg, "a changed cell of an lslife2 file is reported as damage", msg)
+    # lslife2's checksum covers every byte, so which of its header and its
+    # length is wrong is not told: both are named.
+    bad = bytearray(open(old, "rb").read())
+    struct.pack_into("<I", bad, 16, 31)
+    write(d, "old2.lsgrid", bytes(bad))
+    msg = refused(d, ["--in", old, "--steps", "1"], "an lslife2 file whose ny changed")
+    expect("truncated, or its header's size is damaged" in msg, "... names both truncation and a damaged size", msg)
     os.remove(old)
     # The same grid in the first version's layout (checksum = the grid digest).
     nx, ny = 5, 4
@@ -196,8 +231,12 @@ def test_outputs_first(d):
     # unless told to fail it as the C library does.)
     if os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") < 2**38:
         asan = (os.environ.get("ASAN_OPTIONS", "") + ":allocator_may_return_null=1").lstrip(":")
-        refused(d, ["--dims", "2", "--size", "1048576", "--steps", "1"], "a 2^40-cell grid on this machine",
-                env=dict(os.environ, ASAN_OPTIONS=asan))
+        msg = refused(d, ["--dims", "2", "--size", "1048576", "--steps", "1"], "a 2^40-cell grid on this machine",
+                      env=dict(os.environ, ASAN_OPTIONS=asan))
+        # In the unit a person reads, in plain English (issue 34, item 17:
+        # "needs 131072.0 MiB ...; this machine has not that much memory").
+        expect("needs 128.0 GiB" in msg and "does not have that much free memory" in msg,
+               "... saying it needs 128.0 GiB, more free memory than the machine has", msg)
 
 
 # ---- bounded memory and time (item 9) --------------------------------------
@@ -225,6 +264,13 @@ def test_bounded(d):
     png = write(d, "big.png", big_png(40000))
     msg = refused(d, ["--in", png, "--steps", "1"], "a PNG of 40000x40000 cells (above 2^30)", max_mib=limit)
     expect("2^30" in msg, "the PNG refusal states the limit", msg)
+    os.remove(png)
+    # A text chunk after the image data whose length field claims 1 GiB
+    # (the file ends there): libpng allocates a chunk's length before
+    # reading it, unless its allocations are bounded.
+    small = png_file([[1, 0, 1, 0]] * 4, 1, {"Rule": "B3/S23"})
+    png = write(d, "long_chunk.png", small[:-12] + struct.pack(">I", 1 << 30) + b"tEXtScale\0" + b"4" * 100)
+    refused(d, ["--in", png, "--steps", "1"], "a PNG whose last text chunk claims 1 GiB", max_mib=limit)
     os.remove(png)
     msg = refused(d, ["--in", "/dev/stdin", "--format", "pku", "--steps", "1"],
                   "a PKU header on a pipe claiming M = 2048, no cells", stdin=struct.pack("<QQ", 2048, 0), max_mib=limit)
@@ -269,6 +315,81 @@ def test_bounded(d):
     refused(d, ["--in", "/dev/stdin", "--format", "native"], "a piped native grid with a changed cell",
             stdin=data[:100] + bytes([data[100] ^ 4]) + data[101:])
     os.remove(path)
+
+
+# ---- a PNG's text chunks against its pixels (issue 34, item 1) ---------------
+
+def png_file(cells, scale, before, after=None):
+    """A 1-bit grey PNG of `cells` (rows of 0/1, 1 black) at `scale` pixels
+    a cell, as lockstep writes one, with tEXt chunks `before` the image
+    data and `after` it (dicts)."""
+    width = len(cells[0]) * scale
+    raw = b""
+    for row in cells:
+        line = bytearray(b"\xff" * ((width + 7) // 8))
+        for x in range(width):
+            if row[x // scale]:
+                line[x // 8] &= ~(0x80 >> (x % 8)) & 0xff
+        raw += (b"\x00" + bytes(line)) * scale
+    ihdr = struct.pack(">IIBBBBB", width, len(cells) * scale, 1, 0, 0, 0, 0)
+
+    def text(chunks):
+        return b"".join(png_chunk(b"tEXt", k.encode() + b"\0" + v.encode()) for k, v in (chunks or {}).items())
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + text(before) + png_chunk(b"IDAT", zlib.compress(raw))
+            + text(after) + png_chunk(b"IEND", b""))
+
+
+def test_png_chunks(d):
+    rng = random.Random(34)
+    cells = [[int(rng.random() < 0.4) for _ in range(64)] for _ in range(48)]
+    population = sum(map(sum, cells))
+    said = {"Software": "lockstep life", "Rule": "B3/S23:T64,48", "Generation": "0", "Scale": "4"}
+    no_scale = {k: v for k, v in said.items() if k != "Scale"}
+
+    def read(name, data, what, args=()):
+        path = write(d, name, data)
+        code, out, err, _ = run(["--in", path, "--steps", "0", "--json", "--backend", "openmp", *args])
+        ok = code == 0 and '"population":%d,' % population in out and '"size":[64,48,1]' in out
+        expect(ok, f"{what}: read as the 64x48 grid of {population} cells", f"(exit {code}: {err.strip()} {out})")
+        os.remove(path)
+
+    def refused_png(name, data, what, says, args=()):
+        path = write(d, name, data)
+        msg = refused(d, ["--in", path, "--steps", "1", *args], what)
+        expect(all(s in msg for s in says), f"{what}: the refusal says {says}", msg)
+        os.remove(path)
+
+    read("as_written.png", png_file(cells, 4, said), "a PNG at scale 4 as lockstep writes it")
+    # Resized to a pixel a cell, its chunks kept: read before as a 16x12
+    # pattern on the 64x48 grid (about a sixteenth of the cells).
+    refused_png("resized.png", png_file(cells, 1, said), "a scale-4 PNG resized to a pixel a cell",
+                ["64x48 pixels", "64x48 grid", "4 pixels a cell", "256x192 pixels"])
+    refused_png("cropped.png", png_file([row[:60] for row in cells], 4, said), "a scale-4 PNG cropped to 60x48 cells",
+                ["240x192 pixels", "64x48 grid"])
+    refused_png("uneven.png", png_file(cells, 1, {"Scale": "3"}), "a PNG of 64x48 pixels at Scale 3",
+                ["64x48 pixels", "3 pixels a side"])
+    # The chunks after the image data say as much as those before it.
+    read("scale_after.png", png_file(cells, 4, no_scale, {"Scale": "4"}), "a PNG whose Scale chunk follows the data")
+    read("all_after.png", png_file(cells, 4, None, said), "a PNG whose text chunks all follow the data")
+    refused_png("resized_after.png", png_file(cells, 1, no_scale, {"Scale": "4"}),
+                "a resized PNG whose Scale chunk follows the data", ["64x48 pixels", "256x192 pixels"])
+    refused_png("twice.png", png_file(cells, 4, said, {"Scale": "2"}), "a PNG whose two Scale chunks disagree",
+                ["Scale", "4", "2"])
+    # From a pipe, which cannot be read twice, a Scale chunk after the data
+    # is checked once the picture is read: refused, naming the --scale that
+    # reads it, which then does.
+    piped = png_file(cells, 4, {"Generation": "0"}, {"Scale": "4"})
+    msg = refused(d, ["--in", "/dev/stdin", "--format", "png", "--steps", "1"], "a piped PNG whose Scale chunk follows "
+                  "the data", stdin=piped)
+    expect("--scale 4" in msg, "... the refusal names --scale 4", msg)
+    code, out, err, _ = run(["--in", "/dev/stdin", "--format", "png", "--scale", "4", "--steps", "0", "--json",
+                             "--backend", "openmp"], stdin=piped)
+    expect(code == 0 and '"population":%d,' % population in out and '"size":[64,48,1]' in out,
+           "... and with --scale 4 it is read as its 64x48 cells", f"(exit {code}: {err.strip()})")
+    # No Scale chunk: --scale (else 1) must make the Rule's grid too.
+    refused_png("no_scale.png", png_file(cells, 2, no_scale), "a PNG of 2 pixels a cell without a Scale chunk",
+                ["128x96 pixels", "64x48 grid", "--scale 2"])
+    read("no_scale.png", png_file(cells, 2, no_scale), "the same with --scale 2", ["--scale", "2"])
 
 
 # ---- generation counts past 2^64 (item 11) ---------------------------------
@@ -327,6 +448,13 @@ def test_messages(d):
             "neighbours a cell has in 2D); give one with --rule", cwd=d)
     os.remove(os.path.join(d, "gun.rle"))
     os.remove(os.path.join(d, "g4.rle"))
+    # The PKU form names its third argument, not an option it does not
+    # have (issue 34, item 17: "--N: expected an integer").
+    write(d, "in.data", struct.pack("<QQ", 4, 0) + bytes(64))
+    msg = refused(d, ["in.data", "out.data", "ten"], "IN OUT N with N not a number", cwd=d)
+    expect(msg.startswith("lockstep: N, the generations of 'lockstep life IN OUT N': expected an integer") and
+           "got 'ten'" in msg and "--N" not in msg, "... the refusal names N, the third argument", msg)
+    os.remove(os.path.join(d, "in.data"))
 
 
 # ---- small holes (item 13) -------------------------------------------------
@@ -374,4 +502,5 @@ with tempfile.TemporaryDirectory() as d:
     test_series_bound(d)
     test_messages(d)
     test_holes(d)
+    test_png_chunks(d)
 finish()

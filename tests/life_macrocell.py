@@ -12,7 +12,11 @@ the format as Golly's Help/formats.html defines it:
   grid, rule and generation;
 - refusals, one line and exit 2: not [M2], the multi-state form, a node
   naming a later one or a child of another level, a root that is a leaf,
-  a pattern wider than lockstep's (its size said), one outside the grid.
+  a pattern wider than lockstep's (its size said), one outside the grid;
+- a pattern larger than its grid (#R's suffix, --size) is refused from
+  the tree, before its cells are allocated: a file of a few lines whose
+  tree holds 2^30 live cells within a few MiB of memory more than a run
+  on a tiny grid (issue 34, item 7: 1.1 GiB before).
 
 bgolly's own .mc files are read in tests/life_golly.py."""
 import json
@@ -30,6 +34,17 @@ LOCKSTEP = os.path.abspath(sys.argv[1])
 def life(args, timeout=300):
     r = subprocess.run([LOCKSTEP, "life", "--quiet", *args], capture_output=True, text=True, timeout=timeout)
     return r.returncode, r.stdout, r.stderr
+
+
+def life_peak(args):
+    """`lockstep life ARGS`: (exit code, stderr, peak resident memory in
+    MiB), its memory from the kernel's account of the process."""
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([LOCKSTEP, "life", "--quiet", *args], stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = 0  # reaped here; keep Popen from waiting again
+        err.seek(0)
+        return os.waitstatus_to_exitcode(status), err.read().decode(errors="replace"), usage.ru_maxrss / 1024
 
 
 def cells_file(path):
@@ -192,4 +207,23 @@ with tempfile.TemporaryDirectory() as d:
     refused(cells.replace(":P16,16", ""), "... and outside --size", "lies outside the grid (8x8", ["--size", "8"])
     code, out, err = life(["--in", path("bad.mc"), "--size", "64", "--steps", "0", "--json"])
     expect(code == 0 and json.loads(out)["population"] == 5, "the same, on a grid that holds it: read", err.strip())
+
+    # A few lines whose tree holds 2^30 live cells: a full leaf, then
+    # levels 4 to 15 each four of the one below (a 32768^2 box). Larger
+    # than its grid, it is refused from the tree's box, within a few MiB
+    # more than a run on a tiny grid (the program and its runtimes: about
+    # 70 MiB, more under meson's MALLOC_PERTURB_); the cells alone would
+    # take 1 GiB.
+    base = life_peak(["--dims", "2", "--size", "4", "--steps", "0"])[2]
+    full = "$".join(["********"] * 8) + "$"
+    dense = ["[M2]", "#R B3/S23:T64,48", full] + [f"{k} {k - 3} {k - 3} {k - 3} {k - 3}" for k in range(4, 16)]
+    for text, args, grid in (("\n".join(dense) + "\n", [], "64x48"),
+                             ("\n".join(dense).replace(":T64,48", "") + "\n", ["--size", "100x80"], "100x80")):
+        open(path("dense.mc"), "w").write(text)
+        what = f"a {len(text)}-byte macrocell of 2^30 live cells on a {grid} grid"
+        code, err, mib = life_peak(["--in", path("dense.mc"), "--steps", "1", *args])
+        expect(code == 2 and err.strip().endswith(f"the pattern (32768x32768) is larger than the grid ({grid})") and
+               len(err.strip().splitlines()) == 1, f"{what}: refused in one line", f"(exit {code}: {err.strip()!r})")
+        expect(mib <= base + 16, f"{what}: within 16 MiB of a run on a 4x4 grid ({base:.0f} MiB)",
+               f"(peak {mib:.0f} MiB)")
 finish()

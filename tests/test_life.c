@@ -188,6 +188,14 @@ static void test_rule_names_and_grids(void)
     expect_bad_spec("B3/S23:P64,64,64", 2, "has 3 sides (3D) and the grid is 2D");
     expect_bad_spec("Life:P64,64,64", 0, "three sides");
     expect_bad_spec("93/3", 2, "above 8");
+    /* A count given twice is a typo, not the count once (issue 34, item
+     * 12): B3/S99 was read as B3/S9, and so as a 3D rule. */
+    expect_bad_spec("B3/S99", 0, "rule 'B3/S99': survival count 9 is given twice");
+    expect_bad_spec("B33/S23", 2, "birth count 3 is given twice");
+    expect_bad_spec("b3s233", 2, "survival count 3 is given twice");
+    expect_bad_spec("233/3", 2, "survival count 3 is given twice");
+    expect_bad_spec("B3/S1-3,2", 0, "survival count 2 is given twice");
+    expect_bad_spec("B3/S10,10", 0, "survival count 10 is given twice");
     expect_bad_spec("B6/S5,12:P112,14", 0, "above 8"); /* a 2D suffix: 2D counts (found by fuzz_life.c) */
     /* Grids lockstep does not run, and malformed suffixes. */
     expect_bad_spec("B3/S23:K64,64", 2, "Klein bottle");
@@ -223,7 +231,7 @@ static int grid_with(const char *rle, uint32_t nx, uint32_t ny, const life_at *a
     ls_error err;
     life_pattern p;
     FILE *f = fmemopen((void *)rle, strlen(rle), "r");
-    if (!f || life_read_rle(f, "pattern", &p, &err)) {
+    if (!f || life_read_rle(f, "pattern", NULL, &p, &err)) {
         printf("FAIL reading %s: %s\n", rle, f ? err.msg : "fmemopen");
         failures++;
         if (f)

@@ -44,10 +44,10 @@ static void read_pattern(int which, FILE *f)
     life_pattern p;
     ls_error err = {{0}, 0};
     memset(&p, 0, sizeof p);
-    int rc = which == READ_RLE     ? life_read_rle(f, "fuzz", &p, &err)
-             : which == READ_CELLS ? life_read_cells(f, "fuzz", &p, &err)
-             : which == READ_MC    ? life_read_mc(f, "fuzz", &p, &err)
-                                   : life_read_png(f, "fuzz", 1, &p, &err);
+    int rc = which == READ_RLE     ? life_read_rle(f, "fuzz", NULL, &p, &err)
+             : which == READ_CELLS ? life_read_cells(f, "fuzz", NULL, &p, &err)
+             : which == READ_MC    ? life_read_mc(f, "fuzz", NULL, &p, &err)
+                                   : life_read_png(f, "fuzz", NULL, &p, &err);
     if (rc != 0) {
         refused(&err);
         return;

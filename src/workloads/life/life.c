@@ -47,7 +47,7 @@ typedef struct life_opts {
     life_rule rule;
     life_topology grid; /* --rule's grid suffix (given = 0: none) */
     int bounded;        /* without an input file: a bounded plane (the suffix's :P) */
-    char dims_note[160]; /* how the dimension was inferred, for stderr; "" when it was given */
+    char dims_note[160]; /* why a rule made the grid 3D, for stderr; "" when nothing did */
     struct life_input *input; /* the input file read ahead (life_prepare), or NULL */
 } life_opts;
 
@@ -213,7 +213,8 @@ static int life_params_positional(void *pp, int n, const char **pos, ls_error *e
     o->in = pos[0];
     o->out = pos[1];
     o->contest_form = 1;
-    return ls_parse_count("N", pos[2], 0, 1000000000000ull, &o->steps, err);
+    return ls_parse_count_as("N, the generations of 'lockstep life IN OUT N'", pos[2], 0, 1000000000000ull, &o->steps,
+                             err);
 }
 
 /* "256", "300x200" or "300x200x100" into extents (nz = 1 for two). */
@@ -311,11 +312,26 @@ static int counts_above_2d(life_rule r)
     return ((r.birth | r.survive) >> (LIFE_MAX_COUNT_2D + 1)) != 0;
 }
 
+/* A rule whose only count above 8 is 9: "B3/S239" is more likely a typo
+ * than a 3D rule. Refused, naming the 2D rule without the 9. */
+static int refuse_stray_nine(const char *text, life_rule r, ls_error *err)
+{
+    if (((r.birth | r.survive) >> (LIFE_MAX_COUNT_2D + 1)) != 1u)
+        return 0;
+    life_rule without = {r.birth & ~(1u << 9), r.survive & ~(1u << 9)};
+    char meant[LIFE_RULE_TEXT];
+    life_rule_format(without, meant, sizeof meant);
+    return ls_fail_usage(err, "--rule %s: only its count 9 is above 8 neighbours, which would make the run 3D; did you "
+                              "mean %s? (--dims 3 runs it in 3D)",
+                         text, meant);
+}
+
 /* --rule, parsed for the dimension known so far (--dims, --size's
  * extents; 0: not yet). When nothing else has set the dimension and no
  * input grid says it, the rule may: a 2D name, S/B order or a suffix of
  * two sides say 2D, a suffix of three sides 3D, and plain B/S text
- * counting above 8 neighbours can only be 3D (said on stderr). */
+ * counting above 8 neighbours can only be 3D (said on stderr), unless 9
+ * is its only such count (refuse_stray_nine). */
 static int parse_rule_option(life_opts *o, ls_error *err)
 {
     if (!o->rule_text)
@@ -326,6 +342,8 @@ static int parse_rule_option(life_opts *o, ls_error *err)
     if (!o->dims && !input_is_grid(o) && spec.dims) {
         o->dims = spec.dims;
     } else if (!o->dims && !input_is_grid(o) && counts_above_2d(spec.rule)) {
+        if (refuse_stray_nine(o->rule_text, spec.rule, err))
+            return -1;
         o->dims = 3;
         snprintf(o->dims_note, sizeof o->dims_note,
                  "3D: rule %s counts above 8 neighbours, so 26 (--dims 3 says so, and silences this)", o->rule_text);
@@ -488,13 +506,10 @@ static int life_params_validate(void *pp, ls_error *err)
     if (parse_at(o, err) || check_at(o, err) || resolve_size(o, err) || parse_rule_option(o, err))
         return -1;
     /* Nothing said 3D: Life is 2D, as for Golly and every other Life
-     * program (the PKU contest's 3D grids come in PKU files). */
-    if (!o->dims && !o->in) {
+     * program (the PKU contest's 3D grids come in PKU files). The
+     * documented default, so nothing is said of it. */
+    if (!o->dims && !o->in)
         o->dims = 2;
-        snprintf(o->dims_note, sizeof o->dims_note,
-                 "2D: nothing says 3D (--dims 3, a --size of three sides or a rule counting above 8); --dims 2 "
-                 "silences this");
-    }
     if (parse_density(o, err))
         return -1;
     /* Again, for a dimension settled only now (the default 2D). */
@@ -734,7 +749,17 @@ static int open_input(const life_opts *o, life_grid *g, life_pattern *p, life_me
         if (rc <= 0)
             return rc;
     }
-    return life_read_file(o->in, o->format, (uint32_t)o->scale, g, p, meta, err);
+    /* The grid a pattern goes on, where the command line gives it
+     * (grid_for_pattern's), so that a pattern larger is refused before
+     * its cells are allocated; a fault in it is reported there. */
+    life_pattern_want want = {(uint32_t)o->scale, 0, 0};
+    uint32_t ext[3];
+    ls_error ignored;
+    if (asked_extents(o, o->dims == 3 ? 3 : 2, ext, &ignored) == 1) {
+        want.nx = ext[0];
+        want.ny = ext[1];
+    }
+    return life_read_file(o->in, o->format, &want, g, p, meta, err);
 }
 
 /* The input file: as read ahead, the first time a run asks for it (a

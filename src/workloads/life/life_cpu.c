@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cpu_isa.h"
+#include "numbers.h"
 
 /* Output words per strip: 16 KiB of cells, so that a 3D strip's scratch
  * (two row sums and three planes' 3x3 sums, 14 such) stays within L2. */
@@ -123,9 +124,11 @@ int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu *
     if (!job->next || !job->scratch) {
         life_cpu_stop(c);
         /* The grid's size is the user's choice: too large, like the first copy's (life_grid_init). */
-        return ls_fail_usage(err, "the grid %ux%ux%u needs a second copy of %.1f MiB and row buffers on the CPU; this "
-                                  "machine has not that much memory free",
-                             g->nx, g->ny, g->nz, (double)grid_bytes / (1u << 20));
+        char need[LS_BYTES_TEXT];
+        ls_format_bytes(grid_bytes, need, sizeof need);
+        return ls_fail_usage(err, "the grid %ux%ux%u needs a second copy of %s and row buffers on the CPU; this "
+                                  "machine does not have that much free memory",
+                             g->nx, g->ny, g->nz, need);
     }
     *out = c;
     return 0;

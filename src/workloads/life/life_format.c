@@ -14,12 +14,42 @@ void life_pattern_free(life_pattern *p)
     p->cells = NULL;
 }
 
-int life_pattern_alloc(life_pattern *p, const char *name, uint64_t w, uint64_t h, ls_error *err)
+/* The grid a pattern goes on as far as its reader knows it (nx, ny in
+ * the pattern's plane): want's, else the suffix of the file's rule read
+ * so far (one side: a square). 0 when neither gives one, or the suffix is
+ * malformed (refused later, naming it). */
+static int known_grid(const life_pattern *p, const life_pattern_want *want, uint32_t *nx, uint32_t *ny)
 {
+    life_topology t;
+    ls_error ignored;
+    if (want && want->nx && want->ny) {
+        *nx = want->nx;
+        *ny = want->ny;
+        return 1;
+    }
+    if (life_topology_parse(p->rule, &t, &ignored) != 0 || !t.given)
+        return 0;
+    *nx = t.size[0];
+    *ny = t.sides == 1 ? t.size[0] : t.size[1];
+    return 1;
+}
+
+static int larger_than_grid(const char *name, uint64_t w, uint64_t h, uint32_t nx, uint32_t ny, ls_error *err)
+{
+    return ls_fail_usage(err, "%s%sthe pattern (%llux%llu) is larger than the grid (%ux%u)", name ? name : "",
+                         name ? ": " : "", (unsigned long long)w, (unsigned long long)h, nx, ny);
+}
+
+int life_pattern_alloc(life_pattern *p, const char *name, uint64_t w, uint64_t h, const life_pattern_want *want,
+                       ls_error *err)
+{
+    uint32_t nx, ny;
     if (w == 0 || h == 0 || w > LIFE_MAX_SIZE || h > LIFE_MAX_SIZE || w * h > LIFE_PATTERN_MAX_CELLS)
         return ls_fail_usage(err, "%s: a pattern of %llux%llu cells is out of range (1 to %u a side, at most 2^30 "
                                   "cells; larger grids go in the native or PKU format)",
                              name, (unsigned long long)w, (unsigned long long)h, LIFE_MAX_SIZE);
+    if (known_grid(p, want, &nx, &ny) && (w > nx || h > ny))
+        return larger_than_grid(name, w, h, nx, ny, err);
     p->cells = calloc((size_t)(w * h), 1);
     if (!p->cells)
         return ls_fail(err, "out of memory for a %llux%llu pattern", (unsigned long long)w, (unsigned long long)h);
@@ -51,8 +81,7 @@ static void place_corner(const life_grid *g, const life_pattern *p, const life_a
 int life_place(life_grid *g, const life_pattern *p, const life_at *at, ls_error *err)
 {
     if (p->width > g->nx || p->height > g->ny)
-        return ls_fail_usage(err, "the pattern (%ux%u) is larger than the grid (%ux%u)", p->width, p->height, g->nx,
-                             g->ny);
+        return larger_than_grid(NULL, p->width, p->height, g->nx, g->ny, err);
     int64_t x0, y0;
     place_corner(g, p, at, &x0, &y0);
     int by_pos = (!at || at->how == LIFE_PLACE_GOLLY) && p->has_pos;

@@ -62,6 +62,16 @@ typedef struct life_pattern {
 
 void life_pattern_free(life_pattern *p);
 
+/* What a run knows of a pattern's grid before its file is read, for the
+ * reader: a picture's pixels a cell where its text chunks say none
+ * (--scale; 0: 1), and the grid's sides in the pattern's plane where the
+ * command line gives them (--size, --rule's suffix; 0: not given, the
+ * file's own suffix then, else its box). */
+typedef struct life_pattern_want {
+    uint32_t scale;
+    uint32_t nx, ny;
+} life_pattern_want;
+
 /* The largest pattern read: LIFE_PATTERN_MAX_CELLS cells (a byte each in
  * memory while it is placed), each side at most LIFE_MAX_SIZE. A file's
  * header can claim any box, so every pattern reader checks the box with
@@ -69,8 +79,12 @@ void life_pattern_free(life_pattern *p);
  * larger than this go in the native or PKU format. */
 #define LIFE_PATTERN_MAX_CELLS (1ull << 30)
 /* An all-dead w x h pattern, or -1 with err->usage set (out of range) or
- * err set (no memory). `name` is the file's, for the message. */
-int life_pattern_alloc(life_pattern *p, const char *name, uint64_t w, uint64_t h, ls_error *err);
+ * err set (no memory). `name` is the file's, for the message. A box
+ * larger than its grid is refused here, before a byte of it is
+ * allocated or a cell painted: the grid `want` gives (NULL: none), else
+ * the one the suffix of the rule read so far (p->rule) gives. */
+int life_pattern_alloc(life_pattern *p, const char *name, uint64_t w, uint64_t h, const life_pattern_want *want,
+                       ls_error *err);
 
 /* Where a pattern goes in a grid. */
 typedef enum life_placing {
@@ -108,10 +122,11 @@ int life_read_text(FILE *f, const char *name, size_t line_max, char **out, size_
 /* ---- formats ------------------------------------------------------------ */
 
 /* `name` is the file's name for messages. A grid reader makes *g whole
- * (PKU, native); a pattern reader fills *p, at `scale` pixels a cell for
- * a picture (others ignore it). */
+ * (PKU, native); a pattern reader fills *p, knowing what `want` says
+ * (NULL: nothing). */
 typedef int (*life_grid_reader)(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_error *err);
-typedef int (*life_pattern_reader)(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err);
+typedef int (*life_pattern_reader)(FILE *f, const char *name, const life_pattern_want *want, life_pattern *p,
+                                   ls_error *err);
 typedef int (*life_grid_writer)(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err);
 
 typedef struct life_format_methods {

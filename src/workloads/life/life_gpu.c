@@ -13,6 +13,7 @@
 #include "gpu_call.h"
 #include "gpu_timer.h"
 #include "life_memory.h"
+#include "numbers.h"
 
 /* Work-items per group: a multiple of the warp; on CPU devices (PoCL) a
  * group is a loop on one core. */
@@ -39,14 +40,22 @@ int life_gpu_open(ls_device *s, const life_grid *g, life_gpu_state **out, ls_err
     uint64_t bytes = (uint64_t)g->nwords * sizeof(uint32_t), memory, max_alloc = life_device_max_alloc(s);
     if (life_device_memory(s, &memory, err))
         return -1;
-    if (bytes > max_alloc)
-        return ls_fail_usage(err, "the grid %ux%ux%u needs %.1f MiB in one allocation on the device (a bit per cell); %s "
-                                  "allocates at most %.1f MiB at once",
-                             g->nx, g->ny, g->nz, (double)bytes / (1 << 20), s->info.name, (double)max_alloc / (1 << 20));
-    if (!life_grid_fits(bytes, memory, max_alloc))
-        return ls_fail_usage(err, "the grid %ux%ux%u needs %.1f MiB on the device (two generations, a bit per cell); %s has %.1f MiB%s",
-                             g->nx, g->ny, g->nz, 2.0 * (double)bytes / (1 << 20), s->info.name,
-                             (double)memory / (1 << 20), life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
+    char need[LS_BYTES_TEXT], has[LS_BYTES_TEXT];
+    if (bytes > max_alloc) {
+        ls_format_bytes(bytes, need, sizeof need);
+        ls_format_bytes(max_alloc, has, sizeof has);
+        return ls_fail_usage(err, "the grid %ux%ux%u needs %s in one allocation on the device (a bit per cell); %s "
+                                  "allocates at most %s at once",
+                             g->nx, g->ny, g->nz, need, s->info.name, has);
+    }
+    if (!life_grid_fits(bytes, memory, max_alloc)) {
+        ls_format_bytes(2 * bytes, need, sizeof need);
+        ls_format_bytes(memory, has, sizeof has);
+        return ls_fail_usage(err, "the grid %ux%ux%u needs %s on the device (two generations, a bit per cell); %s has "
+                                  "%s%s",
+                             g->nx, g->ny, g->nz, need, s->info.name, has,
+                             life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
+    }
     life_gpu_state *st = calloc(1, sizeof *st);
     if (!st)
         return ls_fail(err, "out of memory");

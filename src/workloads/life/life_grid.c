@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "life.h"
+#include "numbers.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -80,14 +81,15 @@ int life_grid_alloc(life_grid *g, unsigned dims, uint32_t nx, uint32_t ny, uint3
     uint64_t alloc = (bytes + 63u) / 64u * 64u;
     /* A grid this machine cannot hold is refused as the user's input (exit
      * code 2), as one too large for a device is (life_gpu.h). */
+    char need[LS_BYTES_TEXT];
+    ls_format_bytes(bytes, need, sizeof need);
     if (alloc > SIZE_MAX)
-        return ls_fail_usage(err, "the grid %ux%ux%u needs %.1f GiB, more than this machine can address", nx, ny, nz,
-                             (double)bytes / (1u << 30));
+        return ls_fail_usage(err, "the grid %ux%ux%u needs %s, more than this machine can address", nx, ny, nz, need);
     g->words = life_alloc_cells((size_t)alloc);
     if (!g->words)
-        return ls_fail_usage(err, "the grid %ux%ux%u needs %.1f MiB (one bit per cell); this machine has not that much "
-                                  "memory free",
-                             nx, ny, nz, (double)bytes / (1u << 20));
+        return ls_fail_usage(err, "the grid %ux%ux%u needs %s (one bit per cell); this machine does not have that much "
+                                  "free memory",
+                             nx, ny, nz, need);
     /* The padding past the last word (up to the alignment) is zero, so
      * that whole-vector loops read dead cells there. */
     memset((char *)g->words + bytes, 0, (size_t)(alloc - bytes));

@@ -147,6 +147,18 @@ static long long bytes_left(FILE *f)
     return (long long)(end - here);
 }
 
+/* The last n bytes of a seekable file of `left` bytes from its current
+ * position (bytes_left), f put back there: tail, or NULL when they
+ * cannot be read (a pipe, a shorter file). */
+static const uint8_t *file_tail(FILE *f, long long left, uint8_t *tail, size_t n)
+{
+    off_t here = ftello(f);
+    if (left < (long long)n || here < 0 || fseeko(f, here + (off_t)left - (off_t)n, SEEK_SET) != 0)
+        return NULL;
+    int got = fread(tail, 1, n, f) == n;
+    return fseeko(f, here, SEEK_SET) == 0 && got ? tail : NULL;
+}
+
 static int write_error(ls_error *err)
 {
     return ls_fail(err, "%s", errno ? strerror(errno) : "write error");
@@ -789,6 +801,9 @@ static const uint8_t native_magic_v1[8] = {'l', 's', 'l', 'i', 'f', 'e', '1', '\
 #define NATIVE_PLANE 0x100u
 
 #define NATIVE_DAMAGED "damaged: the checksum does not match the header and the cells"
+/* A stream (a pipe) that ends before its header's grid does: it was cut
+ * short, or the header's size was changed, which only its length tells. */
+#define NATIVE_SHORT " (truncated, or its header's size is damaged)"
 
 /* What a native header says, checked against the bytes that follow it. */
 typedef struct native_head {
@@ -828,11 +843,69 @@ static void native_trailer(uint8_t out[NATIVE_TRAILER], const uint8_t head[NATIV
     store_le(out + 8, ls_hash64(covered, sizeof covered, NATIVE_CHECK_SEED), 8);
 }
 
+/* lslife3: whether the trailer's check covers this header and the
+ * trailer's digest (an edited header is damage). */
+static int native_check_holds(const uint8_t head[NATIVE_HEADER], const uint8_t trailer[NATIVE_TRAILER])
+{
+    uint8_t want[NATIVE_TRAILER];
+    native_trailer(want, head, load_le(trailer, 8));
+    return memcmp(want, trailer, NATIVE_TRAILER) == 0;
+}
+
+/* lslife3 whose header disagrees with the file (its length, or the check
+ * in its trailer): the one side, nx, ny or nz (0, 1, 2), whose value in
+ * place of the header's both makes the file's cell_bytes and makes the
+ * check at the file's end (tail) hold. 1 with *side and *value: the
+ * header was damaged there, and the file is whole; 0 when no one side
+ * does (the file cut short, say). At most ten checks (8 nx share a row's
+ * bytes). */
+static int native_damaged_side(const uint8_t head[NATIVE_HEADER], const uint8_t tail[NATIVE_TRAILER],
+                               uint64_t cell_bytes, unsigned *side, uint64_t *value)
+{
+    uint64_t ext[3] = {load_le(head + 12, 4), load_le(head + 16, 4), load_le(head + 20, 4)};
+    uint64_t row = packed_row_bytes((uint32_t)ext[0]);
+    for (unsigned s = 0; s < 3; s++) {
+        /* The bytes of everything but side s: cell_bytes is their multiple. */
+        uint64_t a = s == 0 ? ext[1] : row, b = s == 2 ? ext[1] : ext[2];
+        if (a == 0 || b == 0 || a > UINT64_MAX / b || cell_bytes % (a * b) != 0)
+            continue;
+        uint64_t q = cell_bytes / (a * b); /* nx: the bytes of a row; else the side */
+        uint64_t lo = s == 0 ? 8 * q - 7 : q, hi = s == 0 ? 8 * q : q;
+        for (uint64_t v = lo; q && v <= hi && v <= UINT32_MAX; v++) {
+            uint8_t fixed[NATIVE_HEADER];
+            memcpy(fixed, head, NATIVE_HEADER);
+            store_le(fixed + 12 + 4 * s, v, 4);
+            if (v != ext[s] && native_check_holds(fixed, tail)) {
+                *side = s;
+                *value = v;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Says which side of the header is damaged, and what the file says it is
+ * (native_damaged_side): err->usage set, -1. */
+static int native_damaged_header(const char *name, const uint8_t head[NATIVE_HEADER], unsigned side, uint64_t value,
+                                 ls_error *err)
+{
+    static const char *const sides[3] = {"nx", "ny", "nz"};
+    uint64_t ext[3] = {load_le(head + 12, 4), load_le(head + 16, 4), load_le(head + 20, 4)}, said = ext[side];
+    ext[side] = value;
+    return ls_fail_usage(err, "%s: damaged header: its %s is %llu, but the file's length and its check say %llu (a "
+                              "%llux%llux%llu grid)",
+                         name, sides[side], (unsigned long long)said, (unsigned long long)value,
+                         (unsigned long long)ext[0], (unsigned long long)ext[1], (unsigned long long)ext[2]);
+}
+
 /* Checks a native header against the file's length after it (left; -1:
  * unknown, a pipe), and fills meta and *h; the grid is made by the
- * caller. */
-static int native_header(const char *name, const uint8_t *head, long long left, life_meta *meta, native_head *h,
-                         ls_error *err)
+ * caller. tail: the file's last NATIVE_TRAILER bytes where known (else
+ * NULL), to tell a damaged size in an lslife3 header from a file cut
+ * short. */
+static int native_header(const char *name, const uint8_t *head, long long left, const uint8_t *tail,
+                         life_meta *meta, native_head *h, ls_error *err)
 {
     if (memcmp(head, native_magic_v1, 8) == 0)
         return ls_fail_usage(err, "%s: a grid in lockstep's first native format (lslife1), whose checksum does not "
@@ -847,15 +920,25 @@ static int native_header(const char *name, const uint8_t *head, long long left, 
     h->bounded = (shape & NATIVE_PLANE) != 0;
     uint64_t nx = h->ext[0] = load_le(head + 12, 4), ny = h->ext[1] = load_le(head + 16, 4);
     uint64_t nz = h->ext[2] = load_le(head + 20, 4);
-    if (life_grid_check_size(h->dims, nx, ny, nz, err))
+    int valid = life_grid_check_size(h->dims, nx, ny, nz, err) == 0;
+    h->cell_bytes = valid ? native_cell_bytes(h->version, nx, ny, nz) : 0;
+    unsigned long long want = h->cell_bytes + (h->version == 3 ? NATIVE_TRAILER : NATIVE_V2_TRAILER);
+    int fits = left < 0 || (unsigned long long)left == want;
+    unsigned side;
+    uint64_t value;
+    if ((!valid || !fits) && h->version == 3 && tail && left >= NATIVE_TRAILER &&
+        native_damaged_side(head, tail, (uint64_t)left - NATIVE_TRAILER, &side, &value))
+        return native_damaged_header(name, head, side, value, err);
+    if (!valid)
         return ls_fail_usage(err, "%s: the header describes no valid grid (%u dimensions, %llux%llux%llu)", name,
                              h->dims, (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz);
-    h->cell_bytes = native_cell_bytes(h->version, nx, ny, nz);
-    unsigned long long want = h->cell_bytes + (h->version == 3 ? NATIVE_TRAILER : NATIVE_V2_TRAILER);
-    if (left >= 0 && (unsigned long long)left != want)
-        return ls_fail_usage(err, "%s: a %llux%llux%llu grid takes %llu bytes after the header, the file has %lld (%s)",
+    /* lslife2's checksum covers every byte: which of the header's size
+     * and the file's length is wrong, it does not tell. */
+    if (!fits)
+        return ls_fail_usage(err, "%s: a %llux%llux%llu grid takes %llu bytes after the header, the file has %lld (%s%s)",
                              name, (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz, want, left,
-                             (unsigned long long)left < want ? "truncated" : "extra bytes at the end");
+                             (unsigned long long)left < want ? "truncated" : "extra bytes at the end",
+                             h->version == 2 ? ", or its header's size is damaged" : "");
     meta->rule.birth = (uint32_t)load_le(head + 24, 4);
     meta->rule.survive = (uint32_t)load_le(head + 28, 4);
     meta->has_rule = 1;
@@ -864,15 +947,6 @@ static int native_header(const char *name, const uint8_t *head, long long left, 
     if ((meta->rule.birth | meta->rule.survive) & ~all)
         return ls_fail_usage(err, "%s: the header's rule has counts above %u", name, life_max_count(h->dims));
     return 0;
-}
-
-/* lslife3: whether the trailer's check covers this header and the
- * trailer's digest (an edited header is damage). */
-static int native_check_holds(const uint8_t head[NATIVE_HEADER], const uint8_t trailer[NATIVE_TRAILER])
-{
-    uint8_t want[NATIVE_TRAILER];
-    native_trailer(want, head, load_le(trailer, 8));
-    return memcmp(want, trailer, NATIVE_TRAILER) == 0;
 }
 
 /* lslife2's cells, a bit at a time, every byte that passes hashed into
@@ -920,7 +994,7 @@ static int native2_cells(FILE *f, const char *name, const uint8_t *head, row_sin
     }
     uint8_t sum[8];
     if (s.failed || fread(sum, 1, sizeof sum, f) != sizeof sum)
-        return ls_fail_usage(err, "%s: truncated: the cells or the checksum are cut short", name);
+        return ls_fail_usage(err, "%s: the cells or the checksum are cut short" NATIVE_SHORT, name);
     /* The last byte's padding bits are zeros, as written. */
     if (s.acc != 0 || fgetc(f) != EOF || load_le(sum, 8) != s.hash)
         return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, name);
@@ -940,7 +1014,7 @@ static int native3_cells(FILE *f, const char *name, const uint8_t *head, row_sin
     for (size_t r = 0; r < rows && !bad; r++) {
         if (fread(row, 1, rb, f) != rb) {
             free(row);
-            return ls_fail_usage(err, "%s: truncated: the cells end within row %zu of %zu", name, r, rows);
+            return ls_fail_usage(err, "%s: the cells end within row %zu of %zu" NATIVE_SHORT, name, r, rows);
         }
         uint32_t *w = sink_row(sink, r, err);
         if (!w) {
@@ -951,7 +1025,7 @@ static int native3_cells(FILE *f, const char *name, const uint8_t *head, row_sin
     }
     free(row);
     if (!bad && fread(trailer, 1, sizeof trailer, f) != sizeof trailer)
-        return ls_fail_usage(err, "%s: truncated: the checksum is cut short", name);
+        return ls_fail_usage(err, "%s: the checksum is cut short" NATIVE_SHORT, name);
     if (bad || fgetc(f) != EOF || !native_check_holds(head, trailer))
         return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, name);
     if (sink_close(sink, err))
@@ -970,7 +1044,8 @@ int life_read_native(FILE *f, const char *name, life_grid *g, life_meta *meta, l
     if (fread(head, 1, sizeof head, f) != sizeof head)
         return ls_fail_usage(err, "%s: too short for a lockstep Life grid header (%d bytes)", name, NATIVE_HEADER);
     long long left = bytes_left(f);
-    if (native_header(name, head, left, meta, &h, err) ||
+    uint8_t tail[NATIVE_TRAILER];
+    if (native_header(name, head, left, file_tail(f, left, tail, sizeof tail), meta, &h, err) ||
         sink_open(&sink, g, h.dims, h.ext[0], h.ext[1], h.ext[2], left < 0, err))
         return -1;
     if ((h.version == 3 ? native3_cells : native2_cells)(f, name, head, &sink, err)) {
@@ -1012,7 +1087,7 @@ const life_format_methods life_native_format = {
 
 /* ---- files ------------------------------------------------------------------ */
 
-int life_read_file(const char *path, life_format fmt, uint32_t png_scale, life_grid *g, life_pattern *p,
+int life_read_file(const char *path, life_format fmt, const life_pattern_want *want, life_grid *g, life_pattern *p,
                    life_meta *meta, ls_error *err)
 {
     memset(g, 0, sizeof *g);
@@ -1026,7 +1101,7 @@ int life_read_file(const char *path, life_format fmt, uint32_t png_scale, life_g
     FILE *f = fopen(path, "rb");
     if (!f)
         return ls_fail_usage(err, "cannot open %s: %s", path, strerror(errno));
-    int rc = fmt->read_grid ? fmt->read_grid(f, path, g, meta, err) : fmt->read_pattern(f, path, png_scale, p, err);
+    int rc = fmt->read_grid ? fmt->read_grid(f, path, g, meta, err) : fmt->read_pattern(f, path, want, p, err);
     fclose(f);
     if (rc == 0 && !fmt->read_grid)
         meta->generation = p->generation; /* #CXRLE Gen=, ... */
@@ -1118,7 +1193,11 @@ static int grid_in_native(life_grid_in *in, life_grid *shape, life_meta *meta, l
     if (in->file_bytes < NATIVE_HEADER || in_read(in, in->header, NATIVE_HEADER, 0))
         return ls_fail_usage(err, "%s: too short for a lockstep Life grid header (%d bytes)", in->name,
                              NATIVE_HEADER);
-    if (native_header(in->name, in->header, (long long)(in->file_bytes - NATIVE_HEADER), meta, &h, err))
+    uint8_t tail[NATIVE_TRAILER];
+    int whole_tail = in->file_bytes >= NATIVE_HEADER + sizeof tail &&
+                     in_read(in, tail, sizeof tail, in->file_bytes - sizeof tail) == 0;
+    if (native_header(in->name, in->header, (long long)(in->file_bytes - NATIVE_HEADER), whole_tail ? tail : NULL,
+                      meta, &h, err))
         return -1;
     in->version = h.version;
     in->nx = (uint32_t)h.ext[0];
@@ -1133,9 +1212,14 @@ static int grid_in_native(life_grid_in *in, life_grid *shape, life_meta *meta, l
         return ls_fail_usage(err, "%s: truncated: the checksum is cut short", in->name);
     if (h.version == 2)
         return native2_verify(in, h.cell_bytes, h.ext[0] * h.ext[1] * h.ext[2], err);
-    if (!native_check_holds(in->header, in->trailer))
-        return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, in->name);
-    return 0;
+    unsigned side;
+    uint64_t value;
+    if (native_check_holds(in->header, in->trailer))
+        return 0;
+    /* A side changed to one of the same bytes a row (nx 40 to 33). */
+    if (native_damaged_side(in->header, in->trailer, h.cell_bytes, &side, &value))
+        return native_damaged_header(in->name, in->header, side, value, err);
+    return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, in->name);
 }
 
 int life_grid_in_open(const char *path, life_format fmt, life_grid *shape, life_meta *meta, life_grid_in **out,

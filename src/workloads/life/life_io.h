@@ -65,9 +65,9 @@ int life_write_native(FILE *f, const life_grid *g, const life_meta *meta, ls_err
 /* ---- files ------------------------------------------------------------ */
 
 /* Reads `path` in format `fmt` (AUTO: by extension). A whole-grid format
- * fills *g and leaves *p empty; a pattern format fills *p and leaves *g
- * empty (words == NULL). */
-int life_read_file(const char *path, life_format fmt, uint32_t png_scale, life_grid *g, life_pattern *p,
+ * fills *g and leaves *p empty; a pattern format fills *p (knowing what
+ * `want` says of its grid, or NULL) and leaves *g empty (words == NULL). */
+int life_read_file(const char *path, life_format fmt, const life_pattern_want *want, life_grid *g, life_pattern *p,
                    life_meta *meta, ls_error *err);
 
 /* Writes g to `path` in format `fmt`, whole or not at all, in two steps:

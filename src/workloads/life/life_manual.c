@@ -13,7 +13,7 @@ static const char rules_intro[] =
     "--rule and an RLE header take B<birth>/S<survival>, in either order, letters in any case. A set is a run of "
     "single digits (S23 is {2, 3}) or, as soon as it holds ',' or '-', a list of counts and ranges: B6/S5-7, "
     "B13,14/S10-12. Counts go to 8 in 2D (8 neighbours) and 26 in 3D (26 neighbours); empty sets (B/S) and B0 "
-    "are allowed. The defaults are B3/S23 in 2D and B6/S567 in 3D.\n"
+    "are allowed; a count given twice (S99) is refused. The defaults are B3/S23 in 2D and B6/S567 in 3D.\n"
     "\n"
     "B/S is also taken without its slash, as Catagolue and bgolly write it (b3s23). 2D rules are also taken as "
     "Golly and MCell write them: in S/B order, digits only (23/3 is B3/S23, /2 is B2/S), or by name, matched "
@@ -22,7 +22,8 @@ static const char rules_intro[] =
     "/2/3, Brian's Brain), are refused by name; two states (B3/S23/2) is the Life-like rule itself.\n"
     "\n"
     "A run is 2D unless something says 3D: --dims 3, a --size or grid suffix of three sides, a 3D input grid, or "
-    "a rule counting above 8 neighbours; an inferred dimension is said on stderr. What can only be a 2D rule (a "
+    "a rule counting above 8 neighbours, which is said on stderr (2D, the default, is not); a rule whose only count "
+    "above 8 is 9 (B3/S239, likely a typo) is refused unless the grid is 3D anyway. What can only be a 2D rule (a "
     "name, S/B order, a grid suffix of two sides, a pattern file's rule) is refused on a 3D grid; plain B/S text "
     "counts the neighbours of the grid it runs on. The names:\n"
     "\n";

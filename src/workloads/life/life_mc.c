@@ -257,7 +257,7 @@ static void mc_paint(const mc_reader *r, uint32_t id, int64_t ox, int64_t oy, li
 
 /* The root's live cells as the pattern, placed where Golly has them; no
  * live cell: one dead cell at Golly's origin. */
-static int mc_pattern(const mc_reader *r, life_pattern *p, ls_error *err)
+static int mc_pattern(const mc_reader *r, const life_pattern_want *want, life_pattern *p, ls_error *err)
 {
     const mc_node *root = &r->nodes[r->count - 1];
     if (root->cells)
@@ -266,10 +266,13 @@ static int mc_pattern(const mc_reader *r, life_pattern *p, ls_error *err)
                              r->name);
     if (r->count == 1 || box_empty(&root->box)) {
         p->has_pos = 1;
-        return life_pattern_alloc(p, r->name, 1, 1, err);
+        return life_pattern_alloc(p, r->name, 1, 1, want, err);
     }
     const mc_box *b = &root->box;
-    if (life_pattern_alloc(p, r->name, b->x1 - b->x0 + 1, b->y1 - b->y0 + 1, err))
+    /* The box from the tree, checked against the grid before the cells
+     * are allocated and painted: a root of level 15 repeating one full
+     * leaf is a few lines of text and 2^30 cells. */
+    if (life_pattern_alloc(p, r->name, b->x1 - b->x0 + 1, b->y1 - b->y0 + 1, want, err))
         return -1;
     int64_t half = (int64_t)1 << (root->level - 1);
     p->has_pos = 1;
@@ -279,7 +282,7 @@ static int mc_pattern(const mc_reader *r, life_pattern *p, ls_error *err)
     return 0;
 }
 
-int life_read_mc(FILE *f, const char *name, life_pattern *p, ls_error *err)
+int life_read_mc(FILE *f, const char *name, const life_pattern_want *want, life_pattern *p, ls_error *err)
 {
     char *text;
     size_t len;
@@ -297,7 +300,7 @@ int life_read_mc(FILE *f, const char *name, life_pattern *p, ls_error *err)
     if (rc == 0 && body)
         rc = mc_lines(&r, body + 1, p, err);
     if (rc == 0)
-        rc = mc_pattern(&r, p, err);
+        rc = mc_pattern(&r, want, p, err);
     free(r.nodes);
     free(text);
     if (rc)
@@ -471,16 +474,10 @@ int life_write_mc(FILE *f, const life_grid *g, const life_meta *meta, ls_error *
 
 /* ---- the row -------------------------------------------------------------- */
 
-static int read_mc_row(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err)
-{
-    (void)scale;
-    return life_read_mc(f, name, p, err);
-}
-
 const life_format_methods life_mc_format = {
     .name = "mc", .extensions = {".mc"}, .holds = "2D patterns", .dims = 2,
     .about = "Golly's macrocell, two-state ([M2]): the rule (#R, with its grid suffix), the generation (#G), and "
              "the live cells as a quadtree of 8x8 leaves, each repeated square once; a pattern placed where Golly "
              "has it.",
-    .read_pattern = read_mc_row, .write = life_write_mc,
+    .read_pattern = life_read_mc, .write = life_write_mc,
 };

@@ -10,9 +10,10 @@ extern const life_format_methods life_mc_format;
 
 /* A bounded pattern: its live cells' box, placed by the file (has_pos:
  * the box's top-left cell in Golly's coordinates), with the rule (#R) and
- * generation (#G). A box beyond a pattern's limits is refused, saying
- * its size. */
-int life_read_mc(FILE *f, const char *name, life_pattern *p, ls_error *err);
+ * generation (#G). A box beyond a pattern's limits, or larger than the
+ * grid (`want`'s, else #R's suffix), is refused from the tree, saying its
+ * size, before a cell of it is allocated. */
+int life_read_mc(FILE *f, const char *name, const life_pattern_want *want, life_pattern *p, ls_error *err);
 /* "[M2]", #R the rule with the grid's suffix, #G the generation, then the
  * tree of the grid's live cells, each distinct node once, children first,
  * with the grid's cell (nx / 2, ny / 2) at Golly's origin. */

@@ -59,7 +59,8 @@ static int read_count(const char **p)
     return v;
 }
 
-/* Adds counts lo..hi to *mask, refusing counts above max. */
+/* Adds counts lo..hi to *mask, refusing counts above max, and a count
+ * already there: "S99" is a typo, not S9 (which would make it 3D). */
 static int add_counts(const char *rule, char letter, int lo, int hi, unsigned max, ls_u32 *mask, ls_error *err)
 {
     const char *what = letter == 'B' ? "birth" : "survival";
@@ -68,8 +69,11 @@ static int add_counts(const char *rule, char letter, int lo, int hi, unsigned ma
     if ((unsigned)hi > max)
         return ls_fail_usage(err, "rule '%s': %s count %d is above %u, the most neighbours a cell has in %s", rule,
                              what, hi, max, max == LIFE_MAX_COUNT_3D ? "3D" : "2D");
-    for (int c = lo; c <= hi; c++)
+    for (int c = lo; c <= hi; c++) {
+        if (*mask >> c & 1u)
+            return ls_fail_usage(err, "rule '%s': %s count %d is given twice", rule, what, c);
         *mask |= 1u << c;
+    }
     return 0;
 }
 

@@ -26,6 +26,7 @@
 #include "life_cpu.h"
 #include "life_gpu.h"
 #include "life_io.h"
+#include "numbers.h"
 #include "progress.h"
 #include "set_run.h"
 
@@ -211,14 +212,15 @@ static int plan(life_slabs *L, const life_grid *g, uint64_t slabs, uint64_t halo
     char slabs_text[32] = "";
     if (S > 1)
         snprintf(slabs_text, sizeof slabs_text, " in %d slabs", S);
-    for (int d = 0; d < L->census.ndevices && rc == 0; d++)
+    for (int d = 0; d < L->census.ndevices && rc == 0; d++) {
+        char needs[LS_BYTES_TEXT], has[LS_BYTES_TEXT];
+        ls_format_bytes(2 * need[d], needs, sizeof needs);
+        ls_format_bytes(L->census.dev[d].measure, has, sizeof has);
         if (!life_grid_fits(need[d], L->census.dev[d].measure, UINT64_MAX))
-            rc = ls_fail_usage(err, "a %ux%ux%u grid%s needs %.1f MiB on %s (two generations, a bit per cell); "
-                                    "it has %.1f MiB%s",
-                               g->nx, g->ny, g->nz, slabs_text, 2.0 * (double)need[d] / (1 << 20),
-                               L->census.dev[d].label,
-                               (double)L->census.dev[d].measure / (1 << 20),
+            rc = ls_fail_usage(err, "a %ux%ux%u grid%s needs %s on %s (two generations, a bit per cell); it has %s%s",
+                               g->nx, g->ny, g->nz, slabs_text, needs, L->census.dev[d].label, has,
                                life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
+    }
     free(need);
     return rc;
 }

@@ -28,6 +28,7 @@ typedef struct rle_reader {
     const char *p;  /* next character */
     unsigned line;  /* of p, from 1 */
     int empty;      /* the header says x = 0, y = 0 */
+    const life_pattern_want *want; /* what the run knows of the grid, or NULL */
 } rle_reader;
 
 /* The value of "key=value" in [p, end) as a signed decimal at *v; the
@@ -218,7 +219,8 @@ static int rle_header(rle_reader *r, life_pattern *p, ls_error *err)
     /* Golly writes an empty universe as "x = 0, y = 0": a pattern of one
      * dead cell, which no live cell may join. */
     r->empty = w == 0 && h == 0;
-    return r->empty ? life_pattern_alloc(p, r->name, 1, 1, err) : life_pattern_alloc(p, r->name, w, h, err);
+    return r->empty ? life_pattern_alloc(p, r->name, 1, 1, r->want, err)
+                    : life_pattern_alloc(p, r->name, w, h, r->want, err);
 }
 
 /* Fails on a character that is no RLE tag of a two-state pattern. */
@@ -274,14 +276,14 @@ static int rle_cells(rle_reader *r, life_pattern *p, ls_error *err)
     return 0; /* Golly also accepts a pattern without its final '!' */
 }
 
-int life_read_rle(FILE *f, const char *name, life_pattern *p, ls_error *err)
+int life_read_rle(FILE *f, const char *name, const life_pattern_want *want, life_pattern *p, ls_error *err)
 {
     char *text;
     size_t len;
     memset(p, 0, sizeof *p);
     if (life_read_text(f, name, 0, &text, &len, err)) /* an RLE's lines may be of any length */
         return -1;
-    rle_reader r = {name, text, 1, 0};
+    rle_reader r = {name, text, 1, 0, want};
     int rc = rle_xrle(&r, p, err);
     if (rc == 0)
         rc = rle_header(&r, p, err);
@@ -397,7 +399,7 @@ static int cells_measure(const char *text, const char *name, uint64_t *w, uint64
     return 0;
 }
 
-int life_read_cells(FILE *f, const char *name, life_pattern *p, ls_error *err)
+int life_read_cells(FILE *f, const char *name, const life_pattern_want *want, life_pattern *p, ls_error *err)
 {
     char *text;
     size_t len;
@@ -406,7 +408,7 @@ int life_read_cells(FILE *f, const char *name, life_pattern *p, ls_error *err)
     /* A row is at most LIFE_MAX_SIZE cells, and a '\r' before its '\n'. */
     if (life_read_text(f, name, LIFE_MAX_SIZE + 1, &text, &len, err))
         return -1;
-    if (cells_measure(text, name, &w, &h, err) || life_pattern_alloc(p, name, w, h, err)) {
+    if (cells_measure(text, name, &w, &h, err) || life_pattern_alloc(p, name, w, h, want, err)) {
         free(text);
         return -1;
     }
@@ -448,29 +450,17 @@ int life_write_cells(FILE *f, const life_grid *g, const life_meta *meta, ls_erro
 
 /* ---- the rows ------------------------------------------------------------ */
 
-/* The pattern readers as a row calls them: text has no pixels to scale. */
-static int read_rle_row(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err)
-{
-    (void)scale;
-    return life_read_rle(f, name, p, err);
-}
-
-static int read_cells_row(FILE *f, const char *name, uint32_t scale, life_pattern *p, ls_error *err)
-{
-    (void)scale;
-    return life_read_cells(f, name, p, err);
-}
 
 const life_format_methods life_rle_format = {
     .name = "rle", .extensions = {".rle"}, .holds = "2D patterns", .dims = 2,
     .about = "Golly's and LifeWiki's run-length encoding, with the rule and its grid suffix in the header (rule = "
              "B3/S23:T64,48) and Golly's first line #CXRLE Pos=X,Y Gen=G (where the pattern goes, its "
              "generation); a pattern, read 2D.",
-    .read_pattern = read_rle_row, .write = life_write_rle,
+    .read_pattern = life_read_rle, .write = life_write_rle,
 };
 
 const life_format_methods life_cells_format = {
     .name = "cells", .extensions = {".cells"}, .holds = "2D patterns", .dims = 2,
     .about = "LifeWiki plaintext: ! comments, . dead, O alive; a pattern.",
-    .read_pattern = read_cells_row, .write = life_write_cells,
+    .read_pattern = life_read_cells, .write = life_write_cells,
 };
