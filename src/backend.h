@@ -80,6 +80,11 @@ typedef struct ls_progress {
      * committed); the line then says how long ago, so that a commit that
      * stalls shows. */
     void (*saved)(void *user);
+    /* Optional: the work goes in steps of `items_per_step` items each
+     * (Life: a generation of the grid's cells); the line then says how far
+     * in those ("generation 120 of 200"), the rate still in items. Called
+     * before the first report. */
+    void (*stepped)(void *user, const char *step, uint64_t items_per_step);
 } ls_progress;
 
 typedef struct ls_backend {

@@ -10,5 +10,8 @@
 void ls_format_count(uint64_t v, char *out, size_t len);
 /* v with a comma between thousands, "10,883,083": a count for people. */
 void ls_format_thousands(uint64_t v, char *out, size_t len);
+/* A workload's unit (ls_workload.unit, a JSON name) as people read it:
+ * "cell_updates" -> "cell updates". */
+void ls_format_unit(const char *unit, char *out, size_t len);
 
 #endif

@@ -216,7 +216,8 @@ static ls_progress line_start(bench_line *l, const ls_workload *w, const char *w
     l->runs = plan->warmup + plan->repeat;
     /* bench runs in one process (it refuses MPI jobs of more ranks). */
     l->inner = ls_progress_start(&l->bar, l->label, w->unit, !plan->progress, 0, 0, 1);
-    ls_progress p = {line_report, l, line_detail, line_note, NULL, NULL};
+    /* No steps: the bar counts the items of every run of the bench. */
+    ls_progress p = {line_report, l, line_detail, line_note, NULL, NULL, NULL};
     return p;
 }
 
@@ -311,8 +312,8 @@ static void bench_json(FILE *out, const ls_workload *w, const void *params, cons
     ls_json_string(out, device);
     fprintf(out, ",\"device_name\":");
     ls_json_string(out, device_name);
-    fprintf(out, ",\"items\":%" PRIu64 ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",", r->items, r->timed,
-            plan->warmup);
+    fprintf(out, ",\"items\":%" PRIu64 ",\"unit\":\"%s\",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",", r->items,
+            w->unit, r->timed, plan->warmup);
     json_seconds(out, "mean_s", r->mean);
     if (r->timed > 1) {
         fputc(',', out);
@@ -354,7 +355,8 @@ static const char bench_summary[] =
     "average (--json: \"machine\"). Every run's digest must match.\n"
     "`bench all` times every workload at the small sizes of `check all` on each device\n"
     "--backend names in turn (without it, every device of every backend) and prints one\n"
-    "table. `lockstep bench WORKLOAD --help` lists the workload's options.";
+    "table, each row's work and rate per second in its workload's unit (--json: \"unit\").\n"
+    "`lockstep bench WORKLOAD --help` lists the workload's options.";
 
 /* The table row of one workload on one device: a result or why none. */
 static void bench_row(const ls_workload *w, const char *device, const char *name, const bench_result *r,
@@ -364,8 +366,9 @@ static void bench_row(const ls_workload *w, const char *device, const char *name
         printf("%-9s %-12s %-32.32s error: %s\n", w->name, device, name, error);
         return;
     }
-    char items[32], spread[32] = "-";
+    char items[32], unit[32], spread[32] = "-";
     ls_format_count(r->items, items, sizeof items);
+    ls_format_unit(w->unit, unit, sizeof unit);
     if (r->timed > 1)
         snprintf(spread, sizeof spread, "%.6f", r->stddev);
     char load[220] = "";
@@ -374,7 +377,7 @@ static void bench_row(const ls_workload *w, const char *device, const char *name
         ls_machine_load_text(&r->load, 1, text, sizeof text);
         snprintf(load, sizeof load, "  (machine %s)", text);
     }
-    printf("%-9s %-12s %-32.32s %9s %-12s %10.6f %10.6f %10s %10.4g %s%s%s\n", w->name, device, name, items, w->unit,
+    printf("%-9s %-12s %-32.32s %9s %-12s %10.6f %10.6f %10s %10.4g %s%s%s\n", w->name, device, name, items, unit,
            r->median, r->mean, spread, r->median > 0 ? (double)r->items / r->median : 0.0, r->digest,
            r->clock.why[0] ? "  (wall clock: the device's timer read a time that cannot be right)" : "", load);
 }
@@ -424,8 +427,9 @@ static int bench_all(int argc, char **argv)
             fputs("null", json.f);
         fprintf(json.f, ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",\"benches\":[", repeat, warmup);
     } else {
-        printf("%-9s %-12s %-32s %9s %-12s %10s %10s %10s %10s %s\n", "workload", "device", "name", "items", "",
-               "median s", "mean s", "stddev s", "items/s", "digest");
+        /* Each row's work and rate are in its own unit (battles, cell updates, ...). */
+        printf("%-9s %-12s %-32s %9s %-12s %10s %10s %10s %10s %s\n", "workload", "device", "name", "work", "unit",
+               "median s", "mean s", "stddev s", "per second", "digest");
     }
     ls_progress_catch_sigint();
     int failures = 0, rows = 0;
@@ -552,7 +556,9 @@ int ls_cmd_bench(int argc, char **argv)
         }
         failed = rc != 0;
     } else if (!failed && r.timed) {
-        printf("%s on %s (%s): %" PRIu64 " %s, %s\n", w->name, s.label, s.dev[0].info.name, r.items, w->unit, r.summary);
+        char unit[32];
+        ls_format_unit(w->unit, unit, sizeof unit);
+        printf("%s on %s (%s): %" PRIu64 " %s, %s\n", w->name, s.label, s.dev[0].info.name, r.items, unit, r.summary);
         /* The standard deviation is the sample's (n - 1): none of one run. */
         char spread[64] = " (n=1)";
         if (r.timed > 1)
@@ -561,7 +567,7 @@ int ls_cmd_bench(int argc, char **argv)
                " warm-up%s)\n",
                r.mean, spread, r.median, r.min, r.max, r.timed, r.timed == 1 ? "" : "s", warmup,
                warmup == 1 ? "" : "s");
-        printf("rate %.4g %s/s (median), digest %s\n", (double)r.items / r.median, w->unit, r.digest);
+        printf("rate %.4g %s/s (median), digest %s\n", (double)r.items / r.median, unit, r.digest);
         ls_clock_print(stdout, &r.clock, 7);
         char load[200];
         ls_machine_load_text(&r.load, 0, load, sizeof load);

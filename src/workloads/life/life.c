@@ -1034,6 +1034,8 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     if (d->every && record_population(dev, d, err))
         return -1;
     int stop = 0, root = dev->set->job.rank == 0;
+    if (root && progress && progress->stepped)
+        progress->stepped(progress->user, "generation", cells);
     for (;;) {
         uint64_t n = !stop && d->steps < o->steps ? next_chunk(&chunks, d, o->steps) : 0;
         if (agree_on_chunk(&dev->set->job, &n, err))
