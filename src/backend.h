@@ -44,7 +44,11 @@ typedef struct ls_device_info {
     char name[160];
     char platform[160]; /* OpenCL platform, CUDA driver version, OpenMP runtime */
     int compute_units;  /* threads, compute units or multiprocessors */
+    /* As the API reports it, taken as told: an OpenCL CPU implementation
+     * may report another figure on the next run (PoCL said 4.7 GiB, then
+     * 21.5 GiB, issue 34), and what fits on the device with it. */
     uint64_t memory_bytes;
+    char memory_reported_by[48]; /* the query it comes from: "CL_DEVICE_GLOBAL_MEM_SIZE" */
     /* The largest single allocation: OpenCL's CL_DEVICE_MAX_MEM_ALLOC_SIZE
      * (PoCL: 2 GiB of 4.8), a CUDA GPU's memory, the host's memory; 0 where
      * the driver does not say. */
@@ -89,7 +93,18 @@ typedef struct ls_progress {
      * committed); the line then says how long ago, so that a commit that
      * stalls shows. */
     void (*saved)(void *user);
+    /* Optional: the work goes in steps of `items_per_step` items each
+     * (Life: a generation of the grid's cells); the line then says how far
+     * in those ("generation 120 of 200"), the rate still in items. Called
+     * before the first report. */
+    void (*stepped)(void *user, const char *step, uint64_t items_per_step);
 } ls_progress;
+
+/* A platform of a backend that offers no device here, and why. */
+typedef struct ls_empty_platform {
+    char name[160]; /* CL_PLATFORM_NAME */
+    char why[160];  /* "its driver finds none here (CL_DEVICE_NOT_FOUND)" */
+} ls_empty_platform;
 
 typedef struct ls_backend {
     const char *name; /* "openmp", "opencl", "cuda" */
@@ -106,6 +121,11 @@ typedef struct ls_backend {
      * it does not. NULL: never (core OpenCL has no such query). Only
      * `lockstep devices` asks: on CUDA it makes the device's context. */
     int (*free_memory)(int index, uint64_t *bytes);
+    /* Optional: the platforms installed here that offer no device (an
+     * OpenCL ICD whose driver finds none), at most max into out: how
+     * many. NULL: the backend has no platforms of its own. Only `lockstep
+     * devices` asks. */
+    int (*empty_platforms)(ls_empty_platform *out, int max);
 } ls_backend;
 
 /* The backends compiled into this binary, in order of preference for

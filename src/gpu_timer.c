@@ -15,7 +15,17 @@
 #define LS_TIMER_SLACK_FRACTION 0.01
 #define LS_TIMER_SLACK_SECONDS 10e-6
 
-enum { DEBUG_NONE, DEBUG_ZERO, DEBUG_HUGE };
+/* The least a device time for work that ran can be: no device starts and
+ * ends a kernel in less than a microsecond (CUDA's events resolve half of
+ * one). A counter that read 1 ns for any kernel made `bench graveler
+ * --battles 1e7` report 1e16 battles/s (issue 34). The bound is not a
+ * share of the wall time: that may hold far more than the device's work,
+ * as PoCL builds a kernel's code at its first run inside the wait (a
+ * 64x64 Life generation took 1/20000 of the wall time around it,
+ * docs/perf/2026-11-28-cpu-pocl-timer-floor.log). */
+#define LS_TIMER_FLOOR_SECONDS 1e-6
+
+enum { DEBUG_NONE, DEBUG_ZERO, DEBUG_TINY, DEBUG_HUGE };
 
 /* LOCKSTEP_DEBUG_TIMER: 0 when unset, else what the timers read (said on
  * stderr once a process); -1 with err->usage set for a value it does not
@@ -26,12 +36,17 @@ static int debug_timer(ls_error *err)
     const char *v = getenv("LOCKSTEP_DEBUG_TIMER");
     if (!v || !*v)
         return DEBUG_NONE;
-    int mode = strcmp(v, "zero") == 0 ? DEBUG_ZERO : strcmp(v, "huge") == 0 ? DEBUG_HUGE : -1;
+    int mode = strcmp(v, "zero") == 0   ? DEBUG_ZERO
+               : strcmp(v, "tiny") == 0 ? DEBUG_TINY
+               : strcmp(v, "huge") == 0 ? DEBUG_HUGE
+                                        : -1;
     if (mode < 0)
-        return ls_fail_usage(err, "LOCKSTEP_DEBUG_TIMER: expected zero or huge, got '%s'", v);
+        return ls_fail_usage(err, "LOCKSTEP_DEBUG_TIMER: expected zero, tiny or huge, got '%s'", v);
     if (atomic_exchange(&said, 1) == 0)
         fprintf(stderr, "lockstep: LOCKSTEP_DEBUG_TIMER is set: every GPU timer reads %s on purpose\n",
-                mode == DEBUG_ZERO ? "0 s" : "a thousand times the wall time");
+                mode == DEBUG_ZERO   ? "0 s"
+                : mode == DEBUG_TINY ? "1 ns"
+                                     : "a thousand times the wall time");
     return mode;
 }
 
@@ -58,6 +73,9 @@ static int implausible(const ls_device *d, double device, double wall, uint64_t 
         snprintf(why, len, "%s's timer read %.9g s, a negative time", d->label, device);
     else if (device == 0 && work > 0)
         snprintf(why, len, "%s's timer read 0 s for work that ran", d->label);
+    else if (device < LS_TIMER_FLOOR_SECONDS && work > 0)
+        snprintf(why, len, "%s's timer read %.3g s for work that ran, too short to be true (under a microsecond)",
+                 d->label, device);
     else if (device > wall * (1 + LS_TIMER_SLACK_FRACTION) + LS_TIMER_SLACK_SECONDS)
         snprintf(why, len, "%s's timer read %.6g s, more than the %.6g s the host waited for the work", d->label,
                  device, wall);
@@ -77,6 +95,8 @@ int ls_gpu_timer_stop(ls_device *d, uint64_t work, double *seconds, ls_error *er
     double wall = ls_now() - d->timing.started;
     if (debug == DEBUG_ZERO)
         device = 0;
+    else if (debug == DEBUG_TINY)
+        device = 1e-9;
     else if (debug == DEBUG_HUGE)
         device = 1000 * wall + 1;
     d->timing.timed++;

@@ -8,16 +8,19 @@
  * (issue 25). So every figure is checked: it must be finite, above 0 when
  * the interval held work, and no more than the wall time from the call
  * that started the timer to the return of the one that stopped it (which
- * waits for both queues). A figure that fails is replaced by that wall
- * time, and the device records that it was (ls_device.timing), so that a
- * report says which clock its seconds come from (ls_clock). The wall time
+ * waits for both queues), and not too short to be true: a counter that
+ * read 1 ns for any kernel made the same bench report 1e16 battles/s
+ * (issue 34), so a figure under a microsecond is refused too. A figure
+ * that fails is replaced by that wall time, and the device records that
+ * it was (ls_device.timing), so that a report says which clock its
+ * seconds come from (ls_clock). The wall time
  * includes what the host did in between (queueing the launches) and any
  * work queued before the start that had not finished: it can only
  * overstate the device's time, never make a rate that was not there.
  *
- * LOCKSTEP_DEBUG_TIMER=zero (or =huge) makes every GPU timer read 0 s (or
- * a thousand times the wall time) before the check, for the tests: a
- * device whose counters read 0 can be shown without one. */
+ * LOCKSTEP_DEBUG_TIMER=zero (=tiny, =huge) makes every GPU timer read 0 s
+ * (1 ns, a thousand times the wall time) before the check, for the tests:
+ * a device whose counters read 0 can be shown without one. */
 #ifndef LOCKSTEP_GPU_TIMER_H
 #define LOCKSTEP_GPU_TIMER_H
 

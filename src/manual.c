@@ -83,8 +83,8 @@ static const char *const environment[][2] = {
     {"LOCKSTEP_DEBUG_INEXACT_DIVIDE", "1, for the tests: every OpenCL device seems to lack correctly rounded "
                                       "divide and sqrt, so that what needs the exact float rule is refused "
                                       "(conformance: not supported)"},
-    {"LOCKSTEP_DEBUG_TIMER", "zero or huge, for the tests: every GPU timer reads 0 s (or a thousand times the wall "
-                             "time), to show that such a figure is replaced by the wall time and reported as "
+    {"LOCKSTEP_DEBUG_TIMER", "zero, tiny or huge, for the tests: every GPU timer reads 0 s (1 ns, a thousand times "
+                             "the wall time), to show that such a figure is replaced by the wall time and reported as "
                              "\"clock\":\"wall\""},
     {"LOCKSTEP_DEBUG_SUMMARY_PIECE", "BYTES, for the tests: a GPU slab of Life crosses to the host for its "
                                      "population and digest in pieces of about BYTES (default a 32nd of the slab, 8 to 64 MiB; at least "

@@ -49,3 +49,11 @@ void ls_format_thousands(uint64_t v, char *out, size_t len)
     grouped[k] = 0;
     snprintf(out, len, "%s", grouped);
 }
+
+void ls_format_unit(const char *unit, char *out, size_t len)
+{
+    snprintf(out, len, "%s", unit);
+    for (char *c = out; *c; c++)
+        if (*c == '_')
+            *c = ' ';
+}

@@ -15,5 +15,8 @@ void ls_format_thousands(uint64_t v, char *out, size_t len);
  * any. */
 #define LS_BYTES_TEXT 24
 void ls_format_bytes(uint64_t bytes, char *out, size_t len);
+/* A workload's unit (ls_workload.unit, a JSON name) as people read it:
+ * "cell_updates" -> "cell updates". */
+void ls_format_unit(const char *unit, char *out, size_t len);
 
 #endif

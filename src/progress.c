@@ -174,6 +174,23 @@ static void format_rate(double rate, char *out, size_t len)
         memmove(e + 1, e + 2, strlen(e + 2) + 1);
 }
 
+/* How far: "generation 120 of 200 (60.0%)" where the work goes in steps,
+ * else " 60.0% of 2.4e9 cell updates". */
+static void describe_done(const ls_progress_bar *bar, uint64_t done, uint64_t total, const char *unit, char *out,
+                          size_t len)
+{
+    double frac = total ? (double)done / (double)total : 0.0;
+    char now[32], of[32];
+    if (bar->step && bar->step_items) {
+        ls_format_count(done / bar->step_items, now, sizeof now);
+        ls_format_count(total / bar->step_items, of, sizeof of);
+        snprintf(out, len, "%s %s of %s (%.1f%%)", bar->step, now, of, 100.0 * frac);
+    } else {
+        ls_format_count(total, of, sizeof of);
+        snprintf(out, len, "%5.1f%% of %s %s", 100.0 * frac, of, unit);
+    }
+}
+
 static int report(void *user, uint64_t done, uint64_t total)
 {
     ls_progress_bar *bar = user;
@@ -182,20 +199,19 @@ static int report(void *user, uint64_t done, uint64_t total)
                          : now - bar->start >= 2.0 && now - bar->last_draw >= 0.25;
     if (bar->enabled && due) {
         double elapsed = now - bar->start;
-        double frac = total ? (double)done / (double)total : 0.0;
         /* This run's rate: what earlier runs did took none of its time. */
         uint64_t mine = done > bar->done_before ? done - bar->done_before : 0;
         double per_second = elapsed > 0 ? (double)mine / elapsed : 0.0;
         double eta = per_second > 0 && total > done ? (double)(total - done) / per_second : 0.0;
-        char rate[32], of[32], age[48] = "";
+        char rate[32], how_far[128], unit[64], age[48] = "";
         format_rate(per_second, rate, sizeof rate);
-        ls_format_count(total, of, sizeof of);
+        ls_format_unit(bar->unit, unit, sizeof unit);
+        describe_done(bar, done, total, unit, how_far, sizeof how_far);
         if (bar->saved_at > 0)
             snprintf(age, sizeof age, ", saved %.0f s ago", now - bar->saved_at);
-        fprintf(stderr, "%s%s: %5.1f%% of %s %s, %.0f s elapsed, ~%.0f s left, %s %s/s%s%s%s%s%s%s",
-                bar->lines ? "" : "\r", bar->label, 100.0 * frac, of, bar->unit, elapsed, eta, rate, bar->unit,
-                age, bar->note[0] ? "; " : "", bar->note, bar->detail[0] ? " (" : "", bar->detail,
-                bar->detail[0] ? ")" : "");
+        fprintf(stderr, "%s%s: %s, %.0f s elapsed, ~%.0f s left, %s %s/s%s%s%s%s%s%s", bar->lines ? "" : "\r",
+                bar->label, how_far, elapsed, eta, rate, unit, age, bar->note[0] ? "; " : "", bar->note,
+                bar->detail[0] ? " (" : "", bar->detail, bar->detail[0] ? ")" : "");
         fputs(bar->lines ? "\n" : "  ", stderr);
         fflush(stderr);
         bar->shown = !bar->lines;
@@ -222,6 +238,13 @@ static void saved(void *user)
     bar->saved_at = ls_now();
 }
 
+static void stepped(void *user, const char *step, uint64_t items_per_step)
+{
+    ls_progress_bar *bar = user;
+    bar->step = step;
+    bar->step_items = items_per_step;
+}
+
 static void note(void *user, const char *text)
 {
     ls_progress_bar *bar = user;
@@ -243,7 +266,7 @@ ls_progress ls_progress_start(ls_progress_bar *bar, const char *label, const cha
                                    : LS_PROGRESS_LINE_SECONDS;
     bar->start = ls_now();
     bar->last_draw = bar->start; /* the first whole line after `every` */
-    ls_progress p = {report, bar, detail, note, resumed, saved};
+    ls_progress p = {report, bar, detail, note, resumed, saved, stepped};
     return p;
 }
 

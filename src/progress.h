@@ -5,7 +5,8 @@
  * a whole line every 60 s, and under MPI from rank 0 (whose stderr mpirun
  * collects) every 10 s. --progress-every SECONDS asks for whole lines at
  * that interval, terminal or not; --quiet turns it all off. A line says
- * how far, how fast and how long is left, how long ago the run last saved
+ * how far (in the workload's steps where it has them: "generation 120 of
+ * 200"), how fast and how long is left, how long ago the run last saved
  * its state (ls_progress.saved: a search's checkpoint), with the
  * workload's own detail where it gives one (ls_progress.progress_detail).
  * Also carries the stop flag: once SIGINT, SIGTERM or SIGHUP arrives
@@ -29,6 +30,8 @@ typedef struct ls_progress_bar {
     double start, last_draw;
     uint64_t done_before; /* done by earlier runs (ls_progress.resumed): not this run's rate */
     double saved_at;      /* ls_now() of the last save (ls_progress.saved); 0: none yet */
+    const char *step;     /* what the work goes in (ls_progress.stepped): "generation"; NULL: none */
+    uint64_t step_items;  /* items a step */
     char detail[512]; /* each device's rate, when several share the run */
     char note[256];   /* the workload's own detail */
 } ls_progress_bar;

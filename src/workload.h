@@ -34,6 +34,8 @@ typedef struct ls_phases {
     double seconds[LS_MAX_PHASES];
     double slowest[LS_MAX_PHASES];   /* across the ranks; -1 where only rank 0 has the phase */
     int ranks;                       /* how many ranks slowest covers */
+    int cpu_threads;                 /* threads the work ran on on the CPU, where the workload
+                                      * chooses them (Life: fewer on a small grid); 0: not said */
 } ls_phases;
 
 typedef struct ls_run {

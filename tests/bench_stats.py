@@ -12,7 +12,13 @@
     hook) makes bench warn, on stderr and in "warnings": a spread when a
     later run is slow, a slow first run when the first is;
   - the progress line shows on a terminal (a pty) while a bench runs, and
-    never when stderr is piped or with --json.
+    never when stderr is piped or with --json;
+  - "machine" says how busy the machine was while the runs ran (issue 34,
+    item 8: Life's times swung 10,000x while other programs held the
+    cores): with a busy loop on two cores and a run stalled 1 s (so that
+    /proc/stat's ticks measure it), "busy" and the other programs' share
+    of the cores, in the text ("machine: busy: ...") and in every row of
+    bench all. How busy is judged, not how fast anything ran.
 Tiny sizes only: the runs are timed, not judged.
 
 usage: bench_stats.py LOCKSTEP
@@ -128,6 +134,30 @@ p = bench(*QUICK, slow='3')
 expect(p.returncode == 2 and 'LOCKSTEP_DEBUG_SLOW_RUN' in p.stderr and len(p.stderr.splitlines()) == 1,
        'a malformed LOCKSTEP_DEBUG_SLOW_RUN: one line, exit 2', p.stderr)
 
+
+# ---- how busy the machine was ----------------------------------------------------------
+spinners = [subprocess.Popen([sys.executable, '-c', 'while True: pass']) for _ in range(2)]
+try:
+    time.sleep(0.5)
+    b = doc(bench(*QUICK, '--repeat', '3', '--warmup', '0', '--json', slow='1:1'), 'bench --json, a busy machine')
+    p = bench(*QUICK, '--repeat', '2', '--warmup', '0', slow='1:1')
+    ba = bench('all', '--backends', 'openmp', '--repeat', '1', '--warmup', '0', '--json', slow='1:1')
+finally:
+    for sp in spinners:
+        sp.kill()
+        sp.wait()
+m = b.get('machine') or {}
+if os.path.exists('/proc/stat'):
+    expect(m.get('busy') is True and isinstance(m.get('others_cores'), (int, float)) and
+           0.5 <= m['others_cores'] <= m.get('cores', 0) and m.get('seconds', 0) >= sum(b.get('times_s', [9])),
+           'two busy loops: "machine" says busy, and the cores the others used', str(m))
+    expect(p.returncode == 0 and 'machine: busy: other programs used ' in p.stdout,
+           'two busy loops: the text says "machine: busy"', p.stdout + p.stderr)
+    rows = doc(ba, 'bench all --json, a busy machine').get('benches', [])
+    expect(rows and all((r.get('machine') or {}).get('busy') is True for r in rows),
+           'bench all: every row says the machine was busy', str([r.get('machine') for r in rows]))
+else:
+    expect(m.get('others_cores') is None and 'machine' in b, 'no /proc/stat: "machine" says null', str(m))
 
 # ---- progress on a terminal only ----------------------------------------------------
 def on_terminal(*args, slow):

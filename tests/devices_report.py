@@ -7,6 +7,10 @@ clinfo and /proc/meminfo report them, and the largest square and cube
 Life grid that fits: computed here from the layout (rows of 32-bit words,
 two generations, each one allocation; docs/life.md) and checked against
 what Life itself runs and refuses under LOCKSTEP_DEVICE_MEMORY_CAP.
+The memory is said to be the implementation's report, which the largest
+grid follows (PoCL's changed between runs, issue 34, item 18: shown with
+POCL_MEMORY_LIMIT), and an OpenCL platform with no device here is listed
+with why (PoCL with POCL_DEVICES=cuda, where it has no CUDA device).
 
 usage: devices_report.py LOCKSTEP
 """
@@ -91,7 +95,7 @@ for spec, d in devices.items():
     want = {'life_2d_side': largest_side(2, d.get('memory_bytes', 0), alloc),
             'life_3d_side': largest_side(3, d.get('memory_bytes', 0), alloc)}
     expect(d.get('largest') == want, '%s: the largest Life grids, %s' % (spec, want), str(d.get('largest')))
-    line = [l for l in text.splitlines() if 'largest grid:' in l]
+    line = [l for l in text.splitlines() if 'largest grid by that memory:' in l]
     expect(any('Life 2D %dx%d' % ((want['life_2d_side'],) * 2) in l for l in line),
            'devices: %s\'s Life 2D grid' % spec, str(line))
 ref = devices.get('openmp:0', {})
@@ -113,6 +117,38 @@ for d in opencl:
     expect(d['free_memory_bytes'] is None, '%s: free memory not reported (core OpenCL has no query)' % d['device'])
     line = [l for l in text.splitlines() if 'free memory not reported' in l]
     expect(line, 'devices says an OpenCL device\'s free memory is not reported', text)
+
+# ---- the memory as reported, and platforms that offer no device ------------------------
+for spec, d in devices.items():
+    said = '%.1f GiB as reported (%s)' % (d.get('memory_bytes', 0) / 2 ** 30, d.get('memory_reported_by'))
+    expect(d.get('memory_reported_by') and any(spec + '  ' in l for l in text.splitlines()) and said in text,
+           '%s: the memory "as reported" and by which query' % spec, '%s in %s' % (said, text))
+expect(text.count('largest grid by that memory:') == len(devices), 'devices: the largest grid "by that memory"', text)
+expect(all(isinstance(b.get('platforms_without_devices'), list) for b in doc.get('backends', [])),
+       'devices --json: every backend has "platforms_without_devices"', str(doc.get('backends'))[:300])
+POCL = 'Portable Computing Language'
+pocl = [d for d in opencl if d.get('platform') == POCL]
+if pocl:
+    limited = json.loads(run('devices', '--json', env=dict(os.environ, POCL_MEMORY_LIMIT='1')).stdout or '{}')
+    d = next((x for b in limited.get('backends', []) for x in b['devices'] if x.get('platform') == POCL), {})
+    alloc = d.get('max_alloc_bytes') or d.get('memory_bytes', 0)
+    expect(d.get('memory_bytes') == 1 << 30 and
+           d.get('largest') == {'life_2d_side': largest_side(2, 1 << 30, alloc),
+                                'life_3d_side': largest_side(3, 1 << 30, alloc)},
+           'PoCL reporting 1 GiB (POCL_MEMORY_LIMIT=1): devices says so, and the largest grid follows', str(d))
+    env = dict(os.environ, POCL_DEVICES='cuda')
+    bare = json.loads(run('devices', '--json', env=env).stdout or '{}')
+    ocl = next((b for b in bare.get('backends', []) if b.get('backend') == 'opencl'), {})
+    if not any(x.get('platform') == POCL for x in ocl.get('devices', [])):
+        listed = [x for x in ocl.get('platforms_without_devices', []) if x.get('platform') == POCL]
+        expect(listed and 'CL_DEVICE_NOT_FOUND' in listed[0].get('why', ''),
+               'PoCL without a device (POCL_DEVICES=cuda): listed in "platforms_without_devices", and why', str(ocl))
+        t = run('devices', env=env).stdout
+        expect('opencl   platform %s: no device: ' % POCL in t, 'devices: a line for PoCL without a device', t)
+    else:
+        print('(PoCL has a CUDA device here: no platform without devices to show)')
+else:
+    print('(no PoCL here: its memory report and an empty platform not shown)')
 
 # What devices says fits is what Life runs: under a 1 MiB cap the largest
 # square and cube run, one more cell a side is refused (exit 2).

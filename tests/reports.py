@@ -2,8 +2,9 @@
 """What a porting report or a CI job reads: every JSON document says which
 lockstep made it and from what inputs, "device" is a spec everywhere;
 conformance --list, --case and --junit (parsed by a real XML parser);
-devices' vendor, driver, OpenCL C version and clock; bench all; progress
-lines when stderr is not a terminal.
+devices' vendor, driver, OpenCL C version and clock; bench all (each
+row's unit); progress lines when stderr is not a terminal (Life's in
+generations).
 
 usage: reports.py LOCKSTEP VERSION SOURCE_ROOT
 """
@@ -62,9 +63,11 @@ RUNS = {'graveler': (['graveler', '--battles', '12345'], {'battles': 12345}),
         'bmn': (['bmn', 'search', '--deals', '3000', '--top', '4'], {'deals': 3000, 'top': 4}),
         'life': (['life', '--dims', '2', '--size', '40x30', '--steps', '3'], {'size': '40x30', 'steps': 3}),
         'ray': (['ray', '--size', '32x16', '--spp', '2'], {'size': '32x16', 'spp': 2})}
+UNITS = {}  # each workload's unit, from its run's "UNIT_per_second"
 for name, (args, params) in RUNS.items():
     d = doc(run(*args, '--backend', 'openmp', '--json', '--quiet'), name + ' --json')
     check_provenance(d, name + ' --json')
+    UNITS[name] = next((k[:-len('_per_second')] for k in d if k.endswith('_per_second')), None)
     got = d.get('params', {})
     expect(all(got.get(k) == v for k, v in params.items()), '%s --json: params hold the options given %s' % (name, params),
            str(got))
@@ -105,10 +108,20 @@ expect(ba.returncode == 0 and len(benches) == len(RUNS) * ndev and
 for w in RUNS:
     digests = {x.get('digest') for x in benches if x.get('workload') == w}
     expect(len(digests) == 1, 'bench all: %s has one digest on every device' % w, str(digests))
+# Battles, deals, cell updates and rays in one table: each row names its
+# unit (issue 34, item 14).
+expect(all(x.get('unit') == UNITS[x.get('workload')] for x in benches) and len(set(UNITS.values())) == len(RUNS),
+       'bench all --json: each row\'s "unit", the one its workload counts', str([(x.get('workload'), x.get('unit'))
+                                                                           for x in benches]))
+expect(b.get('unit') == UNITS['graveler'] == 'battles', 'bench --json: "unit"', str(b.get('unit')))
 bt = run('bench', 'all', '--repeat', '1', '--warmup', '0', '--backends', 'openmp')
-rows = [l for l in bt.stdout.splitlines()[1:] if l.split() and l.split()[0] in RUNS]
+lines = bt.stdout.splitlines()
+rows = [l for l in lines[1:] if l.split() and l.split()[0] in RUNS]
 expect(bt.returncode == 0 and len(rows) == len(RUNS) and all('openmp:0' in l for l in rows),
        'bench all prints one table: a row per workload and device', bt.stdout + bt.stderr)
+expect(lines and ' unit ' in lines[0] and 'items' not in lines[0] and
+       all((' %s ' % UNITS[l.split()[0]].replace('_', ' ')) in l for l in rows),
+       'bench all\'s table: a "unit" column, each row\'s unit in it (cell updates for life)', bt.stdout)
 
 # ---- conformance: --list, --case, --junit ------------------------------------------
 listed = run('conformance', '--list').stdout.splitlines()
@@ -202,10 +215,11 @@ want = ['auto'] + [s for b in devices.get('backends', []) if b['available']
 expect(specs == want, 'devices --specs lists what --backend accepts here', '%s != %s' % (specs, want))
 
 # ---- progress without a terminal -----------------------------------------------------------
-def progress_lines(*extra, wait=4.0):
-    """Starts a long graveler run with stderr on a pipe, stops it with SIGINT
-    after the first progress line (or `wait` seconds), returns its lines."""
-    proc = subprocess.Popen([LS, 'graveler', '--battles', '1e15', '--backend', 'openmp', *extra],
+def progress_lines(*extra, wait=4.0, what=('graveler', '--battles', '1e15')):
+    """Starts a long run (graveler unless `what`) with stderr on a pipe, stops
+    it with SIGINT after the first progress line (or `wait` seconds), returns
+    its lines."""
+    proc = subprocess.Popen([LS, *what, '--backend', 'openmp', *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     os.set_blocking(proc.stderr.fileno(), False)
     got, end = b'', time.time() + wait
@@ -214,7 +228,7 @@ def progress_lines(*extra, wait=4.0):
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
-    return [l for l in (got + (err or b'')).decode().splitlines() if '% of' in l], proc.returncode
+    return [l for l in (got + (err or b'')).decode().splitlines() if ' s elapsed, ' in l], proc.returncode
 
 
 lines, rc = progress_lines('--progress-every', '1', wait=30)
@@ -222,6 +236,12 @@ expect(rc == 130 and lines and re.match(r'^graveler on openmp:0: +[\d.]+% of 1e1
                                         r'[\d.e]+ battles/s; max so far \d+$', lines[0]),
        '--progress-every 1 without a terminal: whole lines with the rate and the maximum so far',
        'rc=%d %s' % (rc, lines))
+# Life speaks in generations, its rate in cell updates (issue 34, item 14).
+lines, rc = progress_lines('--progress-every', '1', wait=30,
+                           what=('life', '--dims', '2', '--size', '1024', '--steps', '1e9'))
+expect(rc == 130 and lines and re.match(r'^life on openmp:0: generation \d+ of 1e9 \([\d.]+%\), \d+ s elapsed, '
+                                        r'~\d+ s left, [\d.e]+ cell updates/s$', lines[0]),
+       'Life\'s progress lines: "generation N of M" and cell updates/s', 'rc=%d %s' % (rc, lines))
 lines, rc = progress_lines(wait=3)
 expect(rc == 130 and not lines, 'without a terminal the default is a line a minute: none in 3 s', str(lines))
 lines, rc = progress_lines('--progress-every', '1', '--quiet', wait=3)

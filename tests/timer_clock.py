@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Times from GPU timers that cannot be right (issue 25, item 3): a device
 whose profiling counters read 0 for every command made `bench graveler`
-print a median of 0 s and 1e16 battles/s. LOCKSTEP_DEBUG_TIMER=zero (or
-=huge) makes every GPU timer read 0 s (or far more than the wall time);
-then, on OpenCL:
+print a median of 0 s and 1e16 battles/s, and one whose counters read
+1 ns did the same (issue 34, item 2). LOCKSTEP_DEBUG_TIMER=zero (=tiny,
+=huge) makes every GPU timer read 0 s (1 ns, far more than the wall
+time); then, on OpenCL:
   - every workload's run reports "clock":"wall" with the reason, and a
     time above 0 and no longer than the process took;
   - bench reports the wall clock and a believable median, check says each
@@ -62,8 +63,8 @@ RUNS = {
     'ray': ['ray', '--size', '16x16', '--spp', '2'],
 }
 
-# ---- a timer that reads 0, and one that reads more than the wall time ----
-for timer, said in (('zero', 'read 0 s'), ('huge', 'more than')):
+# ---- a timer that reads 0, 1 ns, or more than the wall time ----------------
+for timer, said in (('zero', 'read 0 s'), ('tiny', 'too short to be true'), ('huge', 'more than')):
     for name, args in RUNS.items():
         d, took, err = document(*args, '--backend', 'opencl', timer=timer)
         expect(d.get('clock') == 'wall' and said in (d.get('clock_fallback') or ''),
@@ -87,6 +88,12 @@ expect(believable(median, took) and b.get('min_s', 0) > 0,
        'bench: a median above 0 and within the %.2f s the process took' % took, str(b))
 expect(b.get('items_per_s', 1e300) <= b.get('items', 0) / median * 1.0001 if median else False,
        'bench: the rate is the items over the median', str(b))
+# The issue's 1e16 battles/s from a counter that reads 1 ns.
+b, took, err = document('bench', 'graveler', '--battles', '1e6', '--repeat', '2', '--warmup', '0', '--backend',
+                        'opencl', timer='tiny')
+expect(b.get('clock') == 'wall' and 'too short' in (b.get('clock_fallback') or '') and
+       believable(b.get('median_s'), took) and b.get('min_s', 0) > 1e-6,
+       'bench on a timer that reads 1 ns: "clock":"wall", why, and a believable median', str(b) + err[-300:])
 rc, out, err, _ = run('bench', 'graveler', '--battles', '1e6', '--repeat', '2', '--warmup', '0', '--backend', 'opencl',
                       timer='zero')
 expect(rc == 0 and 'median 0.000000 s' not in out and 'clock:' in out, 'bench text: no 0 s median, a clock line', out)

@@ -141,6 +141,7 @@ static int cuda_list_devices(ls_device_info *out, int max, ls_error *why)
                  (driver % 1000) / 10, prop.major, prop.minor);
         out[i].compute_units = prop.multiProcessorCount;
         out[i].memory_bytes = prop.totalGlobalMem;
+        snprintf(out[i].memory_reported_by, sizeof out[i].memory_reported_by, "cudaDeviceProp.totalGlobalMem");
         out[i].max_alloc_bytes = prop.totalGlobalMem; /* CUDA sets no smaller limit */
         out[i].kind = LS_DEVICE_GPU;
         /* For porting reports. The clock is an attribute: CUDA 13 dropped
@@ -618,5 +619,5 @@ static int cuda_free_memory(int index, uint64_t *bytes)
 }
 
 extern "C" const ls_backend ls_backend_cuda = {
-    "cuda", cuda_list_devices, cuda_open, cuda_close, &cuda_gpu, cuda_free_memory,
+    "cuda", cuda_list_devices, cuda_open, cuda_close, &cuda_gpu, cuda_free_memory, NULL, /* one platform */
 };

@@ -176,6 +176,7 @@ static void describe(cl_dev_ref r, ls_device_info *info)
     snprintf(info->platform, sizeof info->platform, "%s", pname);
     info->compute_units = (int)cu;
     info->memory_bytes = mem;
+    snprintf(info->memory_reported_by, sizeof info->memory_reported_by, "CL_DEVICE_GLOBAL_MEM_SIZE");
     info->max_alloc_bytes = max_alloc;
     info->kind = cl_kind(type);
     /* For porting reports; a query a driver does not answer leaves "". */
@@ -197,6 +198,33 @@ static int cl_list_devices(ls_device_info *out, int max, ls_error *why)
         return 0;
     for (int i = 0; i < n; i++)
         describe(refs[i], &out[i]);
+    return n;
+}
+
+/* The platforms that offer no device here (enumerate passes them over),
+ * and why: what clGetDeviceIDs said. */
+static int cl_empty_platforms(ls_empty_platform *out, int max)
+{
+    cl_platform_id plats[16];
+    cl_uint nplat = 0;
+    if (clGetPlatformIDs(16, plats, &nplat) != CL_SUCCESS)
+        return 0;
+    int n = 0;
+    for (cl_uint p = 0; p < nplat && p < 16 && n < max; p++) {
+        cl_uint nd = 0;
+        cl_int st = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+        if (st == CL_SUCCESS && nd > 0)
+            continue;
+        memset(&out[n], 0, sizeof out[n]);
+        if (clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof out[n].name - 1, out[n].name, NULL) != CL_SUCCESS)
+            snprintf(out[n].name, sizeof out[n].name, "platform %u (no name)", (unsigned)p);
+        if (st == CL_SUCCESS || st == CL_DEVICE_NOT_FOUND)
+            snprintf(out[n].why, sizeof out[n].why, "its driver finds none here (%s)",
+                     st == CL_SUCCESS ? "0 devices" : ls_cl_status(st));
+        else
+            snprintf(out[n].why, sizeof out[n].why, "clGetDeviceIDs failed: %s", ls_cl_status(st));
+        n++;
+    }
     return n;
 }
 
@@ -753,4 +781,5 @@ const ls_backend ls_backend_opencl = {
     .open = cl_open,
     .close = cl_close,
     .gpu = &opencl_gpu,
+    .empty_platforms = cl_empty_platforms,
 };

@@ -106,6 +106,7 @@ static int omp_list_devices(ls_device_info *out, int max, ls_error *why)
     snprintf(out->platform, sizeof out->platform, "OpenMP %d", _OPENMP);
     out->compute_units = omp_get_max_threads();
     out->memory_bytes = host_memory_bytes();
+    snprintf(out->memory_reported_by, sizeof out->memory_reported_by, "sysconf(_SC_PHYS_PAGES)");
     out->max_alloc_bytes = out->memory_bytes; /* one malloc may take it all */
     out->kind = LS_DEVICE_REFERENCE;
     return 1;

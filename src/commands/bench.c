@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "devlist.h"
+#include "machine_load.h"
 #include "output.h"
 #include "progress.h"
 
@@ -48,6 +49,7 @@ typedef struct bench_result {
     char digest[17], summary[200];
     int stopped; /* a signal came before every run was timed */
     ls_clock clock; /* the wall clock when any timed run's was */
+    ls_machine_load load; /* what other programs did with the machine while the runs ran */
 } bench_result;
 
 static void bench_result_free(bench_result *r)
@@ -214,7 +216,8 @@ static ls_progress line_start(bench_line *l, const ls_workload *w, const char *w
     l->runs = plan->warmup + plan->repeat;
     /* bench runs in one process (it refuses MPI jobs of more ranks). */
     l->inner = ls_progress_start(&l->bar, l->label, w->unit, !plan->progress, 0, 0, 1);
-    ls_progress p = {line_report, l, line_detail, line_note, NULL, NULL};
+    /* No steps: the bar counts the items of every run of the bench. */
+    ls_progress p = {line_report, l, line_detail, line_note, NULL, NULL, NULL};
     return p;
 }
 
@@ -247,6 +250,8 @@ static int bench_runs(const ls_workload *w, const void *params, ls_set *s, const
     bench_line line;
     ls_progress prog = line_start(&line, w, where, plan);
     int failed = 0;
+    ls_load_mark mark;
+    ls_load_mark_now(&mark);
     for (uint64_t i = 0; i < plan->warmup + plan->repeat && !failed && !ls_progress_interrupted(); i++) {
         line_next(&line, plan, i, out->items);
         ls_run run;
@@ -285,6 +290,7 @@ static int bench_runs(const ls_workload *w, const void *params, ls_set *s, const
         out->items = run.items;
         w->run_free(&run);
     }
+    ls_machine_load_since(&mark, &out->load);
     ls_progress_finish(&line.bar);
     out->stopped = !failed && out->timed < plan->repeat;
     if (!failed && out->timed && bench_stats(out, err) != 0)
@@ -316,7 +322,8 @@ static void bench_json(FILE *out, const ls_workload *w, const void *params, cons
         fprintf(out, "%" PRIu64, r->items);
     else
         fputs("null", out); /* no run finished: stopped in the first */
-    fprintf(out, ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",", r->timed, plan->warmup);
+    fprintf(out, ",\"unit\":\"%s\",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",", w->unit, r->timed,
+            plan->warmup);
     if (r->timed == 0) {
         /* Stopped before a run was timed (in the warm-up): the report
          * says so, with no figures. */
@@ -356,7 +363,9 @@ static void bench_json(FILE *out, const ls_workload *w, const void *params, cons
             ls_json_string(out, text);
             fputc('}', out);
         }
-    fprintf(out, "],\"digest\":\"%s\",\"interrupted\":%s", r->digest, r->stopped ? "true" : "false");
+    fputs("],", out);
+    ls_machine_load_json(out, &r->load);
+    fprintf(out, ",\"digest\":\"%s\",\"interrupted\":%s", r->digest, r->stopped ? "true" : "false");
 }
 
 static const char bench_summary[] =
@@ -364,11 +373,13 @@ static const char bench_summary[] =
     "mean with the sample standard deviation, the fastest and the slowest, and warns when\n"
     "the runs spread (--json: every run's time). Device time on GPUs (events, profiling),\n"
     "checked against the wall time around the finished queues, which replaces a device\n"
-    "time that cannot be right; wall time on the CPU (--json: \"clock\"). Every run's\n"
-    "digest must match.\n"
+    "time that cannot be right; wall time on the CPU (--json: \"clock\"). Says how busy\n"
+    "the machine was: the cores other programs used while the runs ran, and the load\n"
+    "average (--json: \"machine\"). Every run's digest must match.\n"
     "`bench all` times every workload at the small sizes of `check all` on each device\n"
     "--backend names in turn (without it, every device of every backend) and prints one\n"
-    "table. `lockstep bench WORKLOAD --help` lists the workload's options.";
+    "table, each row's work and rate per second in its workload's unit (--json: \"unit\").\n"
+    "`lockstep bench WORKLOAD --help` lists the workload's options.";
 
 /* The table row of one workload on one device: a result or why none. */
 static void bench_row(const ls_workload *w, const char *device, const char *name, const bench_result *r,
@@ -378,13 +389,20 @@ static void bench_row(const ls_workload *w, const char *device, const char *name
         printf("%-9s %-12s %-32.32s error: %s\n", w->name, device, name, error);
         return;
     }
-    char items[32], spread[32] = "-";
+    char items[32], unit[32], spread[32] = "-";
     ls_format_count(r->items, items, sizeof items);
+    ls_format_unit(w->unit, unit, sizeof unit);
     if (r->timed > 1)
         snprintf(spread, sizeof spread, "%.6f", r->stddev);
-    printf("%-9s %-12s %-32.32s %9s %-12s %10.6f %10.6f %10s %10.4g %s%s\n", w->name, device, name, items, w->unit,
+    char load[220] = "";
+    if (r->load.busy) {
+        char text[200];
+        ls_machine_load_text(&r->load, 1, text, sizeof text);
+        snprintf(load, sizeof load, "  (machine %s)", text);
+    }
+    printf("%-9s %-12s %-32.32s %9s %-12s %10.6f %10.6f %10s %10.4g %s%s%s\n", w->name, device, name, items, unit,
            r->median, r->mean, spread, r->median > 0 ? (double)r->items / r->median : 0.0, r->digest,
-           r->clock.why[0] ? "  (wall clock: the device's timer read a time that cannot be right)" : "");
+           r->clock.why[0] ? "  (wall clock: the device's timer read a time that cannot be right)" : "", load);
 }
 
 /* lockstep bench all: every workload at its quick size on every device. */
@@ -432,8 +450,9 @@ static int bench_all(int argc, char **argv)
             fputs("null", json.f);
         fprintf(json.f, ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",\"benches\":[", repeat, warmup);
     } else {
-        printf("%-9s %-12s %-32s %9s %-12s %10s %10s %10s %10s %s\n", "workload", "device", "name", "items", "",
-               "median s", "mean s", "stddev s", "items/s", "digest");
+        /* Each row's work and rate are in its own unit (battles, cell updates, ...). */
+        printf("%-9s %-12s %-32s %9s %-12s %10s %10s %10s %10s %s\n", "workload", "device", "name", "work", "unit",
+               "median s", "mean s", "stddev s", "per second", "digest");
     }
     ls_progress_catch_sigint();
     int failures = 0, rows = 0;
@@ -566,7 +585,9 @@ int ls_cmd_bench(int argc, char **argv)
         }
         failed = rc != 0;
     } else if (!failed && r.timed) {
-        printf("%s on %s (%s): %" PRIu64 " %s, %s\n", w->name, s.label, s.dev[0].info.name, r.items, w->unit, r.summary);
+        char unit[32];
+        ls_format_unit(w->unit, unit, sizeof unit);
+        printf("%s on %s (%s): %" PRIu64 " %s, %s\n", w->name, s.label, s.dev[0].info.name, r.items, unit, r.summary);
         /* The standard deviation is the sample's (n - 1): none of one run. */
         char spread[64] = " (n=1)";
         if (r.timed > 1)
@@ -575,8 +596,11 @@ int ls_cmd_bench(int argc, char **argv)
                " warm-up%s)\n",
                r.mean, spread, r.median, r.min, r.max, r.timed, r.timed == 1 ? "" : "s", warmup,
                warmup == 1 ? "" : "s");
-        printf("rate %.4g %s/s (median), digest %s\n", (double)r.items / r.median, w->unit, r.digest);
+        printf("rate %.4g %s/s (median), digest %s\n", (double)r.items / r.median, unit, r.digest);
         ls_clock_print(stdout, &r.clock, 7);
+        char load[200];
+        ls_machine_load_text(&r.load, 0, load, sizeof load);
+        printf("machine: %s\n", load);
     }
     if (!failed && r.timed) {
         fflush(stdout); /* the warnings after the report they are about; a failed write is reported at exit */

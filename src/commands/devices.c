@@ -99,6 +99,7 @@ static void device_json(FILE *out, const ls_backend *b, int index, const ls_devi
         fputs("null", out);
     fprintf(out, ",\"kind\":\"%s\",\"type\":\"%s\",\"compute_units\":%d,\"memory_bytes\":%" PRIu64,
             ls_device_kind_name(d->kind), ls_device_type_name(d->kind), d->compute_units, d->memory_bytes);
+    json_string_member(out, "memory_reported_by", d->memory_reported_by);
     json_bytes_member(out, "max_alloc_bytes", d->max_alloc_bytes > 0, d->max_alloc_bytes);
     json_bytes_member(out, "free_memory_bytes", m->has_free, m->free_bytes);
     shape_json(out, d);
@@ -106,6 +107,31 @@ static void device_json(FILE *out, const ls_backend *b, int index, const ls_devi
     for (int i = 0; i < m->nfit; i++)
         fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", m->fit[i].key, m->fit[i].value);
     fprintf(out, "},\"gpu\":%s}", d->kind == LS_DEVICE_GPU ? "true" : "false");
+}
+
+/* The platforms of backend b that offer no device here, as the members
+ * of its JSON object or a line each. */
+static void empty_platforms_json(FILE *out, const ls_backend *b)
+{
+    ls_empty_platform none[16];
+    int n = b->empty_platforms ? b->empty_platforms(none, 16) : 0;
+    fputs(",\"platforms_without_devices\":[", out);
+    for (int i = 0; i < n; i++) {
+        fprintf(out, "%s{\"platform\":", i ? "," : "");
+        ls_json_string(out, none[i].name);
+        fputs(",\"why\":", out);
+        ls_json_string(out, none[i].why);
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+static void empty_platforms_text(FILE *out, const ls_backend *b)
+{
+    ls_empty_platform none[16];
+    int n = b->empty_platforms ? b->empty_platforms(none, 16) : 0;
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%-8s platform %s: no device: %s\n", b->name, none[i].name, none[i].why);
 }
 
 static double gib(uint64_t bytes)
@@ -133,7 +159,10 @@ static void device_text(FILE *out, const ls_backend *b, int index, const ls_devi
         fprintf(out, "\n%-8s %*s  kernel shape: refused: %s", "", indent, "", why.msg);
     else if (shape != LS_SHAPE_NONE)
         fprintf(out, "\n%-8s %*s  kernel shape: %s (%s)", "", indent, "", ls_shape_name(shape), ls_shape_text(shape));
-    fprintf(out, "\n%-8s %*s  memory %.1f GiB, ", "", indent, "", gib(d->memory_bytes));
+    /* The memory is the implementation's word, and what fits follows it
+     * (PoCL's changed between runs: issue 34). */
+    fprintf(out, "\n%-8s %*s  memory %.1f GiB as reported (%s), ", "", indent, "", gib(d->memory_bytes),
+            d->memory_reported_by[0] ? d->memory_reported_by : "by the backend");
     if (d->max_alloc_bytes)
         fprintf(out, "at most %.1f GiB in one allocation, ", gib(d->max_alloc_bytes));
     else
@@ -144,7 +173,7 @@ static void device_text(FILE *out, const ls_backend *b, int index, const ls_devi
         fputs("free memory not reported\n", out);
     if (!m->nfit)
         return;
-    fprintf(out, "%-8s %*s  largest grid:", "", indent, "");
+    fprintf(out, "%-8s %*s  largest grid by that memory:", "", indent, "");
     for (int i = 0; i < m->nfit; i++)
         fprintf(out, "%s %s", i ? "," : "", m->fit[i].value ? m->fit[i].text : "none");
     fputc('\n', out);
@@ -186,7 +215,9 @@ int ls_cmd_devices(int argc, char **argv)
                      "version, OpenCL C version, clock, compute units; memory, the largest single\n"
                      "allocation, the free memory where the API tells it, and the largest square and\n"
                      "cube Life grid that fits: two generations, a bit per cell), or why a backend\n"
-                     "cannot run here.",
+                     "cannot run here. The memory is taken as the implementation reports it, and the\n"
+                     "largest grid follows it (PoCL's can change between runs). OpenCL platforms\n"
+                     "installed that offer no device here are listed with why.",
                      opts, nopts);
         return 0;
     }
@@ -244,8 +275,13 @@ int ls_cmd_devices(int argc, char **argv)
                 device_text(out, be, d, &devs[d], &m);
             }
         }
-        if (json)
-            fprintf(out, "]}");
+        if (json) {
+            fputc(']', out);
+            empty_platforms_json(out, be);
+            fputc('}', out);
+        } else {
+            empty_platforms_text(out, be);
+        }
     }
     char mpi[256];
     ls_cluster_library(mpi, sizeof mpi);

@@ -42,6 +42,8 @@ static void print_phases_json(const ls_phases *p, FILE *out)
             }
         fputc('}', out);
     }
+    if (p->cpu_threads)
+        fprintf(out, ",\"cpu_threads\":%d", p->cpu_threads);
     fputc('}', out);
 }
 
@@ -50,6 +52,8 @@ static void print_phases(const ls_phases *p, FILE *out)
     fputs("timings:    ", out);
     for (int i = 0; i < p->n; i++)
         fprintf(out, "%s%s %.3f s", i ? ", " : "", p->name[i], p->seconds[i]);
+    if (p->cpu_threads)
+        fprintf(out, "; CPU threads %d", p->cpu_threads);
     fputc('\n', out);
     if (p->ranks < 2)
         return;

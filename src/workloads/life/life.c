@@ -92,6 +92,7 @@ typedef struct life_data {
     int bounded;
     int slabs;     /* cut into this many slabs (life_slabs.h); 0: one device, whole */
     uint32_t halo; /* their ghost depth: generations between exchanges */
+    int cpu_threads; /* threads a generation ran on on the CPU (--timings); 0: none there */
     char note[400]; /* on the grid chosen, lines for stderr (say_note) */
     life_out out;   /* --out's last generation: written by the run, put in place by life_write_outputs */
     /* A whole grid's file that the slabs read their planes of (d->grid is
@@ -194,7 +195,8 @@ static int life_run_options(void *pp, ls_opt *out, int max)
         {"timings", LS_OPT_FLAG, &o->timings, 0, 0, NULL,
          "say where the run's time went, in wall seconds: opening the devices, reading --in, making the start "
          "on the devices, the generations (exchanges included), the --every samples, reading the result back, "
-         "population and digest, --out; under MPI the slowest rank's too (--json: \"timings\")", NULL, NULL},
+         "population and digest, --out; under MPI the slowest rank's too (--json: \"timings\"); and the threads a "
+         "generation ran on on the CPU (fewer on a small grid)", NULL, NULL},
         {"frames", LS_OPT_STRING, &o->frames, 0, 0, "DIR",
          "a numbered PNG of every --every sample in DIR (new or empty; whole set or none)", NULL, NULL},
     };
@@ -1057,6 +1059,8 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     if (d->every && record_population(dev, d, err))
         return -1;
     int stop = 0, root = dev->set->job.rank == 0;
+    if (root && progress && progress->stepped)
+        progress->stepped(progress->user, "generation", cells);
     for (;;) {
         uint64_t n = !stop && d->steps < o->steps ? next_chunk(&chunks, d, o->steps) : 0;
         if (agree_on_chunk(&dev->set->job, &n, err))
@@ -1159,6 +1163,7 @@ static int start_device(ls_set *set, const life_opts *o, life_data *d, life_devi
         rc = check_read_digest(set, d, &src, stored, err);
     if (rc)
         return -1;
+    d->cpu_threads = life_slabs_cpu_threads(dev->slabs);
     if (life_slabs_wanted(set, o->slabs)) {
         d->slabs = life_slabs_count(dev->slabs);
         d->halo = life_slabs_halo(dev->slabs);
@@ -1318,6 +1323,7 @@ static void fill_phases(const ls_set *set, const life_data *d, ls_phases *p)
         p->seconds[1 + i] = d->phase[i];
         p->slowest[1 + i] = p->ranks > 1 ? slowest[i] : -1;
     }
+    p->cpu_threads = d->cpu_threads;
 }
 
 static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)

@@ -18,6 +18,13 @@
  * than it updates, so slabs should be thick, but there must be enough of
  * them to share among the threads. */
 #define LIFE_CPU_SLAB 32u
+/* Cells a thread needs in each generation to be worth its barrier: every
+ * generation ends with all threads waiting for each other, and on a busy
+ * machine a thread that is not running makes the others wait for the
+ * scheduler, thousands of times a small generation's work (issue 34;
+ * docs/perf/2026-11-28-cpu-life-threads.log). Below this a generation is
+ * a few tens of microseconds of work, which one thread does at once. */
+#define LIFE_CPU_THREAD_CELLS (1u << 19)
 
 typedef uint32_t *(*generations_fn)(const life_cpu_job *job);
 typedef void (*fill_fn)(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t row0, uint64_t rows,
@@ -92,6 +99,22 @@ static uint32_t strip_rows(const life_grid *g)
     return rows < g->ny ? rows : g->ny;
 }
 
+/* The threads a generation of g runs on: `asked`, or with 0 OpenMP's
+ * default but no more than a thread per LIFE_CPU_THREAD_CELLS cells;
+ * never more than there are work units (a thread without one would only
+ * wait); at least one. */
+static int threads_for(const life_grid *g, const life_cpu_job *job, int asked)
+{
+    uint64_t units = (uint64_t)((g->ny + job->strip - 1u) / job->strip) * ((g->nz + job->slab - 1u) / job->slab);
+    uint64_t worth = (uint64_t)g->nx * g->ny * g->nz / LIFE_CPU_THREAD_CELLS;
+    uint64_t threads = asked > 0 ? (uint64_t)asked : (uint64_t)omp_get_max_threads();
+    if (asked <= 0 && threads > worth)
+        threads = worth;
+    if (threads > units)
+        threads = units;
+    return threads > 0 ? (int)threads : 1;
+}
+
 struct life_cpu {
     life_cpu_job job;
     const variant *v;
@@ -114,9 +137,9 @@ int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu *
     job->row_words = g->row_words;
     job->last_bits = g->last_bits;
     job->bounded = g->bounded;
-    job->threads = threads > 0 ? threads : omp_get_max_threads();
     job->strip = strip_rows(g);
     job->slab = g->dims == 3 && g->nz > LIFE_CPU_SLAB ? LIFE_CPU_SLAB : g->nz;
+    job->threads = threads_for(g, job, threads);
     job->scratch_words = life_cpu_scratch_words(g->dims, g->row_words, job->strip);
     size_t grid_bytes = (g->nwords * sizeof(uint32_t) + 63) / 64 * 64;
     job->next = life_alloc_cells(grid_bytes);
@@ -146,6 +169,11 @@ void life_cpu_steps(life_cpu *c, life_grid *g, life_rule r, uint64_t steps)
         c->job.next = g->words;
         g->words = result;
     }
+}
+
+int life_cpu_threads(const life_cpu *c)
+{
+    return c->job.threads;
 }
 
 void life_cpu_stop(life_cpu *c)

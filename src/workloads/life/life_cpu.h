@@ -15,8 +15,9 @@
 #include "life_grid.h"
 
 /* Advances g by exactly `steps` generations of rule r on its torus or
- * bounded plane (g->bounded), on
- * `threads` threads (0: OpenMP's default). 0, or -1 with err set (out of
+ * bounded plane (g->bounded), on `threads` threads (0: OpenMP's default,
+ * fewer on a small grid; never more than the grid has work units:
+ * life_cpu_threads says how many). 0, or -1 with err set (out of
  * memory for the second grid or the per-thread buffers). */
 int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_error *err);
 
@@ -36,6 +37,9 @@ int life_cpu_start(const life_grid *g, int threads, const char *variant, life_cp
  * the old one of. */
 void life_cpu_steps(life_cpu *c, life_grid *g, life_rule r, uint64_t steps);
 void life_cpu_stop(life_cpu *c);
+/* The threads each generation of c runs on: those asked for (fewer on a
+ * small grid when OpenMP's default was; life_cpu.c says why). */
+int life_cpu_threads(const life_cpu *c);
 
 /* The instruction set life_cpu_run uses here ("avx512", "avx2", "generic"). */
 const char *life_cpu_variant(void);

@@ -126,6 +126,15 @@ uint32_t life_slabs_halo(const life_slabs *L)
     return L->k;
 }
 
+int life_slabs_cpu_threads(const life_slabs *L)
+{
+    int most = 0;
+    for (int j = 0; j < L->nlocal; j++)
+        if (L->slabs[j].cpu && life_cpu_threads(L->slabs[j].cpu) > most)
+            most = life_cpu_threads(L->slabs[j].cpu);
+    return most;
+}
+
 static int job_rank(const life_slabs *L, int slab_index)
 {
     return L->census.dev[L->device_of[slab_index]].rank;

@@ -133,6 +133,9 @@ int life_slabs_report(life_slabs *L, ls_set_report *report, double wall_seconds,
 /* Slabs and ghost depth the job runs with (after thin grids' limits). */
 int life_slabs_count(const life_slabs *L);
 uint32_t life_slabs_halo(const life_slabs *L);
+/* The most threads a generation of this rank's CPU slabs runs on
+ * (life_cpu_threads); 0 when none is on the CPU. */
+int life_slabs_cpu_threads(const life_slabs *L);
 void life_slabs_stop(life_slabs *L);
 
 #endif
