@@ -14,6 +14,7 @@
 #include "devlist.h"
 #include "machine_load.h"
 #include "output.h"
+#include "portability.h"
 #include "progress.h"
 
 /* Runs spread when one took over this many times the median; the first
@@ -405,6 +406,214 @@ static void bench_row(const ls_workload *w, const char *device, const char *name
            r->clock.why[0] ? "  (wall clock: the device's timer read a time that cannot be right)" : "", load);
 }
 
+/* What a table of benches (bench all, bench WORKLOAD --paths) gathers as
+ * it goes: the JSON document in the making (none for people), the rows,
+ * the failures, and each row's median on its device for the efficiency
+ * and portability summary at the end (portability.h). */
+typedef struct bench_table {
+    ls_buffer *json;
+    int rows, failures;
+    int n, cap;
+    ls_pp_entry *pp;
+    ls_device_info *chip; /* pp[i].device points here (zero where it did not open) */
+    char (*label)[64];    /* row i's device spec, "opencl:0" */
+} bench_table;
+
+static void bench_table_free(bench_table *t)
+{
+    free(t->pp);
+    free(t->chip);
+    free(t->label);
+}
+
+/* Keeps one row's median for the summary; a row that did not run counts
+ * 0 (its path's portability is then 0). A set of devices is no one chip
+ * and no platform: it is left out. */
+static int table_keep(bench_table *t, const ls_workload *w, const ls_set *s, const ls_dev_ref *d, double seconds,
+                      ls_error *err)
+{
+    if (d->set[0])
+        return 0;
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 16;
+        ls_pp_entry *pp = realloc(t->pp, (size_t)cap * sizeof *pp);
+        if (pp)
+            t->pp = pp;
+        ls_device_info *chip = pp ? realloc(t->chip, (size_t)cap * sizeof *chip) : NULL;
+        if (chip)
+            t->chip = chip;
+        char(*label)[64] = chip ? realloc(t->label, (size_t)cap * sizeof *label) : NULL;
+        if (!label)
+            return ls_fail(err, "out of memory for %d bench rows", cap);
+        t->label = label;
+        t->cap = cap;
+        for (int i = 0; i < t->n; i++)
+            t->pp[i].device = &t->chip[i];
+    }
+    ls_dev_label(d, t->label[t->n], sizeof t->label[t->n]);
+    if (s)
+        t->chip[t->n] = s->dev[0].info;
+    else /* it did not open: what the backend lists of it */
+        memset(&t->chip[t->n], 0, sizeof t->chip[t->n]);
+    t->pp[t->n] = (ls_pp_entry){w->name, d->backend->name, &t->chip[t->n], seconds, 0};
+    t->n++;
+    return 0;
+}
+
+/* Benches w on each device of devs in turn, a row each (a result or why
+ * none) in the table's JSON or on stdout. 0, or -1 with err set where the
+ * table could not be kept. */
+static int bench_devices(const ls_workload *w, const void *params, const ls_dev_ref *devs, int ndev,
+                         const bench_plan *plan, bench_table *t, ls_error *err)
+{
+    for (int d = 0; d < ndev && !ls_progress_interrupted(); d++) {
+        if (devs[d].set[0] && !w->on_set)
+            continue; /* a set: for the workloads that run on one */
+        char label[160];
+        ls_dev_label(&devs[d], label, sizeof label);
+        ls_set s;
+        ls_error e = {{0}, 0};
+        bench_result r = {0};
+        int opened = ls_dev_open(devs[d], &s, &e) == 0;
+        int ok = opened && bench_runs(w, params, &s, label, plan, &r, &e) == 0;
+        const char *name = opened ? (s.ndevices > 1 ? s.label : s.dev[0].info.name) : "";
+        int timed = ok && r.timed > 0;
+        /* A device that failed to open while a stop was requested:
+         * the signal's doing (bench_runs says so of a run). */
+        if (!opened && ls_progress_interrupted()) {
+            ls_cmd_stopped(&e);
+            ok = 1;
+        }
+        t->failures += !ok;
+        if (t->json && (timed || !ok)) {
+            fprintf(t->json->f, "%s{", t->rows++ ? "," : "");
+            if (timed) {
+                bench_json(t->json->f, w, params, label, name, plan, &r);
+            } else {
+                fprintf(t->json->f, "\"workload\":\"%s\",\"device\":", w->name);
+                ls_json_string(t->json->f, label);
+                fprintf(t->json->f, ",\"error\":");
+                ls_json_string(t->json->f, e.msg);
+            }
+            fputc('}', t->json->f);
+        } else if (!t->json && (timed || !ok)) {
+            bench_row(w, label, name, &r, ok ? NULL : e.msg);
+        }
+        if (timed) {
+            char about[200];
+            snprintf(about, sizeof about, "%s on %s: ", w->name, label);
+            print_warnings(&r, about);
+        }
+        int kept = (timed || !ok) ? table_keep(t, w, opened ? &s : NULL, &devs[d], timed ? r.median : 0, err) : 0;
+        bench_result_free(&r);
+        if (opened)
+            ls_set_close(&s);
+        if (kept != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The table's last part: each row's efficiency against the fastest path
+ * to the same chip, and each path's portability over its devices
+ * (portability.h), as a JSON member (after a comma) or lines for people.
+ * Rows on a set of devices are no one chip and left out. */
+static void bench_portability(bench_table *t)
+{
+    ls_pp_efficiencies(t->pp, t->n);
+    ls_pp_score scores[64];
+    int k = ls_pp_scores(t->pp, t->n, scores, 64);
+    if (t->json) {
+        FILE *out = t->json->f;
+        fputs(",\"portability\":[", out);
+        for (int i = 0; i < k; i++) {
+            fprintf(out, "%s{\"workload\":\"%s\",\"backend\":\"%s\",\"platforms\":%d,\"portability\":%.6g,\"efficiency\":[",
+                    i ? "," : "", scores[i].workload, scores[i].backend, scores[i].platforms, scores[i].pp);
+            for (int j = 0, first = 1; j < t->n; j++)
+                if (t->pp[j].device && strcmp(t->pp[j].workload, scores[i].workload) == 0 &&
+                    strcmp(t->pp[j].backend, scores[i].backend) == 0) {
+                    fprintf(out, "%s{\"device\":", first ? "" : ",");
+                    ls_json_string(out, t->label[j]);
+                    fprintf(out, ",\"seconds\":%.17g,\"efficiency\":%.6g}", t->pp[j].seconds, t->pp[j].efficiency);
+                    first = 0;
+                }
+            fputs("]}", out);
+        }
+        fputc(']', out);
+        return;
+    }
+    if (!k)
+        return;
+    printf("\nefficiency: the fastest median on the same chip over each row's (the host's CPU by OpenMP or an\n"
+           "OpenCL CPU device; a GPU by CUDA or OpenCL); portability: its harmonic mean over the devices a\n"
+           "backend ran on, 0 where it failed on one (Pennycook's metric)\n");
+    printf("%-9s %-8s %9s %11s  %s\n", "workload", "backend", "platforms", "portability", "efficiency by device");
+    for (int i = 0; i < k; i++) {
+        printf("%-9s %-8s %9d %11.3f ", scores[i].workload, scores[i].backend, scores[i].platforms, scores[i].pp);
+        for (int j = 0, first = 1; j < t->n; j++)
+            if (t->pp[j].device && strcmp(t->pp[j].workload, scores[i].workload) == 0 &&
+                strcmp(t->pp[j].backend, scores[i].backend) == 0) {
+                printf("%s %s %.3f", first ? "" : ",", t->label[j], t->pp[j].efficiency);
+                first = 0;
+            }
+        putchar('\n');
+    }
+}
+
+/* A table of benches in the making: the JSON document opened (with the
+ * list and the counts), or the header for people. 0 or -1 with err set. */
+static int table_open(bench_table *t, ls_buffer *json, int want_json, const char *list, const bench_plan *plan,
+                      ls_error *err)
+{
+    memset(t, 0, sizeof *t);
+    if (!want_json) {
+        /* Each row's work and rate are in its own unit (battles, cell updates, ...). */
+        printf("%-9s %-12s %-32s %9s %-12s %10s %10s %10s %10s %s\n", "workload", "device", "name", "work", "unit",
+               "median s", "mean s", "stddev s", "per second", "digest");
+        return 0;
+    }
+    if (ls_buffer_open(json, err) != 0)
+        return -1;
+    t->json = json;
+    fputc('{', json->f);
+    ls_json_provenance(json->f);
+    fprintf(json->f, ",\"backends\":");
+    if (list)
+        ls_json_string(json->f, list);
+    else
+        fputs("null", json->f);
+    fprintf(json->f, ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",\"benches\":[", plan->repeat, plan->warmup);
+    return 0;
+}
+
+/* The table's end: the summary, what could not run, whether a signal
+ * stopped it; the JSON document printed whole. The command's exit code. */
+static int table_close(bench_table *t, const char *skipped, const char *partial)
+{
+    ls_error err = {{0}, 0};
+    int stopped = ls_progress_interrupted();
+    if (t->json) {
+        fputc(']', t->json->f);
+        bench_portability(t);
+        fprintf(t->json->f, ",\"not_available\":");
+        ls_json_string(t->json->f, skipped);
+        fprintf(t->json->f, ",\"failed\":%d,\"interrupted\":%s}\n", t->failures, stopped ? "true" : "false");
+        if (ls_buffer_emit(t->json, stdout, "standard output", &err) != 0) {
+            bench_table_free(t);
+            return ls_report(&err);
+        }
+    } else {
+        bench_portability(t);
+        if (skipped[0])
+            printf("not available: %s\n", skipped);
+        if (stopped)
+            printf("interrupted: %s\n", partial);
+    }
+    int failures = t->failures;
+    bench_table_free(t);
+    return failures ? 1 : stopped ? ls_exit_interrupted() : 0;
+}
+
 /* lockstep bench all: every workload at its quick size on every device. */
 static int bench_all(int argc, char **argv)
 {
@@ -438,87 +647,50 @@ static int bench_all(int argc, char **argv)
         return ls_report(&err);
     }
     ls_buffer json;
-    if (c.json) {
-        if (ls_buffer_open(&json, &err) != 0)
-            return ls_report(&err);
-        fputc('{', json.f);
-        ls_json_provenance(json.f);
-        fprintf(json.f, ",\"backends\":");
-        if (list)
-            ls_json_string(json.f, list);
-        else
-            fputs("null", json.f);
-        fprintf(json.f, ",\"repeat\":%" PRIu64 ",\"warmup\":%" PRIu64 ",\"benches\":[", repeat, warmup);
-    } else {
-        /* Each row's work and rate are in its own unit (battles, cell updates, ...). */
-        printf("%-9s %-12s %-32s %9s %-12s %10s %10s %10s %10s %s\n", "workload", "device", "name", "work", "unit",
-               "median s", "mean s", "stddev s", "per second", "digest");
-    }
+    bench_table t;
+    if (table_open(&t, &json, c.json, list, &plan, &err) != 0)
+        return ls_report(&err);
     ls_progress_catch_sigint();
-    int failures = 0, rows = 0;
     for (int wi = 0; ls_workloads[wi] && !ls_progress_interrupted(); wi++) {
         const ls_workload *w = ls_workloads[wi];
         void *params = ls_cmd_quick_params(w, &err);
-        if (!params)
-            return ls_report(&err);
-        for (int d = 0; d < ndev && !ls_progress_interrupted(); d++) {
-            if (devs[d].set[0] && !w->on_set)
-                continue; /* a set: for the workloads that run on one */
-            char label[160];
-            ls_dev_label(&devs[d], label, sizeof label);
-            ls_set s;
-            ls_error e = {{0}, 0};
-            bench_result r = {0};
-            int opened = ls_dev_open(devs[d], &s, &e) == 0;
-            int ok = opened && bench_runs(w, params, &s, label, &plan, &r, &e) == 0;
-            const char *name = opened ? (s.ndevices > 1 ? s.label : s.dev[0].info.name) : "";
-            int timed = ok && r.timed > 0;
-            /* A device that failed to open while a stop was requested:
-             * the signal's doing (bench_runs says so of a run). */
-            if (!opened && ls_progress_interrupted()) {
-                ls_cmd_stopped(&e);
-                ok = 1;
-            }
-            failures += !ok;
-            if (c.json && (timed || !ok)) {
-                fprintf(json.f, "%s{", rows++ ? "," : "");
-                if (timed) {
-                    bench_json(json.f, w, params, label, name, &plan, &r);
-                } else {
-                    fprintf(json.f, "\"workload\":\"%s\",\"device\":", w->name);
-                    ls_json_string(json.f, label);
-                    fprintf(json.f, ",\"error\":");
-                    ls_json_string(json.f, e.msg);
-                }
-                fputc('}', json.f);
-            } else if (!c.json && (timed || !ok)) {
-                bench_row(w, label, name, &r, ok ? NULL : e.msg);
-            }
-            if (timed) {
-                char about[200];
-                snprintf(about, sizeof about, "%s on %s: ", w->name, label);
-                print_warnings(&r, about);
-            }
-            bench_result_free(&r);
-            if (opened)
-                ls_set_close(&s);
-        }
+        int failed = !params || bench_devices(w, params, devs, ndev, &plan, &t, &err) != 0;
         free(params);
-    }
-    int stopped = ls_progress_interrupted();
-    if (c.json) {
-        fprintf(json.f, "],\"not_available\":");
-        ls_json_string(json.f, skipped);
-        fprintf(json.f, ",\"failed\":%d,\"interrupted\":%s}\n", failures, stopped ? "true" : "false");
-        if (ls_buffer_emit(&json, stdout, "standard output", &err) != 0)
+        if (failed) {
+            if (t.json)
+                ls_buffer_discard(t.json);
+            bench_table_free(&t);
             return ls_report(&err);
-    } else {
-        if (skipped[0])
-            printf("not available: %s\n", skipped);
-        if (stopped)
-            printf("interrupted: not every workload ran on every device\n");
+        }
     }
-    return failures ? 1 : stopped ? ls_exit_interrupted() : 0;
+    return table_close(&t, skipped, "not every workload ran on every device");
+}
+
+/* lockstep bench WORKLOAD --paths LIST: the workload with its options on
+ * each device of LIST in turn, and each path's efficiency on its chip. */
+static int bench_paths(const ls_workload *w, const void *params, const char *list, const bench_plan *plan, int json)
+{
+    ls_error err = {{0}, 0};
+    ls_dev_ref devs[LS_MAX_DEVICES * 3];
+    char skipped[1024];
+    int ndev = ls_collect_devices("--paths", list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);
+    if (ndev <= 0) {
+        if (ndev == 0)
+            ls_fail(&err, "bench: none of --paths %s can run here (%s)", list, skipped);
+        return ls_report(&err);
+    }
+    ls_buffer buf;
+    bench_table t;
+    if (table_open(&t, &buf, json, list, plan, &err) != 0)
+        return ls_report(&err);
+    ls_progress_catch_sigint();
+    if (bench_devices(w, params, devs, ndev, plan, &t, &err) != 0) {
+        if (t.json)
+            ls_buffer_discard(t.json);
+        bench_table_free(&t);
+        return ls_report(&err);
+    }
+    return table_close(&t, skipped, "not every path ran");
 }
 
 int ls_cmd_bench(int argc, char **argv)
@@ -526,8 +698,14 @@ int ls_cmd_bench(int argc, char **argv)
     ls_error err = {{0}, 0};
     ls_common c = {0};
     uint64_t repeat = 5, warmup = 1;
+    const char *paths = NULL;
     ls_opt extra[] = {
         LS_OPT_BACKEND(&c),
+        {"paths", LS_OPT_STRING, &paths, 0, 0, "LIST",
+         "time the workload on each device of LIST in turn, as bench all's --backend takes it (opencl is every "
+         "OpenCL device), then give each row's efficiency against the fastest path to the same chip and each "
+         "backend's portability over its devices",
+         NULL, NULL},
         {"repeat", LS_OPT_COUNT, &repeat, 1, 1000, "R", "timed runs", NULL, NULL},
         {"warmup", LS_OPT_COUNT, &warmup, 0, 100, "W", "untimed runs first", NULL, NULL},
         LS_OPT_JSON(&c),
@@ -556,9 +734,16 @@ int ls_cmd_bench(int argc, char **argv)
         return rc == 1 ? 0 : ls_report(&err);
     }
     bench_plan plan = {warmup, repeat, !c.json && isatty(STDERR_FILENO), 0, 0};
-    if (debug_slow_run(&plan, &err) != 0) {
+    if (paths && c.backend)
+        ls_fail_usage(&err, "bench: --paths and --backend: choose one (--paths takes each device in turn)");
+    if (err.msg[0] || debug_slow_run(&plan, &err) != 0) {
         free(params);
         return ls_report(&err);
+    }
+    if (paths) {
+        rc = bench_paths(w, params, paths, &plan, c.json);
+        free(params);
+        return rc;
     }
     ls_set s;
     if (ls_set_open(c.backend, &s, &err) != 0 || ls_cmd_check_set(w, &s, &err) != 0) {
