@@ -31,9 +31,10 @@ else
   failed=$((failed + 1))
 fi
 
-# Sanitizers: a debug build without CUDA (nothing can run it here).
+# Sanitizers: a debug build without CUDA (nothing can run it here). Its
+# tests run with LeakSanitizer's suppressions, which tests/meson.build sets
+# (the project's, and the OpenCL ICDs installed here).
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
 if bash tools/build.sh build-asan -Db_sanitize=address,undefined -Dbuildtype=debugoptimized -Dcuda=disabled; then
   meson test -C build-asan --print-errorlogs --suite unit --suite conformance --suite scale 2>&1 | tee build-asan.test.log
   tally build-asan.test.log
