@@ -8,7 +8,9 @@ a backend names the primitives src/gpu.h and src/backend.h declare, and
 files that exist; every file the README and docs/ name exists (a move
 that leaves a page naming the old path fails here); the scripts a new user
 runs first, run on stand-ins: tools/build.sh says how far the build is,
-tools/test.sh announces its phases and the time so far.
+tools/quickstart.sh installs lockstep where `lockstep` and `man lockstep`
+find it (or says where it is), tools/test.sh announces its phases and the
+time so far.
 
 usage: project.py SOURCE_ROOT
 """
@@ -112,9 +114,10 @@ expect(named > 100 and not gone, 'every path the README and docs/ name exists (%
        ', '.join(gone))
 
 # ---- the scripts a new user runs first, run on stand-ins ----------------------------
-# tools/build.sh and tools/test.sh as they are, in a copy of tools/ beside
-# stand-ins for what they call: a build.ninja of a few steps, tests that
-# report a summary as meson test does.
+# tools/build.sh, tools/quickstart.sh and tools/test.sh as they are, in a
+# copy of tools/ beside stand-ins for what they call: a build.ninja of a
+# few steps, a meson project that installs a stand-in lockstep and its man
+# page, tests that report a summary as meson test does.
 BASE_PATH = os.pathsep.join(sorted({os.path.dirname(shutil.which(p)) for p in ('meson', 'ninja', 'python3')}) +
                             ['/usr/bin', '/bin'])
 
@@ -177,6 +180,55 @@ with tempfile.TemporaryDirectory() as tree:
     os.close(master)
     expect(rc == 0 and b'\rtools/build.sh: building' in shown and b'step 1 of 1' in shown,
            'tools/build.sh on a terminal: one progress line, redrawn', repr(shown[-300:]))
+
+with tempfile.TemporaryDirectory() as tree:
+    # tools/quickstart.sh: `lockstep` and `man lockstep` work as the README
+    # writes them where ~/.local/bin is on PATH (installed there, no root);
+    # elsewhere it says where the binary is.
+    os.makedirs(os.path.join(tree, 'tools'))
+    copy_tools(tree, 'quickstart.sh', 'build.sh')
+    write(os.path.join(tree, 'tools', 'deps.sh'), 'exit 0\n')
+    write(os.path.join(tree, 'meson_options.txt'), "option('cuda', type: 'feature', value: 'auto')\n")
+    write(os.path.join(tree, 'meson.build'),
+          "project('stand-in', version: '0')\n"
+          "install_data('lockstep', install_dir: get_option('bindir'), install_mode: 'rwxr-xr-x')\n"
+          "subdir('docs')\n")
+    write(os.path.join(tree, 'docs', 'meson.build'),
+          "configure_file(input: 'lockstep.1.in', output: 'lockstep.1', copy: true, install: true,\n"
+          "  install_dir: get_option('mandir') / 'man1')\n")
+    write(os.path.join(tree, 'docs', 'lockstep.1.in'), '.TH LOCKSTEP 1\n.SH NAME\nlockstep \\- a stand-in\n')
+    write(os.path.join(tree, 'lockstep'), '#!/bin/sh\necho "stand-in lockstep $*"\n[ "$1" != check ] || exit 77\n',
+          0o755)
+    home = os.path.join(tree, 'home')
+    local_bin = os.path.join(home, '.local', 'bin')
+    os.makedirs(local_bin)
+
+    def quickstart(path_first):
+        """Runs the quickstart with HOME at home and path_first before PATH."""
+        build = os.path.join(tree, 'build')
+        os.makedirs(build, exist_ok=True)
+        env = {'HOME': home, 'PATH': os.pathsep.join(path_first + [BASE_PATH])}
+        if not os.path.exists(os.path.join(build, 'lockstep')):
+            os.symlink(os.path.join(tree, 'lockstep'), os.path.join(build, 'lockstep'))
+        return script(tree, 'quickstart.sh', env=env)
+
+    rc, out, err = quickstart([])
+    where = os.path.join(tree, 'build', 'lockstep')
+    expect(rc == 0 and not os.listdir(local_bin) and where in out and os.access(where, os.X_OK),
+           'quickstart, ~/.local/bin not on PATH: nothing installed; it names the binary\'s path',
+           'rc=%d %s %s' % (rc, out[-500:], err[-500:]))
+    rc, out, err = quickstart([local_bin])
+    env = dict(os.environ, HOME=home, PATH=os.pathsep.join([local_bin, BASE_PATH]))
+    found = shutil.which('lockstep', path=env['PATH'])
+    ran = subprocess.run(['lockstep', 'version'], capture_output=True, text=True, env=env) if found else None
+    expect(rc == 0 and found == os.path.join(local_bin, 'lockstep') and ran.stdout.startswith('stand-in lockstep'),
+           'quickstart, ~/.local/bin on PATH: `lockstep` runs the installed binary',
+           'rc=%d found=%s %s %s' % (rc, found, out[-500:], err[-500:]))
+    expect(local_bin in out or '~/.local' in out, 'quickstart says where it installed lockstep', out[-300:])
+    if shutil.which('man'):
+        man = subprocess.run(['man', '-w', 'lockstep'], capture_output=True, text=True, env=env)
+        expect(man.returncode == 0 and man.stdout.strip().startswith(os.path.join(home, '.local', 'share', 'man')),
+               'quickstart, ~/.local/bin on PATH: `man lockstep` finds the installed page', man.stdout + man.stderr)
 
 with tempfile.TemporaryDirectory() as tree:
     # tools/test.sh says which of its phases starts and how long it has run
