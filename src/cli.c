@@ -193,6 +193,20 @@ static const char *near_option(const ls_opt *opts, int n, const char *name, size
     return best;
 }
 
+const char *ls_nearest_name(const char *word, const char *const *names, int n)
+{
+    const char *best = NULL;
+    size_t best_d = SIZE_MAX, len = strlen(word);
+    for (int i = 0; i < n; i++) {
+        size_t d = nearness(names[i], word, len);
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    return best;
+}
+
 /* Refuses an unknown option (or a lone argument that looks like a
  * mistyped one, `-backend`), suggesting the nearest option: -1. */
 static int refuse_unknown(const char *what, const char *text, size_t len, const char *near, ls_error *err)

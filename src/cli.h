@@ -91,6 +91,12 @@ int ls_opt_given(const void *target);
  * style ls_help_set_style chose. */
 void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_opt *opts, int n);
 
+/* The name among names[0..n) that `word` is a likely typo of (at most 2
+ * edits, and fewer than half the name) or the start of (3 characters or
+ * more), the nearest; NULL when none is. Unknown options, commands and
+ * workloads name it as "did you mean". */
+const char *ls_nearest_name(const char *word, const char *const *names, int n);
+
 /* How ls_opts_help prints: for people (the default), as roff for the man
  * page, or as one "--name [ARG]" a line for shell completion. `lockstep
  * --man` and `lockstep --completion` (src/manual.c) capture every

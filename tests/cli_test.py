@@ -358,5 +358,58 @@ h1, h2 = run('graveler', '--help'), run('graveler', '--battles', '5', '--turns',
 expect(h1[0] == h2[0] == 0 and h1[1] == h2[1] and 'default 1e9' in h1[1],
        'graveler --battles 5 --help: the same help, the defaults as they are', h2[1][:300])
 
+# ---- what a new user meets first (issue 34) -------------------------------------
+def command_paths():
+    """Every command path, as the help lists them: each command of
+    `lockstep --help`, the subcommands a command's --help names, and a
+    workload and `all` after check and bench."""
+    paths = []
+    for line in run('--help')[1].split('commands:')[1].splitlines():
+        m = re.match(r'^  ([a-z]+)( WORKLOAD)?', line)
+        if not m:
+            continue
+        name = m.group(1)
+        subs = sorted(set(re.findall(r'lockstep %s ([a-z]+)' % name, run(name, '--help')[1])))
+        if m.group(2):
+            paths += [[name, 'graveler'], [name, 'all']]
+        elif subs:
+            paths += [[name, sub] for sub in subs]
+        else:
+            paths.append([name])
+    return paths
+
+
+PATHS = command_paths()
+expect(['devices'] in PATHS and ['bmn', 'search'] in PATHS and ['check', 'all'] in PATHS and ['version'] in PATHS,
+       'the help names every command path (%d)' % len(PATHS), str(PATHS))
+# The common options on every command: a script may pass --quiet and
+# --json to any (devices and conformance refused --quiet).
+for path in PATHS:
+    listed = help_options(*path)
+    expect({'json', 'quiet'} <= listed, 'lockstep %s --help lists --json and --quiet' % ' '.join(path), str(listed))
+    rc, out, err = run(*path, '--quiet', '--json', '--no-such-option')
+    expect(rc == 2 and "'--no-such-option'" in err and "'--quiet'" not in err and "'--json'" not in err,
+           'lockstep %s takes --quiet and --json' % ' '.join(path), err)
+for args in (['devices'], ['conformance', '--list'], ['version']):
+    plain, quiet = run(*args), run(*args, '--quiet')
+    expect(quiet[0] == 0 and quiet[1] and (args == ['devices'] or quiet[1] == plain[1]),
+           'lockstep %s --quiet runs' % ' '.join(args), 'rc=%d %r' % (quiet[0], quiet[2]))
+rc, out, err = run('version', '--json')
+try:
+    d = json.loads(out)
+    expect(rc == 0 and d['lockstep']['version'] in run('version')[1], 'version --json: the version, as JSON')
+except (ValueError, KeyError):
+    expect(False, 'version --json is JSON', out)
+bad(['version', '--bogus'], '--bogus')
+# A command, subcommand or workload mistyped is refused naming the nearest.
+bad(['lif'], 'did you mean life?')
+bad(['help', 'lif'], 'did you mean life?')
+bad(['bmn', 'serch'], 'did you mean search?')
+bad(['check', 'lif'], 'did you mean life?')
+bad(['bench', 'rya'], 'did you mean ray?')
+bad(['conformance', '--workload', 'flaot'], 'did you mean float?')
+rc, out, err = run('frobnicate')
+expect(rc == 2 and 'did you mean' not in err, 'a command near none is refused without a guess', err)
+
 print('%d passed, %d failed' % (checks - failures, failures))
 sys.exit(1 if failures else 0)

@@ -33,8 +33,6 @@ def help_paths(ls):
     commands = [l.split()[0] for l in out.split('commands:')[1].splitlines() if l.startswith('  ')]
     paths = []
     for c in commands:
-        if c == 'version':
-            continue
         text = subprocess.run([ls, c, '--help'], capture_output=True, text=True).stdout
         subs = sorted(set(re.findall(r'lockstep %s ([a-z]+)' % c, text)))
         if c == 'bmn':

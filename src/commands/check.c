@@ -235,7 +235,7 @@ int ls_cmd_check(int argc, char **argv)
     int all = strcmp(argv[2], "all") == 0;
     const ls_workload *w = all ? NULL : ls_workload_find(argv[2]);
     if (!all && !w) {
-        ls_fail_usage(&err, "check: unknown workload '%s' (see lockstep check --help)", argv[2]);
+        ls_cmd_unknown_workload("check", argv[2], "all", "lockstep check --help", &err);
         return ls_report(&err);
     }
     const char *summary = "Runs the workload on every available backend and compares the results.";

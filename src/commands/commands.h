@@ -66,6 +66,12 @@ void ls_cmd_set_workloads(char *out, size_t len);
  * runs on one device: 0, or -1 with err->usage set. */
 int ls_cmd_check_set(const ls_workload *w, const ls_set *set, ls_error *err);
 
+/* Refuses a workload name that names none: "WHAT: unknown workload 'NAME';
+ * did you mean life? (see SEE)", the guess the nearest of the workloads
+ * and `also` (all, float; or NULL), where one is near; SEE or NULL. -1
+ * with err set (a usage error). */
+int ls_cmd_unknown_workload(const char *what, const char *name, const char *also, const char *see, ls_error *err);
+
 /* For a command that runs in one process, started as several ranks: rank
  * 0 says so (once for the job); returns exit code 2. */
 int ls_cmd_refuse_ranks(const char *command);

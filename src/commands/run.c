@@ -275,8 +275,14 @@ int ls_cmd_workload(const ls_workload *w, int argc, char **argv)
     }
     if (sub && strcmp(sub, "--help") != 0 && strcmp(sub, "-h") != 0) {
         char names[160];
+        const char **each = malloc((size_t)w->nsubcommands * sizeof *each);
+        for (int i = 0; each && i < w->nsubcommands; i++)
+            each[i] = w->subcommands[i].name;
+        const char *near = each ? ls_nearest_name(sub, each, w->nsubcommands) : NULL; /* no memory: no guess */
+        free(each);
         subcommand_names(w, names, sizeof names);
-        fprintf(stderr, "lockstep: %s: unknown subcommand '%s' (expected %s)\n", w->name, sub, names);
+        fprintf(stderr, "lockstep: %s: unknown subcommand '%s'%s%s%s (expected %s)\n", w->name, sub,
+                near ? "; did you mean " : "", near ? near : "", near ? "?" : "", names);
         return 2;
     }
     return subcommands_usage(w, sub ? stdout : stderr);

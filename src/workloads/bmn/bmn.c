@@ -306,14 +306,17 @@ static const ls_case bmn_cases[] = {
 static int bmn_play_cmd(int argc, char **argv)
 {
     int trace = 0, json = 0;
+    ls_common common = {0}; /* --quiet, which every command takes: a game on the host shows no progress */
     ls_error err = {{0}, 0};
     ls_opt opts[] = {
         {"trace", LS_OPT_FLAG, &trace, 0, 0, NULL, "print the game trick by trick", NULL, NULL},
         {"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print the result as one JSON object", NULL, NULL},
+        LS_OPT_QUIET(&common),
     };
+    const int nopts = (int)(sizeof opts / sizeof opts[0]);
     const char *pos[1];
     int npos = 0;
-    int rc = ls_opts_parse(argc, argv, 3, opts, 2, pos, &npos, 1, &err);
+    int rc = ls_opts_parse(argc, argv, 3, opts, nopts, pos, &npos, 1, &err);
     if (rc == 1) {
         ls_opts_help(stdout, "lockstep bmn play HANDS [--trace] [--json]",
                      "Plays one game of Beggar My Neighbour exactly, on the host. HANDS is hand A and\n"
@@ -321,7 +324,7 @@ static int bmn_play_cmd(int argc, char **argv)
                      "Numerals are '-' or 2-10, penalty cards J Q K A; '/' separates the hands (optional\n"
                      "for 52 cards, split 26/26). Hands of any length and mix are accepted. A leads.\n"
                      "A game that repeats a trick-boundary state is reported as a loop.",
-                     opts, 2);
+                     opts, nopts);
         return 0;
     }
     if (rc == 0 && npos != 1)
