@@ -95,12 +95,15 @@ static int command_table(ls_command *cmds)
 static void usage(FILE *out, const ls_command *cmds, int n)
 {
     char intro[1024];
+    int width = ls_help_width(out);
     ls_manual_intro(intro, sizeof intro);
-    fprintf(out, "usage: lockstep COMMAND [options]\n\n%s\n\ncommands:\n", intro);
+    fprintf(out, "usage: lockstep COMMAND [options]\n\n");
+    ls_help_paragraphs(out, intro, width);
+    fprintf(out, "\ncommands:\n");
     for (int i = 0; i < n; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s%s%s", cmds[i].name, cmds[i].args[0] ? " " : "", cmds[i].args);
-        fprintf(out, "  %-24s %s\n", left, cmds[i].summary);
+        ls_help_entry(out, left, cmds[i].summary, width);
     }
     fprintf(out, "\nman lockstep has every command's options.\n");
 }

@@ -227,7 +227,7 @@ int ls_cmd_check(int argc, char **argv)
                  "set (%s; the others leave sets out).\n"
                  "A set of one device is that device; a device named twice (openmp,openmp:all;\n"
                  "openmp+openmp; two sets of the same devices) is refused with exit 2.\n"
-                 "Workloads:%s\n`lockstep check WORKLOAD --help` lists the workload's options.",
+                 "Workloads:%s. `lockstep check WORKLOAD --help` lists the workload's options.",
                  which, names);
         ls_opts_help(stdout, "lockstep check WORKLOAD|all [workload options] [options]", text, extra, nextra);
         return argc < 3 ? 2 : 0;

@@ -10,8 +10,9 @@
 #include "workload.h"
 
 /* The commands. `first` is the index in argv of the first option (2 for
- * `lockstep graveler ...`, 3 for `lockstep bmn search`). */
-int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage);
+ * `lockstep graveler ...`, 3 for `lockstep bmn search`); `usage` and
+ * `summary` are what the run's --help says above its options. */
+int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage, const char *summary);
 /* `lockstep NAME ...` of a workload: its run, or the subcommand named. */
 int ls_cmd_workload(const ls_workload *w, int argc, char **argv);
 int ls_cmd_check(int argc, char **argv);

@@ -378,12 +378,16 @@ static int bmn_run_options(void *pp, ls_opt *out, int max)
 /* play and report run on the host; search is the workload's run, the one
  * that runs on a set of devices and across MPI ranks. */
 static const ls_subcommand bmn_subcommands[] = {
-    {"play", "lockstep bmn play HANDS [--trace] [--json]", bmn_play_cmd},
+    {"play", "lockstep bmn play HANDS [--trace] [--json]", bmn_play_cmd, NULL},
     {"search",
      "lockstep bmn search [--deals N] [--seed S] [--top K] [--checkpoint FILE] [--backend B] [--json]\n"
      "       lockstep bmn search --checkpoint FILE   (resumes with the options saved in FILE)",
-     NULL},
-    {"report", "lockstep bmn report FILE [--json]", bmn_report_cmd},
+     NULL,
+     "Plays N random deals of Beggar My Neighbour (--deals N), from deal --first on (deal i is a\n"
+     "pure function of --seed and i), and reports the longest games by cards and by tricks, the\n"
+     "histogram of game lengths and the loops found. With --checkpoint FILE the search is saved\n"
+     "as it goes and resumed from FILE."},
+    {"report", "lockstep bmn report FILE [--json]", bmn_report_cmd, NULL},
 };
 
 const ls_workload ls_workload_bmn = {
