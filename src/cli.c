@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 static const char *program_name = "lockstep";
 
@@ -196,6 +198,20 @@ static const char *near_option(const ls_opt *opts, int n, const char *name, size
                 best_d = d;
                 best = names[k];
             }
+        }
+    }
+    return best;
+}
+
+const char *ls_nearest_name(const char *word, const char *const *names, int n)
+{
+    const char *best = NULL;
+    size_t best_d = SIZE_MAX, len = strlen(word);
+    for (int i = 0; i < n; i++) {
+        size_t d = nearness(names[i], word, len);
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
         }
     }
     return best;
@@ -453,6 +469,132 @@ static void opts_help_roff(FILE *out, const char *usage, const char *summary, co
     }
 }
 
+/* ---- help for people, filled to a width ------------------------------------ */
+
+/* The first column of a list's text ("  " and a left column of 24, then a
+ * space), and the indent of a usage line's continuation. */
+enum { HELP_TEXT_COLUMN = 27, HELP_USAGE_INDENT = 11 };
+
+int ls_help_width(FILE *out)
+{
+    struct winsize ws;
+    int fd = fileno(out);
+    if (fd < 0 || !isatty(fd) || ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0)
+        return 80;
+    return ws.ws_col < 40 ? 40 : ws.ws_col > 100 ? 100 : ws.ws_col;
+}
+
+/* A line being filled: the column it is at, and how many words it holds
+ * (the first word of a line goes there whatever its length). */
+typedef struct help_line {
+    FILE *out;
+    int col, indent, width, words;
+} help_line;
+
+/* The columns of len bytes of UTF-8: one a character. */
+static int text_columns(const char *s, size_t len)
+{
+    int n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return n;
+}
+
+static void new_line(help_line *l)
+{
+    fprintf(l->out, "\n%*s", l->indent, "");
+    l->col = l->indent;
+    l->words = 0;
+}
+
+/* Adds the words of text[0..len) to the line, starting a new one (at the
+ * indent) before a word that would pass the width. Between two words on a
+ * line the spaces are kept as written, but a newline is one space. */
+static void fill(help_line *l, const char *text, size_t len)
+{
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *gap = p;
+        while (p < end && (*p == ' ' || *p == '\n'))
+            p++;
+        const char *word = p;
+        while (p < end && *p != ' ' && *p != '\n')
+            p++;
+        if (word == p)
+            break;
+        int spaces = memchr(gap, '\n', (size_t)(word - gap)) ? 1 : (int)(word - gap);
+        int width = text_columns(word, (size_t)(p - word));
+        if (!l->words) {
+            spaces = 0;
+        } else if (spaces && l->col + spaces + width > l->width) { /* (a word glued to the last stays there) */
+            new_line(l);
+            spaces = 0;
+        }
+        fprintf(l->out, "%*s%.*s", spaces, "", (int)(p - word), word);
+        l->col += spaces + width;
+        l->words++;
+    }
+}
+
+void ls_help_usage(FILE *out, const char *prefix, const char *usage, int width)
+{
+    for (const char *line = usage; *line;) {
+        size_t len = strcspn(line, "\n"), lead = strspn(line, " ");
+        if (lead > len)
+            lead = len;
+        /* The first line after the prefix; the others, whose leading
+         * spaces line them up under it, as written. */
+        const char *before = line == usage ? prefix : "";
+        fprintf(out, "%s%.*s", before, (int)lead, line);
+        help_line l = {out, text_columns(before, strlen(before)) + (int)lead, HELP_USAGE_INDENT, width, 0};
+        fill(&l, line + lead, len - lead);
+        fputc('\n', out);
+        line += len;
+        line += *line == '\n';
+    }
+}
+
+void ls_help_paragraphs(FILE *out, const char *text, int width)
+{
+    const char *p = text;
+    int first = 1;
+    while (*p) {
+        const char *blank = strstr(p, "\n\n");
+        size_t len = blank ? (size_t)(blank - p) : strlen(p);
+        if (strspn(p, " \n") < len) {
+            help_line l = {out, 0, 0, width, 0};
+            fputs(first ? "" : "\n", out);
+            fill(&l, p, len);
+            fputc('\n', out);
+            first = 0;
+        }
+        p += len;
+        p += strspn(p, "\n");
+    }
+}
+
+/* Starts an entry of a list: "  LEFT" and the spaces to the text's column,
+ * or a new line when LEFT reaches it. */
+static help_line entry_start(FILE *out, const char *left, int width)
+{
+    help_line l = {out, 2 + text_columns(left, strlen(left)), HELP_TEXT_COLUMN, width, 0};
+    fprintf(out, "  %s", left);
+    if (l.col >= HELP_TEXT_COLUMN) {
+        new_line(&l);
+    } else {
+        fprintf(out, "%*s", HELP_TEXT_COLUMN - l.col, "");
+        l.col = HELP_TEXT_COLUMN;
+    }
+    return l;
+}
+
+void ls_help_entry(FILE *out, const char *left, const char *text, int width)
+{
+    help_line l = entry_start(out, left, width);
+    fill(&l, text, strlen(text));
+    fputc('\n', out);
+}
+
 void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_opt *opts, int n)
 {
     if (help_style == LS_HELP_ROFF) {
@@ -468,7 +610,10 @@ void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_op
         fputs("--help\n", out);
         return;
     }
-    fprintf(out, "usage: %s\n\n%s\n", usage, summary);
+    int width = ls_help_width(out);
+    ls_help_usage(out, "usage: ", usage, width);
+    fputc('\n', out);
+    ls_help_paragraphs(out, summary, width);
     if (n)
         fprintf(out, "\noptions:\n");
     for (int i = 0; i < n; i++) {
@@ -476,9 +621,12 @@ void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_op
         snprintf(left, sizeof left, "--%s%s%s", opts[i].name, opts[i].arg ? " " : "",
                  opts[i].arg ? opts[i].arg : "");
         opt_notes(&opts[i], notes, sizeof notes);
-        fprintf(out, "  %-24s %s%s\n", left, opts[i].help, notes);
+        help_line l = entry_start(out, left, width);
+        fill(&l, opts[i].help, strlen(opts[i].help));
+        fill(&l, notes, strlen(notes)); /* " (1 to 1e9; default 5)": after the help's end where it fits */
+        fputc('\n', out);
     }
-    fprintf(out, "  %-24s %s\n", "--help", "show this help");
+    ls_help_entry(out, "--help", "show this help", width);
 }
 
 int ls_report(const ls_error *err)

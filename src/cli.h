@@ -88,8 +88,30 @@ int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
  * a resumed search takes what was not given from its checkpoint. */
 int ls_opt_given(const void *target);
 /* Prints "usage: <usage>\n\n<summary>\n\noptions:" and the table, in the
- * style ls_help_set_style chose. */
+ * style ls_help_set_style chose; for people, filled to ls_help_width. */
 void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_opt *opts, int n);
+
+/* The pieces of help for people, each filled to `width` columns (words
+ * moved to the next line, never cut; a word longer than a line has one of
+ * its own). The width: that of out's terminal when it is one (40 to 100
+ * columns: longer lines are hard to read), else 80. */
+int ls_help_width(FILE *out);
+/* Usage lines (one a line of `usage`), the first after `prefix` ("usage: ",
+ * or as many spaces to line up under one), the others under it; a line
+ * too long goes on indented under its command. */
+void ls_help_usage(FILE *out, const char *prefix, const char *usage, int width);
+/* Text as paragraphs: a blank line between two; the lines of one are
+ * filled again (a newline in it is a space, as the man page fills it). */
+void ls_help_paragraphs(FILE *out, const char *text, int width);
+/* One entry of a list: "  LEFT", then text from the list's second column
+ * (on the next line when LEFT reaches it), its lines under each other. */
+void ls_help_entry(FILE *out, const char *left, const char *text, int width);
+
+/* The name among names[0..n) that `word` is a likely typo of (at most 2
+ * edits, and fewer than half the name) or the start of (3 characters or
+ * more), the nearest; NULL when none is. Unknown options, commands and
+ * workloads name it as "did you mean". */
+const char *ls_nearest_name(const char *word, const char *const *names, int n);
 
 /* How ls_opts_help prints: for people (the default), as roff for the man
  * page, or as one "--name [ARG]" a line for shell completion. `lockstep

@@ -41,10 +41,24 @@ static int run_bench(const ls_command *c, int argc, char **argv)
 
 static int run_version(const ls_command *c, int argc, char **argv)
 {
-    (void)c;
-    (void)argc;
-    (void)argv;
     ls_progress_release(); /* as devices */
+    ls_common common = {0};
+    ls_error err = {{0}, 0};
+    ls_opt opts[] = {LS_OPT_JSON(&common), LS_OPT_QUIET(&common)};
+    const int n = (int)(sizeof opts / sizeof opts[0]);
+    int rc = ls_opts_parse(argc, argv, 2, opts, n, NULL, NULL, 0, &err);
+    if (rc == 1) {
+        ls_opts_help(stdout, "lockstep version [--json]", c->summary, opts, n);
+        return 0;
+    }
+    if (rc != 0)
+        return ls_report(&err);
+    if (common.json) {
+        putchar('{');
+        ls_json_provenance(stdout);
+        puts("}");
+        return 0;
+    }
     printf("lockstep %s%s%s%s\n", ls_version, ls_commit[0] ? " (commit " : "", ls_commit, ls_commit[0] ? ")" : "");
     return 0;
 }
@@ -64,7 +78,7 @@ static const ls_command generic_after[] = {
     {"conformance", "", "golden-answer cases: does this device compute correctly?", run_conformance, NULL, 0, 1},
     {"bench", "WORKLOAD|all", "time a workload (median, mean and spread of repeated runs); all: every workload on every device",
      run_bench, NULL, 1, 1},
-    {"version", "", "print the version (and the commit it was built from)", run_version, NULL, 0, 0},
+    {"version", "", "print the version (and the commit it was built from)", run_version, NULL, 0, 1},
 };
 
 /* Fills cmds: devices, each workload, then the generic commands. */
@@ -84,14 +98,31 @@ static int command_table(ls_command *cmds)
 static void usage(FILE *out, const ls_command *cmds, int n)
 {
     char intro[1024];
+    int width = ls_help_width(out);
     ls_manual_intro(intro, sizeof intro);
-    fprintf(out, "usage: lockstep COMMAND [options]\n\n%s\n\ncommands:\n", intro);
+    fprintf(out, "usage: lockstep COMMAND [options]\n\n");
+    ls_help_paragraphs(out, intro, width);
+    fprintf(out, "\ncommands:\n");
     for (int i = 0; i < n; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s%s%s", cmds[i].name, cmds[i].args[0] ? " " : "", cmds[i].args);
-        fprintf(out, "  %-24s %s\n", left, cmds[i].summary);
+        ls_help_entry(out, left, cmds[i].summary, width);
     }
     fprintf(out, "\nman lockstep has every command's options.\n");
+}
+
+/* Refuses an unknown command, naming the nearest one: exit code 2. */
+static int unknown_command(const char *cmd, const ls_command *cmds, int n)
+{
+    const char *names[MAX_COMMANDS];
+    for (int i = 0; i < n; i++)
+        names[i] = cmds[i].name;
+    const char *near = ls_nearest_name(cmd, names, n);
+    if (near)
+        fprintf(stderr, "lockstep: unknown command '%s'; did you mean %s? (see lockstep --help)\n", cmd, near);
+    else
+        fprintf(stderr, "lockstep: unknown command '%s' (see lockstep --help)\n", cmd);
+    return 2;
 }
 
 /* `lockstep --man` and `lockstep --completion`, run by meson at build
@@ -147,8 +178,7 @@ static int dispatch(int argc, char **argv)
     for (int i = 0; i < n; i++)
         if (strcmp(cmd, cmds[i].name) == 0)
             return cmds[i].run(&cmds[i], argc, argv);
-    fprintf(stderr, "lockstep: unknown command '%s' (see lockstep --help)\n", cmd);
-    return 2;
+    return unknown_command(cmd, cmds, n);
 }
 
 /* Every command's output is checked once more at the end: whatever stdio

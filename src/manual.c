@@ -16,7 +16,8 @@ void ls_manual_intro(char *out, size_t len)
     ls_cmd_set_workloads(which, sizeof which);
     snprintf(out, len,
              "Runs the same algorithms on OpenMP, OpenCL and CUDA and checks that they agree, bit for bit.\n"
-             "Every command takes --help (or: lockstep help COMMAND); -V prints the version.\n"
+             "Every command takes --help (or: lockstep help COMMAND), --json and --quiet; -V prints the\n"
+             "version.\n"
              "--backend NAME[:INDEX] picks the device (default\n"
              "$LOCKSTEP_BACKEND, else auto: a CUDA GPU, else an OpenCL GPU, else OpenMP);\n"
              "%s also run on a set of devices (NAME:all, or a list such as\n"

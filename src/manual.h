@@ -18,7 +18,7 @@ typedef struct ls_command {
     int (*run)(const struct ls_command *c, int argc, char **argv);
     const ls_workload *workload; /* the command of a workload, or NULL */
     int takes_workload;          /* check and bench: the next word is a workload or "all" */
-    int has_help;                /* 0 for `version`: nothing to document but the line */
+    int has_help;                /* 0: nothing to document but its line (every command has options now) */
 } ls_command;
 
 /* The man page of the commands cmds[0..n) in roff, to out. 0, or -1 with

@@ -59,6 +59,10 @@ typedef struct ls_subcommand {
      * run, as the command layer runs every workload (options from argv[3]
      * on); that subcommand alone may run on a set and under MPI. */
     int (*run)(int argc, char **argv);
+    /* What the workload's run (run NULL) does, for its --help (the
+     * workload's summary is of the whole command); NULL: that summary. A
+     * subcommand with a run of its own prints its own help. */
+    const char *summary;
 } ls_subcommand;
 
 /* One conformance case: 1 pass, 0 fail (detail says how), -1 could not

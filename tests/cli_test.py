@@ -4,11 +4,15 @@ flag and exit code 2; --help works on every command; --json is JSON.
 
 usage: cli_test.py LOCKSTEP
 """
+import fcntl
 import json
 import os
+import pty
 import re
+import struct
 import subprocess
 import sys
+import termios
 
 LS = sys.argv[1]
 failures = 0
@@ -34,6 +38,18 @@ def bad(args, needle):
     expect(rc == 2 and len(lines) == 1 and needle in err and not out,
            'bad input %r exits 2 with one line naming %r' % (args, needle),
            'rc=%d stderr=%r stdout=%r' % (rc, err, out[:200]))
+
+
+def unwrapped(text):
+    """--help's text with each option's lines joined into one: --help fills
+    its lines to a width, an option's text continuing under its column."""
+    lines = []
+    for line in text.splitlines():
+        if lines and line.startswith(' ' * 27) and lines[-1].startswith('  '):
+            lines[-1] += ' ' + line.strip()
+        else:
+            lines.append(line)
+    return '\n'.join(lines) + '\n'
 
 
 bad(['graveler', '--battles', '0'], '--battles')
@@ -277,7 +293,7 @@ rc, out, err = run('conformance', '--case', 'graveler 1 turn', env=env)
 expect(rc == 2 and 'LOCKSTEP_BACKEND' in err and 'nosuch' in err and len(err.strip().splitlines()) == 1,
        'conformance blames a bad LOCKSTEP_BACKEND on the variable', 'rc=%d %r' % (rc, err))
 rc, out, err = run('conformance', '--help')
-backend_line = [l for l in out.splitlines() if l.startswith('  --backend ')]
+backend_line = [l for l in unwrapped(out).splitlines() if l.startswith('  --backend ')]
 expect(backend_line and 'default $LOCKSTEP_BACKEND when set, else every device' in backend_line[0] and
        'else auto' not in out, 'conformance --help says one thing about the devices it uses', str(backend_line))
 
@@ -318,7 +334,7 @@ def help_defaults(*path):
     """{option: (default or None, minimum of its range or None)} from --help."""
     rc, out, err = run(*path, '--help')
     got = {}
-    for line in out.splitlines():
+    for line in unwrapped(out).splitlines():
         m = HELP_NOTES.match(line)
         if not m:
             continue
@@ -355,8 +371,103 @@ for path, cheap in CHEAP.items():
     expect(shown >= 2, 'lockstep %s --help shows defaults (%d compared)' % (' '.join(path), shown))
 # Help asked for after other options still shows the defaults, not them.
 h1, h2 = run('graveler', '--help'), run('graveler', '--battles', '5', '--turns', '7', '--help')
-expect(h1[0] == h2[0] == 0 and h1[1] == h2[1] and 'default 1e9' in h1[1],
+expect(h1[0] == h2[0] == 0 and h1[1] == h2[1] and 'default 1e9' in unwrapped(h1[1]),
        'graveler --battles 5 --help: the same help, the defaults as they are', h2[1][:300])
+
+# ---- what a new user meets first (issue 34) -------------------------------------
+def command_paths():
+    """Every command path, as the help lists them: each command of
+    `lockstep --help`, the subcommands a command's --help names, and a
+    workload and `all` after check and bench."""
+    paths = []
+    for line in run('--help')[1].split('commands:')[1].splitlines():
+        m = re.match(r'^  ([a-z]+)( WORKLOAD)?', line)
+        if not m:
+            continue
+        name = m.group(1)
+        subs = sorted(set(re.findall(r'lockstep %s ([a-z]+)' % name, run(name, '--help')[1])))
+        if m.group(2):
+            paths += [[name, 'graveler'], [name, 'all']]
+        elif subs:
+            paths += [[name, sub] for sub in subs]
+        else:
+            paths.append([name])
+    return paths
+
+
+PATHS = command_paths()
+expect(['devices'] in PATHS and ['bmn', 'search'] in PATHS and ['check', 'all'] in PATHS and ['version'] in PATHS,
+       'the help names every command path (%d)' % len(PATHS), str(PATHS))
+# The common options on every command: a script may pass --quiet and
+# --json to any (devices and conformance refused --quiet).
+for path in PATHS:
+    listed = help_options(*path)
+    expect({'json', 'quiet'} <= listed, 'lockstep %s --help lists --json and --quiet' % ' '.join(path), str(listed))
+    rc, out, err = run(*path, '--quiet', '--json', '--no-such-option')
+    expect(rc == 2 and "'--no-such-option'" in err and "'--quiet'" not in err and "'--json'" not in err,
+           'lockstep %s takes --quiet and --json' % ' '.join(path), err)
+for args in (['devices'], ['conformance', '--list'], ['version']):
+    plain, quiet = run(*args), run(*args, '--quiet')
+    expect(quiet[0] == 0 and quiet[1] and (args == ['devices'] or quiet[1] == plain[1]),
+           'lockstep %s --quiet runs' % ' '.join(args), 'rc=%d %r' % (quiet[0], quiet[2]))
+rc, out, err = run('version', '--json')
+try:
+    d = json.loads(out)
+    expect(rc == 0 and d['lockstep']['version'] in run('version')[1], 'version --json: the version, as JSON')
+except (ValueError, KeyError):
+    expect(False, 'version --json is JSON', out)
+bad(['version', '--bogus'], '--bogus')
+# A command, subcommand or workload mistyped is refused naming the nearest.
+bad(['lif'], 'did you mean life?')
+bad(['help', 'lif'], 'did you mean life?')
+bad(['bmn', 'serch'], 'did you mean search?')
+bad(['check', 'lif'], 'did you mean life?')
+bad(['bench', 'rya'], 'did you mean ray?')
+bad(['conformance', '--workload', 'flaot'], 'did you mean float?')
+rc, out, err = run('frobnicate')
+expect(rc == 2 and 'did you mean' not in err, 'a command near none is refused without a guess', err)
+
+
+def help_on_terminal(path, columns):
+    """`lockstep PATH --help` with its stdout on a terminal of `columns`."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, columns, 0, 0))
+    p = subprocess.Popen([LS, *path, '--help'], stdout=slave, stderr=subprocess.DEVNULL)
+    os.close(slave)
+    shown = b''
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    p.wait(timeout=60)
+    return p.returncode, shown.decode().replace('\r\n', '\n')
+
+
+# Help is filled to 80 columns when it is not on a terminal, else to the
+# terminal's width (life --help had lines of 495 characters), words
+# moved, never cut or lost.
+for path in [[]] + [[p[0]] for p in PATHS if len(p) > 1 and p[0] not in ('check', 'bench')] + PATHS:
+    rc, out, err = run(*path, '--help')
+    longest = max((len(l) for l in out.splitlines()), default=0)
+    expect(rc == 0 and longest <= 80, 'lockstep %s --help: lines of at most 80 columns (%d)' % (' '.join(path), longest))
+    rc, narrow = help_on_terminal(path, 60)
+    longest = max((len(l) for l in narrow.splitlines()), default=0)
+    expect(rc == 0 and longest <= 60 and narrow.split() == out.split(),
+           'lockstep %s --help on a terminal of 60 columns: lines of at most 60, the same words (%d)'
+           % (' '.join(path), longest), narrow[:300])
+# A subcommand's --help says what it does, not what its command does.
+summaries = {m.group(1): ' '.join(m.group(2).split()) for m in
+             re.finditer(r'^  ([a-z]+)\s+(.*(?:\n {27}.*)*)', run('--help')[1].split('commands:')[1], re.M)}
+for path in PATHS:
+    if len(path) == 2 and path[0] not in ('check', 'bench'):
+        text = ' '.join(run(*path, '--help')[1].split('options:')[0].split())
+        expect(summaries.get(path[0]) and summaries[path[0]] not in text,
+               'lockstep %s --help describes %s, not %s' % (' '.join(path), path[1], path[0]), text[:300])
 
 print('%d passed, %d failed' % (checks - failures, failures))
 sys.exit(1 if failures else 0)

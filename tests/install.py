@@ -30,11 +30,10 @@ def one(dest, pattern):
 def help_paths(ls):
     """Every command path whose --help lists options: from --help itself."""
     out = subprocess.run([ls, '--help'], capture_output=True, text=True).stdout
-    commands = [l.split()[0] for l in out.split('commands:')[1].splitlines() if l.startswith('  ')]
+    # (A command's line starts with its name; a summary continues under its column.)
+    commands = [l.split()[0] for l in out.split('commands:')[1].splitlines() if re.match(r'^  [a-z]', l)]
     paths = []
     for c in commands:
-        if c == 'version':
-            continue
         text = subprocess.run([ls, c, '--help'], capture_output=True, text=True).stdout
         subs = sorted(set(re.findall(r'lockstep %s ([a-z]+)' % c, text)))
         if c == 'bmn':

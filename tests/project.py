@@ -6,14 +6,21 @@ passes and tools/quickstart.sh does not); the README says how to build
 without root; the licence is the one meson.build names; the guide to adding
 a backend names the primitives src/gpu.h and src/backend.h declare, and
 files that exist; every file the README and docs/ name exists (a move
-that leaves a page naming the old path fails here).
+that leaves a page naming the old path fails here); the scripts a new user
+runs first, run on stand-ins: tools/build.sh says how far the build is,
+tools/quickstart.sh installs lockstep where `lockstep` and `man lockstep`
+find it (or says where it is), tools/test.sh announces its phases and the
+time so far.
 
 usage: project.py SOURCE_ROOT
 """
 import os
+import pty
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 from harness import expect, finish
 
@@ -105,4 +112,143 @@ for page in pages:
             gone.append('%s:%d %s' % (page, text.count('\n', 0, m.start()) + 1, path))
 expect(named > 100 and not gone, 'every path the README and docs/ name exists (%d named in %d pages)' % (named, len(pages)),
        ', '.join(gone))
+
+# ---- the scripts a new user runs first, run on stand-ins ----------------------------
+# tools/build.sh, tools/quickstart.sh and tools/test.sh as they are, in a
+# copy of tools/ beside stand-ins for what they call: a build.ninja of a
+# few steps, a meson project that installs a stand-in lockstep and its man
+# page, tests that report a summary as meson test does.
+BASE_PATH = os.pathsep.join(sorted({os.path.dirname(shutil.which(p)) for p in ('meson', 'ninja', 'python3')}) +
+                            ['/usr/bin', '/bin'])
+
+
+def script(tree, name, *args, env=None, stderr=subprocess.PIPE):
+    """Runs tree/tools/NAME: (exit status, stdout, stderr)."""
+    env = dict(os.environ, **dict({'PATH': BASE_PATH}, **(env or {})))
+    p = subprocess.run(['bash', os.path.join(tree, 'tools', name), *args], stdout=subprocess.PIPE, stderr=stderr,
+                       text=True, env=env, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def write(path, text, mode=0o644):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as f:
+        f.write(text)
+    os.chmod(path, mode)
+
+
+def copy_tools(tree, *names):
+    for name in names:
+        shutil.copy(os.path.join(ROOT, 'tools', name), os.path.join(tree, 'tools', name))
+
+
+with tempfile.TemporaryDirectory() as tree:
+    # The build says how far it is (issue 34: two silent minutes): a line at
+    # every tenth of the steps when stderr is no terminal, ending at the last.
+    os.makedirs(os.path.join(tree, 'tools'))
+    copy_tools(tree, 'build.sh')
+    steps = 23
+    write(os.path.join(tree, 'b', 'build.ninja'), 'rule touch\n  command = touch $out\n' +
+          ''.join('build out%d: touch\n' % i for i in range(steps)))
+    rc, out, err = script(tree, 'build.sh', os.path.join(tree, 'b'))
+    seen = [(int(a), int(b)) for a, b in re.findall(r'step (\d+) of (\d+)', err)]
+    expect(rc == 0 and len(seen) >= 5 and seen[-1] == (steps, steps) and seen == sorted(seen),
+           'tools/build.sh says how far the build is, step by step to the last', 'rc=%d %r' % (rc, err))
+    log = open(os.path.join(tree, 'b.ninja.log')).read()
+    expect(log.count('touch out') == steps, 'tools/build.sh keeps ninja\'s whole output in BUILDDIR.ninja.log',
+           log[-300:])
+    with open(os.path.join(tree, 'b', 'build.ninja'), 'a') as f:
+        f.write('rule fail\n  command = echo the step that fails; false\nbuild broken: fail\n')
+    rc, out, err = script(tree, 'build.sh', os.path.join(tree, 'b'))
+    expect(rc == 1 and 'the step that fails' in out, 'tools/build.sh: a failed build exits 1, the log\'s end shown',
+           'rc=%d %r' % (rc, out[-300:]))
+    # On a terminal: one line, redrawn.
+    master, slave = pty.openpty()
+    os.remove(os.path.join(tree, 'b', 'out0'))
+    subprocess.run(['sed', '-i', '/broken/d', os.path.join(tree, 'b', 'build.ninja')], check=True)
+    rc, out, _ = script(tree, 'build.sh', os.path.join(tree, 'b'), stderr=slave)
+    os.close(slave)
+    shown = b''
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    expect(rc == 0 and b'\rtools/build.sh: building' in shown and b'step 1 of 1' in shown,
+           'tools/build.sh on a terminal: one progress line, redrawn', repr(shown[-300:]))
+
+with tempfile.TemporaryDirectory() as tree:
+    # tools/quickstart.sh: `lockstep` and `man lockstep` work as the README
+    # writes them where ~/.local/bin is on PATH (installed there, no root);
+    # elsewhere it says where the binary is.
+    os.makedirs(os.path.join(tree, 'tools'))
+    copy_tools(tree, 'quickstart.sh', 'build.sh')
+    write(os.path.join(tree, 'tools', 'deps.sh'), 'exit 0\n')
+    write(os.path.join(tree, 'meson_options.txt'), "option('cuda', type: 'feature', value: 'auto')\n")
+    write(os.path.join(tree, 'meson.build'),
+          "project('stand-in', version: '0')\n"
+          "install_data('lockstep', install_dir: get_option('bindir'), install_mode: 'rwxr-xr-x')\n"
+          "subdir('docs')\n")
+    write(os.path.join(tree, 'docs', 'meson.build'),
+          "configure_file(input: 'lockstep.1.in', output: 'lockstep.1', copy: true, install: true,\n"
+          "  install_dir: get_option('mandir') / 'man1')\n")
+    write(os.path.join(tree, 'docs', 'lockstep.1.in'), '.TH LOCKSTEP 1\n.SH NAME\nlockstep \\- a stand-in\n')
+    write(os.path.join(tree, 'lockstep'), '#!/bin/sh\necho "stand-in lockstep $*"\n[ "$1" != check ] || exit 77\n',
+          0o755)
+    home = os.path.join(tree, 'home')
+    local_bin = os.path.join(home, '.local', 'bin')
+    os.makedirs(local_bin)
+
+    def quickstart(path_first):
+        """Runs the quickstart with HOME at home and path_first before PATH."""
+        build = os.path.join(tree, 'build')
+        os.makedirs(build, exist_ok=True)
+        env = {'HOME': home, 'PATH': os.pathsep.join(path_first + [BASE_PATH])}
+        if not os.path.exists(os.path.join(build, 'lockstep')):
+            os.symlink(os.path.join(tree, 'lockstep'), os.path.join(build, 'lockstep'))
+        return script(tree, 'quickstart.sh', env=env)
+
+    rc, out, err = quickstart([])
+    where = os.path.join(tree, 'build', 'lockstep')
+    expect(rc == 0 and not os.listdir(local_bin) and where in out and os.access(where, os.X_OK),
+           'quickstart, ~/.local/bin not on PATH: nothing installed; it names the binary\'s path',
+           'rc=%d %s %s' % (rc, out[-500:], err[-500:]))
+    rc, out, err = quickstart([local_bin])
+    env = dict(os.environ, HOME=home, PATH=os.pathsep.join([local_bin, BASE_PATH]))
+    found = shutil.which('lockstep', path=env['PATH'])
+    ran = subprocess.run(['lockstep', 'version'], capture_output=True, text=True, env=env) if found else None
+    expect(rc == 0 and found == os.path.join(local_bin, 'lockstep') and ran.stdout.startswith('stand-in lockstep'),
+           'quickstart, ~/.local/bin on PATH: `lockstep` runs the installed binary',
+           'rc=%d found=%s %s %s' % (rc, found, out[-500:], err[-500:]))
+    expect(local_bin in out or '~/.local' in out, 'quickstart says where it installed lockstep', out[-300:])
+    if shutil.which('man'):
+        man = subprocess.run(['man', '-w', 'lockstep'], capture_output=True, text=True, env=env)
+        expect(man.returncode == 0 and man.stdout.strip().startswith(os.path.join(home, '.local', 'share', 'man')),
+               'quickstart, ~/.local/bin on PATH: `man lockstep` finds the installed page', man.stdout + man.stderr)
+
+with tempfile.TemporaryDirectory() as tree:
+    # tools/test.sh says which of its phases starts and how long it has run
+    # (the whole suite takes about 30 minutes), and still ends on the tally.
+    os.makedirs(os.path.join(tree, 'tools'))
+    copy_tools(tree, 'test.sh')
+    write(os.path.join(tree, 'tools', 'deps.sh'), 'exit 0\n')
+    write(os.path.join(tree, 'tools', 'build.sh'), 'mkdir -p "$1"\n')
+    write(os.path.join(tree, 'tools', 'fuzz.sh'), 'echo "fuzz stand-in: ok"\n')
+    stand_ins = os.path.join(tree, 'bin')
+    write(os.path.join(stand_ins, 'meson'), '#!/bin/sh\nprintf "Ok: 3\\nFail: 0\\nSkipped: 1\\nTimeout: 0\\n"\n',
+          0o755)
+    rc, out, err = script(tree, 'test.sh', env={'PATH': stand_ins + os.pathsep + BASE_PATH})
+    phases = re.findall(r'^tools/test\.sh: phase (\d+) of (\d+), .*; (\d+) min (\d+) s so far$', err, re.M)
+    expect(rc == 0 and out.rstrip().endswith('\n7 passed, 0 failed') and
+           [int(p[0]) for p in phases] == list(range(1, int(phases[-1][1]) + 1 if phases else 2)),
+           'tools/test.sh announces each phase in turn with the time so far, and ends on the tally',
+           'rc=%d %r %r' % (rc, out[-300:], err))
+    expect(re.search(r'about \d+ minutes', err) and re.search(r'done in \d+ min \d+ s', err),
+           'tools/test.sh says how long the suite takes, and how long it took', err)
+    readme_time = re.search(r'`tools/test\.sh`[^.]*takes about (\d+) min', readme)
+    expect(readme_time, 'the README says how long tools/test.sh takes')
 finish()

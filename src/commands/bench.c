@@ -626,6 +626,7 @@ static int bench_all(int argc, char **argv)
         {"repeat", LS_OPT_COUNT, &repeat, 1, 1000, "R", "timed runs", NULL, NULL},
         {"warmup", LS_OPT_COUNT, &warmup, 0, 100, "W", "untimed runs first", NULL, NULL},
         LS_OPT_JSON(&c),
+        LS_OPT_QUIET(&c),
     };
     const int n = (int)(sizeof opts / sizeof opts[0]);
     int rc = ls_opts_parse(argc, argv, 3, opts, n, NULL, NULL, 0, &err);
@@ -635,7 +636,7 @@ static int bench_all(int argc, char **argv)
     }
     if (rc != 0)
         return ls_report(&err);
-    bench_plan plan = {warmup, repeat, !c.json && isatty(STDERR_FILENO), 0, 0};
+    bench_plan plan = {warmup, repeat, !c.json && !c.quiet && isatty(STDERR_FILENO), 0, 0};
     if (debug_slow_run(&plan, &err) != 0)
         return ls_report(&err);
     ls_dev_ref devs[LS_MAX_DEVICES * 3];
@@ -709,6 +710,7 @@ int ls_cmd_bench(int argc, char **argv)
         {"repeat", LS_OPT_COUNT, &repeat, 1, 1000, "R", "timed runs", NULL, NULL},
         {"warmup", LS_OPT_COUNT, &warmup, 0, 100, "W", "untimed runs first", NULL, NULL},
         LS_OPT_JSON(&c),
+        LS_OPT_QUIET(&c),
     };
     const int nextra = (int)(sizeof extra / sizeof extra[0]);
     if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
@@ -720,7 +722,7 @@ int ls_cmd_bench(int argc, char **argv)
         return bench_all(argc, argv);
     const ls_workload *w = ls_workload_find(argv[2]);
     if (!w) {
-        ls_fail_usage(&err, "bench: unknown workload '%s' (see lockstep bench --help)", argv[2]);
+        ls_cmd_unknown_workload("bench", argv[2], "all", "lockstep bench --help", &err);
         return ls_report(&err);
     }
     char usage[128];
@@ -733,7 +735,7 @@ int ls_cmd_bench(int argc, char **argv)
         free(params);
         return rc == 1 ? 0 : ls_report(&err);
     }
-    bench_plan plan = {warmup, repeat, !c.json && isatty(STDERR_FILENO), 0, 0};
+    bench_plan plan = {warmup, repeat, !c.json && !c.quiet && isatty(STDERR_FILENO), 0, 0};
     if (paths && c.backend)
         ls_fail_usage(&err, "bench: --paths and --backend: choose one (--paths takes each device in turn)");
     if (err.msg[0] || debug_slow_run(&plan, &err) != 0) {

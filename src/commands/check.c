@@ -237,7 +237,7 @@ int ls_cmd_check(int argc, char **argv)
                  "set (%s; the others leave sets out).\n"
                  "A set of one device is that device; a device named twice (openmp,openmp:all;\n"
                  "openmp+openmp; two sets of the same devices) is refused with exit 2.\n"
-                 "Workloads:%s\n`lockstep check WORKLOAD --help` lists the workload's options.",
+                 "Workloads:%s. `lockstep check WORKLOAD --help` lists the workload's options.",
                  which, names);
         ls_opts_help(stdout, "lockstep check WORKLOAD|all [workload options] [options]", text, extra, nextra);
         return argc < 3 ? 2 : 0;
@@ -245,7 +245,7 @@ int ls_cmd_check(int argc, char **argv)
     int all = strcmp(argv[2], "all") == 0;
     const ls_workload *w = all ? NULL : ls_workload_find(argv[2]);
     if (!all && !w) {
-        ls_fail_usage(&err, "check: unknown workload '%s' (see lockstep check --help)", argv[2]);
+        ls_cmd_unknown_workload("check", argv[2], "all", "lockstep check --help", &err);
         return ls_report(&err);
     }
     const char *summary = "Runs the workload on every available backend and compares the results.";

@@ -10,8 +10,9 @@
 #include "workload.h"
 
 /* The commands. `first` is the index in argv of the first option (2 for
- * `lockstep graveler ...`, 3 for `lockstep bmn search`). */
-int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage);
+ * `lockstep graveler ...`, 3 for `lockstep bmn search`); `usage` and
+ * `summary` are what the run's --help says above its options. */
+int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage, const char *summary);
 /* `lockstep NAME ...` of a workload: its run, or the subcommand named. */
 int ls_cmd_workload(const ls_workload *w, int argc, char **argv);
 int ls_cmd_check(int argc, char **argv);
@@ -65,6 +66,12 @@ void ls_cmd_set_workloads(char *out, size_t len);
 /* Refuses a set of several devices, or an MPI job, for a workload that
  * runs on one device: 0, or -1 with err->usage set. */
 int ls_cmd_check_set(const ls_workload *w, const ls_set *set, ls_error *err);
+
+/* Refuses a workload name that names none: "WHAT: unknown workload 'NAME';
+ * did you mean life? (see SEE)", the guess the nearest of the workloads
+ * and `also` (all, float; or NULL), where one is near; SEE or NULL. -1
+ * with err set (a usage error). */
+int ls_cmd_unknown_workload(const char *what, const char *name, const char *also, const char *see, ls_error *err);
 
 /* For a command that runs in one process, started as several ranks: rank
  * 0 says so (once for the job); returns exit code 2. */

@@ -173,3 +173,19 @@ int ls_cmd_stopped(ls_error *err)
     ls_report(err);
     return ls_exit_interrupted();
 }
+
+int ls_cmd_unknown_workload(const char *what, const char *name, const char *also, const char *see, ls_error *err)
+{
+    int n = 0;
+    while (ls_workloads[n])
+        n++;
+    const char **names = malloc((size_t)(n + 1) * sizeof *names);
+    for (int i = 0; names && i < n; i++)
+        names[i] = ls_workloads[i]->name;
+    if (names && also)
+        names[n] = also;
+    const char *near = names ? ls_nearest_name(name, names, n + (also != NULL)) : NULL; /* no memory: no guess */
+    free(names);
+    return ls_fail_usage(err, "%s: unknown workload '%s'%s%s%s%s%s%s", what, name, near ? "; did you mean " : "",
+                         near ? near : "", near ? "?" : "", see ? " (see " : "", see ? see : "", see ? ")" : "");
+}

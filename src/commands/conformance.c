@@ -438,6 +438,7 @@ int ls_cmd_conformance(int argc, char **argv)
         {"skip-unavailable", LS_OPT_FLAG, &skip_unavailable, 0, 0, NULL,
          "exit 77 (test harnesses' 'skipped') when the backend is not available here", NULL, NULL},
         LS_OPT_JSON(&c),
+        LS_OPT_QUIET(&c), /* which every command takes: conformance shows no progress */
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     int rc = ls_opts_parse(argc, argv, 2, opts, n, NULL, NULL, 0, &err);
@@ -459,7 +460,7 @@ int ls_cmd_conformance(int argc, char **argv)
     if (rc != 0)
         return ls_report(&err);
     if (only && strcmp(only, "float") != 0 && !ls_workload_find(only)) {
-        ls_fail_usage(&err, "--workload: unknown workload '%s'", only);
+        ls_cmd_unknown_workload("--workload", only, "float", NULL, &err);
         return ls_report(&err);
     }
     const ls_case *cases[MAX_CASES];

@@ -201,10 +201,12 @@ int ls_cmd_devices(int argc, char **argv)
 {
     ls_error err = {{0}, 0};
     int json = 0, specs = 0;
+    ls_common common = {0}; /* --quiet, which every command takes: devices shows no progress */
     ls_opt opts[] = {
         {"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print one JSON object", NULL, NULL},
         {"specs", LS_OPT_FLAG, &specs, 0, 0, NULL,
          "print only the specs --backend accepts here (auto, NAME, NAME:INDEX, NAME:all), one a line", NULL, NULL},
+        LS_OPT_QUIET(&common),
     };
     const int nopts = (int)(sizeof opts / sizeof opts[0]);
     int rc = ls_opts_parse(argc, argv, 2, opts, nopts, NULL, NULL, 0, &err);

@@ -115,7 +115,7 @@ static void free_params(const ls_workload *w, void *params)
     free(params);
 }
 
-int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage)
+int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const char *usage, const char *summary)
 {
     ls_common c = {0};
     ls_error err = {{0}, 0};
@@ -132,7 +132,7 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         fprintf(stderr, "lockstep: out of memory\n");
         return 1;
     }
-    int rc = ls_cmd_parse_params(w, params, 1, argc, argv, first, extra, nextra, usage, w->summary, &err);
+    int rc = ls_cmd_parse_params(w, params, 1, argc, argv, first, extra, nextra, usage, summary, &err);
     ls_output_set_sync(c.sync);
     /* Every rank must compute the same problem: a wrapper that gave one
      * rank another --seed would mix two searches into one answer. Every
@@ -232,9 +232,11 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
  * --help: the usage line of each, then what they are. */
 static int subcommands_usage(const ls_workload *w, FILE *out)
 {
+    int width = ls_help_width(out);
     for (int i = 0; i < w->nsubcommands; i++)
-        fprintf(out, "%s%s\n", i ? "       " : "usage: ", w->subcommands[i].usage);
-    fprintf(out, "\n%s", w->subcommands_about);
+        ls_help_usage(out, i ? "       " : "usage: ", w->subcommands[i].usage, width);
+    fputc('\n', out);
+    ls_help_paragraphs(out, w->subcommands_about, width);
     return out == stdout ? 0 : 2;
 }
 
@@ -252,7 +254,7 @@ static void subcommand_names(const ls_workload *w, char *out, size_t len)
 int ls_cmd_workload(const ls_workload *w, int argc, char **argv)
 {
     if (!w->nsubcommands)
-        return ls_cmd_run(w, argc, argv, 2, w->usage);
+        return ls_cmd_run(w, argc, argv, 2, w->usage, w->summary);
     const char *sub = argc > 2 ? argv[2] : NULL;
     const ls_subcommand *found = NULL;
     for (int i = 0; sub && i < w->nsubcommands; i++)
@@ -271,12 +273,18 @@ int ls_cmd_workload(const ls_workload *w, int argc, char **argv)
     if (found) {
         char usage[96];
         snprintf(usage, sizeof usage, "lockstep %s %s [options]", w->name, found->name);
-        return ls_cmd_run(w, argc, argv, 3, usage);
+        return ls_cmd_run(w, argc, argv, 3, usage, found->summary ? found->summary : w->summary);
     }
     if (sub && strcmp(sub, "--help") != 0 && strcmp(sub, "-h") != 0) {
         char names[160];
+        const char **each = malloc((size_t)w->nsubcommands * sizeof *each);
+        for (int i = 0; each && i < w->nsubcommands; i++)
+            each[i] = w->subcommands[i].name;
+        const char *near = each ? ls_nearest_name(sub, each, w->nsubcommands) : NULL; /* no memory: no guess */
+        free(each);
         subcommand_names(w, names, sizeof names);
-        fprintf(stderr, "lockstep: %s: unknown subcommand '%s' (expected %s)\n", w->name, sub, names);
+        fprintf(stderr, "lockstep: %s: unknown subcommand '%s'%s%s%s (expected %s)\n", w->name, sub,
+                near ? "; did you mean " : "", near ? near : "", near ? "?" : "", names);
         return 2;
     }
     return subcommands_usage(w, sub ? stdout : stderr);

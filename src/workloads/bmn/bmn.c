@@ -306,14 +306,17 @@ static const ls_case bmn_cases[] = {
 static int bmn_play_cmd(int argc, char **argv)
 {
     int trace = 0, json = 0;
+    ls_common common = {0}; /* --quiet, which every command takes: a game on the host shows no progress */
     ls_error err = {{0}, 0};
     ls_opt opts[] = {
         {"trace", LS_OPT_FLAG, &trace, 0, 0, NULL, "print the game trick by trick", NULL, NULL},
         {"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print the result as one JSON object", NULL, NULL},
+        LS_OPT_QUIET(&common),
     };
+    const int nopts = (int)(sizeof opts / sizeof opts[0]);
     const char *pos[1];
     int npos = 0;
-    int rc = ls_opts_parse(argc, argv, 3, opts, 2, pos, &npos, 1, &err);
+    int rc = ls_opts_parse(argc, argv, 3, opts, nopts, pos, &npos, 1, &err);
     if (rc == 1) {
         ls_opts_help(stdout, "lockstep bmn play HANDS [--trace] [--json]",
                      "Plays one game of Beggar My Neighbour exactly, on the host. HANDS is hand A and\n"
@@ -321,7 +324,7 @@ static int bmn_play_cmd(int argc, char **argv)
                      "Numerals are '-' or 2-10, penalty cards J Q K A; '/' separates the hands (optional\n"
                      "for 52 cards, split 26/26). Hands of any length and mix are accepted. A leads.\n"
                      "A game that repeats a trick-boundary state is reported as a loop.",
-                     opts, 2);
+                     opts, nopts);
         return 0;
     }
     if (rc == 0 && npos != 1)
@@ -375,12 +378,16 @@ static int bmn_run_options(void *pp, ls_opt *out, int max)
 /* play and report run on the host; search is the workload's run, the one
  * that runs on a set of devices and across MPI ranks. */
 static const ls_subcommand bmn_subcommands[] = {
-    {"play", "lockstep bmn play HANDS [--trace] [--json]", bmn_play_cmd},
+    {"play", "lockstep bmn play HANDS [--trace] [--json]", bmn_play_cmd, NULL},
     {"search",
      "lockstep bmn search [--deals N] [--seed S] [--top K] [--checkpoint FILE] [--backend B] [--json]\n"
      "       lockstep bmn search --checkpoint FILE   (resumes with the options saved in FILE)",
-     NULL},
-    {"report", "lockstep bmn report FILE [--json]", bmn_report_cmd},
+     NULL,
+     "Plays N random deals of Beggar My Neighbour (--deals N), from deal --first on (deal i is a\n"
+     "pure function of --seed and i), and reports the longest games by cards and by tricks, the\n"
+     "histogram of game lengths and the loops found. With --checkpoint FILE the search is saved\n"
+     "as it goes and resumed from FILE."},
+    {"report", "lockstep bmn report FILE [--json]", bmn_report_cmd, NULL},
 };
 
 const ls_workload ls_workload_bmn = {

@@ -39,11 +39,16 @@ static void render_report(const bmn_params *p, const bmn_state *st, int running,
 int bmn_report_cmd(int argc, char **argv)
 {
     int json = 0;
+    ls_common common = {0}; /* --quiet, which every command takes: a report shows no progress */
     ls_error err = {{0}, 0};
-    ls_opt opts[] = {{"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print the report as one JSON object", NULL, NULL}};
+    ls_opt opts[] = {
+        {"json", LS_OPT_FLAG, &json, 0, 0, NULL, "print the report as one JSON object", NULL, NULL},
+        LS_OPT_QUIET(&common),
+    };
+    const int nopts = (int)(sizeof opts / sizeof opts[0]);
     const char *pos[1];
     int npos = 0;
-    int rc = ls_opts_parse(argc, argv, 3, opts, 1, pos, &npos, 1, &err);
+    int rc = ls_opts_parse(argc, argv, 3, opts, nopts, pos, &npos, 1, &err);
     if (rc == 1) {
         ls_opts_help(stdout, "lockstep bmn report FILE [--json]",
                      "Shows the search saved in a checkpoint (bmn search --checkpoint FILE): its seed and\n"
@@ -51,7 +56,7 @@ int bmn_report_cmd(int argc, char **argv)
                      "record is replayed first, as a resume would. The file is only read, also while a\n"
                      "search runs on it: the report is the state after its last commit, and says whether\n"
                      "a search is running on it now.",
-                     opts, 1);
+                     opts, nopts);
         return 0;
     }
     if (rc == 0 && npos != 1)
