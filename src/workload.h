@@ -167,6 +167,12 @@ typedef struct ls_workload {
      * perturbs the named JSON field of a result; -1 when the field is not
      * one of the result's. */
     int (*fault)(ls_run *run, const char *field);
+    /* Whether a run with these (validated) params follows the exact
+     * floating-point rule (dialect.h), which a device may rightly refuse
+     * (ls_set_exact_fp): `check` then reports such a device not
+     * supported, with the reason, as conformance does, rather than
+     * failed. NULL: no run of the workload computes floats under it. */
+    int (*exact_fp)(const void *params);
     /* Optional: what to tell a person after the report of a run that
      * finished or that a signal stopped, on `out` (standard error): how to
      * go on from what it saved (a search's checkpoint: how many deals it

@@ -12,6 +12,12 @@ the JUnit file (<skipped message="...">), and only a failure exits 1;
 when nothing could run at all the exit status stays 77 with
 --skip-unavailable (1 without).
 
+`check` too (issue 35): a device (or a set holding one) that refuses ray's
+exact mode is a row "not supported" with the reason, left out of the
+comparison, not an error that fails the check (exit 1): `check all`
+failed so on every device without correctly rounded divide and sqrt,
+Intel's OpenCL CPU runtime among them.
+
 usage: conformance_outcomes.py LOCKSTEP
 """
 import json
@@ -102,6 +108,28 @@ with tempfile.TemporaryDirectory() as tmp:
     d = json.loads(p.stdout) if p.stdout.startswith('{') else {}
     expect(p.returncode == 0 and d.get('passed') == 1 and d.get('not_supported') == 0,
            'without the switch the OpenCL device passes the float rule', p.stdout + p.stderr)
+
+    # check: the refusal is not supported, not a failure; only OpenMP's
+    # image is left to compare (77), and the rest still agree.
+    check = [LS, 'check', 'ray', '--size', '16x8', '--spp', '1', '--quiet']
+    e = dict(os.environ, **REFUSES)
+    e.pop('LOCKSTEP_DEBUG_FAULT', None)
+    p = subprocess.run(check + ['--backend', 'openmp,opencl', '--json'], capture_output=True, text=True, env=e,
+                       timeout=300)
+    d = json.loads(p.stdout) if p.stdout.startswith('{') else {}
+    runs = {r.get('device'): r for r in d.get('runs', [])}
+    gone = runs.get('opencl:0', {})
+    expect(p.returncode == 77 and d.get('status') == 'skipped' and d.get('compared') == 1 and
+           d.get('not_supported') == 1 and 'error' not in gone and
+           'CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT' in gone.get('not_supported', ''),
+           'check ray: a device refusing the exact rule is not supported, with the reason; not an error',
+           'rc=%d %s %s' % (p.returncode, p.stdout[-600:], p.stderr))
+    p = subprocess.run(check + ['--backend', 'openmp,opencl,openmp+opencl'], capture_output=True, text=True, env=e,
+                       timeout=300)
+    rows = [l for l in p.stdout.splitlines() if l.startswith(('opencl:0 ', 'openmp+opencl '))]
+    expect(p.returncode == 77 and len(rows) == 2 and all('not supported: opencl:0: ' in l for l in rows) and
+           'error' not in p.stdout and 'only 1 device ran' in p.stdout and '2 not supported' in p.stdout,
+           'check ray: the device and a set holding it are rows not supported, saying why', p.stdout)
 
     # Nothing available at all: the exit status of old, the counts and the JUnit file.
     if absent:

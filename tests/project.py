@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The project around the code: the main job installs only what the build
 needs (the test suite's own packages, clang for the fuzzers, Oclgrind,
-Random123, groff, Golly's bgolly, come with tools/deps.sh --tests, which tools/test.sh
-passes and tools/quickstart.sh does not); the README says how to build
+Random123, groff, Golly's bgolly, pip, come with tools/deps.sh --tests, which tools/test.sh
+passes and tools/quickstart.sh does not, and which also puts Intel's OpenCL
+CPU runtime in the git-ignored .deps/, or says why not and goes on without
+it when the package index cannot be reached); the README says how to build
 without root; the licence is the one meson.build names; the guide to adding
 a backend names the primitives src/gpu.h and src/backend.h declare, and
 files that exist; every file the README and docs/ name exists (a move
@@ -35,11 +37,27 @@ def packages(*flags):
 
 
 main, tests = packages(), packages('--tests')
-TEST_ONLY = {'clang', 'libclang-rt-dev', 'oclgrind', 'librandom123-dev', 'groff-base', 'golly'}
+TEST_ONLY = {'clang', 'libclang-rt-dev', 'oclgrind', 'librandom123-dev', 'groff-base', 'golly', 'python3-pip'}
 expect(main and not TEST_ONLY & set(main), 'the main job installs none of the test-only packages', str(main))
 expect(set(main) | TEST_ONLY == set(tests), 'deps.sh --tests adds exactly the test-only packages', str(tests))
 bad = subprocess.run(['bash', os.path.join(ROOT, 'tools/deps.sh'), '--frobnicate'], capture_output=True, text=True)
 expect(bad.returncode == 2 and 'usage' in bad.stderr, 'deps.sh refuses an unknown flag', bad.stderr)
+
+# Intel's OpenCL CPU runtime (tools/intel_opencl.sh): deps.sh runs it with
+# --tests only; into a git-ignored directory; without the package index
+# (one on a closed port of this machine) it says so, exits 0 and leaves
+# nothing behind, so that the tests needing it skip.
+deps = open(os.path.join(ROOT, 'tools/deps.sh')).read()
+expect(re.search(r'^\[ "\$tests" = 1 \] \|\| exit 0\nbash "\$\(dirname "\$0"\)/intel_opencl.sh"$', deps, re.M),
+       'deps.sh installs Intel\'s OpenCL runtime with --tests only')
+expect('/.deps/' in open(os.path.join(ROOT, '.gitignore')).read().split(), '.deps/ is git-ignored')
+with tempfile.TemporaryDirectory() as tmp:
+    offline = dict(os.environ, PIP_INDEX_URL='http://127.0.0.1:9/simple', PIP_FIND_LINKS='', PIP_NO_CACHE_DIR='1')
+    p = subprocess.run(['bash', os.path.join(ROOT, 'tools/intel_opencl.sh'), os.path.join(tmp, 'intel-opencl')],
+                       capture_output=True, text=True, env=offline, timeout=300)
+    expect(p.returncode == 0 and 'its tests will be skipped' in p.stderr and not os.listdir(tmp),
+           'tools/intel_opencl.sh without the package index: says so, exit 0, nothing left',
+           'rc=%d %s %s' % (p.returncode, p.stderr, os.listdir(tmp)))
 
 
 def calls(script):

@@ -17,16 +17,24 @@
 #   OpenCL implementation that checks every memory access and data race of
 #   the kernels (tests/oclgrind.py); groff, to render the man page
 #   (tests/install.py); Golly, whose bgolly is Life's outside reference
-#   (tests/life_golly.py)
+#   (tests/life_golly.py); pip, which fetches Intel's OpenCL CPU runtime
+#   (below)
+#   Intel's OpenCL CPU runtime, a fourth OpenCL implementation the tests
+#   run beside PoCL and Oclgrind (tests/intel_opencl.py): no Debian package
+#   has it, so it comes from the Python package index (intel-opencl-rt, a
+#   pinned version and hash), unpacked into .deps/intel-opencl/ of this
+#   checkout (git-ignored; no system file is changed). Without the network
+#   it is left out, with a note, and its tests are skipped.
 # CUDA is not a Debian package here: install NVIDIA's toolkit for nvcc; the
 # build finds it on PATH or in /usr/local/cuda.
 set -eu
 pkgs="gcc libc6-dev meson ninja-build pkg-config python3 libsqlite3-dev libxxhash-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libpng-dev libgif-dev openmpi-bin libopenmpi-dev"
-test_pkgs="librandom123-dev clang libclang-rt-dev oclgrind groff-base golly"
+test_pkgs="librandom123-dev clang libclang-rt-dev oclgrind groff-base golly python3-pip"
 print=0
+tests=0
 for arg in "$@"; do
   case "$arg" in
-    --tests) pkgs="$pkgs $test_pkgs" ;;
+    --tests) pkgs="$pkgs $test_pkgs"; tests=1 ;;
     --print) print=1 ;;  # the packages, one a line; nothing is installed
     *) echo "usage: tools/deps.sh [--tests] [--print]" >&2; exit 2 ;;
   esac
@@ -47,3 +55,6 @@ if [ -n "$missing" ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+
+[ "$tests" = 1 ] || exit 0
+bash "$(dirname "$0")/intel_opencl.sh"

@@ -12,19 +12,20 @@
 typedef struct check_row {
     char label[160];
     char name[160];
-    char error[512];
+    char error[512]; /* why it failed, or why it is not supported */
     int ran, ok, stopped; /* stopped: a signal cut its run short */
+    int not_supported;    /* the device rightly refused the run (error says why) */
     ls_run run;
     char *json; /* the result's members */
 } check_row;
 
 typedef struct check_outcome {
-    int compared, failures, agree, interrupted;
+    int compared, failures, agree, interrupted, not_supported;
 } check_outcome;
 
 /* One run of a check: where it ran, and either its digest and the result
  * fields that differ from the reference run's ("differs":[] when none),
- * or why it could not run. */
+ * why the device does not support it, or why it could not run. */
 static void check_row_json(FILE *out, const check_row *r, const check_row *ref)
 {
     fprintf(out, "{\"device\":");
@@ -42,7 +43,7 @@ static void check_row_json(FILE *out, const check_row *r, const check_row *ref)
             ls_json_diff_members(ref->json, ref->label, r->json, r->label, NULL, out);
         fputs("]}", out);
     } else {
-        fprintf(out, ",\"error\":");
+        fprintf(out, r->not_supported ? ",\"not_supported\":" : ",\"error\":");
         ls_json_string(out, r->error);
         fprintf(out, "}");
     }
@@ -55,7 +56,7 @@ static void check_print_json(FILE *out, const ls_workload *w, const void *params
 {
     fprintf(out, "\"workload\":\"%s\",", w->name);
     ls_cmd_params_json(out, w, params, 0);
-    fprintf(out, ",\"compared\":%d,\"agree\":%s,\"runs\":[", o->compared,
+    fprintf(out, ",\"compared\":%d,\"not_supported\":%d,\"agree\":%s,\"runs\":[", o->compared, o->not_supported,
             o->agree && !o->failures && o->compared >= 2 ? "true" : "false");
     int first = 1;
     for (int i = 0; i < n; i++)
@@ -87,7 +88,8 @@ static void check_print_table(const ls_workload *w, const void *params, const ch
                    wresult, rows[i].run.summary, rows[i].run.seconds,
                    i != ref && strcmp(rows[i].run.digest, rows[ref].run.digest) ? "  DIFFERS" : "");
         else
-            printf("%-*s %-*s error: %s\n", wdev, rows[i].label, wname, rows[i].name, rows[i].error);
+            printf("%-*s %-*s %s: %s\n", wdev, rows[i].label, wname, rows[i].name,
+                   rows[i].not_supported ? "not supported" : "error", rows[i].error);
     }
     if (skipped[0])
         printf("not available: %s\n", skipped);
@@ -125,6 +127,11 @@ static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, ch
         return;
     }
     ls_dev_name(&s, row->name, sizeof row->name);
+    if (w->exact_fp && w->exact_fp(params) && !ls_set_exact_fp(&s, row->error, sizeof row->error)) {
+        row->not_supported = 1;
+        ls_set_close(&s);
+        return;
+    }
     char label[320];
     snprintf(label, sizeof label, "check %s on %s", w->name, row->label);
     ls_progress_bar bar;
@@ -151,7 +158,7 @@ static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, ch
 static check_outcome check_workload(const ls_workload *w, const void *params, const ls_dev_ref *devs, int ndev,
                                     const char *skipped, const ls_common *c, FILE *json_out)
 {
-    check_outcome o = {0, 0, 1, 0};
+    check_outcome o = {0, 0, 1, 0, 0};
     check_row *rows = calloc((size_t)ndev, sizeof *rows);
     if (!rows) {
         fprintf(stderr, "lockstep: out of memory\n");
@@ -163,8 +170,9 @@ static check_outcome check_workload(const ls_workload *w, const void *params, co
         check_one(w, params, devs[i], &rows[i], c);
         if (!rows[i].ran)
             continue;
+        o.not_supported += rows[i].not_supported;
         if (!rows[i].ok) {
-            o.failures += !rows[i].stopped;
+            o.failures += !rows[i].stopped && !rows[i].not_supported;
             continue;
         }
         if (ref < 0)
@@ -187,6 +195,8 @@ static check_outcome check_workload(const ls_workload *w, const void *params, co
             printf("skipped: only %d device ran, so nothing was compared\n", o.compared);
         else if (!o.failures)
             printf("%d devices agree\n", o.compared);
+        if (o.not_supported && o.agree && !o.failures && !ls_progress_interrupted())
+            printf("%d not supported, each row saying why\n", o.not_supported);
     }
     for (int i = 0; i < ndev; i++) {
         if (rows[i].ok)
@@ -232,6 +242,8 @@ int ls_cmd_check(int argc, char **argv)
                  "--backend names, e.g. openmp,opencl:1) and compares the full results; `all` runs every\n"
                  "workload at a small size. Exits 1 with the fields that differ when any two disagree,\n"
                  "77 (skipped) when fewer than two devices could be compared, 0 when all agree.\n"
+                 "A device that rightly refuses a run is \"not supported\", with the reason, and not\n"
+                 "compared: one without correctly rounded divide and sqrt, for ray's exact mode.\n"
                  "A set in the list (cuda:all, openmp+opencl:0) is one run spread over its devices, compared\n"
                  "like a device (cuda:0,cuda:all: two GPUs against one), for the workloads that run on a\n"
                  "set (%s; the others leave sets out).\n"

@@ -29,12 +29,20 @@
 #define GRV_MWC_HI
 #include "graveler.h"
 
-/* How far the 64-battle loop is unrolled. On the H200, 1e9 battles: 4.028
- * ms at 4, 3.966 at 8, 3.996 at 16 through CUDA; 4.014, 4.009, 3.969
- * through NVIDIA's OpenCL (docs/perf/2026-11-24-h200-graveler-unroll.log;
- * 1 and 2 were slower still). With the opaque zero above, CUDA: 3.98 ms
- * at 4, 3.85 at 8, 3.82 at 16 (docs/perf/2026-11-24-h200-graveler-
- * addend.log): 16 through CUDA, 8 through OpenCL (3.81 ms there). */
+/* How far the 64-battle loop is unrolled, on NVIDIA only, where it was
+ * measured. On the H200, 1e9 battles: 4.028 ms at 4, 3.966 at 8, 3.996
+ * at 16 through CUDA; 4.014, 4.009, 3.969 through NVIDIA's OpenCL
+ * (docs/perf/2026-11-24-h200-graveler-unroll.log; 1 and 2 were slower
+ * still). With the opaque zero above, CUDA: 3.98 ms at 4, 3.85 at 8,
+ * 3.82 at 16 (docs/perf/2026-11-24-h200-graveler-addend.log): 16 through
+ * CUDA, 8 through NVIDIA's OpenCL (3.81 ms there).
+ * Elsewhere the compiler chooses. The loop's body is the whole battle,
+ * itself unrolled in the default-turns copy, and a compiler is free to
+ * take an unroll pragma as a demand: Intel's OpenCL CPU compiler, asked
+ * to unroll that 8 times, never finished building the program (LLVM's
+ * scalar evolution recursing while it unrolled, memory growing without
+ * bound; docs/perf/2026-11-28-intel-opencl-builds.log). */
+#if defined(__CUDACC__) || defined(LS_NV_PTX)
 #ifndef GRV_UNROLL
 #ifdef __CUDACC__
 #define GRV_UNROLL 16
@@ -44,6 +52,10 @@
 #endif
 #define GRV_PRAGMA_(x) _Pragma(#x)
 #define GRV_PRAGMA(x) GRV_PRAGMA_(x)
+#define GRV_UNROLL_BATTLES GRV_PRAGMA(unroll GRV_UNROLL)
+#else
+#define GRV_UNROLL_BATTLES
+#endif
 
 /* Inlined into the kernel twice: once with the default turn count as a
  * constant, which lets the compiler unroll the battle, once generic. */
@@ -58,7 +70,7 @@ LS_DEVICE void grv_play_private(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls
         x.hi = opaque_hi ? (ls_u64)(lid >> 16) << 32 : 0u;
         ls_u64 b0 = s * GRV_BATTLES_PER_STREAM;
         if (b0 >= lo && b0 + GRV_BATTLES_PER_STREAM <= hi) {
-            GRV_PRAGMA(unroll GRV_UNROLL)
+            GRV_UNROLL_BATTLES
             for (ls_u32 j = 0; j < GRV_BATTLES_PER_STREAM; j++)
                 hist[grv_battle(&x, turns) * wg + lid]++;
         } else {

@@ -164,6 +164,12 @@ static int ray_params_validate(void *pp, ls_error *err)
     return check_out(o, err);
 }
 
+static int ray_exact_fp(const void *pp)
+{
+    const ray_opts *o = pp;
+    return o->job.mode == RAY_MODE_EXACT;
+}
+
 static void ray_run_free(ls_run *run)
 {
     ray_data *d = run->data;
@@ -529,6 +535,7 @@ const ls_workload ls_workload_ray = {
     .output_on_stdout = ray_output_on_stdout,
     .diff = ray_diff,
     .fault = ray_fault,
+    .exact_fp = ray_exact_fp,
     .run_free = ray_run_free,
     .cases = ray_cases,
     .ncases = RAY_GOLDEN_COUNT,

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Intel's OpenCL CPU runtime, an OpenCL implementation with a compiler of
+its own (LLVM with Intel's vectorizer), as a test device beside PoCL and
+Oclgrind (issue 35):
+
+- `conformance` on it: every case passes, except those under the exact
+  floating-point rule (the float probe, ray), which are not supported,
+  naming CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT, where the device does not
+  offer correctly rounded divide and sqrt (this runtime says it does not;
+  should it ever say it does, they must pass);
+- `check all` on OpenMP, PoCL and it: every workload agrees, ray's exact
+  mode not supported on it as above;
+- Life 3D's tile walk, many generations a launch with group barriers
+  between them (LOCKSTEP_DEBUG_LIFE_MANY=1 makes the driver choose it on
+  a CPU; 2D's many-generation kernel runs on CPUs anyway), agrees with
+  OpenMP and PoCL;
+- ray's fast mode runs on it, within 40 dB PSNR of exact mode.
+
+Its compiler never finished building Graveler's program while an unroll
+pragma meant for NVIDIA asked it to unroll the 64-battle loop around an
+already unrolled battle; `conformance` and `check all` hung so, their
+memory growing past 9 GB. Every run here is bounded in time (killed at
+the limit: SIGTERM did not end such a run) and in address space (the
+compiler then aborts), so a build that runs away fails this test with a
+message instead of hanging the suite or starving the machine.
+
+The runtime is the one tools/intel_opencl.sh installs (tools/deps.sh
+--tests does) into .deps/intel-opencl of the source tree; the runs see it
+through OCL_ICD_VENDORS, whose directory lists the system's ICDs too.
+Exit 77 (skipped) when it is not installed.
+
+usage: intel_opencl.py LOCKSTEP SOURCE_ROOT
+"""
+import json
+import math
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+
+from harness import expect, finish
+
+LOCKSTEP, ROOT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+VENDORS = os.path.join(ROOT, '.deps', 'intel-opencl', 'vendors')
+if not os.path.exists(os.path.join(VENDORS, 'intel-cpu.icd')):
+    print('skipped: Intel\'s OpenCL CPU runtime is not installed (bash tools/intel_opencl.sh, which tools/deps.sh '
+          '--tests runs, puts it in .deps/intel-opencl)')
+    sys.exit(77)
+ENV = dict(os.environ, OCL_ICD_VENDORS=VENDORS)
+ENV.pop('LOCKSTEP_DEBUG_FAULT', None)
+SECONDS = 180           # a run that takes longer is killed: a build that never ends
+ADDRESS_SPACE = 6 << 30  # a compiler that grows past this aborts
+REFUSAL = 'CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT'
+
+
+def bounded():
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+
+def run(args, env=None):
+    """lockstep ARGS with Intel's runtime in sight, bounded: (exit status
+    or None when it ran past SECONDS and was killed, stdout, stderr)."""
+    p = subprocess.Popen([LOCKSTEP] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=dict(ENV, **(env or {})), preexec_fn=bounded)
+    try:
+        out, err = p.communicate(timeout=SECONDS)
+        return p.returncode, out, err
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        return None, out, err
+
+
+def why(what, rc, out, err):
+    """What a failed run's report says: the limit it ran past, or how it ended."""
+    if rc is None:
+        head = '%s did not finish in %d s and was killed (a program build that never ends?)' % (what, SECONDS)
+    elif rc < 0:
+        head = '%s was killed by signal %d (a build past the %d GiB address space cap aborts)' % (
+            what, -rc, ADDRESS_SPACE >> 30)
+    else:
+        head = '%s exited %d' % (what, rc)
+    return '%s\nstdout: %s\nstderr: %s' % (head, out[-1500:], err[-1500:])
+
+
+def doc(out):
+    try:
+        return json.loads(out)
+    except ValueError:
+        return {}
+
+
+rc, out, err = run(['devices', '--json'])
+devices = [d for b in doc(out).get('backends', []) if b.get('backend') == 'opencl' for d in b.get('devices', [])]
+intel = [d['device'] for d in devices if d.get('platform') == 'Intel(R) OpenCL']
+pocl = [d['device'] for d in devices if d.get('platform') == 'Portable Computing Language']
+if not expect(rc == 0 and intel, 'OCL_ICD_VENDORS=%s: Intel\'s device is listed' % VENDORS,
+              why('devices --json', rc, out, err)):
+    finish()
+INTEL = intel[0]
+print('Intel\'s runtime is %s; PoCL %s' % (INTEL, pocl[0] if pocl else 'absent'))
+
+# ---- conformance ------------------------------------------------------------
+rc, out, err = run(['conformance', '--backend', INTEL, '--json'])
+d = doc(out)
+cases = d.get('cases', [])
+exact = [c for c in cases if c.get('case', '').startswith(('exact float', 'ray '))]
+others = [c for c in cases if c not in exact]
+expect(rc == 0 and cases and d.get('failed') == 0, 'conformance on %s: exit 0, nothing failed' % INTEL,
+       why('conformance', rc, out, err))
+expect(others and all(c.get('outcome') == 'pass' for c in others),
+       'conformance on %s: every case outside the exact rule passes (%d)' % (INTEL, len(others)),
+       str([c for c in others if c.get('outcome') != 'pass']))
+expect(exact and all(c.get('outcome') == 'pass' or (c.get('outcome') == 'not supported' and REFUSAL in c.get('detail', ''))
+                     for c in exact),
+       'conformance on %s: the exact rule\'s cases pass, or are not supported naming %s' % (INTEL, REFUSAL),
+       str(exact))
+
+# ---- check all beside OpenMP and PoCL ----------------------------------------------
+spec = ','.join(['openmp'] + pocl[:1] + [INTEL])
+rc, out, err = run(['check', 'all', '--backend', spec, '--quiet', '--json'])
+d = doc(out)
+checks = {c.get('workload'): c for c in d.get('checks', [])}
+expect(rc == 0 or (rc == 77 and not pocl), 'check all --backend %s: exit 0' % spec, why('check all', rc, out, err))
+for name in ('graveler', 'bmn', 'life', 'ray'):
+    c = checks.get(name, {})
+    runs = {r.get('device'): r for r in c.get('runs', [])}
+    mine = runs.get(INTEL, {})
+    refused = name == 'ray' and REFUSAL in mine.get('not_supported', '')
+    expect(c.get('agree') is True or (refused and not pocl),
+           'check %s: the devices agree' % name, json.dumps(c)[:1500])
+    expect(mine.get('matches_reference') is True or refused,
+           'check %s: %s agrees with OpenMP%s' % (name, INTEL, ' (or is not supported: the exact rule)'
+                                                  if name == 'ray' else ''), json.dumps(mine))
+
+# ---- Life 3D's tile walk -----------------------------------------------------------
+# A tile taller than the grid, segments of planes (as the check suite).
+args = ['--dims', '3', '--size', '1023x20x61', '--steps', '13']
+rc, out, err = run(['check', 'life'] + args + ['--backend', spec, '--quiet'], {'LOCKSTEP_DEBUG_LIFE_MANY': '1'})
+expect(rc == 0 and '%d devices agree' % len(spec.split(',')) in out,
+       'check life %s, the tile walk: %s agrees' % (' '.join(args), INTEL), why('check life', rc, out, err))
+
+
+# ---- ray's fast mode ----------------------------------------------------------
+def pixels(path):
+    with open(path, 'rb') as f:
+        return f.read().split(b'\n', 3)[3]
+
+
+RAY = ['--size', '48x32', '--spp', '16', '--quiet']
+with tempfile.TemporaryDirectory() as tmp:
+    fast, exact_ppm = os.path.join(tmp, 'fast.ppm'), os.path.join(tmp, 'exact.ppm')
+    rc, out, err = run(['ray', '--mode', 'fast', '--backend', INTEL, '--out', fast] + RAY)
+    rc2, out2, err2 = run(['ray', '--backend', 'openmp', '--out', exact_ppm] + RAY)
+    if expect(rc == 0 and os.path.exists(fast), 'ray --mode fast on %s: runs' % INTEL, why('ray', rc, out, err)) and \
+            expect(rc2 == 0 and os.path.exists(exact_ppm), 'ray exact mode on openmp', why('ray', rc2, out2, err2)):
+        a, b = pixels(fast), pixels(exact_ppm)
+        se = sum((x - y) * (x - y) for x, y in zip(a, b))
+        db = float('inf') if se == 0 else 10 * math.log10(255 * 255 * len(a) / se)
+        expect(len(a) == len(b) and db >= 40, 'ray fast mode on %s: %.1f dB PSNR from exact (at least 40)' % (INTEL, db))
+finish()
