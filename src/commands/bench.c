@@ -475,7 +475,11 @@ static int bench_devices(const ls_workload *w, const void *params, const ls_dev_
         ls_error e = {{0}, 0};
         bench_result r = {0};
         int opened = ls_dev_open(devs[d], &s, &e) == 0;
-        int ok = opened && bench_runs(w, params, &s, label, plan, &r, &e) == 0;
+        /* A device that rightly refuses the run (the exact floating-point
+         * rule, as conformance and check say): not supported, no failure. */
+        char refusal[300] = "";
+        int refused = opened && w->exact_fp && w->exact_fp(params) && !ls_set_exact_fp(&s, refusal, sizeof refusal);
+        int ok = opened && (refused || bench_runs(w, params, &s, label, plan, &r, &e) == 0);
         const char *name = opened ? (s.ndevices > 1 ? s.label : s.dev[0].info.name) : "";
         int timed = ok && r.timed > 0;
         /* A device that failed to open while a stop was requested:
@@ -485,10 +489,15 @@ static int bench_devices(const ls_workload *w, const void *params, const ls_dev_
             ok = 1;
         }
         t->failures += !ok;
-        if (t->json && (timed || !ok)) {
+        if (t->json && (timed || !ok || refused)) {
             fprintf(t->json->f, "%s{", t->rows++ ? "," : "");
             if (timed) {
                 bench_json(t->json->f, w, params, label, name, plan, &r);
+            } else if (refused) {
+                fprintf(t->json->f, "\"workload\":\"%s\",\"device\":", w->name);
+                ls_json_string(t->json->f, label);
+                fprintf(t->json->f, ",\"not_supported\":");
+                ls_json_string(t->json->f, refusal);
             } else {
                 fprintf(t->json->f, "\"workload\":\"%s\",\"device\":", w->name);
                 ls_json_string(t->json->f, label);
@@ -496,6 +505,8 @@ static int bench_devices(const ls_workload *w, const void *params, const ls_dev_
                 ls_json_string(t->json->f, e.msg);
             }
             fputc('}', t->json->f);
+        } else if (!t->json && refused) {
+            printf("%-9s %-12s %-32.32s not supported: %s\n", w->name, label, name, refusal);
         } else if (!t->json && (timed || !ok)) {
             bench_row(w, label, name, &r, ok ? NULL : e.msg);
         }
@@ -504,7 +515,7 @@ static int bench_devices(const ls_workload *w, const void *params, const ls_dev_
             snprintf(about, sizeof about, "%s on %s: ", w->name, label);
             print_warnings(&r, about);
         }
-        int kept = (timed || !ok) ? table_keep(t, w, opened ? &s : NULL, &devs[d], timed ? r.median : 0, err) : 0;
+        int kept = (timed || !ok || refused) ? table_keep(t, w, opened ? &s : NULL, &devs[d], timed ? r.median : 0, err) : 0;
         bench_result_free(&r);
         if (opened)
             ls_set_close(&s);
