@@ -12,8 +12,8 @@ and forced by LOCKSTEP_SHAPE for measuring one shape against another:
   - forced shapes compute what OpenMP computes: `check life` over the 2D
     kernels that exchange words (LOCKSTEP_DEBUG_LIFE_MANY=1) agrees under
     the group and CPU shapes on PoCL, and under Intel's sub-group shuffles
-    where Intel's runtime is here (a shuffle that reads the wrong lane is
-    seen: the grids differ).
+    where tools/intel_opencl.sh put Intel's runtime in .deps/ (a shuffle
+    that reads the wrong lane is seen: the grids differ).
 
 usage: kernel_shape.py LOCKSTEP
 """
@@ -26,6 +26,7 @@ import sys
 from harness import expect, finish
 
 LOCKSTEP = sys.argv[1]
+INTEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '.deps', 'intel-opencl', 'vendors')
 LIFE = ['check', 'life', '--dims', '2', '--size', '100x37', '--steps', '40', '--quiet']
 
 
@@ -53,7 +54,9 @@ cpus = [d for d in cl if d['type'] == 'CPU']
 expect(cpus and all(d['shape'] == 'cpu' for d in cpus), 'every OpenCL CPU device runs the CPU shape',
        str([(d['device'], d['shape']) for d in cl]))
 pocl = next((d['device'] for d in cl if 'Portable Computing Language' in d['platform']), None)
-intel = next((d['device'] for d in cl if d['platform'].startswith('Intel') and d['type'] == 'CPU'), None)
+intel_env = {'OCL_ICD_VENDORS': INTEL} if os.path.exists(os.path.join(INTEL, 'intel-cpu.icd')) else {}
+with_intel = opencl_devices(**intel_env).get('opencl', []) if intel_env else cl
+intel = next((d['device'] for d in with_intel if d['platform'].startswith('Intel') and d['type'] == 'CPU'), None)
 
 text = run(['devices'])
 expect(text.returncode == 0 and 'kernel shape: cpu (' in text.stdout, 'devices says the shape in words',
@@ -77,7 +80,8 @@ if pocl:
         expect(r.returncode == 0 and 'devices agree' in r.stdout, 'PoCL forced to the %s shape agrees' % shape,
                r.stdout + r.stderr)
 if intel:
-    r = run(LIFE + ['--backends', 'openmp,' + intel], LOCKSTEP_SHAPE='subgroup', LOCKSTEP_DEBUG_LIFE_MANY='1')
+    r = run(LIFE + ['--backends', 'openmp,' + intel], LOCKSTEP_SHAPE='subgroup', LOCKSTEP_DEBUG_LIFE_MANY='1',
+            **intel_env)
     expect(r.returncode == 0 and 'devices agree' in r.stdout,
            "Intel's CPU runtime in sub-groups of 32 shuffling agrees", r.stdout + r.stderr)
 else:
