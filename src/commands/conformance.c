@@ -9,6 +9,7 @@
 #include "devlist.h"
 #include "output.h"
 #include "progress.h"
+#include "program_cache.h"
 #include "version.h"
 
 /* The rule every backend must keep for floats (src/kernels/dialect.h), as
@@ -428,6 +429,7 @@ int ls_cmd_conformance(int argc, char **argv)
         {"skip-unavailable", LS_OPT_FLAG, &skip_unavailable, 0, 0, NULL,
          "exit 77 (test harnesses' 'skipped') when the backend is not available here", NULL, NULL},
         LS_OPT_JSON(&c),
+        LS_OPT_NO_CACHE(&c),
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     int rc = ls_opts_parse(argc, argv, 2, opts, n, NULL, NULL, 0, &err);
@@ -448,6 +450,7 @@ int ls_cmd_conformance(int argc, char **argv)
     }
     if (rc != 0)
         return ls_report(&err);
+    ls_program_cache_bypass(c.no_cache ? "--no-cache" : NULL);
     if (only && strcmp(only, "float") != 0 && !ls_workload_find(only)) {
         ls_fail_usage(&err, "--workload: unknown workload '%s'", only);
         return ls_report(&err);

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "output.h"
 #include "progress.h"
+#include "program_cache.h"
 #include "set_run.h"
 #include "version.h"
 
@@ -148,15 +149,17 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     extra[nextra++] = (ls_opt)LS_OPT_JSON(&c);
     extra[nextra++] = (ls_opt)LS_OPT_QUIET(&c);
     extra[nextra++] = (ls_opt)LS_OPT_PROGRESS_EVERY(&c);
+    extra[nextra++] = (ls_opt)LS_OPT_NO_CACHE(&c);
     if (!has_own_timings(w, params))
         extra[nextra++] = (ls_opt){"timings", LS_OPT_FLAG, &timings, 0, 0, NULL,
-                                   "say where the run's time went, in wall seconds: opening the devices and the "
-                                   "run (--json: \"timings\")",
+                                   "say where the run's time went, in wall seconds: opening the devices, the run, "
+                                   "and the GPU programs built or loaded from the cache (--json: \"timings\")",
                                    NULL, NULL};
     if (w->write_outputs) /* --sync only where the run writes files */
         extra[nextra++] = (ls_opt)LS_OPT_SYNC(&c);
     int rc = ls_cmd_parse_params(w, params, 1, argc, argv, first, extra, nextra, usage, w->summary, &err);
     ls_output_set_sync(c.sync);
+    ls_program_cache_bypass(c.no_cache ? "--no-cache" : NULL);
     /* Every rank must compute the same problem: a wrapper that gave one
      * rank another --seed would mix two searches into one answer. Every
      * rank takes part whatever its own parse gave (a rank that alone
