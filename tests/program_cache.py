@@ -17,7 +17,9 @@ its own cache, and lockstep's leaves it alone by default):
   - the directory is $LOCKSTEP_CACHE_DIR, else $XDG_CACHE_HOME/lockstep,
     else ~/.cache/lockstep;
   - on Intel's OpenCL runtime (where present), Life's and BMN's programs
-    come from the cache too.
+    come from the cache too;
+  - on a CUDA GPU (where present), the CUBIN NVRTC makes for a Life rule is
+    loaded by the second run, and compiled again when cut short.
 usage: program_cache.py LOCKSTEP
 """
 import ctypes
@@ -77,10 +79,10 @@ def xxh3():
     return lambda data: f(data, len(data), 0)
 
 
-def opencl_devices():
+def devices_of(backend):
     p = subprocess.run([LS, 'devices', '--json'], capture_output=True, text=True, env=BASE)
     for b in json.loads(p.stdout)['backends'] if p.returncode == 0 else []:
-        if b['backend'] == 'opencl' and b['available']:
+        if b['backend'] == backend and b['available']:
             return b['devices']
     return []
 
@@ -100,7 +102,7 @@ def expect_rebuilt(dev, args, env, cache, answer, what, counter):
            '%s: %s: the file was replaced; the next run loads it' % (dev, what), str(got))
 
 
-devices = opencl_devices()
+devices, cuda = devices_of('opencl'), devices_of('cuda')[:1]
 if not devices:
     print('skipped: no OpenCL device here')
     sys.exit(77)
@@ -194,6 +196,29 @@ try:
         expect(files(both) == files(cache) and programs(doc).get('loaded') == 1,
                '%s: and leave one whole file, which the next run loads' % dev, '%s %s' % (files(both),
                                                                                          programs(doc)))
+
+    # ---- NVRTC's CUBINs (Life's rule built in), where a CUDA GPU is ------------------
+    for d in cuda:
+        cache = os.path.join(tmp, 'nvrtc')
+        w = ['life', '--dims', '2', '--size', '64', '--steps', '4', '--rule', 'B36/S23', '--backend', d['device']]
+        runs = [run(w, BASE, cache) for _ in range(2)]
+        got = [programs(doc) for _, doc in runs]
+        built = got[0].get('built', 0)
+        if built == 0:
+            print('(%s: no program built at run time: a build without NVRTC)' % d['device'])
+            continue
+        expect(all(p.returncode == 0 for p, _ in runs) and got[1].get('built') == 0 and got[1].get('loaded') == built
+               and runs[0][1].get('digest') == runs[1][1].get('digest') and
+               all(f.startswith('nvrtc-') for f in files(cache)),
+               '%s: the second run loads the CUBIN NVRTC made for the rule, the same answer' % d['device'], str(got))
+        for f in files(cache):
+            data = open(os.path.join(cache, f), 'rb').read()
+            open(os.path.join(cache, f), 'wb').write(data[:len(data) - 1])
+        p, doc = run(w, BASE, cache)
+        got = programs(doc)
+        expect(p.returncode == 0 and got.get('damaged') == built and got.get('built') == built and
+               doc.get('digest') == runs[0][1].get('digest'),
+               '%s: a CUBIN cut short is compiled again, the same answer' % d['device'], str(got))
 
     # ---- where the cache lives ------------------------------------------------
     dev = devices[0]['device']
