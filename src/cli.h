@@ -45,6 +45,7 @@ typedef struct ls_common {
     int quiet;
     uint64_t progress_every; /* seconds; 0: the default (progress.h) */
     int sync;                /* --sync: output files synced to disk before success (output.h) */
+    int no_cache;            /* --no-cache: GPU programs built from source, the cache bypassed */
 } ls_common;
 
 /* --backend SPEC names the device or devices everywhere; --backends, the
@@ -69,6 +70,14 @@ typedef struct ls_common {
     {"sync", LS_OPT_FLAG, &(c)->sync, 0, 0, NULL,                                                            \
      "sync output files to disk before reporting success (slower: 0.3-0.5 s a GiB), so they survive an OS "  \
      "crash or power loss; without it a kill still leaves the old file or the new one, never half",          \
+     NULL, NULL}
+/* The commands that run on devices: the program cache (program_cache.h)
+ * bypassed, set with ls_program_cache_bypass. */
+#define LS_OPT_NO_CACHE(c)                                                                                   \
+    {"no-cache", LS_OPT_FLAG, &(c)->no_cache, 0, 0, NULL,                                                    \
+     "build every GPU program from its source, neither reading nor writing the cache of built programs "     \
+     "($LOCKSTEP_CACHE_DIR, else $XDG_CACHE_HOME/lockstep, else ~/.cache/lockstep; LOCKSTEP_CACHE=off does "  \
+     "the same; deleting the directory clears it)",                                                          \
      NULL, NULL}
 #define LS_OPT_JSON(c) {"json", LS_OPT_FLAG, &(c)->json, 0, 0, NULL, "print the result as one JSON object", NULL, NULL}
 #define LS_OPT_QUIET(c) {"quiet", LS_OPT_FLAG, &(c)->quiet, 0, 0, NULL, "no progress display", NULL, NULL}

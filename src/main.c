@@ -4,6 +4,7 @@
 
 #include "cluster.h"
 #include "cpu_isa.h"
+#include "program_cache.h"
 #include "commands/commands.h"
 #include "manual.h"
 #include "output.h"
@@ -173,7 +174,7 @@ static int dispatch(int argc, char **argv)
     /* Before any command runs CPU code, so that no run starts under a cap
      * it would have to refuse from a device's thread. */
     ls_error err = {{0}, 0};
-    if (ls_cpu_isa_check(&err) != 0)
+    if (ls_cpu_isa_check(&err) != 0 || ls_program_cache_check_env(&err) != 0)
         return ls_report(&err);
     for (int i = 0; i < n; i++)
         if (strcmp(cmd, cmds[i].name) == 0)

@@ -469,5 +469,24 @@ for path in PATHS:
         expect(summaries.get(path[0]) and summaries[path[0]] not in text,
                'lockstep %s --help describes %s, not %s' % (' '.join(path), path[1], path[0]), text[:300])
 
+# --timings on every workload: Life's phases, the others the command's
+# (opening the devices and the run); the result the same with them.
+for args in (['graveler', '--battles', '1000'], ['bmn', 'search', '--deals', '20'], ['ray', '--size', '8', '--spp', '1'],
+             ['life', '--size', '16', '--steps', '2']):
+    rc, out, err = run(*args, '--backend', 'openmp', '--timings', '--json', '--quiet')
+    doc = json.loads(out) if rc == 0 else {}
+    t = doc.get('timings', {})
+    phases = ['open', 'run'] if args[0] != 'life' else ['open', 'input', 'start', 'kernels']
+    expect(all(isinstance(t.get(p), float) and t[p] >= 0 for p in phases),
+           'lockstep %s --timings --json: the phases %s' % (args[0], ', '.join(phases)), '%s %s' % (t, err[-200:]))
+    rc, plain, _ = run(*args, '--backend', 'openmp', '--json', '--quiet')
+    expect(rc == 0 and 'timings' not in json.loads(plain) and json.loads(plain).get('digest') == doc.get('digest'),
+           'lockstep %s: no timings without --timings, the same digest' % args[0])
+    rc, out, _ = run(*args, '--backend', 'openmp', '--timings', '--quiet')
+    expect(rc == 0 and len([line for line in out.splitlines() if line.startswith('timings:')]) == 1,
+           'lockstep %s --timings: a timings line in the report for people' % args[0], out[-300:])
+    rc, out, _ = run(*args[:2 if args[0] == 'bmn' else 1], '--help')
+    expect(out.count('--timings') == 1, 'lockstep %s --help: one --timings' % ' '.join(args[:1]), out[-300:])
+
 print('%d passed, %d failed' % (checks - failures, failures))
 sys.exit(1 if failures else 0)

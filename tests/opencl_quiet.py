@@ -38,7 +38,8 @@ with tempfile.TemporaryDirectory() as cache:
     # (Under the sanitizers, LeakSanitizer's table of the suppressions it
     # used would be on stderr too: not printed here.)
     lsan = (os.environ.get('LSAN_OPTIONS', '') + ':print_suppressions=0').lstrip(':')
-    env = dict(os.environ, POCL_CACHE_DIR=cache, LSAN_OPTIONS=lsan)
+    # lockstep's own cache of built programs off too: every program built.
+    env = dict(os.environ, POCL_CACHE_DIR=cache, LSAN_OPTIONS=lsan, LOCKSTEP_CACHE='off')
     for args in RUNS:
         r = subprocess.run([LS] + args, capture_output=True, text=True, env=env, timeout=300)
         foreign = [line for line in r.stderr.splitlines() if line.strip() and not line.startswith('lockstep: ')]

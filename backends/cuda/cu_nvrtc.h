@@ -13,8 +13,9 @@
  * nvcc built.
  *
  * The code is kept for the process by (program, definitions,
- * architecture), so the devices of a set share one compilation. Safe to
- * call from several threads (one compiles at a time). */
+ * architecture), so the devices of a set share one compilation, and on
+ * disk in the program cache (src/program_cache.h), so that the next run
+ * loads it. Safe to call from several threads (one compiles at a time). */
 #ifndef LOCKSTEP_CU_NVRTC_H
 #define LOCKSTEP_CU_NVRTC_H
 

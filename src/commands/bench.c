@@ -16,6 +16,7 @@
 #include "output.h"
 #include "portability.h"
 #include "progress.h"
+#include "program_cache.h"
 
 /* Runs spread when one took over this many times the median; the first
  * timed run is much slower when it took over this many times the median
@@ -638,6 +639,7 @@ static int bench_all(int argc, char **argv)
         {"warmup", LS_OPT_COUNT, &warmup, 0, 100, "W", "untimed runs first", NULL, NULL},
         LS_OPT_JSON(&c),
         LS_OPT_QUIET(&c),
+        LS_OPT_NO_CACHE(&c),
     };
     const int n = (int)(sizeof opts / sizeof opts[0]);
     int rc = ls_opts_parse(argc, argv, 3, opts, n, NULL, NULL, 0, &err);
@@ -647,6 +649,7 @@ static int bench_all(int argc, char **argv)
     }
     if (rc != 0)
         return ls_report(&err);
+    ls_program_cache_bypass(c.no_cache ? "--no-cache" : NULL);
     bench_plan plan = {warmup, repeat, !c.json && !c.quiet && isatty(STDERR_FILENO), 0, 0};
     if (debug_slow_run(&plan, &err) != 0)
         return ls_report(&err);
@@ -722,6 +725,7 @@ int ls_cmd_bench(int argc, char **argv)
         {"warmup", LS_OPT_COUNT, &warmup, 0, 100, "W", "untimed runs first", NULL, NULL},
         LS_OPT_JSON(&c),
         LS_OPT_QUIET(&c),
+        LS_OPT_NO_CACHE(&c),
     };
     const int nextra = (int)(sizeof extra / sizeof extra[0]);
     if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
@@ -746,6 +750,7 @@ int ls_cmd_bench(int argc, char **argv)
         free(params);
         return rc == 1 ? 0 : ls_report(&err);
     }
+    ls_program_cache_bypass(c.no_cache ? "--no-cache" : NULL);
     bench_plan plan = {warmup, repeat, !c.json && !c.quiet && isatty(STDERR_FILENO), 0, 0};
     if (paths && c.backend)
         ls_fail_usage(&err, "bench: --paths and --backend: choose one (--paths takes each device in turn)");

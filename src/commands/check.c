@@ -8,6 +8,7 @@
 #include "json_diff.h"
 #include "output.h"
 #include "progress.h"
+#include "program_cache.h"
 
 typedef struct check_row {
     char label[160];
@@ -229,7 +230,7 @@ int ls_cmd_check(int argc, char **argv)
     const char *list = NULL;
     ls_opt extra[] = {
         LS_OPT_DEVICES(&list, "every device of every backend"),
-        LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c)};
+        LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c), LS_OPT_NO_CACHE(&c)};
     const int nextra = (int)(sizeof extra / sizeof extra[0]);
     if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
         char names[256] = "";
@@ -281,6 +282,7 @@ int ls_cmd_check(int argc, char **argv)
         free(params);
         return rc == 1 ? 0 : ls_report(&err);
     }
+    ls_program_cache_bypass(c.no_cache ? "--no-cache" : NULL);
     ls_dev_ref devs[LS_MAX_DEVICES * 3];
     char skipped[1024];
     int ndev = ls_collect_devices("--backend", list, devs, LS_MAX_DEVICES * 3, skipped, sizeof skipped, &err);

@@ -9,6 +9,7 @@
 #include "devlist.h"
 #include "output.h"
 #include "progress.h"
+#include "program_cache.h"
 #include "version.h"
 
 /* The rule every backend must keep for floats (src/kernels/dialect.h), as
@@ -439,6 +440,7 @@ int ls_cmd_conformance(int argc, char **argv)
          "exit 77 (test harnesses' 'skipped') when the backend is not available here", NULL, NULL},
         LS_OPT_JSON(&c),
         LS_OPT_QUIET(&c), /* which every command takes: conformance shows no progress */
+        LS_OPT_NO_CACHE(&c),
     };
     int n = (int)(sizeof opts / sizeof opts[0]);
     int rc = ls_opts_parse(argc, argv, 2, opts, n, NULL, NULL, 0, &err);
@@ -459,6 +461,7 @@ int ls_cmd_conformance(int argc, char **argv)
     }
     if (rc != 0)
         return ls_report(&err);
+    ls_program_cache_bypass(c.no_cache ? "--no-cache" : NULL);
     if (only && strcmp(only, "float") != 0 && !ls_workload_find(only)) {
         ls_cmd_unknown_workload("--workload", only, "float", NULL, &err);
         return ls_report(&err);

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "output.h"
 #include "progress.h"
+#include "program_cache.h"
 #include "set_run.h"
 #include "version.h"
 
@@ -108,6 +109,18 @@ static int open_while_preparing(const ls_workload *w, void *params, const char *
     return opened;
 }
 
+/* Whether w's run has a --timings of its own (Life's phases); the others
+ * get the command's: opening the devices and the run. */
+static int has_own_timings(const ls_workload *w, void *params)
+{
+    ls_opt opts[LS_MAX_OPTS * 2];
+    int n = ls_cmd_bound_options(w, params, 1, opts);
+    for (int i = 0; i < n; i++)
+        if (strcmp(opts[i].name, "timings") == 0)
+            return 1;
+    return 0;
+}
+
 static void free_params(const ls_workload *w, void *params)
 {
     if (w->params_free)
@@ -119,9 +132,6 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
 {
     ls_common c = {0};
     ls_error err = {{0}, 0};
-    ls_opt extra[] = {LS_OPT_BACKEND(&c), LS_OPT_JSON(&c), LS_OPT_QUIET(&c), LS_OPT_PROGRESS_EVERY(&c), LS_OPT_SYNC(&c)};
-    /* --sync only where the run writes files. */
-    int nextra = (int)(sizeof extra / sizeof extra[0]) - (w->write_outputs ? 0 : 1);
     char usage_buf[128];
     if (!usage) {
         snprintf(usage_buf, sizeof usage_buf, "lockstep %s [options]", w->name);
@@ -132,8 +142,24 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
         fprintf(stderr, "lockstep: out of memory\n");
         return 1;
     }
+    int timings = 0;
+    ls_opt extra[8];
+    int nextra = 0;
+    extra[nextra++] = (ls_opt)LS_OPT_BACKEND(&c);
+    extra[nextra++] = (ls_opt)LS_OPT_JSON(&c);
+    extra[nextra++] = (ls_opt)LS_OPT_QUIET(&c);
+    extra[nextra++] = (ls_opt)LS_OPT_PROGRESS_EVERY(&c);
+    extra[nextra++] = (ls_opt)LS_OPT_NO_CACHE(&c);
+    if (!has_own_timings(w, params))
+        extra[nextra++] = (ls_opt){"timings", LS_OPT_FLAG, &timings, 0, 0, NULL,
+                                   "say where the run's time went, in wall seconds: opening the devices, the run, "
+                                   "and the GPU programs built or loaded from the cache (--json: \"timings\")",
+                                   NULL, NULL};
+    if (w->write_outputs) /* --sync only where the run writes files */
+        extra[nextra++] = (ls_opt)LS_OPT_SYNC(&c);
     int rc = ls_cmd_parse_params(w, params, 1, argc, argv, first, extra, nextra, usage, summary, &err);
     ls_output_set_sync(c.sync);
+    ls_program_cache_bypass(c.no_cache ? "--no-cache" : NULL);
     /* Every rank must compute the same problem: a wrapper that gave one
      * rank another --seed would mix two searches into one answer. Every
      * rank takes part whatever its own parse gave (a rank that alone
@@ -184,8 +210,15 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     ls_progress_bar bar;
     ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet, c.progress_every, s.job.rank, s.job.size);
     ls_run run;
+    int stopped_writing = 0;
+    double t_run = ls_now();
     rc = ls_cmd_run_workload(w, &s, params, &run, &prog, &err);
     ls_progress_finish(&bar);
+    if (rc == 0 && timings)
+        run.phases = (ls_phases){.n = 2,
+                                 .name = {"open", "run"},
+                                 .seconds = {s.open_seconds, ls_now() - t_run},
+                                 .slowest = {-1, -1}};
     if (rc == 0 && run.report.computed_only) {
         /* Another rank than 0: rank 0 reports and writes the files; a run
          * that rank 0 stopped on a signal ends every rank with its code. */

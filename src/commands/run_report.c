@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "gpu_call.h"
 #include "output.h"
+#include "program_cache.h"
 
 /* The devices of a run on several and what each did, as JSON members. */
 static void print_devices_json(const ls_set *set, const ls_set_report *st, FILE *out)
@@ -26,8 +27,50 @@ static void print_devices_json(const ls_set *set, const ls_set_report *st, FILE 
     fputc(']', out);
 }
 
-/* --timings: "timings":{"open":0.21,...,"slowest_rank":{...}} (a member,
- * after a comma), or the lines of the report for people. */
+/* The GPU programs this process made (--timings): "programs":{"built":1,
+ * "loaded":2,...,"cache":DIR or null,"note":TEXT or null}. */
+static void print_programs_json(FILE *out)
+{
+    ls_program_stats st;
+    ls_program_cache_stats(&st);
+    fprintf(out,
+            "\"programs\":{\"built\":%d,\"loaded\":%d,\"build_seconds\":%.6f,\"load_seconds\":%.6f,\"stale\":%d,"
+            "\"damaged\":%d,\"refused\":%d,\"cache\":",
+            st.built, st.loaded, st.build_seconds, st.load_seconds, st.stale, st.damaged, st.refused);
+    if (st.dir[0])
+        ls_json_string(out, st.dir);
+    else
+        fputs("null", out);
+    fputs(",\"note\":", out);
+    if (st.note[0])
+        ls_json_string(out, st.note);
+    else
+        fputs("null", out);
+    fputc('}', out);
+}
+
+/* The line of the report for people: nothing where no program was made
+ * and all was well (a run on the CPU). */
+static void print_programs(FILE *out)
+{
+    ls_program_stats st;
+    ls_program_cache_stats(&st);
+    if (!st.built && !st.loaded && !st.note[0])
+        return;
+    fprintf(out, "programs:   built %d (%.3f s), loaded %d from the cache (%.3f s)", st.built, st.build_seconds,
+            st.loaded, st.load_seconds);
+    if (st.dir[0])
+        fprintf(out, " in %s", st.dir);
+    if (st.stale || st.damaged || st.refused)
+        fprintf(out, "; files replaced: %d stale, %d damaged, %d refused by the driver", st.stale, st.damaged,
+                st.refused);
+    if (st.note[0])
+        fprintf(out, "; %s", st.note);
+    fputc('\n', out);
+}
+
+/* --timings: "timings":{"open":0.21,...,"slowest_rank":{...},"programs":{...}}
+ * (a member, after a comma), or the lines of the report for people. */
 static void print_phases_json(const ls_phases *p, FILE *out)
 {
     fputs(",\"timings\":{", out);
@@ -44,6 +87,8 @@ static void print_phases_json(const ls_phases *p, FILE *out)
     }
     if (p->cpu_threads)
         fprintf(out, ",\"cpu_threads\":%d", p->cpu_threads);
+    fputc(',', out);
+    print_programs_json(out);
     fputc('}', out);
 }
 
@@ -55,6 +100,7 @@ static void print_phases(const ls_phases *p, FILE *out)
     if (p->cpu_threads)
         fprintf(out, "; CPU threads %d", p->cpu_threads);
     fputc('\n', out);
+    print_programs(out);
     if (p->ranks < 2)
         return;
     fprintf(out, "slowest of %d ranks: ", p->ranks);

@@ -195,8 +195,9 @@ static int life_run_options(void *pp, ls_opt *out, int max)
         {"timings", LS_OPT_FLAG, &o->timings, 0, 0, NULL,
          "say where the run's time went, in wall seconds: opening the devices, reading --in, making the start "
          "on the devices, the generations (exchanges included), the --every samples, reading the result back, "
-         "population and digest, --out; under MPI the slowest rank's too (--json: \"timings\"); and the threads a "
-         "generation ran on on the CPU (fewer on a small grid)", NULL, NULL},
+         "population and digest, --out; under MPI the slowest rank's too; the threads a generation ran on on "
+         "the CPU (fewer on a small grid); and the GPU programs built or loaded from the cache (--json: "
+         "\"timings\")", NULL, NULL},
         {"frames", LS_OPT_STRING, &o->frames, 0, 0, "DIR",
          "a numbered PNG of every --every sample in DIR (new or empty; whole set or none)", NULL, NULL},
     };
