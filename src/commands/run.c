@@ -210,7 +210,6 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     ls_progress_bar bar;
     ls_progress prog = ls_progress_start(&bar, label, w->unit, c.quiet, c.progress_every, s.job.rank, s.job.size);
     ls_run run;
-    int stopped_writing = 0;
     double t_run = ls_now();
     rc = ls_cmd_run_workload(w, &s, params, &run, &prog, &err);
     ls_progress_finish(&bar);
