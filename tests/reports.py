@@ -115,7 +115,8 @@ expect(all(x.get('unit') == UNITS[x.get('workload')] for x in benches) and len(s
                                                                            for x in benches]))
 expect(b.get('unit') == UNITS['graveler'] == 'battles', 'bench --json: "unit"', str(b.get('unit')))
 bt = run('bench', 'all', '--repeat', '1', '--warmup', '0', '--backends', 'openmp')
-lines = bt.stdout.splitlines()
+# The table ends at the first blank line; the efficiency summary follows.
+lines = bt.stdout.split('\n\n')[0].splitlines()
 rows = [l for l in lines[1:] if l.split() and l.split()[0] in RUNS]
 expect(bt.returncode == 0 and len(rows) == len(RUNS) and all('openmp:0' in l for l in rows),
        'bench all prints one table: a row per workload and device', bt.stdout + bt.stderr)
