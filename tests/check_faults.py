@@ -17,7 +17,7 @@ LOCKSTEP = sys.argv[1]
 SMALL = {'graveler': ['--battles', '100000'], 'bmn': ['--deals', '5000'], 'ray': ['--size', '32x16', '--spp', '2'],
          'life': ['--dims', '3', '--size', '13x11x9', '--steps', '5', '--density', '0.3', '--every', '2']}
 META = {'lockstep', 'params', 'workload', 'backend', 'device_index', 'device', 'device_name', 'interrupted', 'seconds',
-        'digest', 'wall_seconds', 'ranks', 'devices', 'clock', 'clock_fallback'}
+        'digest', 'wall_seconds', 'ranks', 'devices', 'clock', 'clock_fallback', 'shape'}
 
 
 def run(args, env=None):

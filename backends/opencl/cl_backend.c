@@ -133,7 +133,38 @@ static ls_device_kind cl_kind(cl_device_type type)
     return LS_DEVICE_CPU;
 }
 
-static void cl_caps(cl_platform_id platform, cl_device_id device, ls_device_caps *caps);
+/* Whether the space-separated extension list `list` (NULL: none) names
+ * `ext`. */
+static int has_extension(const char *list, const char *ext)
+{
+    if (!list)
+        return 0;
+    size_t n = strlen(ext);
+    for (const char *p = strstr(list, ext); p; p = strstr(p + 1, ext))
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* The device's extension list, to free (NULL where it cannot be had:
+ * every extension then counts as absent). Queries of an extension's own
+ * are asked only where the list names it: an implementation that checks
+ * its API (Oclgrind's --check-api) reports any other as an error. */
+static char *cl_extensions(cl_device_id device)
+{
+    size_t len = 0;
+    char *list = NULL;
+    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &len) != CL_SUCCESS || !len ||
+        !(list = calloc(1, len + 1)))
+        return NULL;
+    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, len, list, NULL) != CL_SUCCESS) {
+        free(list);
+        return NULL;
+    }
+    return list;
+}
+
+static void cl_caps(cl_platform_id platform, cl_device_id device, const char *extensions, ls_device_caps *caps);
 
 /* Queries of cl_khr_device_uuid, cl_khr_pci_bus_info and
  * cl_nv_device_attribute_query (their headers are not everywhere). */
@@ -146,10 +177,11 @@ static void cl_caps(cl_platform_id platform, cl_device_id device, ls_device_caps
 /* A GPU's UUID and PCI address where the driver tells them, so that
  * NVIDIA's OpenCL and CUDA name one GPU alike (ls_same_silicon); queries
  * of extensions a driver lacks fail and leave "". */
-static void cl_silicon(cl_device_id device, ls_device_info *info)
+static void cl_silicon(cl_device_id device, const char *extensions, ls_device_info *info)
 {
     unsigned char uuid[16];
-    if (clGetDeviceInfo(device, LS_CL_DEVICE_UUID_KHR, sizeof uuid, uuid, NULL) == CL_SUCCESS) {
+    if (has_extension(extensions, "cl_khr_device_uuid") &&
+        clGetDeviceInfo(device, LS_CL_DEVICE_UUID_KHR, sizeof uuid, uuid, NULL) == CL_SUCCESS) {
         int n = snprintf(info->uuid, sizeof info->uuid, "uuid:");
         for (int b = 0; b < 16 && n > 0 && (size_t)n < sizeof info->uuid; b++)
             n += snprintf(info->uuid + n, sizeof info->uuid - (size_t)n, "%02x", uuid[b]);
@@ -158,9 +190,11 @@ static void cl_silicon(cl_device_id device, ls_device_info *info)
         cl_uint domain, bus, device, function;
     } bus_info;
     cl_uint bus = 0, slot = 0, domain = 0;
-    if (clGetDeviceInfo(device, LS_CL_DEVICE_PCI_BUS_INFO_KHR, sizeof bus_info, &bus_info, NULL) == CL_SUCCESS)
+    if (has_extension(extensions, "cl_khr_pci_bus_info") &&
+        clGetDeviceInfo(device, LS_CL_DEVICE_PCI_BUS_INFO_KHR, sizeof bus_info, &bus_info, NULL) == CL_SUCCESS)
         snprintf(info->pci, sizeof info->pci, "pci:%04x:%02x:%02x", bus_info.domain, bus_info.bus, bus_info.device);
-    else if (clGetDeviceInfo(device, LS_CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) == CL_SUCCESS &&
+    else if (has_extension(extensions, "cl_nv_device_attribute_query") &&
+             clGetDeviceInfo(device, LS_CL_DEVICE_PCI_BUS_ID_NV, sizeof bus, &bus, NULL) == CL_SUCCESS &&
              clGetDeviceInfo(device, LS_CL_DEVICE_PCI_SLOT_ID_NV, sizeof slot, &slot, NULL) == CL_SUCCESS) {
         clGetDeviceInfo(device, LS_CL_DEVICE_PCI_DOMAIN_ID_NV, sizeof domain, &domain, NULL);
         /* NVIDIA's slot is the PCI device number shifted left 3 past the function. */
@@ -194,8 +228,10 @@ static void describe(cl_dev_ref r, ls_device_info *info)
     clGetDeviceInfo(r.device, CL_DEVICE_OPENCL_C_VERSION, sizeof info->c_version - 1, info->c_version, NULL);
     clGetDeviceInfo(r.device, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, NULL);
     info->clock_mhz = (int)mhz;
-    cl_caps(r.platform, r.device, &info->caps);
-    cl_silicon(r.device, info);
+    char *extensions = cl_extensions(r.device);
+    cl_caps(r.platform, r.device, extensions, &info->caps);
+    cl_silicon(r.device, extensions, info);
+    free(extensions);
 }
 
 static int cl_list_devices(ls_device_info *out, int max, ls_error *why)
@@ -313,16 +349,6 @@ static cl_platform_quirks cl_quirks(cl_platform_id platform)
     return none;
 }
 
-/* Whether the space-separated extension list `list` names `ext`. */
-static int has_extension(const char *list, const char *ext)
-{
-    size_t n = strlen(ext);
-    for (const char *p = strstr(list, ext); p; p = strstr(p + 1, ext))
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-            return 1;
-    return 0;
-}
-
 /* cl_intel_required_subgroup_size's query (its header is not
  * everywhere): the sub-group sizes a device offers a kernel. */
 #define LS_CL_DEVICE_SUB_GROUP_SIZES_INTEL 0x4108
@@ -348,7 +374,7 @@ static uint32_t cl_subgroup_width(cl_device_id device, const char *extensions)
 /* What the device offers that decides its kernel shape (shape.h), from
  * its own reports and its platform's quirks; a query it does not answer
  * counts as the capability absent. */
-static void cl_caps(cl_platform_id platform, cl_device_id device, ls_device_caps *caps)
+static void cl_caps(cl_platform_id platform, cl_device_id device, const char *extensions, ls_device_caps *caps)
 {
     memset(caps, 0, sizeof *caps);
     cl_device_type type = 0;
@@ -361,18 +387,11 @@ static void cl_caps(cl_platform_id platform, cl_device_id device, ls_device_caps
     caps->vector_width = width;
     caps->local_bytes = local;
     caps->warp_shuffles = cl_quirks(platform).warp_shuffles;
-    size_t len = 0;
-    char *extensions = NULL;
-    if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &len) == CL_SUCCESS && len &&
-        (extensions = calloc(1, len + 1)) &&
-        clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, len, extensions, NULL) == CL_SUCCESS) {
-        /* Intel's sub-groups are OpenCL C 1.2 built-ins; Khronos's
-         * (cl_khr_subgroup_shuffle) need OpenCL C 2.0 and a size the
-         * kernel cannot ask for, so they are not taken. */
-        caps->subgroup_shuffles = has_extension(extensions, "cl_intel_subgroups");
-        caps->subgroup_width = cl_subgroup_width(device, extensions);
-    }
-    free(extensions);
+    /* Intel's sub-groups are OpenCL C 1.2 built-ins; Khronos's
+     * (cl_khr_subgroup_shuffle) need OpenCL C 2.0 and a size the kernel
+     * cannot ask for, so they are not taken. */
+    caps->subgroup_shuffles = has_extension(extensions, "cl_intel_subgroups");
+    caps->subgroup_width = cl_subgroup_width(device, extensions);
 }
 
 static void cl_close(ls_ctx *ctx)
@@ -463,7 +482,9 @@ static ls_ctx *cl_open(int index, ls_error *err)
     clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     ctx->info.is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
     cl_platform_quirks quirks = cl_quirks(ctx->platform);
-    cl_caps(ctx->platform, ctx->device, &ctx->info.caps);
+    char *extensions = cl_extensions(ctx->device);
+    cl_caps(ctx->platform, ctx->device, extensions, &ctx->info.caps);
+    free(extensions);
     if (ls_shape_choose(&ctx->info.caps, &ctx->info.shape, err) != 0) {
         cl_close(ctx);
         return NULL;
