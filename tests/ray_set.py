@@ -40,7 +40,7 @@ ENV.pop('LOCKSTEP_BACKEND', None)
 ENV.pop('LOCKSTEP_DEBUG_FAULT', None)
 # What says where and how a run ran rather than what it computed.
 META = {'lockstep', 'params', 'workload', 'backend', 'device_index', 'device', 'device_name', 'interrupted', 'seconds',
-        'digest', 'wall_seconds', 'ranks', 'devices', 'rays_per_second'}
+        'digest', 'wall_seconds', 'ranks', 'devices', 'rays_per_second', 'shape'}
 
 
 def plain(*args, timeout=600):

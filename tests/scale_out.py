@@ -23,7 +23,7 @@ from harness import expect, finish
 
 LS = os.path.abspath(sys.argv[1])
 META = {'lockstep', 'params', 'workload', 'backend', 'device_index', 'device', 'device_name', 'interrupted', 'seconds',
-        'digest', 'wall_seconds', 'ranks', 'devices'}
+        'digest', 'wall_seconds', 'ranks', 'devices', 'shape'}
 def run(*args, timeout=600):
     return subprocess.run([LS, *args], capture_output=True, text=True, timeout=timeout)
 
