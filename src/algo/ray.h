@@ -86,6 +86,9 @@
  * and the per-path stack everywhere. */
 #define RAY_MAX_HITS 16
 
+/* Pixels side by side in a tile of the CPU's SIMD form (ray_lanes.h). */
+#define RAY_LANES 16
+
 /* Philox counter word 3 of the ray streams: "ray_". */
 #define RAY_TAG 0x7261795fu
 
