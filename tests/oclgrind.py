@@ -11,6 +11,8 @@ work-items against each other.
   output there fails the run and is shown;
 - ray's fast mode runs on it and stays within 40 dB PSNR of exact mode
   (`check` does not apply: fast mode differs between devices by design);
+- the kernels cut for CPUs (LOCKSTEP_SHAPE=cpu, src/shape.h), which PoCL
+  and Intel's CPU runtime run, likewise;
 - every kernel of every program in src/kernels/ ran (`oclgrind
   --inst-counts` names each kernel it ran), except those of programs under
   the exact floating-point rule (docs/exact-float.md): Oclgrind does not
@@ -74,6 +76,17 @@ CHECKS = [
     ['life', '--steps', '16', '--rule', 'B03/S23:P37,9'],
 ]
 RAY = ['--size', '16x16', '--spp', '2', '--quiet']
+# The CPU kernel shape (src/shape.h; what PoCL and Intel's CPU runtime
+# run), forced here by LOCKSTEP_SHAPE=cpu: Graveler's blocks of 16 streams
+# cut at both ends of the range, its shared counters, BMN; ray's fast mode
+# below. Every kernel of these programs must have run in this shape too.
+CPU_SHAPE = {'LOCKSTEP_SHAPE': 'cpu'}
+CPU_CHECKS = [
+    ['graveler', '--battles', '1000', '--first', '37'],
+    ['graveler', '--battles', '50', '--turns', '4096', '--first', '3'],
+    ['bmn', '--deals', '200'],
+]
+CPU_PROGRAMS = ['graveler', 'bmn', 'ray_fast']
 
 # How each program under the exact rule is started on the device, and the
 # exit status of its refusal for want of correctly rounded divide and sqrt:
@@ -98,7 +111,7 @@ def programs():
     return out
 
 
-def oclgrind(args):
+def oclgrind(args, env=None):
     """Runs lockstep under Oclgrind: (exit status, stdout, stderr, kernels it ran).
     Life's many-generation kernels (2D, and 3D's tile walk) run there too
     (Oclgrind is a simulated GPU without shuffles, where the driver would
@@ -107,7 +120,7 @@ def oclgrind(args):
     r = subprocess.run([OCLGRIND, '--data-races', '--check-api', '--inst-counts', '--local-mem-size', '65536',
                         '--max-wgsize', '1024', LOCKSTEP] + args,
                        capture_output=True, text=True, timeout=600,
-                       env=dict(os.environ, LOCKSTEP_DEBUG_LIFE_MANY='1'))
+                       env=dict(os.environ, LOCKSTEP_DEBUG_LIFE_MANY='1', **(env or {})))
     ran = set(re.findall(r"^Instructions executed for kernel '(\w+)'", r.stdout, re.M))
     return r.returncode, r.stdout, r.stderr, ran
 
@@ -133,25 +146,38 @@ expect(progs and all(kernels for kernels, _ in progs.values()), 'the kernels of 
        str(progs))
 ran = set()
 
-for args in CHECKS:
-    rc, out, err, kernels = oclgrind(['check'] + args + ['--backends', 'opencl,openmp', '--quiet'])
+ran_cpu = set()
+for args, env in [(a, None) for a in CHECKS] + [(a, CPU_SHAPE) for a in CPU_CHECKS]:
+    rc, out, err, kernels = oclgrind(['check'] + args + ['--backends', 'opencl,openmp', '--quiet'], env)
     ran |= kernels
+    if env:
+        ran_cpu |= kernels
     expect(rc == 0 and '2 devices agree' in out and not err,
-           'check %s on Oclgrind: agrees, no report (kernels %s)' % (' '.join(args), ', '.join(sorted(kernels))),
+           'check %s on Oclgrind%s: agrees, no report (kernels %s)'
+           % (' '.join(args), ' (CPU shape)' if env else '', ', '.join(sorted(kernels))),
            '\nexit %d\nstdout (without instruction counts):\n%s\nstderr:\n%s'
            % (rc, first_lines('\n'.join(l for l in out.split('\n') if l and not l.startswith(' ')
                                         and not l.startswith('Instructions executed'))), first_lines(err)))
 
 with tempfile.TemporaryDirectory() as tmp:
-    fast, exact = os.path.join(tmp, 'fast.ppm'), os.path.join(tmp, 'exact.ppm')
-    rc, out, err, kernels = oclgrind(['ray', '--mode', 'fast', '--backend', 'opencl', '--out', fast] + RAY)
-    ran |= kernels
-    expect(rc == 0 and os.path.exists(fast) and not err, 'ray fast mode on Oclgrind: runs, no report',
-           'exit %d\nstderr:\n%s' % (rc, first_lines(err)))
+    exact = os.path.join(tmp, 'exact.ppm')
     r = subprocess.run([LOCKSTEP, 'ray', '--backend', 'openmp', '--out', exact] + RAY, capture_output=True, text=True)
-    if expect(r.returncode == 0 and os.path.exists(exact), 'ray exact mode on openmp', r.stderr):
-        db = psnr(read_ppm(fast), read_ppm(exact))
-        expect(db >= 40, 'ray fast mode on Oclgrind: %.1f dB PSNR from exact (at least 40)' % db)
+    expect(r.returncode == 0 and os.path.exists(exact), 'ray exact mode on openmp', r.stderr)
+    for env, shape in [(None, ''), (CPU_SHAPE, ' (CPU shape)')]:
+        fast = os.path.join(tmp, 'fast-cpu.ppm' if env else 'fast.ppm')
+        rc, out, err, kernels = oclgrind(['ray', '--mode', 'fast', '--backend', 'opencl', '--out', fast] + RAY, env)
+        ran |= kernels
+        if env:
+            ran_cpu |= kernels
+        if expect(rc == 0 and os.path.exists(fast) and not err, 'ray fast mode on Oclgrind%s: runs, no report' % shape,
+                  'exit %d\nstderr:\n%s' % (rc, first_lines(err))) and os.path.exists(exact):
+            db = psnr(read_ppm(fast), read_ppm(exact))
+            expect(db >= 40, 'ray fast mode on Oclgrind%s: %.1f dB PSNR from exact (at least 40)' % (shape, db))
+
+for name in CPU_PROGRAMS:
+    missing = sorted(set(progs[name][0]) - ran_cpu)
+    expect(not missing, 'program %s: every kernel ran on Oclgrind in the CPU shape' % name,
+           'never ran: %s (add a run to CPU_CHECKS that reaches it)' % ', '.join(missing))
 
 for name, (kernels, exact) in progs.items():
     if not exact:

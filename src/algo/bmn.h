@@ -173,11 +173,12 @@ LS_FN ls_philox_ctr bmn_deal_block(ls_u64 seed, ls_u64 deal_index, ls_u32 b)
 
 LS_FN void bmn_deal_game_in(ls_u64 seed, ls_u64 deal_index, bmn_game *g, BMN_DECK_MEM ls_u8 *deck, ls_u32 stride)
 {
-    /* CPUs compute the 13 Philox blocks first (independent work the core
+    /* CPUs (OpenMP's C, and OpenCL's CPU kernel shape, src/shape.h)
+     * compute the 13 Philox blocks first (independent work the core
      * overlaps, or the compiler vectorizes); GPUs draw each block when the
      * shuffle needs it, which keeps 52 words out of registers and local
      * memory. Same words, same deal. */
-#if defined(__OPENCL_C_VERSION__) || defined(__CUDA_ARCH__)
+#if (defined(__OPENCL_C_VERSION__) && LS_SHAPE != LS_SHAPE_CPU) || defined(__CUDA_ARCH__)
 #define BMN_BLOCK(b) bmn_deal_block(seed, deal_index, b)
 #else
     ls_philox_ctr blocks[13];

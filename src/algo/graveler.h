@@ -45,6 +45,11 @@
  * counters then never pass 1023 * 64 < 2^16 (kernels and their host code
  * both rely on it). */
 #define GRV_GPU_MAX_STREAMS 1023u
+/* Streams a work-item of the CPU kernel shape plays side by side, one a
+ * vector lane (src/kernels/graveler_kernels.h); it plays at most
+ * GRV_GPU_MAX_STREAMS such blocks per launch, each lane with its own
+ * counters. */
+#define GRV_CPU_LANES 16u
 
 #define GRV_MWC_A 4294883355u /* MWC64X's multiplier: A * 2^32 - 1 is a safe prime */
 

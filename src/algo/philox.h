@@ -37,6 +37,14 @@ LS_FN ls_philox_ctr ls_philox4x32_10(ls_philox_ctr ctr, ls_philox_key key)
     ls_u32 k[2];
     k[0] = key.v[0];
     k[1] = key.v[1];
+#if defined(LS_SHAPE_CPU) && LS_SHAPE == LS_SHAPE_CPU
+    /* OpenCL's CPU kernel shape (src/kernels/dialect.h, included first):
+     * unrolled rounds leave a caller's loop over several counters
+     * (Graveler's lanes, a BMN deal's 13 blocks) straight code, which
+     * the compiler vectorizes; rolled, it runs them one after another,
+     * each round waiting for the last multiply. */
+#pragma unroll
+#endif
     for (int r = 0; r < 10; r++) {
         if (r > 0) {
             k[0] += LS_PHILOX_W0;

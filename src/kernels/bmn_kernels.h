@@ -27,7 +27,9 @@
  * (docs/perf/2026-11-24-h200-nv-registers.log); CUDA keeps nvcc's 79. */
 #define LS_REGISTERS_128
 #include "dialect.h"
+#if LS_SHAPE != LS_SHAPE_CPU
 #define BMN_DECK_MEM LS_LOCAL /* the shuffle's deck lives in local memory */
+#endif
 #include "bmn.h"
 
 /* Events played between two checks for the end of a game. On the H200,
@@ -58,7 +60,14 @@ LS_KERNEL void LS_MAX_GROUP(BMN_DEAL_GROUP)
         if (bmn_load(&g, c, deals[i].na, deals[i].nb) != BMN_RUNNING)
             g.px = 0;
     } else {
+#if LS_SHAPE == LS_SHAPE_CPU
+        /* A CPU's private deck is 52 bytes of its stack, where the group's
+         * interleaved decks put each card of a deck on a line of its own. */
+        (void)decks;
+        bmn_deal_game(seed, first + i, &g);
+#else
         bmn_deal_game_in(seed, first + i, &g, decks + ls_lid(), ls_lsize());
+#endif
     }
     games[i] = bmn_start_of(&g);
 }
@@ -87,6 +96,39 @@ LS_DEVICE void bmn_record(ls_u64 deal, const bmn_game *g, ls_u32 cap, ls_u32 min
     }
 }
 
+#if LS_SHAPE == LS_SHAPE_CPU
+/* The CPU shape: a group is a loop over its work-items on one core, so
+ * nothing is gained by switching deals inside a loop of events (that
+ * keeps a GPU's lanes busy); a work-item plays each of its deals whole
+ * with the goto state machine (bmn_run), as OpenMP's threads do. Games
+ * stopped by the cap go to the host as on the other shapes. */
+LS_KERNEL void bmn_play_batch(LS_GLOBAL const bmn_start_bits *games, ls_u64 first, ls_u64 count, ls_u32 cap,
+                              ls_u32 min_cards, ls_u32 min_tricks, LS_GLOBAL ls_u64 *hist_rows,
+                              LS_GLOBAL ls_u64 *cards_items, LS_GLOBAL bmn_hit *hits, LS_GLOBAL ls_u64 *capped,
+                              LS_GLOBAL ls_u32 *counters, ls_u32 max_hits, ls_u32 max_capped)
+{
+    LS_SHARED ls_u32 lhist[BMN_HIST_BINS];
+    const ls_u64 per_group = (count + ls_ngroups() - 1u) / ls_ngroups();
+    const ls_u64 begin = ls_group() * per_group;
+    const ls_u64 end = begin + per_group < count ? begin + per_group : count;
+    for (ls_u32 b = ls_lid(); b < BMN_HIST_BINS; b += ls_lsize())
+        lhist[b] = 0;
+    ls_barrier();
+    ls_u64 cards_sum = 0;
+    for (ls_u64 i = begin + ls_lid(); i < end; i += ls_lsize()) {
+        bmn_game g;
+        bmn_begin(&g, games[i]);
+        bmn_run(&g, cap);
+        bmn_record(first + i, &g, cap, min_cards, min_tricks, lhist, &cards_sum, hits, capped, counters, max_hits,
+                   max_capped);
+    }
+    ls_barrier();
+    LS_GLOBAL ls_u64 *row = hist_rows + ls_group() * BMN_HIST_BINS;
+    for (ls_u32 b = ls_lid(); b < BMN_HIST_BINS; b += ls_lsize())
+        row[b] += lhist[b];
+    cards_items[ls_gid()] += cards_sum;
+}
+#else
 LS_KERNEL void bmn_play_batch(LS_GLOBAL const bmn_start_bits *games, ls_u64 first, ls_u64 count, ls_u32 cap,
                               ls_u32 min_cards, ls_u32 min_tricks, LS_GLOBAL ls_u64 *hist_rows,
                               LS_GLOBAL ls_u64 *cards_items, LS_GLOBAL bmn_hit *hits, LS_GLOBAL ls_u64 *capped,
@@ -145,5 +187,7 @@ LS_KERNEL void bmn_play_batch(LS_GLOBAL const bmn_start_bits *games, ls_u64 firs
         row[b] += lhist[b];
     cards_items[ls_gid()] += cards_sum;
 }
+
+#endif
 
 #define LS_PROGRAM_KERNELS(X) X(bmn_deal_batch) X(bmn_play_batch)

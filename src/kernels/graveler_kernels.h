@@ -14,8 +14,49 @@
  * partial[group * bins + b] accumulates across launches (64-bit); the host
  * sums the groups' rows at the end. Work-item gid plays streams
  * stream0 + gid, stream0 + gid + global size, ... below stream0 + nstreams,
- * counting battles with index in [lo, hi). */
+ * counting battles with index in [lo, hi).
+ *
+ * The CPU kernel shape (src/shape.h) has its own two kernels of the same
+ * names, arguments and roles, at the end of this file: there a work-item
+ * plays GRV_CPU_LANES streams at once in vector lanes, each lane with its
+ * own counters in graveler_private. */
 #include "dialect.h"
+#if LS_SHAPE == LS_SHAPE_CPU
+/* The CPU shape (PoCL, Intel's CPU runtime): a group is a loop over its
+ * work-items on one core, and PoCL vectorizes that loop only where its
+ * body has no loop of its own, which a battle's has: one work-item a
+ * stream ran one scalar MWC step at a time, 8.5x OpenMP's time. Here a
+ * work-item plays GRV_CPU_LANES streams side by side in one OpenCL
+ * vector, as OpenMP's graveler_simd.c does in its registers: the same
+ * battle (graveler.h) on 16 lanes of 64 bits, where a step is the
+ * widening multiply of the low halves (vpmuludq). Successes are counted
+ * per byte (a byte gains at most 8 a fold, so 31 folds stay below 256)
+ * and the bytes of a lane summed once a battle, as graveler_simd.c's
+ * AVX2 copy does: OpenCL's popcount of 64-bit lanes, where the target
+ * lacks a vector popcount (PoCL names this AMD EPYC skylake-avx512),
+ * went through 128-bit pieces and cost more than these shifts and masks. */
+#define GRV_LANE ulong16
+#define GRV_LANE_ZERO ((ulong16)(0u))
+#define GRV_ACC ulong16
+#define GRV_ACC_ZERO ((ulong16)(0u))
+LS_DEVICE ulong16 grv_bytecount(ulong16 v)
+{
+    v = v - ((v >> 1) & 0x5555555555555555ul);
+    v = (v & 0x3333333333333333ul) + ((v >> 2) & 0x3333333333333333ul);
+    return (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Ful;
+}
+/* The sum of each lane's 8 byte counts (at most 31 * 64 = 1984): bytes
+ * to 16-bit sums, then the four summed into the top 16 bits. */
+LS_DEVICE ulong16 grv_bytesum(ulong16 v)
+{
+    v = (v & 0x00FF00FF00FF00FFul) + ((v >> 8) & 0x00FF00FF00FF00FFul);
+    return (v * 0x0001000100010001ul) >> 48;
+}
+#define GRV_ACC_ADD(acc, w) ((acc) + grv_bytecount((w) & 0xFFFFFFFFul))
+#define GRV_ACC_ADD2(acc, w1, w2) ((acc) + grv_bytecount(((w1) & 0xFFFFFFFFul) | ((w2) << 32)))
+#define GRV_ACC_TOTAL(acc) grv_bytesum(acc)
+#define GRV_ACC_MAX_WORDS 31u
+#endif
 /* A step's addend is a register pair (carry, 0), and in the unrolled
  * battle of the default turn count ptxas makes the 0 afresh every step
  * (an IMAD.MOV on the multiply pipe that the step's IMAD.WIDE saturates)
@@ -57,6 +98,7 @@
 #define GRV_UNROLL_BATTLES
 #endif
 
+#if LS_SHAPE != LS_SHAPE_CPU
 /* Inlined into the kernel twice: once with the default turn count as a
  * constant, which lets the compiler unroll the battle, once generic. */
 LS_DEVICE void grv_play_private(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls_u64 lo, ls_u64 hi, ls_u32 turns,
@@ -130,5 +172,111 @@ LS_KERNEL void graveler_shared(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls_
     for (ls_u32 b = lid; b < bins; b += wg)
         row[b] += hist[b];
 }
+
+#else /* LS_SHAPE == LS_SHAPE_CPU */
+#if GRV_CPU_LANES != 16
+#error "the CPU shape's lanes are an ulong16"
+#endif
+
+/* The starting states of the streams s0 .. s0 + 15, one a lane. */
+LS_DEVICE grv_mwc grv_lanes_start(ls_u64 seed, ls_u64 s0)
+{
+    ls_u64 init[GRV_CPU_LANES];
+    for (ls_u32 l = 0; l < GRV_CPU_LANES; l++)
+        init[l] = grv_stream_state(seed, s0 + l);
+    grv_mwc x;
+    x.s = vload16(0, init);
+    x.hi = GRV_LANE_ZERO;
+    return x;
+}
+
+/* Counts battle result c of lane l: at hist[c * rows + l] (the lane's own
+ * counter, hist offset to the work-item's first lane), or, for
+ * graveler_shared, at shared[c] by a local atomic. */
+LS_DEVICE void grv_count_lane(LS_LOCAL ls_u16 *hist, ls_u32 rows, LS_LOCAL ls_u32 *shared, int use_shared,
+                              ls_u64 c, ls_u32 l)
+{
+    if (use_shared)
+        ls_atomic_inc_local(&shared[c]);
+    else
+        hist[(ls_u32)c * rows + l]++;
+}
+
+/* Plays this work-item's blocks of GRV_CPU_LANES streams: blocks start at
+ * stream0 + 16 * (gid + k * global size), and lanes past stream0 +
+ * nstreams play but do not count, nor do battles outside [lo, hi). The
+ * blocks wholly inside count without a test a lane (all but the first and
+ * last of a range). Inlined for each kernel and turn count, so use_shared
+ * and turns are constants there. */
+LS_DEVICE void grv_play_lanes(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls_u64 lo, ls_u64 hi, ls_u32 turns,
+                              LS_LOCAL ls_u16 *hist, ls_u32 rows, LS_LOCAL ls_u32 *shared, int use_shared)
+{
+    const ls_u64 end = stream0 + nstreams;
+    const ls_u64 stride = ls_gsize() * GRV_CPU_LANES;
+    for (ls_u64 s0 = stream0 + ls_gid() * GRV_CPU_LANES; s0 < end; s0 += stride) {
+        grv_mwc x = grv_lanes_start(seed, s0);
+        const ls_u64 b0 = s0 * GRV_BATTLES_PER_STREAM;
+        const int whole = s0 + GRV_CPU_LANES <= end && b0 >= lo &&
+                          b0 + GRV_CPU_LANES * GRV_BATTLES_PER_STREAM <= hi;
+        for (ls_u32 j = 0; j < GRV_BATTLES_PER_STREAM; j++) {
+            ls_u64 c[GRV_CPU_LANES];
+            vstore16(grv_battle(&x, turns), 0, c);
+            if (whole) {
+                for (ls_u32 l = 0; l < GRV_CPU_LANES; l++)
+                    grv_count_lane(hist, rows, shared, use_shared, c[l], l);
+                continue;
+            }
+            for (ls_u32 l = 0; l < GRV_CPU_LANES; l++) {
+                ls_u64 b = b0 + (ls_u64)l * GRV_BATTLES_PER_STREAM + j;
+                if (s0 + l < end && b >= lo && b < hi)
+                    grv_count_lane(hist, rows, shared, use_shared, c[l], l);
+            }
+        }
+    }
+}
+
+/* Each lane of each work-item has its own 16-bit counters (rows = group
+ * size * 16 of them a bin); a work-item plays at most GRV_GPU_MAX_STREAMS
+ * blocks a launch, so a counter stays below 2^16. */
+LS_KERNEL void graveler_private(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls_u64 lo, ls_u64 hi, ls_u32 turns,
+                                LS_GLOBAL ls_u64 *partial LS_DYNAMIC_LOCAL_PARAM(ls_u16, hist))
+{
+    LS_DYNAMIC_LOCAL(ls_u16, hist);
+    const ls_u32 lid = ls_lid(), rows = ls_lsize() * GRV_CPU_LANES, bins = turns + 1u;
+    LS_LOCAL ls_u16 *mine = hist + lid * GRV_CPU_LANES;
+    for (ls_u32 i = lid; i < bins * rows; i += ls_lsize())
+        hist[i] = 0;
+    ls_barrier();
+    if (turns == GRV_DEFAULT_TURNS)
+        grv_play_lanes(seed, stream0, nstreams, lo, hi, GRV_DEFAULT_TURNS, mine, rows, 0, 0);
+    else
+        grv_play_lanes(seed, stream0, nstreams, lo, hi, turns, mine, rows, 0, 0);
+    ls_barrier();
+    LS_GLOBAL ls_u64 *row = partial + ls_group() * bins;
+    for (ls_u32 b = lid; b < bins; b += ls_lsize()) {
+        ls_u64 sum = 0;
+        for (ls_u32 r = 0; r < rows; r++)
+            sum += hist[b * rows + r];
+        row[b] += sum;
+    }
+}
+
+/* One 32-bit counter per bin per group, by local atomics: for long
+ * battles whose lanes' counters would not fit in local memory. */
+LS_KERNEL void graveler_shared(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls_u64 lo, ls_u64 hi, ls_u32 turns,
+                               LS_GLOBAL ls_u64 *partial LS_DYNAMIC_LOCAL_PARAM(ls_u32, hist))
+{
+    LS_DYNAMIC_LOCAL(ls_u32, hist);
+    const ls_u32 lid = ls_lid(), bins = turns + 1u;
+    for (ls_u32 i = lid; i < bins; i += ls_lsize())
+        hist[i] = 0;
+    ls_barrier();
+    grv_play_lanes(seed, stream0, nstreams, lo, hi, turns, 0, 0, hist, 1);
+    ls_barrier();
+    LS_GLOBAL ls_u64 *row = partial + ls_group() * bins;
+    for (ls_u32 b = lid; b < bins; b += ls_lsize())
+        row[b] += hist[b];
+}
+#endif
 
 #define LS_PROGRAM_KERNELS(X) X(graveler_private) X(graveler_shared)

@@ -22,9 +22,14 @@
 /* Work-items per group of bmn_play_batch: 512 measured fastest on the H200
  * for CUDA (of 64 to 1024) and NVIDIA's OpenCL (of 128 to 512), in one
  * batch (docs/perf/2026-11-22-h200-after-bmn-groups.log); 16 on CPU
- * devices, where a group is a loop on one core. */
+ * devices running the GPU shapes' kernel, where a group is a loop on one
+ * core. The CPU shape's kernel plays each deal whole in one work-item
+ * (bmn_kernels.h): a group of one, which Intel's CPU runtime does not
+ * try to vectorize across work-items (in groups of 16 it did, and 5e5
+ * deals took 2.4 times as long there; PoCL ran both alike). */
 #define BMN_PLAY_GROUP_GPU 512u
 #define BMN_PLAY_GROUP_CPU 16u
+#define BMN_PLAY_GROUP_CPU_SHAPE 1u
 
 enum { HITS, CAPPED, COUNTERS, SHARED_BUFS };
 enum { GAMES, DEALS, HIST, CARDS, QUEUE_BUFS };
@@ -48,6 +53,8 @@ static int bmn_gpu_shape(bmn_gpu_run *R, const bmn_range *r, ls_error *err)
     if (R->batch > r->count)
         R->batch = r->count;
     R->group = info.is_gpu ? BMN_PLAY_GROUP_GPU : BMN_PLAY_GROUP_CPU;
+    if (info.shape == LS_SHAPE_CPU)
+        R->group = BMN_PLAY_GROUP_CPU_SHAPE;
     if (R->group > info.max_group)
         R->group = info.max_group;
     uint32_t per_unit;

@@ -17,8 +17,9 @@
 #include "graveler_range.h"
 
 /* Work-items per group: 96 measured fastest on the H200 of 32, 64, 96 and
- * 128 (docs/perf/); on CPU devices (PoCL) a group is a loop on one core,
- * and small groups balance better. */
+ * 128 (docs/perf/); on CPU devices running the GPU shapes' kernels (the
+ * group shape) a group is a loop on one core, and small groups balance
+ * better. */
 #define GRV_GROUP_GPU 96u
 #define GRV_GROUP_CPU 16u
 
@@ -32,18 +33,40 @@
  * same kernel ran faster through OpenCL. */
 #define GRV_MIN_GROUPS_PER_UNIT_GPU 32u
 
+/* The CPU kernel shape's group: one work-item, which plays GRV_CPU_LANES
+ * streams at a time in vector lanes (graveler_kernels.h); more would only
+ * run one after another on the same core. */
+#define GRV_GROUP_CPU_SHAPE 1u
+
 typedef struct grv_shape {
     const char *kernel;
     uint32_t group;
     size_t local_bytes;
+    uint32_t lanes; /* streams a work-item plays at once (GRV_CPU_LANES on the CPU shape, else 1) */
 } grv_shape;
+
+/* The CPU shape's: each lane's own 16-bit counters when they fit in local
+ * memory, else the group's shared 32-bit ones. */
+static grv_shape grv_choose_cpu_shape(const ls_gpu_info *info, uint32_t bins)
+{
+    grv_shape sh = {"graveler_private", GRV_GROUP_CPU_SHAPE, 0, GRV_CPU_LANES};
+    sh.local_bytes = (size_t)bins * sh.group * GRV_CPU_LANES * sizeof(uint16_t);
+    if (sh.local_bytes > info->local_bytes) {
+        sh.kernel = "graveler_shared";
+        sh.local_bytes = (size_t)bins * sizeof(uint32_t);
+    }
+    return sh;
+}
 
 /* Private 16-bit counters per work-item when (turns + 1) of them fit in
  * local memory for a group of at least 8; else one shared 32-bit counter
  * per bin with local atomics. */
 static grv_shape grv_choose_shape(const ls_gpu_info *info, uint32_t bins)
 {
+    if (info->shape == LS_SHAPE_CPU)
+        return grv_choose_cpu_shape(info, bins);
     grv_shape sh;
+    sh.lanes = 1;
     uint32_t wg = info->is_gpu ? GRV_GROUP_GPU : GRV_GROUP_CPU;
     if (wg > info->max_group)
         wg = info->max_group;
@@ -76,7 +99,7 @@ int grv_gpu_range(ls_device *s, const grv_params *p, uint64_t lo, uint64_t hi, u
     if (info.is_gpu && per_unit < GRV_MIN_GROUPS_PER_UNIT_GPU)
         per_unit = GRV_MIN_GROUPS_PER_UNIT_GPU;
     const uint64_t groups = (uint64_t)per_unit * info.compute_units;
-    const uint64_t per_launch = groups * sh.group * GRV_GPU_MAX_STREAMS;
+    const uint64_t per_launch = groups * sh.group * sh.lanes * GRV_GPU_MAX_STREAMS;
     const uint64_t s_first = lo / GRV_BATTLES_PER_STREAM;
     const uint64_t s_end = (hi + GRV_BATTLES_PER_STREAM - 1) / GRV_BATTLES_PER_STREAM;
 
