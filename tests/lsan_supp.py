@@ -15,7 +15,9 @@ The ICDs, as ocl-icd and the Khronos loader find them (all of them: a
 suppression too many costs nothing): the libraries OCL_ICD_FILENAMES lists;
 the .icd files of OCL_ICD_VENDORS (a directory, or one file, found in
 /etc/OpenCL/vendors when it is a bare name), of OPENCL_VENDOR_PATH and of
-/etc/OpenCL/vendors. Each .icd file holds a library's name or path.
+/etc/OpenCL/vendors, and of the directory the tests point OCL_ICD_VENDORS
+at (.deps/intel-opencl/vendors: Intel's CPU runtime, which leaks as it
+starts). Each .icd file holds a library's name or path.
 
 usage: lsan_supp.py OUT PROJECT_SUPPRESSIONS
 """
@@ -25,11 +27,14 @@ import re
 import sys
 
 VENDORS = '/etc/OpenCL/vendors'
+# The ICD directory the tests themselves point OCL_ICD_VENDORS at: Intel's
+# OpenCL CPU runtime, where tools/intel_opencl.sh installed it.
+TESTS_VENDORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '.deps', 'intel-opencl', 'vendors')
 
 
 def icd_files():
     """The .icd files the loader would read."""
-    dirs, files = [VENDORS], []
+    dirs, files = [VENDORS, TESTS_VENDORS], []
     vendors = os.environ.get('OCL_ICD_VENDORS', '')
     if os.path.isdir(vendors):
         dirs.append(vendors)
