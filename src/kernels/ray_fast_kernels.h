@@ -5,7 +5,6 @@
  * min(40, 30 + 10 log10(spp)) dB PSNR of exact mode at any size
  * (docs/ray.md; tests/ray_cli.py checks it on each device). */
 #define LS_FAST_FP
-#define LS_CPU_INLINE
 #include "dialect.h"
 
 #if defined(__OPENCL_C_VERSION__)
