@@ -590,6 +590,14 @@ int bmn_ckpt_options(const char *path, bmn_params *p, const bmn_given *given, ls
     snprintf(label, sizeof label, "--checkpoint %s", path);
     if (open_for_options(&s, path, label, err) != 0)
         return -1;
+    if (s.fresh) {
+        /* A search killed in the middle of its first commit: rolling its
+         * journal back left the file as it was before, empty, and the open
+         * made a store in it. Nothing was saved: a new search, as for an
+         * empty file (closing rolls the new store back). */
+        ls_store_close(&s, NULL);
+        return 0;
+    }
     bmn_params fp = *p;
     uint64_t target = 0;
     int rc = read_search(&s, &fp, err);
