@@ -13,7 +13,14 @@ and forced by LOCKSTEP_SHAPE for measuring one shape against another:
     kernels that exchange words (LOCKSTEP_DEBUG_LIFE_MANY=1) agrees under
     the group and CPU shapes on PoCL, and under Intel's sub-group shuffles
     where tools/intel_opencl.sh put Intel's runtime in .deps/ (a shuffle
-    that reads the wrong lane is seen: the grids differ).
+    that reads the wrong lane is seen: the grids differ);
+  - the group shape's own 2D walk of 16 generations a pass
+    (life_group_2d_*, which the driver takes there without
+    LOCKSTEP_DEBUG_LIFE_MANY) computes what OpenMP computes on PoCL forced
+    to that shape: odd sizes and aligned rows, rows of two words, of
+    several runs, grids shorter than the walk's 16 rows of warm-up, bounded
+    planes (a short last word: two margin lanes), B3/S23 (its own kernels)
+    and other rules, --every, step counts that are no multiple of 16.
 
 usage: kernel_shape.py LOCKSTEP
 """
@@ -28,6 +35,18 @@ from harness import expect, finish
 LOCKSTEP = sys.argv[1]
 INTEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '.deps', 'intel-opencl', 'vendors')
 LIFE = ['check', 'life', '--dims', '2', '--size', '100x37', '--steps', '40', '--quiet']
+GROUP_WALK = [
+    ['--dims', '2', '--size', '100x37', '--steps', '40'],
+    ['--dims', '2', '--size', '64x64', '--steps', '32', '--rule', 'B36/S23'],
+    ['--dims', '2', '--size', '33x9', '--steps', '43'],
+    ['--dims', '2', '--size', '32x5', '--steps', '17'],
+    ['--dims', '2', '--size', '4099x301', '--steps', '37'],
+    ['--dims', '2', '--size', '300x200', '--steps', '35', '--every', '10', '--rule', 'B2/S'],
+    ['--rule', 'B3/S23:P100,37', '--steps', '40'],
+    ['--rule', 'B3/S23:P33,9', '--steps', '33'],
+    ['--rule', 'B03/S23:P301,203', '--steps', '31', '--every', '10'],
+    ['--rule', 'B36/S23:P2050,67', '--steps', '35'],
+]
 
 
 def run(args, **env):
@@ -79,6 +98,11 @@ if pocl:
         r = run(LIFE + ['--backends', 'openmp,' + pocl], LOCKSTEP_SHAPE=shape, LOCKSTEP_DEBUG_LIFE_MANY='1')
         expect(r.returncode == 0 and 'devices agree' in r.stdout, 'PoCL forced to the %s shape agrees' % shape,
                r.stdout + r.stderr)
+    for args in GROUP_WALK:
+        r = run(['check', 'life', '--quiet', '--backends', 'openmp,' + pocl] + args, LOCKSTEP_SHAPE='group',
+                LOCKSTEP_DEBUG_LIFE_MANY='0')
+        expect(r.returncode == 0 and 'devices agree' in r.stdout,
+               "PoCL in the group shape, its 2D walk: check life %s agrees" % ' '.join(args), r.stdout + r.stderr)
 if intel:
     r = run(LIFE + ['--backends', 'openmp,' + intel], LOCKSTEP_SHAPE='subgroup', LOCKSTEP_DEBUG_LIFE_MANY='1',
             **intel_env)

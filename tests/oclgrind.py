@@ -14,7 +14,9 @@ work-items against each other.
 - the kernels cut for CPUs (LOCKSTEP_SHAPE=cpu, src/shape.h), which PoCL
   and Intel's CPU runtime run, likewise;
 - every kernel of every program in src/kernels/ ran (`oclgrind
-  --inst-counts` names each kernel it ran), except those of programs under
+  --inst-counts` names each kernel it ran), those a program has on the
+  group shape only (LS_GROUP_SHAPE_KERNELS: Oclgrind is a device of that
+  shape) included, except those of programs under
   the exact floating-point rule (docs/exact-float.md): Oclgrind does not
   claim correctly rounded divide and sqrt, so lockstep refuses to build
   them there, and that refusal is checked instead. A new kernel, or a
@@ -75,6 +77,19 @@ CHECKS = [
     ['life', '--dims', '2', '--size', '37x9', '--steps', '16', '--rule', 'B36/S23'],
     ['life', '--steps', '16', '--rule', 'B03/S23:P37,9'],
 ]
+# The group shape's own 2D walk of LIFE_GROUP_2D_GENS (16) generations a
+# pass (life_group_2d_*), which the driver takes on Oclgrind where
+# LOCKSTEP_DEBUG_LIFE_MANY does not ask for life_many_2d's: aligned rows
+# and not (37: each lane reads 32 cells of the row repeated), both rules,
+# a bounded plane whose short last word takes two margin lanes, rows of
+# two runs (2021 cells: 64 words), and step counts past 16 with --every.
+GROUP_CHECKS = [
+    ['life', '--dims', '2', '--size', '32x9', '--steps', '17'],
+    ['life', '--dims', '2', '--size', '37x9', '--steps', '16'],
+    ['life', '--dims', '2', '--size', '32x9', '--steps', '16', '--rule', 'B36/S23'],
+    ['life', '--dims', '2', '--size', '2021x5', '--steps', '16', '--rule', 'B36/S23'],
+    ['life', '--steps', '18', '--every', '17', '--rule', 'B03/S23:P37,9'],
+]
 RAY = ['--size', '16x16', '--spp', '2', '--quiet']
 # The CPU kernel shape (src/shape.h; what PoCL and Intel's CPU runtime
 # run), forced here by LOCKSTEP_SHAPE=cpu: Graveler's blocks of 16 streams
@@ -100,27 +115,32 @@ REFUSAL = 'CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT'
 
 
 def programs():
-    """{program: (kernel names, under the exact rule)} from src/kernels/NAME_kernels.h."""
+    """{program: (kernel names, under the exact rule)} from src/kernels/NAME_kernels.h:
+    LS_PROGRAM_KERNELS's, and LS_GROUP_SHAPE_KERNELS's (the group shape's only)."""
     out = {}
     for path in sorted(glob.glob(os.path.join(ROOT, 'src', 'kernels', '*_kernels.h'))):
         text = open(path).read()
-        listed = re.search(r'#define LS_PROGRAM_KERNELS\(X\)((?:[^\n]*\\\n)*[^\n]*)', text)
+        names = []
+        for macro in ('LS_PROGRAM_KERNELS', 'LS_GROUP_SHAPE_KERNELS'):
+            listed = re.search(r'#define %s\(X\)((?:[^\n]*\\\n)*[^\n]*)' % macro, text)
+            names += re.findall(r'X\((\w+)\)', listed.group(1)) if listed else []
         name = os.path.basename(path)[:-len('_kernels.h')]
-        out[name] = (re.findall(r'X\((\w+)\)', listed.group(1)) if listed else [],
-                     re.search(r'^#define LS_EXACT_FP\b', text, re.M) is not None)
+        out[name] = (names, re.search(r'^#define LS_EXACT_FP\b', text, re.M) is not None)
     return out
 
 
 def oclgrind(args, env=None):
     """Runs lockstep under Oclgrind: (exit status, stdout, stderr, kernels it ran).
-    Life's many-generation kernels (2D, and 3D's tile walk) run there too
-    (Oclgrind is a simulated GPU without shuffles, where the driver would
-    not choose them), with the local memory and group size the tile walk's
-    groups of 16 warps need (a GPU's 64 KiB and 1024 work-items)."""
+    Life's many-generation kernels of the warp shape (2D, and 3D's tile
+    walk) run there too (Oclgrind is a simulated GPU without shuffles, where
+    the driver would not choose them; env LOCKSTEP_DEBUG_LIFE_MANY '0'
+    leaves the driver's choice, the group shape's own 2D walk), with the local memory and group
+    size the tile walk's groups of 16 warps need (a GPU's 64 KiB and 1024
+    work-items)."""
     r = subprocess.run([OCLGRIND, '--data-races', '--check-api', '--inst-counts', '--local-mem-size', '65536',
                         '--max-wgsize', '1024', LOCKSTEP] + args,
                        capture_output=True, text=True, timeout=600,
-                       env=dict(os.environ, LOCKSTEP_DEBUG_LIFE_MANY='1', **(env or {})))
+                       env=dict(os.environ, **dict({'LOCKSTEP_DEBUG_LIFE_MANY': '1'}, **(env or {}))))
     ran = set(re.findall(r"^Instructions executed for kernel '(\w+)'", r.stdout, re.M))
     return r.returncode, r.stdout, r.stderr, ran
 
@@ -147,14 +167,15 @@ expect(progs and all(kernels for kernels, _ in progs.values()), 'the kernels of 
 ran = set()
 
 ran_cpu = set()
-for args, env in [(a, None) for a in CHECKS] + [(a, CPU_SHAPE) for a in CPU_CHECKS]:
+RUNS = ([(a, None, '') for a in CHECKS] + [(a, CPU_SHAPE, ' (CPU shape)') for a in CPU_CHECKS]
+        + [(a, {'LOCKSTEP_DEBUG_LIFE_MANY': '0'}, ' (group walk)') for a in GROUP_CHECKS])
+for args, env, label in RUNS:
     rc, out, err, kernels = oclgrind(['check'] + args + ['--backends', 'opencl,openmp', '--quiet'], env)
     ran |= kernels
-    if env:
+    if env is CPU_SHAPE:
         ran_cpu |= kernels
     expect(rc == 0 and '2 devices agree' in out and not err,
-           'check %s on Oclgrind%s: agrees, no report (kernels %s)'
-           % (' '.join(args), ' (CPU shape)' if env else '', ', '.join(sorted(kernels))),
+           'check %s on Oclgrind%s: agrees, no report (kernels %s)' % (' '.join(args), label, ', '.join(sorted(kernels))),
            '\nexit %d\nstdout (without instruction counts):\n%s\nstderr:\n%s'
            % (rc, first_lines('\n'.join(l for l in out.split('\n') if l and not l.startswith(' ')
                                         and not l.startswith('Instructions executed'))), first_lines(err)))

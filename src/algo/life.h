@@ -122,6 +122,53 @@
 #define LIFE_2D_GENS 16u
 #endif
 
+/* The 2D walk of several generations a pass for the group shape (GPUs
+ * whose work-items exchange words through local memory and barriers:
+ * life_group_2d in src/kernels/life_kernels.h). A group owns a run of
+ * LIFE_GROUP_2D_COLS words of a row band, one work-item a word column in
+ * each of LIFE_GROUP_2D_SLOTS slots; slot s makes generations s P + 1 ..
+ * s P + P (P = GENS / SLOTS) of LIFE_GROUP_2D_ROWS rows a step, one
+ * barrier a step. Here so that the driver, which lays out the launch, and
+ * the kernels agree; build-time knobs for bench/life2d_group_variants.sh
+ * (-Dc_args; the driver builds the OpenCL program with what differs from
+ * the defaults). */
+#define LIFE_GROUP_2D_GENS_DEFAULT 16u
+#define LIFE_GROUP_2D_COLS_DEFAULT 64u
+#define LIFE_GROUP_2D_SLOTS_DEFAULT 4u
+#define LIFE_GROUP_2D_ROWS_DEFAULT 2u
+#ifndef LIFE_GROUP_2D_GENS
+#define LIFE_GROUP_2D_GENS LIFE_GROUP_2D_GENS_DEFAULT
+#endif
+#ifndef LIFE_GROUP_2D_COLS
+#define LIFE_GROUP_2D_COLS LIFE_GROUP_2D_COLS_DEFAULT
+#endif
+#ifndef LIFE_GROUP_2D_SLOTS
+#define LIFE_GROUP_2D_SLOTS LIFE_GROUP_2D_SLOTS_DEFAULT
+#endif
+#ifndef LIFE_GROUP_2D_ROWS
+#define LIFE_GROUP_2D_ROWS LIFE_GROUP_2D_ROWS_DEFAULT
+#endif
+/* Work-items a group; words of its local memory (the driver passes it at
+ * launch): generations 0 .. GENS - 1, two blocks of ROWS rows of the run
+ * each. */
+#define LIFE_GROUP_2D_ITEMS (LIFE_GROUP_2D_COLS * LIFE_GROUP_2D_SLOTS)
+#define LIFE_GROUP_2D_LOCAL_WORDS (LIFE_GROUP_2D_GENS * 2u * LIFE_GROUP_2D_ROWS * LIFE_GROUP_2D_COLS)
+#if LIFE_GROUP_2D_GENS < 2 || LIFE_GROUP_2D_GENS > 32
+#error "LIFE_GROUP_2D_GENS must be 2..32: a run's margin lanes absorb one wrong cell a generation"
+#endif
+#if LIFE_GROUP_2D_SLOTS < 1 || LIFE_GROUP_2D_GENS % LIFE_GROUP_2D_SLOTS != 0
+#error "LIFE_GROUP_2D_SLOTS must divide LIFE_GROUP_2D_GENS: each slot makes as many generations"
+#endif
+#if LIFE_GROUP_2D_ROWS < 2 || LIFE_GROUP_2D_ROWS % 2 != 0
+#error "LIFE_GROUP_2D_ROWS must be even: the walk makes rows in pairs"
+#endif
+#if LIFE_GROUP_2D_LOCAL_WORDS * 4u > 49152u
+#error "the group shape's 2D walk's local memory exceeds 48 KiB (what every GPU's OpenCL offers): fewer GENS, ROWS or COLS"
+#endif
+#if LIFE_GROUP_2D_COLS < 8 || LIFE_GROUP_2D_ITEMS > 1024
+#error "LIFE_GROUP_2D_COLS must be at least 8 (two margin lanes a side and words to store), and a group at most 1024"
+#endif
+
 typedef struct life_rule {
     ls_u32 birth;   /* bit n: a dead cell with n live neighbours is born */
     ls_u32 survive; /* bit n: a live cell with n live neighbours lives on */

@@ -3,7 +3,8 @@
  *
  * One bit per cell in device memory (layout: src/workloads/life/life_grid.h),
  * one generation per launch, or in 2D two (life_2d_two below) or
- * LIFE_2D_GENS (life_2d_many: temporal blocking, the default path), in
+ * LIFE_2D_GENS (life_2d_many: temporal blocking, the default path;
+ * LIFE_GROUP_2D_GENS on the group shape, life_g2_walk), in
  * 3D LIFE_GPU_3D_DEPTH (life_t3_walk: the same, the default path where
  * rows have at most 32 words). A work-item owns one 32-bit word column and
  * walks along the slowest axis (y in 2D, z in 3D) through a segment of the
@@ -574,6 +575,256 @@ LS_DEVICE void life_2d_many(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
     life_2dm_walk(src, dst, j, 1, g, x.keep, rb, ny, y, yend, seg, mine, x, r, b3s23, 1, 0, buf);
 }
 
+/* ---- 2D, LIFE_GROUP_2D_GENS generations a pass: the group shape's walk ---
+ *
+ * life_2d_many's temporal blocking for devices whose work-items exchange
+ * words through local memory between barriers (the group shape: a GPU
+ * that is not NVIDIA's, or NVIDIA's OpenCL forced to that shape), where
+ * that walk's ls_exchange costs two barriers for each level of each row.
+ * A group owns a run of LIFE_GROUP_2D_COLS consecutive words of a row
+ * band, wrapping around the row as life_2d_many's runs of 32 do, with
+ * `margin` lanes at each end that store nothing, and a segment of `seg`
+ * rows. Its work-items are LIFE_GROUP_2D_SLOTS slots of one work-item a
+ * word column (a lane); slot s makes levels (generations) s P + 1 .. s P
+ * + P, P = LIFE_GROUP_2D_GENS / LIFE_GROUP_2D_SLOTS, each as a level of
+ * life_2d_many does: from a pair of rows of the generation before, their
+ * x sums (the lane's word and the words of the lanes beside it) and, with
+ * the level's window of the x sums of the two rows before them, the next
+ * generation of two rows, one row up.
+ *
+ * Generations 0 .. GENS - 1 live in local memory, a ring of two blocks
+ * of LIFE_GROUP_2D_ROWS rows of the run each. At step s level g makes its
+ * block b = s - g from block b of generation g - 1, which level g - 1
+ * wrote at step s - 1 into one half of its ring, and writes it into the
+ * other half of its own ring, the one level g + 1 is not reading: no word
+ * is written and read in one step, and one barrier a step orders the
+ * group. Slot 0 also puts generation 0 into the ring, each block read
+ * from global memory into registers the step before; the last level
+ * (the last slot's) stores generation GENS into dst. Level g runs g steps
+ * behind the reads, so a segment's walk takes GENS steps more than it
+ * has blocks, and levels skip the steps before their first block (their
+ * windows start as zeros).
+ *
+ * A segment's walk starts GENS rows above it, as life_2d_many's does:
+ * what the first rows make is wrong and not stored. The run's edge lanes
+ * take their own word for the neighbour word they lack: wrong cells, one
+ * more inward a generation, which the margin lanes absorb (life_2d_many;
+ * the driver's margin is its, for GENS). Rows ending in a short word: on
+ * a torus each lane reads 32 cells of the row repeated (life_vword) and
+ * the walk is that of aligned rows; on a bounded plane the seam is
+ * life_xsum's, and rows and generations beyond the edges are dead.
+ *
+ * The count, a word and generation: three words read from local memory
+ * and one written, the x sum (4 operations) and the rule (B3/S23 by
+ * pairs: 2 + 4), and a barrier each step for P x ROWS of them a
+ * work-item; made and not stored: the margin lanes (2 of COLS at margin
+ * 1) and a segment's warm-up and pipeline (2 GENS + GENS x ROWS rows).
+ * docs/perf/README.md has the floor this gives on the H200. */
+
+#define LIFE_G2_GENS LIFE_GROUP_2D_GENS
+#define LIFE_G2_C LIFE_GROUP_2D_COLS
+#define LIFE_G2_B LIFE_GROUP_2D_ROWS
+#define LIFE_G2_P (LIFE_GROUP_2D_GENS / LIFE_GROUP_2D_SLOTS) /* levels a slot */
+#define LIFE_G2_BLOCK (LIFE_G2_B * LIFE_G2_C)                /* words of a block of rows */
+
+/* A work-item's constants. */
+typedef struct life_g2 {
+    life_xwrap x;              /* its word j and the seam */
+    life_vword g;              /* where it reads its cells, where `virt` */
+    ls_u32 lane, cw, ce;       /* its column of the run, and those of its west and east words */
+    ls_u32 slot;               /* levels slot P + 1 .. slot P + P */
+    ls_u32 half0, half1;       /* offsets of the halves of generation slot P's ring (life_g2_step) */
+    ls_u32 y, yend, ny, rb;    /* the segment's rows; row bytes */
+    ls_u32 keep;               /* the cells of its word it stores */
+    int mine, virt, last;      /* stores its word; reads through g; the last slot */
+    life_rule r;
+    int b3s23, aligned, bounded;
+} life_g2;
+
+/* The x sum and centre word of the lane's word in `row` of a block in
+ * local memory. */
+LS_DEVICE void life_g2_sum(const life_g2 *c, const LS_LOCAL ls_u32 *row, life_row2 *out)
+{
+    ls_u32 w = row[c->lane];
+    life_xsum(w, row[c->cw], row[c->ce], c->x, c->aligned, c->bounded, &out->s0, &out->s1);
+    out->self = w;
+}
+
+/* The next generation of rows b and c from the x sums of rows a .. d
+ * (each row's neighbours above and below): under B3/S23 rows b and c are
+ * summed once for both (life_pair_sum), as life_2dm_step does. */
+LS_DEVICE void life_g2_pair(const life_g2 *c, const life_row2 *ra, const life_row2 *rb, const life_row2 *rc,
+                            const life_row2 *rd, ls_u32 *w0, ls_u32 *w1)
+{
+    if (c->b3s23) {
+        ls_u32 e0, e1, e2;
+        life_pair_sum(rb->s0, rb->s1, rc->s0, rc->s1, &e0, &e1, &e2);
+        *w0 = life_next_b3s23_pair(e0, e1, e2, ra->s0, ra->s1, rb->self);
+        *w1 = life_next_b3s23_pair(e0, e1, e2, rd->s0, rd->s1, rc->self);
+    } else {
+        *w0 = life_next_2d(c->r, ra->s0, ra->s1, rb->s0, rb->s1, rc->s0, rc->s1, rb->self);
+        *w1 = life_next_2d(c->r, rb->s0, rb->s1, rc->s0, rc->s1, rd->s0, rd->s1, rc->self);
+    }
+}
+
+/* Level g (one of the work-item's slot) at step s: block b = s - g of
+ * generation g from block b of generation g - 1 at `in`, into `out`, or
+ * where `to_dst` (the last level) the segment's rows of it into dst. The
+ * block's first row of generation g is row y - GENS - g + b ROWS,
+ * unwrapped (huge above row 0). */
+LS_DEVICE void life_g2_level(const life_g2 *c, life_row2 win[2], ls_u32 g, ls_u32 s, const LS_LOCAL ls_u32 *in,
+                             LS_LOCAL ls_u32 *out, int to_dst, LS_GLOBAL ls_u32 *dst)
+{
+    ls_u32 row = c->y - LIFE_G2_GENS - g + (s - g) * LIFE_G2_B;
+#pragma unroll
+    for (ls_u32 i = 0; i < LIFE_G2_B; i += 2u) {
+        life_row2 ra = win[0], rb = win[1], rc, rd;
+        life_g2_sum(c, in + i * LIFE_G2_C, &rc);
+        life_g2_sum(c, in + (i + 1u) * LIFE_G2_C, &rd);
+        ls_u32 w0, w1;
+        life_g2_pair(c, &ra, &rb, &rc, &rd, &w0, &w1);
+        if (!c->aligned) { /* aligned: no padding, keep is ~0 */
+            w0 &= c->x.keep;
+            w1 &= c->x.keep;
+        }
+        if (c->bounded) {
+            w0 &= life_2dt_keep(1, row + i, c->ny);
+            w1 &= life_2dt_keep(1, row + i + 1u, c->ny);
+        }
+        win[0] = rc;
+        win[1] = rd;
+        if (to_dst) {
+            if (c->mine && row + i - c->y < c->yend - c->y) /* row + i in the segment: not wrapped */
+                ((LS_GLOBAL ls_u32 *)life_row_at(dst, row + i, c->rb))[c->x.j] = w0 & c->keep;
+            if (c->mine && row + i + 1u - c->y < c->yend - c->y)
+                ((LS_GLOBAL ls_u32 *)life_row_at(dst, row + i + 1u, c->rb))[c->x.j] = w1 & c->keep;
+        } else {
+            out[i * LIFE_G2_C + c->lane] = w0;
+            out[(i + 1u) * LIFE_G2_C + c->lane] = w1;
+        }
+    }
+}
+
+/* The lane's cells of row yr (wrapped) of src. */
+LS_DEVICE ls_u32 life_g2_read(const life_g2 *c, const LS_GLOBAL ls_u32 *src, ls_u32 yr)
+{
+    const LS_GLOBAL ls_u32 *row = life_row_at(src, yr, c->rb);
+    return c->virt ? life_vword_read(row, c->g) : row[c->x.j];
+}
+
+/* Block `b` of generation 0 into `ahead`: rows y - GENS + b ROWS on, the
+ * next of them yr (wrapped; left at the row after the block). */
+LS_DEVICE void life_g2_fetch(const life_g2 *c, const LS_GLOBAL ls_u32 *src, ls_u32 b, ls_u32 *yr, ls_u32 *ahead)
+{
+    ls_u32 row = c->y - LIFE_G2_GENS + b * LIFE_G2_B;
+#pragma unroll
+    for (ls_u32 i = 0; i < LIFE_G2_B; i++) {
+        ahead[i] = life_g2_read(c, src, *yr) & life_2dt_keep(c->bounded, row + i, c->ny);
+        *yr = *yr + 1u == c->ny ? 0u : *yr + 1u;
+    }
+}
+
+/* Step s of the walk; `odd` is s % 2, a constant (the walk's loop makes
+ * two steps), so that every offset into the ring is one. Generation h's
+ * block b lies at (2 h + b % 2) BLOCK words of the ring; the work-item's
+ * levels g = slot P + t + 1 read generation g - 1 = slot P + t, whose
+ * block s - g has the parity of s - t - 1 when slot P is even, the other
+ * one when it is odd: half0 is the offset of the ring of generation slot
+ * P for an even s - t - 1, half1 for an odd one (for slot 0, generation
+ * 0's block s: t = -1). */
+LS_DEVICE void life_g2_step(const life_g2 *c, ls_u32 s, ls_u32 odd, life_row2 win[LIFE_G2_P][2], ls_u32 *ahead,
+                            ls_u32 *yr, ls_u32 blocks, const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst,
+                            LS_LOCAL ls_u32 *ring)
+{
+    if (c->slot == 0u) {
+        LS_LOCAL ls_u32 *gen0 = ring + (odd ? c->half1 : c->half0) + c->lane;
+#pragma unroll
+        for (ls_u32 i = 0; i < LIFE_G2_B; i++)
+            gen0[i * LIFE_G2_C] = ahead[i];
+        if (s + 1u < blocks)
+            life_g2_fetch(c, src, s + 1u, yr, ahead);
+    }
+#pragma unroll
+    for (ls_u32 t = 0; t < LIFE_G2_P; t++) {
+        ls_u32 g = c->slot * LIFE_G2_P + t + 1u;
+        if (s >= g) {
+            LS_LOCAL ls_u32 *in = ring + ((odd + t + 1u) % 2u ? c->half1 : c->half0) + t * 2u * LIFE_G2_BLOCK;
+            life_g2_level(c, win[t], g, s, in, in + 2u * LIFE_G2_BLOCK, c->last && t + 1u == LIFE_G2_P, dst);
+        }
+    }
+    ls_barrier();
+}
+
+/* Group = (run, segment): run group % runs of its row band (runs =
+ * ceil(row_words / width), width = COLS - 2 margin), segment group / runs
+ * of `seg` rows; lane l's word is run * width + l - margin (mod
+ * row_words). Every work-item takes every step (the barriers). */
+LS_DEVICE void life_g2_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
+                             ls_u32 last_bits, ls_u32 seg, ls_u32 runs, ls_u32 margin, life_rule r, int b3s23,
+                             int aligned, int bounded, LS_LOCAL ls_u32 *ring)
+{
+    life_g2 c;
+    ls_u32 lid = ls_lid();
+    c.lane = lid % LIFE_G2_C;
+    c.slot = lid / LIFE_G2_C;
+    c.cw = c.lane - (c.lane != 0u);
+    c.ce = c.lane + (c.lane + 1u != LIFE_G2_C);
+    ls_u64 group = ls_group();
+    ls_u32 width = LIFE_G2_C - 2u * margin;
+    ls_u32 u = (ls_u32)(group % runs) * width + c.lane; /* word + margin, unwrapped */
+    ls_u32 j = (u + 2u * row_words - margin) % row_words;
+    c.mine = c.lane >= margin && c.lane < LIFE_G2_C - margin && u - margin < row_words;
+    c.y = (ls_u32)(group / runs) * seg;
+    c.yend = c.y + seg < ny ? c.y + seg : ny;
+    c.ny = ny;
+    c.rb = row_words * 4u;
+    c.x = life_xwrap_make(j, row_words, last_bits);
+    c.r = r;
+    c.b3s23 = b3s23;
+    c.bounded = bounded;
+    /* A torus whose rows end in a short word is walked as aligned rows,
+     * each lane reading 32 cells of the row repeated (life_2d_many). */
+    c.virt = !aligned && !bounded;
+    c.aligned = aligned || !bounded;
+    c.keep = c.virt ? c.x.keep : 0xffffffffu;
+    life_vword none = {0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u};
+    c.g = none;
+    if (c.virt) {
+        ls_u64 cells = (ls_u64)(row_words - 1u) * 32u + last_bits;
+        c.g = life_vword_make((ls_u32)(((ls_u64)u * 32u + 2u * cells - 32u * margin) % cells), row_words,
+                              last_bits);
+    }
+    c.last = c.slot + 1u == LIFE_GROUP_2D_SLOTS;
+    ls_u32 first = c.slot * LIFE_G2_P * 2u * LIFE_G2_BLOCK; /* generation slot P's ring */
+    int odd_first = (c.slot * LIFE_G2_P) % 2u;
+    c.half0 = first + (odd_first ? LIFE_G2_BLOCK : 0u);
+    c.half1 = first + (odd_first ? 0u : LIFE_G2_BLOCK);
+
+    life_row2 win[LIFE_G2_P][2];
+#pragma unroll
+    for (ls_u32 t = 0; t < LIFE_G2_P; t++)
+        for (ls_u32 i = 0; i < 2u; i++) {
+            win[t][i].s0 = 0u;
+            win[t][i].s1 = 0u;
+            win[t][i].self = 0u;
+        }
+    /* Blocks of generation 0 the segment's rows of generation GENS need:
+     * rows y - GENS .. yend - 1 + GENS. */
+    ls_u32 blocks = (c.yend - c.y + 2u * LIFE_G2_GENS + LIFE_G2_B - 1u) / LIFE_G2_B;
+    ls_u32 steps = blocks + LIFE_G2_GENS;
+    ls_u32 yr = (c.y + ny - LIFE_G2_GENS % ny) % ny; /* row y - GENS, wrapped as often as a short grid needs */
+    ls_u32 ahead[LIFE_G2_B];
+#pragma unroll
+    for (ls_u32 i = 0; i < LIFE_G2_B; i++)
+        ahead[i] = 0u;
+    if (c.slot == 0u)
+        life_g2_fetch(&c, src, 0u, &yr, ahead);
+    for (ls_u32 s = 0; s < steps; s += 2u) {
+        life_g2_step(&c, s, 0u, win, ahead, &yr, blocks, src, dst, ring);
+        life_g2_step(&c, s + 1u, 1u, win, ahead, &yr, blocks, src, dst, ring);
+    }
+}
+
 /* ---- 3D ---------------------------------------------------------------- */
 
 /* The 3x3 sums (four bit-planes) of a work-item's rows in one plane, and
@@ -1066,6 +1317,22 @@ LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
         r.survive = survive_c;                                                                                    \
         life_2d_many(src, dst, row_words, ny, last_bits, seg, items, margin, r, b3s23, aligned, bounded, buf);    \
     }
+/* As LIFE_KERNEL_2D_MANY, LIFE_GROUP_2D_GENS generations for the group
+ * shape (life_g2_walk): groups of LIFE_GROUP_2D_ITEMS work-items, `runs`
+ * runs a row band, and LIFE_GROUP_2D_LOCAL_WORDS of local memory, given
+ * by the launch (as the 3D tile walk's, below). */
+#define LIFE_KERNEL_2D_GROUP(name, aligned, bounded, b3s23, birth_c, survive_c)                                   \
+    LS_KERNEL LS_MAX_GROUP(LIFE_GROUP_2D_ITEMS) void name(                                                        \
+        const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny,  \
+        ls_u32 last_bits, ls_u32 seg, ls_u32 runs, ls_u32 birth, ls_u32 survive,                                  \
+        ls_u32 margin LS_DYNAMIC_LOCAL_PARAM(ls_u32, ring))                                                       \
+    {                                                                                                             \
+        LS_DYNAMIC_LOCAL(ls_u32, ring);                                                                           \
+        life_rule r;                                                                                              \
+        r.birth = birth_c;                                                                                        \
+        r.survive = survive_c;                                                                                    \
+        life_g2_walk(src, dst, row_words, ny, last_bits, seg, runs, margin, r, b3s23, aligned, bounded, ring);    \
+    }
 #define LIFE_KERNEL_3D(name, aligned, bounded, b6s567, birth_c, survive_c)                                        \
     LS_KERNEL void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz, \
                         ls_u32 last_bits, ls_u32 seg, ls_u32 items, ls_u32 birth, ls_u32 survive)                \
@@ -1148,6 +1415,21 @@ LIFE_KERNEL_3D_TILE(life_tile_3d_b6s567_aligned, 1, 0, 1, ((void)birth, LIFE_B6S
                     ((void)survive, LIFE_B6S567_SURVIVE))
 #endif
 
+/* The group shape's 2D walk: built for that shape only (dialect.h's
+ * LS_SHAPE; nvcc and NVRTC build the warp shape, which walks with
+ * shuffles), its entry points listed apart (LS_GROUP_SHAPE_KERNELS,
+ * below). */
+#if LS_SHAPE == LS_SHAPE_GROUP && (!defined(LIFE_FIXED_DIMS) || LIFE_FIXED_DIMS == 2)
+LIFE_KERNEL_2D_GROUP(life_group_2d, 0, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_2D_GROUP(life_group_2d_aligned, 1, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_2D_GROUP(life_group_2d_plane, 0, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
+#endif
+#if LS_SHAPE == LS_SHAPE_GROUP && !defined(LIFE_FIXED_DIMS)
+LIFE_KERNEL_2D_GROUP(life_group_2d_b3s23, 0, 0, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
+LIFE_KERNEL_2D_GROUP(life_group_2d_b3s23_aligned, 1, 0, 1, ((void)birth, LIFE_B3S23_BIRTH),
+                     ((void)survive, LIFE_B3S23_SURVIVE))
+#endif
+
 #ifndef LIFE_FIXED_DIMS
 /* The random start made where the grid lives (src/algo/life.h's
  * life_fill_word): a word at a time, a grid-stride loop over `words`
@@ -1198,3 +1480,13 @@ LS_KERNEL void life_fill(LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 nx, ls_
     X(life_tile_3d_b6s567_aligned)                                                                                \
     X(life_tile_3d_plane)                                                                                         \
     X(life_fill)
+
+/* The entry points the program has on the group shape only (OpenCL built
+ * with -DLS_SHAPE=3), besides LS_PROGRAM_KERNELS's: tests/oclgrind.py
+ * runs them all on Oclgrind, a device of that shape. */
+#define LS_GROUP_SHAPE_KERNELS(X)                                                                                 \
+    X(life_group_2d)                                                                                              \
+    X(life_group_2d_aligned)                                                                                      \
+    X(life_group_2d_b3s23)                                                                                        \
+    X(life_group_2d_b3s23_aligned)                                                                                \
+    X(life_group_2d_plane)

@@ -1,7 +1,8 @@
 /* life_gpu.c - the GPU driver of Life, written once over src/gpu.h. Two
  * buffers hold the current and the next generation; a launch per
  * LIFE_GPU_3D_DEPTH generations in 3D (the rest one at a time), per
- * LIFE_2D_GENS in 2D (the rest two at a time, an odd last one alone), all
+ * LIFE_2D_GENS in 2D (LIFE_GROUP_2D_GENS on the group shape; the rest
+ * two at a time, an odd last one alone), all
  * on queue 0 without waiting. A work-item walks a word column through a
  * segment of rows (2D) or planes (3D): see src/kernels/life_kernels.h. */
 #include "life_gpu.h"
@@ -188,20 +189,26 @@ static const char *two_kernel_name(const life_gpu_state *st, life_rule r, uint32
     return names[default_rule_kernels(st, r)][st->last_bits == 32];
 }
 
-/* Lanes at each end of a life_many_* run that store nothing: they must
- * hold LIFE_2D_GENS cells or more (src/kernels/life_kernels.h). One word
+/* Lanes at each end of a run of a walk of `gens` generations a pass
+ * (life_many_*, and life_group_2d_*'s) that store nothing: they must
+ * hold `gens` cells or more (src/kernels/life_kernels.h). One word
  * when every word has that many, and on a torus of rows of two words or
  * more, whose lanes each hold 32 cells of the row repeated (life_vword);
  * two on a bounded plane whose rows end in a short word; 0 where the
  * kernel cannot run this grid (a row of one short word). A run stores 32
  * - 2 margin words: margin 1 rather than 2 is 7% fewer runs (65537^2). */
-static uint32_t life_many_margin(const life_gpu_state *st)
+static uint32_t life_walk_margin(const life_gpu_state *st, uint32_t gens)
 {
-    if (st->last_bits >= LIFE_2D_GENS)
+    if (st->last_bits >= gens)
         return 1;
     if (st->row_words < 2)
         return 0;
     return st->bounded ? 2 : 1;
+}
+
+static uint32_t life_many_margin(const life_gpu_state *st)
+{
+    return life_walk_margin(st, LIFE_2D_GENS);
 }
 
 /* LOCKSTEP_DEBUG_LIFE_MANY=1: the kernels of several generations a launch
@@ -237,6 +244,28 @@ static const char *many_kernel_name(const life_gpu_state *st, const ls_gpu_info 
         return NULL;
     if (st->bounded)
         return "life_many_2d_plane";
+    return names[default_rule_kernels(st, r)][st->last_bits == 32];
+}
+
+/* The group shape's 2D kernel of LIFE_GROUP_2D_GENS generations a pass
+ * (life_group_2d_*, src/kernels/life_kernels.h), or NULL where another
+ * runs: only on the group shape (shape.h: a GPU whose work-items exchange
+ * words through local memory between barriers, where the walk of
+ * life_many_2d pays two barriers a level and row), where its groups and
+ * local memory fit the device and the margin allows (life_walk_margin, as
+ * life_many_2d). LOCKSTEP_DEBUG_LIFE_MANY=1 runs life_many_2d there
+ * instead, for the tests (Oclgrind is a device of this shape). */
+#define LIFE_GROUP_2D_LOCAL_BYTES ((size_t)LIFE_GROUP_2D_LOCAL_WORDS * sizeof(uint32_t))
+static const char *group_kernel_name(const life_gpu_state *st, const ls_gpu_info *info, life_rule r)
+{
+    static const char *const names[2][2] = {{"life_group_2d", "life_group_2d_aligned"},
+                                            {"life_group_2d_b3s23", "life_group_2d_b3s23_aligned"}};
+    if (st->dims != 2 || info->shape != LS_SHAPE_GROUP || many_forced() ||
+        life_walk_margin(st, LIFE_GROUP_2D_GENS) == 0 || info->max_group < LIFE_GROUP_2D_ITEMS ||
+        info->local_bytes < LIFE_GROUP_2D_LOCAL_BYTES)
+        return NULL;
+    if (st->bounded)
+        return "life_group_2d_plane";
     return names[default_rule_kernels(st, r)][st->last_bits == 32];
 }
 
@@ -283,6 +312,14 @@ static int life_3d_variant(void)
            LIFE_GPU_3D_WARPS != LIFE_GPU_3D_WARPS_DEFAULT || LIFE_GPU_3D_STAGES != LIFE_GPU_3D_STAGES_DEFAULT;
 }
 
+/* The same for the group shape's 2D walk (life_group_2d_*), whose
+ * program is always built at run time (OpenCL). */
+static int life_group_2d_variant(void)
+{
+    return LIFE_GROUP_2D_GENS != LIFE_GROUP_2D_GENS_DEFAULT || LIFE_GROUP_2D_COLS != LIFE_GROUP_2D_COLS_DEFAULT ||
+           LIFE_GROUP_2D_SLOTS != LIFE_GROUP_2D_SLOTS_DEFAULT || LIFE_GROUP_2D_ROWS != LIFE_GROUP_2D_ROWS_DEFAULT;
+}
+
 /* The definitions that build rule r into the kernels that take any rule
  * (LIFE_FIXED_*, src/kernels/life_kernels.h), in buf; NULL where the
  * grid's kernels are the default rule's, which have it already. With the
@@ -309,7 +346,8 @@ static const char *rule_defines(const life_gpu_state *st, const ls_gpu_info *inf
                                 size_t len)
 {
     int rule = !default_rule_kernels(st, r), n = 0;
-    if (!rule && !(st->dims == 3 && life_3d_variant() && !info->prebuilt))
+    int group_2d = st->dims == 2 && info->shape == LS_SHAPE_GROUP && life_group_2d_variant();
+    if (!rule && !(st->dims == 3 && life_3d_variant() && !info->prebuilt) && !group_2d)
         return NULL;
     if (rule)
         n = snprintf(buf, len, "LIFE_FIXED_DIMS=%u LIFE_FIXED_BIRTH=0x%x LIFE_FIXED_SURVIVE=0x%x", st->dims,
@@ -320,7 +358,13 @@ static const char *rule_defines(const life_gpu_state *st, const ls_gpu_info *inf
      * built in where the program is built at run time anyway (OpenCL);
      * nvcc's has them. */
     if (n >= 0 && (size_t)n < len) {
-        if (st->dims == 2)
+        if (st->dims == 2 && group_2d)
+            snprintf(buf + n, len - (size_t)n,
+                     " LIFE_2D_GENS=%u LIFE_GROUP_2D_GENS=%u LIFE_GROUP_2D_COLS=%u LIFE_GROUP_2D_SLOTS=%u"
+                     " LIFE_GROUP_2D_ROWS=%u",
+                     (unsigned)LIFE_2D_GENS, (unsigned)LIFE_GROUP_2D_GENS, (unsigned)LIFE_GROUP_2D_COLS,
+                     (unsigned)LIFE_GROUP_2D_SLOTS, (unsigned)LIFE_GROUP_2D_ROWS);
+        else if (st->dims == 2)
             snprintf(buf + n, len - (size_t)n, " LIFE_2D_GENS=%u", (unsigned)LIFE_2D_GENS);
         else
             snprintf(buf + n, len - (size_t)n,
@@ -356,7 +400,24 @@ typedef struct life_kernels {
     uint32_t margin;     /* life_many_margin */
     uint64_t wave;       /* work-items of one wave of `many` on the device */
     uint64_t tile_wave;  /* groups of one wave of `tile` */
+    ls_kernel *group_2d;     /* the group shape's 2D walk (group_kernel_name), or NULL */
+    uint64_t group_2d_wave;  /* groups of one wave of it */
 } life_kernels;
+
+/* The group shape's 2D walk into ks->group_2d (NULL where it does not
+ * run) and the groups of one wave of it (ks->info first). */
+static int find_group_2d(life_gpu_state *st, life_rule r, const char *defines, life_kernels *ks, ls_error *err)
+{
+    const char *name = group_kernel_name(st, &ks->info, r);
+    uint32_t per_unit = 1;
+    ks->group_2d = NULL;
+    if (name && (life_kernel(st, defines, name, &ks->group_2d, err) != 0 ||
+                 ls_gpu_groups_per_unit(st->s, ks->group_2d, LIFE_GROUP_2D_ITEMS, LIFE_GROUP_2D_LOCAL_BYTES,
+                                        &per_unit, err) != 0))
+        return -1;
+    ks->group_2d_wave = (uint64_t)ks->info.compute_units * per_unit;
+    return 0;
+}
 
 static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_error *err)
 {
@@ -372,7 +433,8 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
     ks->two = NULL;
     ks->many = NULL;
     ks->tile = NULL;
-    if (life_kernel(st, defines, kernel_name(st, r), &ks->one, err) != 0 ||
+    if (find_group_2d(st, r, defines, ks, err) != 0 ||
+        life_kernel(st, defines, kernel_name(st, r), &ks->one, err) != 0 ||
         (two_name && life_kernel(st, defines, two_name, &ks->two, err) != 0) ||
         (many_name && life_kernel(st, defines, many_name, &ks->many, err) != 0) ||
         (tile_name && life_kernel(st, defines, tile_name, &ks->tile, err) != 0) ||
@@ -406,18 +468,45 @@ static int launch_tile(life_gpu_state *st, const life_kernels *ks, life_rule r, 
     return ls_gpu_launch(st->s, ks->tile, &l, err);
 }
 
-/* Queues `steps` generations with the kernels ks: LIFE_2D_GENS (2D) or
- * LIFE_GPU_3D_DEPTH (3D) a launch while that many are left, then two,
- * then one. */
+/* LIFE_GROUP_2D_GENS generations from st->cur into st->next with the
+ * group shape's 2D walk: a group a run of LIFE_GROUP_2D_COLS words (of
+ * which COLS - 2 margin are its own) and a segment of rows, the segments
+ * as long as one wave of groups allows on a GPU (a segment's walk starts
+ * with 2 GENS rows of warm-up and GENS steps of pipeline), as
+ * launch_tile's. */
+static int launch_group_2d(life_gpu_state *st, const life_kernels *ks, life_rule r, ls_error *err)
+{
+    uint32_t birth = r.birth, survive = r.survive;
+    uint32_t margin = life_walk_margin(st, LIFE_GROUP_2D_GENS), width = LIFE_GROUP_2D_COLS - 2 * margin;
+    uint32_t runs = (st->row_words + width - 1) / width;
+    uint64_t wave = ks->group_2d_wave;
+    uint64_t target = ks->info.is_gpu ? (wave < runs ? runs : wave / runs * runs)
+                                      : (uint64_t)ks->info.compute_units * 2u;
+    uint32_t seg = segment_length(runs, st->ny, target);
+    ls_arg args[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
+                     LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(runs), LS_ARG(birth), LS_ARG(survive),
+                     LS_ARG(margin)};
+    ls_launch l = {(uint64_t)runs * ((st->ny + seg - 1) / seg), LIFE_GROUP_2D_ITEMS, LIFE_GROUP_2D_LOCAL_BYTES, 0,
+                   args, (int)(sizeof args / sizeof args[0])};
+    return ls_gpu_launch(st->s, ks->group_2d, &l, err);
+}
+
+/* Queues `steps` generations with the kernels ks: LIFE_2D_GENS (2D;
+ * LIFE_GROUP_2D_GENS with the group shape's walk) or LIFE_GPU_3D_DEPTH
+ * (3D) a launch while that many are left, then two, then one. */
 static int launch_steps(life_gpu_state *st, const life_kernels *ks, life_rule r, uint64_t steps, ls_error *err)
 {
     for (uint64_t i = 0, gens; i < steps; i += gens) {
         uint64_t left = steps - i;
         int tile = ks->tile && left >= LIFE_GPU_3D_DEPTH;
-        gens = tile ? LIFE_GPU_3D_DEPTH : ks->many && left >= LIFE_2D_GENS ? LIFE_2D_GENS : ks->two && left >= 2 ? 2 : 1;
+        int group_2d = ks->group_2d && left >= LIFE_GROUP_2D_GENS;
+        gens = group_2d ? LIFE_GROUP_2D_GENS
+               : tile   ? LIFE_GPU_3D_DEPTH
+               : ks->many && left >= LIFE_2D_GENS ? LIFE_2D_GENS : ks->two && left >= 2 ? 2 : 1;
         ls_kernel *k = gens > 2 ? ks->many : gens == 2 ? ks->two : ks->one;
-        if (tile ? launch_tile(st, ks, r, err) != 0
-                 : launch_step(st, k, (uint32_t)gens, ks->margin, ks->group, &ks->info, ks->wave, r, err) != 0)
+        if (group_2d ? launch_group_2d(st, ks, r, err) != 0
+            : tile   ? launch_tile(st, ks, r, err) != 0
+                     : launch_step(st, k, (uint32_t)gens, ks->margin, ks->group, &ks->info, ks->wave, r, err) != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;
