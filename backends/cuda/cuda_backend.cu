@@ -222,7 +222,7 @@ static ls_ctx *cuda_open(int index, ls_error *err)
 /* ---- the primitives (gpu.h) ---------------------------------------------- */
 
 /* The CUDA runtime's current device belongs to the calling host thread; a
- * run over several devices drives each from its own thread (src/set_run.c),
+ * run over several devices drives each from its own thread (src/set/set_run.c),
  * so every primitive selects its device first (a cheap call). */
 #define CU_SELECT(ctx, err) CU_TRY(cudaSetDevice((ctx)->device), err, "selecting the device")
 

@@ -54,7 +54,7 @@ void ls_set_close(ls_set *set);
  * the ranks of an MPI job. */
 int ls_set_several(const ls_set *set);
 
-/* ---- the job's ranks talking (src/job.c) ---------------------------------
+/* ---- the job's ranks talking (src/set/job.c) -----------------------------
  * For a workload whose ranks share one computation rather than numbered
  * items (Life's slabs exchange ghost planes): it reaches the other ranks
  * through its set's job, as it reads its rank there, never through the
