@@ -1,7 +1,18 @@
 # bench/device_env.sh - what the scripts run on a lent NVIDIA machine
-# share (sourced, not run): the machine made ready for a build and a run,
-# a build, an A/B pair of builds, MPI found, and a whole process timed by
-# the shell.
+# share (sourced, not run): the banner that opens each log, the machine
+# made ready for a build and a run, a build, an A/B pair of builds, MPI
+# found, and a whole process timed by the shell.
+
+# device_banner WHAT...: the lines every log starts with: the date and
+# WHAT (the part, the trees compared, the commit), the host's cores and
+# CPU, and each GPU nvidia-smi lists (index, name, driver, clocks,
+# memory).
+device_banner() {
+  echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), $*"
+  echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+  nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv,noheader ||
+    true
+}
 
 # device_env ROOT: CUDA on PATH; what the image lacks, carried in
 # ROOT/.peers (SQLite and xxHash: headers, library, pkg-config files;

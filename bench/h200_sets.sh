@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/h200_sets.sh LOCKSTEP [NV] - what one GPU can show of device sets
-# (issue 15), for the H200 batch (bench/h200.sh runs it through
+# (issue 15), for the H200 batch (bench/gpu_batch.sh runs it through
 # EXTRA_BENCH): Life cut into slabs on one device (the halo exchange's cost
 # at k = 1, 2, 4, 8, "one GPU split in two", digests equal to the whole
 # grid's), the CUDA peer-copy path and slab kernels against OpenMP, Life

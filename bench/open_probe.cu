@@ -1,6 +1,6 @@
 /* bench/open_probe.cu - what opening CUDA devices costs on this machine,
  * step by step, outside lockstep: the floor under lockstep's "open" phase
- * (--timings). Built and run by bench/issue26d.sh on a lent machine.
+ * (--timings). Built and run by bench/life_slabs_costs.sh on a lent machine.
  *
  * usage: open_probe [threads|quick-exit|plain-exit]
  *   threads:    open each device from a thread of its own

@@ -23,9 +23,7 @@ part=${3:-all}
 mkdir -p "$out"
 exec > >(tee -a "$out/portability.log") 2>&1
 . bench/device_env.sh
-echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), A $base, B the working tree, part $part"
-echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
+device_banner "A $base, B the working tree, part $part"
 device_env "$PWD"
 device_build_ab "$base" portability disabled "$out"
 nv=$($B devices --json | python3 bench/nvidia_cl_device.py)

@@ -145,9 +145,10 @@ int ls_default_backend_check(ls_error *err);
 int ls_auto_device(const ls_backend **backend, int *index, ls_error *err);
 
 /* Checks that a spec names a compiled backend and a sane index, without
- * opening anything. 0 or -1 with err->usage set. */
-int ls_backend_spec_parse(const char *spec, const ls_backend **backend,
-                          int *index, ls_error *err);
+ * opening anything; messages name `flag`, where the spec came from
+ * ("--backend", "LOCKSTEP_BACKEND"). 0 or -1 with err->usage set. */
+int ls_backend_spec_parse(const char *flag, const char *spec, const ls_backend **backend, int *index,
+                          ls_error *err);
 /* Refuses a list of specs with an empty item (a separator from seps at
  * either end or two in a row: "openmp,", "a,,b") or a space, naming the
  * flag. 0 or -1 with err->usage set. */

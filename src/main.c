@@ -169,7 +169,7 @@ static int dispatch(int argc, char **argv)
     }
     if (strcmp(cmd, "--completion") == 0)
         return generate(ls_manual_bash, cmds, n);
-    if (ls_cluster_size() > 1 && !(ls_workload_find(cmd) && ls_workload_find(cmd)->on_set))
+    if (ls_cluster_size() > 1 && !ls_workload_find(cmd))
         return ls_cmd_refuse_ranks(cmd);
     /* Before any command runs CPU code, so that no run starts under a cap
      * it would have to refuse from a device's thread. */

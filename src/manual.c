@@ -33,7 +33,7 @@ static const char *const exit_codes[][2] = {
     {"2", "bad input, refused before any computation: an option, an input file, an output path that cannot be "
           "written, MPI ranks started with different arguments"},
     {"77", "check: fewer than two devices could be compared; conformance --skip-unavailable: the backend cannot run "
-           "here; conformance on a set when no selected case runs on one (test harnesses' \"skipped\")"},
+           "here (test harnesses' \"skipped\")"},
     {"128+N", "stopped by signal N before it finished (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 138 SIGUSR1, 140 "
               "SIGUSR2; under mpirun a signal to any rank stops every rank, and SIGUSR2 to mpirun is forwarded to "
               "them): the report says what was done, and no output file is written or changed"},

@@ -673,18 +673,25 @@ static int unmap(ls_atomic_file *a)
 
 /* ---- Committing ---------------------------------------------------------- */
 
-/* Makes the rename itself durable. */
+/* Fsync of a directory itself, for the names in it. */
+static int sync_directory(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* Makes the rename of path itself durable: syncs the directory it is in. */
 static int sync_dir(const char *path)
 {
     char *dir = dir_of(path);
     if (!dir)
         return -1;
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int rc = sync_directory(dir);
     free(dir);
-    if (fd < 0)
-        return -1;
-    int rc = fsync(fd);
-    close(fd);
     return rc;
 }
 
@@ -835,5 +842,399 @@ int ls_output_check(const char *path, ls_error *err)
         }
     }
     free(t.file);
+    return rc;
+}
+
+/* ---- Directories written whole (ls_atomic_dir) ------------------------------
+ *
+ * How a writer and a cleaner of leftovers meet (output.h): the writer
+ * makes its directory, then the lock file beside it (O_EXCL), then locks
+ * it; once locked, a lock file that has no name any more (a cleaner took
+ * the directory in between) sends it to draw another name. A cleaner
+ * takes a directory by locking its lock file (LOCK_NB: a live writer's is
+ * held), or, when it has none (a writer killed before it made one, one of
+ * an older lockstep, or one between its two steps, whose O_EXCL then
+ * fails and draws another name), by making it; holding the lock it
+ * removes the directory's files, the directory, and last the lock file.
+ * A writer puts its directory in place by renaming it to DIR while it
+ * holds the lock, then removes the lock file: a lock file whose directory
+ * is gone is a leftover too. */
+
+#define DIR_TAIL ".frames-" /* the name Life's --frames has always given them */
+#define DIR_RANDOM 6        /* mkdtemp's XXXXXX */
+#define LOCK_TAIL ".lock"
+
+
+/* DIR without trailing slashes, and the directory it is in ("." when it
+ * names none). Both allocated; -1 with err set for a DIR that cannot be
+ * renamed into place: "", "/", ".", "..". */
+static int split_dir(const char *dir, const char *what, char **path, char **parent, ls_error *err)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    size_t base = n;
+    while (base > 0 && dir[base - 1] != '/')
+        base--;
+    const char *name = dir + base;
+    size_t name_len = n - base;
+    if (name_len == 0 || (name_len == 1 && name[0] == '.') || (name_len == 2 && memcmp(name, "..", 2) == 0))
+        return ls_fail_usage(err, "%s '%s': name the directory by its own name (not /, . or ..)", what, dir);
+    *path = strndup(dir, n);
+    if (!*path)
+        return ls_fail(err, "out of memory");
+    if (base == 0)
+        *parent = strdup(".");
+    else if (base == 1)
+        *parent = strdup("/");
+    else
+        *parent = strndup(dir, base - 1);
+    if (!*parent) {
+        free(*path);
+        return ls_fail(err, "out of memory");
+    }
+    return 0;
+}
+
+/* 1 when the directory holds nothing, 0 when it holds something, -1 with
+ * errno set when it cannot be read. */
+static int dir_is_empty(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    int empty = 1;
+    for (struct dirent *e; empty && (e = readdir(d));)
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    closedir(d);
+    return empty;
+}
+
+/* ".BASE.frames-", the start of the temporary names of DIR = path. */
+static char *dir_prefix(const char *path)
+{
+    const char *base = base_of(path);
+    size_t len = strlen(base) + sizeof DIR_TAIL + 1;
+    char *prefix = malloc(len);
+    if (prefix)
+        snprintf(prefix, len, ".%s%s", base, DIR_TAIL);
+    return prefix;
+}
+
+/* Holds back the stop signals in this thread (old: the mask before). */
+static void hold_stop_signals(sigset_t *old)
+{
+    sigset_t stops;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGHUP);
+    sigaddset(&stops, SIGUSR1);
+    sigaddset(&stops, SIGUSR2);
+    pthread_sigmask(SIG_BLOCK, &stops, old);
+}
+
+/* Lets them in again: one that came meanwhile is taken now. */
+static void release_stop_signals(const sigset_t *old)
+{
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+/* Removes the directory `name` in dfd and the files in it (a temporary
+ * directory holds no directories), without following a link. */
+static void remove_dir_and_files(int dfd, const char *name)
+{
+    int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            unlinkat(dirfd(d), e->d_name, 0);
+    closedir(d);
+    unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+/* Removes the temporary directory dir_name in dfd, and its lock file,
+ * when no live writer holds that lock (above). */
+static void remove_dir_if_abandoned(int dfd, const char *dir_name)
+{
+    char lock[NAME_MAX + 1];
+    if (snprintf(lock, sizeof lock, "%s%s", dir_name, LOCK_TAIL) >= (int)sizeof lock)
+        return;
+    int made = 0;
+    int fd = openat(dfd, lock, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) {
+        fd = openat(dfd, lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        made = fd >= 0;
+    }
+    if (fd < 0)
+        return;
+    struct stat held, now;
+    int regular = fstat(fd, &held) == 0 && S_ISREG(held.st_mode);
+    int locked = regular && flock(fd, LOCK_EX | LOCK_NB) == 0;
+    if (locked && fstatat(dfd, lock, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_dev == held.st_dev &&
+        now.st_ino == held.st_ino) {
+        remove_dir_and_files(dfd, dir_name);
+        unlinkat(dfd, lock, 0);
+    } else if (made && regular && !locked && errno != EWOULDBLOCK) {
+        /* No flock on this file system: a live writer cannot be told from
+         * a leftover, and nothing is removed but what we made. */
+        unlinkat(dfd, lock, 0);
+    }
+    close(fd);
+}
+
+/* Removes what killed writes into the same DIR left in parent: the
+ * directories named prefix and 6 characters, other than ours, and the
+ * lock files whose directory is gone. */
+static void remove_abandoned_dirs(const char *parent, const char *prefix, const char *own)
+{
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
+    size_t plen = strlen(prefix), tail = strlen(LOCK_TAIL);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, prefix, plen) != 0 || strncmp(e->d_name, own, plen + DIR_RANDOM) == 0)
+            continue;
+        char dir_name[NAME_MAX + 1];
+        struct stat st;
+        if (len == plen + DIR_RANDOM) {
+            remove_dir_if_abandoned(dirfd(d), e->d_name);
+        } else if (len == plen + DIR_RANDOM + tail && strcmp(e->d_name + len - tail, LOCK_TAIL) == 0) {
+            snprintf(dir_name, sizeof dir_name, "%.*s", (int)(len - tail), e->d_name);
+            if (fstatat(dirfd(d), dir_name, &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
+                remove_dir_if_abandoned(dirfd(d), dir_name);
+        }
+    }
+    closedir(d);
+}
+
+/* Removes d's temporary directory (with the files in it), then its lock
+ * file, and lets the lock go. */
+static void dir_tmp_remove(ls_atomic_dir *d)
+{
+    if (d->tmp)
+        remove_dir_and_files(AT_FDCWD, d->tmp);
+    if (d->lock && d->lock_fd >= 0)
+        unlink(d->lock); /* ours while we hold it */
+    if (d->lock_fd >= 0)
+        close(d->lock_fd);
+    free(d->tmp);
+    free(d->lock);
+    d->tmp = d->lock = NULL;
+    d->lock_fd = -1;
+}
+
+/* Makes the directory and its lock file, and locks it. 0: d holds them;
+ * 1: a cleaner took them first (try another name); -1 with errno set. */
+static int dir_tmp_try(ls_atomic_dir *d, const char *prefix)
+{
+    size_t len = strlen(d->parent) + strlen(prefix) + DIR_RANDOM + sizeof LOCK_TAIL + 2;
+    d->tmp = malloc(len);
+    d->lock = malloc(len);
+    if (!d->tmp || !d->lock)
+        return errno = ENOMEM, -1;
+    snprintf(d->tmp, len, "%s/%sXXXXXX", d->parent, prefix);
+    if (!mkdtemp(d->tmp)) {
+        int e = errno;
+        free(d->tmp);
+        d->tmp = NULL;
+        return errno = e, -1;
+    }
+    snprintf(d->lock, len, "%s%s", d->tmp, LOCK_TAIL);
+    int fd = open(d->lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        int e = errno;
+        if (e != EEXIST)
+            rmdir(d->tmp); /* EEXIST: a cleaner has taken it, and removes it */
+        free(d->tmp);
+        d->tmp = NULL;
+        return e == EEXIST ? 1 : (errno = e, -1);
+    }
+    int locked;
+    while ((locked = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+        ;
+    struct stat st;
+    d->lock_fd = fd;
+    if (locked == 0 && fstat(fd, &st) == 0 && st.st_nlink == 0) {
+        close(fd); /* a cleaner removed both */
+        d->lock_fd = -1;
+        free(d->tmp);
+        d->tmp = NULL;
+        return 1;
+    }
+    return 0; /* locked; or no flock on this file system, where no cleaner removes anything */
+}
+
+/* A temporary directory for d->path in d->parent, locked as a live
+ * writer's, with the stop signals held back meanwhile. 0, or -1 with
+ * errno set. */
+static int dir_tmp_make(ls_atomic_dir *d)
+{
+    d->tmp = d->lock = NULL;
+    d->lock_fd = -1;
+    char *prefix = dir_prefix(d->path);
+    if (!prefix)
+        return errno = ENOMEM, -1;
+    sigset_t old;
+    hold_stop_signals(&old);
+    int rc = 1;
+    for (int attempt = 0; attempt < 100 && rc == 1; attempt++) {
+        free(d->lock);
+        d->lock = NULL;
+        rc = dir_tmp_try(d, prefix);
+    }
+    int e = rc == 1 ? EEXIST : errno;
+    if (rc != 0)
+        dir_tmp_remove(d);
+    release_stop_signals(&old);
+    free(prefix);
+    return rc == 0 ? 0 : (errno = e, -1);
+}
+
+void ls_atomic_dir_abort(ls_atomic_dir *d)
+{
+    dir_tmp_remove(d);
+    free(d->what);
+    free(d->name);
+    free(d->path);
+    free(d->parent);
+    *d = (ls_atomic_dir){.lock_fd = -1};
+}
+
+/* d's names, before anything is made. */
+static int dir_names(ls_atomic_dir *d, const char *dir, const char *what, ls_error *err)
+{
+    *d = (ls_atomic_dir){.lock_fd = -1};
+    if (split_dir(dir, what, &d->path, &d->parent, err) != 0)
+        return -1;
+    d->what = strdup(what);
+    d->name = strdup(dir);
+    if (!d->what || !d->name) {
+        ls_atomic_dir_abort(d);
+        return ls_fail(err, "out of memory");
+    }
+    return 0;
+}
+
+int ls_atomic_dir_check(const char *dir, const char *what, ls_error *err)
+{
+    ls_atomic_dir d;
+    if (dir_names(&d, dir, what, err) != 0)
+        return -1;
+    struct stat st;
+    int rc = 0;
+    if (lstat(d.path, &st) == 0) {
+        int empty = S_ISDIR(st.st_mode) ? dir_is_empty(d.path) : -1;
+        if (S_ISLNK(st.st_mode)) /* the new directory would replace the link, not fill what it names */
+            rc = ls_fail_usage(err, "%s %s: a symbolic link; name the directory itself", what, dir);
+        else if (!S_ISDIR(st.st_mode))
+            rc = ls_fail_usage(err, "%s %s: not a directory", what, dir);
+        else if (empty < 0)
+            rc = ls_fail_usage(err, "%s %s: cannot read it: %s", what, dir, strerror(errno));
+        else if (!empty)
+            rc = ls_fail_usage(err, "%s %s: not empty; its files go to a new or empty directory, so that a set is "
+                                    "never mixed with an older one",
+                               what, dir);
+    } else if (errno != ENOENT) {
+        rc = ls_fail_usage(err, "%s %s: %s", what, dir, strerror(errno));
+    }
+    if (rc == 0) {
+        /* The temporary directory must be possible beside it; no stop
+         * signal between making and removing it (output.h). */
+        sigset_t old;
+        hold_stop_signals(&old);
+        if (dir_tmp_make(&d) != 0)
+            rc = errno == ENOMEM ? ls_fail(err, "out of memory")
+                                 : ls_fail_usage(err, "%s %s: cannot make a directory in %s: %s", what, dir, d.parent,
+                                                 strerror(errno));
+        else
+            dir_tmp_remove(&d);
+        release_stop_signals(&old);
+    }
+    ls_atomic_dir_abort(&d);
+    return rc;
+}
+
+/* The mode DIR will have: an existing empty one's, else a new directory's
+ * (0777 less the umask), not mkdtemp's 0700. */
+static mode_t dir_mode(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return st.st_mode & 07777;
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0777 & ~mask;
+}
+
+int ls_atomic_dir_open(ls_atomic_dir *d, const char *dir, const char *what, ls_error *err)
+{
+    if (dir_names(d, dir, what, err) != 0)
+        return -1;
+    if (dir_tmp_make(d) != 0 || chmod(d->tmp, dir_mode(d->path)) != 0) {
+        ls_fail(err, "%s %s: cannot make a directory in %s: %s", what, dir, d->parent, strerror(errno));
+        ls_atomic_dir_abort(d);
+        return -1;
+    }
+    /* Ours is locked: now the leftovers of killed writes into DIR, and
+     * the temporary files of killed writes beside it. */
+    char *prefix = dir_prefix(d->path);
+    if (prefix)
+        remove_abandoned_dirs(d->parent, prefix, base_of(d->tmp));
+    free(prefix);
+    ls_output_remove_leftovers(d->parent);
+    return 0;
+}
+
+FILE *ls_atomic_dir_create(ls_atomic_dir *d, const char *name)
+{
+    size_t len = strlen(d->tmp) + strlen(name) + 2;
+    char *path = malloc(len);
+    if (!path)
+        return errno = ENOMEM, NULL;
+    snprintf(path, len, "%s/%s", d->tmp, name);
+    FILE *f = fopen(path, "wbe");
+    int e = errno;
+    free(path);
+    errno = e;
+    return f;
+}
+
+int ls_atomic_dir_close(FILE *f)
+{
+    int bad = fflush(f) != 0 || ferror(f) || (sync_outputs && fsync(fileno(f)) != 0);
+    int e = bad ? (errno ? errno : EIO) : 0;
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    errno = e;
+    return bad ? -1 : 0;
+}
+
+int ls_atomic_dir_commit(ls_atomic_dir *d, ls_error *err)
+{
+    int rc = 0;
+    if (sync_outputs && sync_directory(d->tmp) != 0)
+        rc = ls_fail(err, "%s %s: cannot sync the files written: %s", d->what, d->name, strerror(errno));
+    else if (rename(d->tmp, d->path) != 0) /* while the lock is held: see above */
+        rc = errno == ENOTEMPTY || errno == EEXIST
+                 ? ls_fail(err, "%s %s: something was put in it during the run; nothing was written", d->what,
+                           d->name)
+                 : ls_fail(err, "%s %s: cannot put the directory in place: %s", d->what, d->name, strerror(errno));
+    if (rc == 0) {
+        free(d->tmp);
+        d->tmp = NULL; /* in place: only the lock file is left to remove */
+        if (sync_outputs && sync_directory(d->parent) != 0)
+            rc = ls_fail(err, "%s %s: written, but %s cannot be synced: %s", d->what, d->name, d->parent,
+                         strerror(errno));
+    }
+    ls_atomic_dir_abort(d);
     return rc;
 }

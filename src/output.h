@@ -164,4 +164,58 @@ int ls_atomic_map(ls_atomic_file *a, size_t size, void **data, ls_error *err);
  * are the user's input (err->usage = 1, exit code 2). */
 int ls_output_check(const char *path, ls_error *err);
 
+/* ---- A directory of files, written whole or not at all ----------------------
+ *
+ * Life's --frames DIR: a file a sample, never mixed with an older set.
+ * DIR is a new directory, or an empty one, which the new one replaces.
+ * The files are written in a temporary directory beside DIR,
+ * ".BASE.frames-XXXXXX", renamed to DIR once all are written (and, with
+ * --sync, the files and both directories synced first): a reader sees
+ * DIR as it was or every file, and a failure or a stop removes the
+ * temporary directory with what it held. DIR gets the mode of the empty
+ * directory it replaces, or a new directory's (0777 less the umask).
+ *
+ * A run killed outright (SIGKILL, a power cut) leaves its temporary
+ * directory, so every write into DIR removes what earlier ones into DIR
+ * left (and the temporary files of killed writes beside it, as every
+ * ls_atomic_open does), never a directory a live writer holds: a writer
+ * says so with an flock, held from before its first file until its
+ * directory is DIR or removed, on a lock file beside it
+ * (".BASE.frames-XXXXXX.lock"; not every file system locks a directory:
+ * NFS locks files open for writing). output.c says how the two meet.
+ * The stop signals (SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2) are held
+ * back while a directory is made and locked, and while the check's is
+ * made and removed: one that came in between would end the process with
+ * an empty directory left. */
+typedef struct ls_atomic_dir {
+    char *what;   /* the option that named it, for messages ("--frames") */
+    char *name;   /* DIR as given, for messages */
+    char *path;   /* DIR without trailing slashes */
+    char *parent; /* the directory DIR is in */
+    char *tmp;    /* the temporary directory the files go to, or NULL */
+    char *lock;   /* its lock file */
+    int lock_fd;  /* holding the flock; -1 when none */
+} ls_atomic_dir;
+
+/* Checks, before any long computation, that `dir` (named by option
+ * `what` in messages) can be written as above: a new or empty directory,
+ * not a symbolic link, in a directory that takes the temporary one (made
+ * and removed). 0, or -1 with err->usage set. */
+int ls_atomic_dir_check(const char *dir, const char *what, ls_error *err);
+/* Makes and locks the temporary directory of `dir`, and removes what
+ * killed writes left beside it. 0, or -1 with err set. */
+int ls_atomic_dir_open(ls_atomic_dir *d, const char *dir, const char *what, ls_error *err);
+/* Creates the file `name` in the directory being written: open for
+ * writing, or NULL with errno set. */
+FILE *ls_atomic_dir_create(ls_atomic_dir *d, const char *name);
+/* Closes a file of ls_atomic_dir_create: flushed (and synced, with
+ * --sync). 0, or -1 with errno set; f is closed either way. */
+int ls_atomic_dir_close(FILE *f);
+/* Puts the directory in place as DIR (replacing it when it is empty);
+ * on failure removes it, DIR left as it was. Ends d either way. */
+int ls_atomic_dir_commit(ls_atomic_dir *d, ls_error *err);
+/* Removes the temporary directory and every file in it; DIR is left as
+ * it was. A d that was never opened, or was ended, is fine. */
+void ls_atomic_dir_abort(ls_atomic_dir *d);
+
 #endif

@@ -74,19 +74,7 @@ static void compiled_names(char *out, size_t len)
     }
 }
 
-/* A message of ls_backend_spec_parse, which names --backend, said of
- * `flag`, where the spec came from: -1. */
-static int rename_flag(ls_error *err, const char *flag)
-{
-    if (strcmp(flag, "--backend") != 0 && strncmp(err->msg, "--backend", 9) == 0) {
-        char msg[sizeof err->msg];
-        snprintf(msg, sizeof msg, "%s%s", flag, err->msg + 9);
-        memcpy(err->msg, msg, sizeof msg);
-    }
-    return -1;
-}
-
-int ls_backend_spec_parse(const char *spec, const ls_backend **backend, int *index,
+int ls_backend_spec_parse(const char *flag, const char *spec, const ls_backend **backend, int *index,
                           ls_error *err)
 {
     char name[32];
@@ -99,7 +87,7 @@ int ls_backend_spec_parse(const char *spec, const ls_backend **backend, int *ind
     char names[128];
     compiled_names(names, sizeof names);
     if (nlen == 0 || nlen >= sizeof name)
-        return ls_fail_usage(err, "--backend: expected auto, NAME or NAME:INDEX with NAME one of %s; got '%s'",
+        return ls_fail_usage(err, "%s: expected auto, NAME or NAME:INDEX with NAME one of %s; got '%s'", flag,
                              names, spec);
     memcpy(name, spec, nlen);
     name[nlen] = 0;
@@ -108,9 +96,9 @@ int ls_backend_spec_parse(const char *spec, const ls_backend **backend, int *ind
         static const char *known[] = {"openmp", "opencl", "cuda"};
         for (int i = 0; i < 3; i++)
             if (strcmp(name, known[i]) == 0)
-                return ls_fail_usage(err, "--backend: %s was not compiled into this lockstep (compiled: %s)",
+                return ls_fail_usage(err, "%s: %s was not compiled into this lockstep (compiled: %s)", flag,
                                      name, names);
-        return ls_fail_usage(err, "--backend: unknown backend '%s' (compiled: %s)", name, names);
+        return ls_fail_usage(err, "%s: unknown backend '%s' (compiled: %s)", flag, name, names);
     }
     if (colon) {
         char *end;
@@ -118,14 +106,14 @@ int ls_backend_spec_parse(const char *spec, const ls_backend **backend, int *ind
         long v = strtol(colon + 1, &end, 10);
         /* Digits only: strtol alone would take " 0" and "+0". */
         if (colon[1] < '0' || colon[1] > '9' || *end != 0 || errno || v < 0 || v >= LS_MAX_DEVICES)
-            return ls_fail_usage(err, "--backend: device index must be an integer from 0 to %d; got '%s'",
+            return ls_fail_usage(err, "%s: device index must be an integer from 0 to %d; got '%s'", flag,
                                  LS_MAX_DEVICES - 1, colon + 1);
         *index = (int)v;
     }
     return 0;
 }
 
-static int open_device(const ls_backend *b, int index, ls_device *d, ls_error *err)
+static int open_device(const char *flag, const ls_backend *b, int index, ls_device *d, ls_error *err)
 {
     ls_device_info devs[LS_MAX_DEVICES];
     ls_error why = {{0}, 0};
@@ -136,7 +124,7 @@ static int open_device(const ls_backend *b, int index, ls_device *d, ls_error *e
     if (index < 0)
         index = 0;
     if (index >= n)
-        return ls_fail_usage(err, "--backend: %s has %d device%s (index 0 to %d), not index %d", b->name, n,
+        return ls_fail_usage(err, "%s: %s has %d device%s (index 0 to %d), not index %d", flag, b->name, n,
                              n == 1 ? "" : "s", n - 1, index);
     d->ctx = b->open(index, err);
     if (!d->ctx)
@@ -220,8 +208,8 @@ int ls_spec_parse(const char *flag, const char *spec, ls_spec_item *items, int m
         int all = colon && strcmp(colon + 1, "all") == 0;
         if (all)
             *colon = 0; /* NAME:all: the name must be a backend's */
-        if (ls_backend_spec_parse(tok, &it->backend, &it->index, err) != 0)
-            return rename_flag(err, flag);
+        if (ls_backend_spec_parse(flag, tok, &it->backend, &it->index, err) != 0)
+            return -1;
         if (all && !it->backend)
             return ls_fail_usage(err, "%s: 'auto:all' is not a device list; name a backend, like cuda:all", flag);
         if (all)
@@ -257,23 +245,23 @@ static int pick_item(const ls_spec_item *it, dev_pick *out, int max, ls_error *e
 }
 
 /* The devices a spec names, in order, before any are opened. */
-static int pick_list(const char *spec, dev_pick *out, int max, ls_error *err)
+static int pick_list(const char *flag, const char *spec, dev_pick *out, int max, ls_error *err)
 {
     ls_spec_item items[LS_MAX_DEVICES];
-    int nitems = ls_spec_parse("--backend", spec, items, LS_MAX_DEVICES, err);
+    int nitems = ls_spec_parse(flag, spec, items, LS_MAX_DEVICES, err);
     if (nitems < 0)
         return -1;
     int n = 0;
     for (int t = 0; t < nitems; t++) {
         if (n == max)
-            return ls_fail_usage(err, "--backend: at most %d devices", max);
+            return ls_fail_usage(err, "%s: at most %d devices", flag, max);
         int k = pick_item(&items[t], out + n, max - n, err);
         if (k < 0)
             return -1;
         for (int i = n; i < n + k; i++)
             for (int j = 0; j < i; j++)
                 if (out[i].b == out[j].b && out[i].index == out[j].index)
-                    return ls_fail_usage(err, "--backend: %s:%d is named twice in '%s'", out[i].b->name,
+                    return ls_fail_usage(err, "%s: %s:%d is named twice in '%s'", flag, out[i].b->name,
                                          out[i].index, spec);
         n += k;
     }
@@ -296,13 +284,12 @@ static int share_with_node(dev_pick *picks, int n)
     return m;
 }
 
-/* A bad $LOCKSTEP_BACKEND is blamed on the variable, not on --backend. */
-static int blame_env(ls_error *err)
+/* What messages about the default spec name: a bad $LOCKSTEP_BACKEND is
+ * blamed on the variable, not on --backend. */
+static const char *default_spec_flag(void)
 {
     const char *env = getenv("LOCKSTEP_BACKEND");
-    if (env && *env)
-        rename_flag(err, "LOCKSTEP_BACKEND");
-    return -1;
+    return env && *env ? "LOCKSTEP_BACKEND" : "--backend";
 }
 
 int ls_spec_syntax_check(const char *flag, const char *spec, ls_error *err)
@@ -314,7 +301,7 @@ int ls_spec_syntax_check(const char *flag, const char *spec, ls_error *err)
 int ls_default_backend_check(ls_error *err)
 {
     /* The syntax only: whether the devices exist is for the run to say. */
-    return ls_spec_syntax_check("--backend", ls_default_backend_spec(), err) != 0 ? blame_env(err) : 0;
+    return ls_spec_syntax_check(default_spec_flag(), ls_default_backend_spec(), err);
 }
 
 /* The job this process is part of (cluster.h): the one place below the
@@ -328,22 +315,22 @@ int ls_set_open(const char *spec, ls_set *set, ls_error *err)
 {
     memset(set, 0, sizeof *set);
     double t0 = ls_now();
-    int from_env = !spec;
+    const char *flag = spec ? "--backend" : default_spec_flag();
     if (!spec)
         spec = ls_default_backend_spec();
     dev_pick picks[LS_MAX_DEVICES];
-    int n = pick_list(spec, picks, LS_MAX_DEVICES, err);
+    int n = pick_list(flag, spec, picks, LS_MAX_DEVICES, err);
     if (n < 0)
-        return from_env ? blame_env(err) : -1;
+        return -1;
     n = share_with_node(picks, n);
     set->dev = calloc((size_t)n, sizeof *set->dev);
     if (!set->dev)
         return ls_fail(err, "out of memory opening %d devices", n);
     set->job = this_job();
     for (int i = 0; i < n; i++) {
-        if (open_device(picks[i].b, picks[i].index, &set->dev[i], err) != 0) {
+        if (open_device(flag, picks[i].b, picks[i].index, &set->dev[i], err) != 0) {
             ls_set_close(set);
-            return from_env ? blame_env(err) : -1;
+            return -1;
         }
         set->ndevices = i + 1;
         size_t used = strlen(set->label);

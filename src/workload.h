@@ -144,8 +144,8 @@ typedef struct ls_workload {
     void (*params_free)(void *params);
 
     /* One run on the set: on every device of it and every rank of the
-     * job when on_set, else on set->dev[0] (the only one the command layer
-     * gives it). The per-device report comes back in out->report. */
+     * job (set_run.h spreads it). The per-device report comes back in
+     * out->report. */
     int (*run)(ls_set *set, const void *params, ls_run *out, const ls_progress *progress, ls_error *err);
     /* The result's fields as JSON members, `"key":value` separated by
      * commas, without braces. Everything a person or a script is told
@@ -195,12 +195,6 @@ typedef struct ls_workload {
      * offers, each a word a shell keeps whole, into out[0..max): how many.
      * NULL: none for any option. */
     int (*completions)(const char *option, const char **out, int max);
-
-    /* 1 when run spreads its work over every device of a set and the
-     * ranks of an MPI job (set_run.h): `check` and `conformance` then run
-     * it on sets too, and it alone runs under mpirun. 0: one device only.
-     * The command layer reads this flag and nothing else to decide. */
-    int on_set;
 } ls_workload;
 
 extern const ls_workload *const ls_workloads[]; /* NULL-terminated */

@@ -72,6 +72,35 @@ def rank_pid(rank, marker, alive=lambda: True, seconds=60):
     return None
 
 
+# ---- MPI jobs (Open MPI's mpirun) -------------------------------------------------
+
+# Variables of lockstep's that would change what a test's run does: each
+# run says its backend, and no fault, cap or debug cut of the caller's
+# reaches it.
+MPI_DROPPED = ('LOCKSTEP_BACKEND', 'LOCKSTEP_DEBUG_FAULT', 'LOCKSTEP_DEVICE_MEMORY_CAP', 'LOCKSTEP_DEBUG_SUMMARY_PIECE')
+
+
+def mpi_env(*drop, **extra):
+    """The environment of the MPI tests' runs: this process's, with Open MPI
+    let run as root (a container's user) and place more ranks than cores
+    (--oversubscribe in the environment, for the commands that do not say
+    it), its warning of unused components off, MPI_DROPPED and the names in
+    `drop` removed, and `extra` added."""
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
+               OMPI_MCA_rmaps_base_oversubscribe='1', OMPI_MCA_btl_base_warn_component_unused='0', **extra)
+    for name in MPI_DROPPED + drop:
+        env.pop(name, None)
+    return env
+
+
+def mpirun(n, *args, extra=(), env=None, timeout=600):
+    """Runs `mpirun --oversubscribe EXTRA -np n ARGS` (ARGS: the program and
+    its arguments; EXTRA: mpirun's own options) in env (None: mpi_env()) and
+    waits for it: the CompletedProcess, its output captured as text."""
+    return subprocess.run(['mpirun', '--oversubscribe', *extra, '-np', str(n), *args], capture_output=True, text=True,
+                          env=mpi_env() if env is None else env, timeout=timeout)
+
+
 def mpirun_killing_rank1(mpirun_args, marker, env, timeout=120):
     """Starts `mpirun` with mpirun_args (a list, after 'mpirun'), waits until
     rank 1's process (its command line holds `marker`, a path unique to the

@@ -39,13 +39,10 @@ import subprocess
 import sys
 import tempfile
 
-from harness import expect, finish, native2_bytes, native_read
+from harness import expect, finish, mpi_env, native2_bytes, native_read
 
 LS, REF = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
-           OMPI_MCA_rmaps_base_oversubscribe='1', OMPI_MCA_btl_base_warn_component_unused='0')
-for name in ('LOCKSTEP_BACKEND', 'LOCKSTEP_DEVICE_MEMORY_CAP', 'LOCKSTEP_DEBUG_SUMMARY_PIECE'):
-    ENV.pop(name, None)
+ENV = mpi_env()
 
 
 def run(cmd, env=None, cwd=None):

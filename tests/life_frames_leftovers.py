@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """life_frames_leftovers.py LOCKSTEP [IO_FAULTS_SHIM] - the temporary
-directory of `--frames DIR` (.DIR.frames-XXXXXX next to DIR, src/workloads/
-life/life_anim.c) never outlives the runs that could remove it:
+directory of `--frames DIR` (.DIR.frames-XXXXXX next to DIR, src/output.c's
+ls_atomic_dir) never outlives the runs that could remove it:
 
 - a run killed with SIGKILL while it writes frames leaves its temporary
   directory (nothing can run then); the next run into the same DIR removes

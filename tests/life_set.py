@@ -23,22 +23,14 @@ import subprocess
 import sys
 import tempfile
 
-from harness import expect, finish, interrupted_after, mpirun_killing_rank1
+from harness import expect, finish, interrupted_after, mpi_env, mpirun, mpirun_killing_rank1
 
 LS = os.path.abspath(sys.argv[1])
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
-           OMPI_MCA_rmaps_base_oversubscribe='1', OMPI_MCA_btl_base_warn_component_unused='0')
-ENV.pop('LOCKSTEP_BACKEND', None)
-ENV.pop('LOCKSTEP_DEVICE_MEMORY_CAP', None)
+ENV = mpi_env()
 
 
 def plain(*args, env=None, timeout=600):
     return subprocess.run([LS, *args], capture_output=True, text=True, env=env or ENV, timeout=timeout)
-
-
-def mpirun(n, *args, env=None, timeout=600):
-    return subprocess.run(['mpirun', '--oversubscribe', '-np', str(n), LS, *args], capture_output=True, text=True,
-                          env=env or ENV, timeout=timeout)
 
 
 def doc(r):
@@ -51,7 +43,7 @@ def doc(r):
 def life(*args, ranks=0, env=None):
     """The JSON document of a run (one process, or `ranks` MPI ranks), and the run."""
     full = ['life', *args, '--json', '--quiet']
-    r = mpirun(ranks, *full, env=env) if ranks else plain(*full, env=env)
+    r = mpirun(ranks, LS, *full, env=env) if ranks else plain(*full, env=env)
     return doc(r), r
 
 
@@ -220,7 +212,7 @@ with tempfile.TemporaryDirectory() as tmp:
     outdir = os.path.join(tmp, 'ranks')
     os.mkdir(outdir)
     out = os.path.join(outdir, 'many.lsgrid')
-    r = mpirun(3, 'life', *base, '--backend', 'openmp', '--out', out, '--quiet')
+    r = mpirun(3, LS, 'life', *base, '--backend', 'openmp', '--out', out, '--quiet')
     expect(r.returncode == 0 and open(out, 'rb').read() == open(one, 'rb').read() and
            os.listdir(outdir) == ['many.lsgrid'], '--out from 3 ranks: the bytes of one process, one file',
            r.stderr[-400:] + str(os.listdir(outdir)))
@@ -230,8 +222,8 @@ with tempfile.TemporaryDirectory() as tmp:
     a, b = os.path.join(tmp, 'a.pku'), os.path.join(outdir, 'b.pku')
     ra = subprocess.run([LS, 'life', pku_in, a, '19'], capture_output=True, text=True,
                         env=dict(ENV, LOCKSTEP_BACKEND='openmp'))
-    rb = subprocess.run(['mpirun', '--oversubscribe', '-x', 'LOCKSTEP_BACKEND', '-np', '2', LS, 'life', pku_in, b,
-                         '19'], capture_output=True, text=True, env=dict(ENV, LOCKSTEP_BACKEND='openmp'))
+    rb = mpirun(2, LS, 'life', pku_in, b, '19', extra=['-x', 'LOCKSTEP_BACKEND'],
+                env=dict(ENV, LOCKSTEP_BACKEND='openmp'))
     expect(ra.returncode == 0 and rb.returncode == 0 and os.path.exists(b) and
            open(a, 'rb').read() == open(b, 'rb').read(),
            'mpirun -np 2 lockstep life IN OUT N: the bytes of one process', ra.stderr + rb.stderr[-400:])
@@ -256,7 +248,7 @@ with tempfile.TemporaryDirectory() as tmp:
         with open(target, 'wb') as f:
             f.write(b'old')
         os.chmod(target, 0o640)
-        r = mpirun(n, 'life', cube_in, target, '11', '--backend', spec, *extra, '--quiet')
+        r = mpirun(n, LS, 'life', cube_in, target, '11', '--backend', spec, *extra, '--quiet')
         got = open(target, 'rb').read()
         expect(r.returncode == 0 and got == want_bytes and os.stat(target).st_mode & 0o777 == 0o640 and
                os.listdir(pieces) == ['out.pku'],
@@ -269,7 +261,7 @@ with tempfile.TemporaryDirectory() as tmp:
     os.mkfifo(fifo)
     got = bytearray()
     reader = subprocess.Popen(['cat', fifo], stdout=subprocess.PIPE)
-    r = mpirun(2, 'life', cube_in, fifo, '11', '--backend', 'openmp', '--format', 'pku', '--quiet')
+    r = mpirun(2, LS, 'life', cube_in, fifo, '11', '--backend', 'openmp', '--format', 'pku', '--quiet')
     got = reader.communicate(timeout=60)[0]
     expect(r.returncode == 0 and got == want_bytes, 'PKU from 2 ranks onto a FIFO: gathered, the same bytes',
            '%d bytes %s' % (len(got), r.stderr[-300:]))
@@ -281,7 +273,7 @@ with tempfile.TemporaryDirectory() as tmp:
     if os.access(locked, os.W_OK):
         print('skipped: a read-only directory is writable here (root)')
     else:
-        r = mpirun(2, 'life', cube_in, os.path.join(locked, 'out.pku'), '11', '--backend', 'openmp', '--quiet')
+        r = mpirun(2, LS, 'life', cube_in, os.path.join(locked, 'out.pku'), '11', '--backend', 'openmp', '--quiet')
         expect(r.returncode != 0 and 'out.pku' in r.stderr and os.listdir(locked) == [],
                'PKU from 2 ranks into a directory that takes no file: refused by name, nothing written',
                r.stderr[-300:])

@@ -26,12 +26,10 @@ import sys
 import tempfile
 import time
 
-from harness import expect, finish
+from harness import expect, finish, mpi_env
 
 LS = sys.argv[1]
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
-           OMPI_MCA_rmaps_base_oversubscribe='1')
-ENV.pop('LOCKSTEP_BACKEND', None)
+ENV = mpi_env()
 PHASES = ['open', 'input', 'start', 'kernels', 'samples', 'result', 'summary', 'output']
 
 

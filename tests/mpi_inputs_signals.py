@@ -29,12 +29,10 @@ import sys
 import tempfile
 import time
 
-from harness import expect, finish, rank_pid
+from harness import expect, finish, mpi_env, rank_pid
 
 LS = os.path.abspath(sys.argv[1])
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
-           OMPI_MCA_rmaps_base_oversubscribe='1', OMPI_MCA_btl_base_warn_component_unused='0')
-ENV.pop('LOCKSTEP_BACKEND', None)
+ENV = mpi_env()
 
 
 def run(cmd, timeout=300, **kw):

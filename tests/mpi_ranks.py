@@ -30,15 +30,10 @@ import subprocess
 import sys
 import tempfile
 
-from harness import expect, finish, interrupted_after, mpirun_killing_rank1
+from harness import expect, finish, interrupted_after, mpi_env, mpirun, mpirun_killing_rank1
 
 LS = os.path.abspath(sys.argv[1])
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
-           OMPI_MCA_rmaps_base_oversubscribe='1', OMPI_MCA_btl_base_warn_component_unused='0')
-ENV.pop('LOCKSTEP_BACKEND', None)
-def mpirun(n, *args, extra=(), timeout=600):
-    return subprocess.run(['mpirun', '--oversubscribe', *extra, '-np', str(n), LS, *args], capture_output=True,
-                          text=True, env=ENV, timeout=timeout)
+ENV = mpi_env()
 
 
 def plain(*args, timeout=600):
@@ -58,7 +53,7 @@ if not shutil.which('mpirun'):
 if json.loads(plain('devices', '--json').stdout).get('mpi') is None:
     print('skipped: this lockstep was built without MPI')
     sys.exit(77)
-probe = mpirun(2, 'graveler', '--battles', '1e5', '--backend', 'openmp', '--json', '--quiet', timeout=120)
+probe = mpirun(2, LS, 'graveler', '--battles', '1e5', '--backend', 'openmp', '--json', '--quiet', timeout=120)
 expect(probe.returncode == 0 and probe.stdout.count('"digest"') == 1,
        'two ranks print one result (rank 0 alone prints)', probe.stdout[:300] + probe.stderr)
 
@@ -67,7 +62,7 @@ CASES = [('graveler', ['graveler', '--battles', '2e7']), ('bmn', ['bmn', 'search
 for name, args in CASES:
     ref = doc(plain(*args, '--backend', 'openmp', '--json', '--quiet'))
     for n in (1, 2, 3):
-        r = mpirun(n, *args, '--backend', 'openmp', '--json', '--quiet')
+        r = mpirun(n, LS, *args, '--backend', 'openmp', '--json', '--quiet')
         d = doc(r)
         expect(r.returncode == 0 and d.get('digest') == ref.get('digest') and d.get('ranks', 1) == n,
                '%s on %d rank%s: digest %s as one process' % (name, n, 's' if n > 1 else '', d.get('digest')),
@@ -77,7 +72,7 @@ for name, args in CASES:
             expect(ranks == set(range(n)), '%s on %d ranks: every rank computed' % (name, n), str(d.get('devices')))
     if 'opencl' in avail:
         # Two ranks on this node share the list out: rank 0 openmp, rank 1 opencl.
-        r = mpirun(2, *args, '--backend', 'openmp,opencl', '--json', '--quiet')
+        r = mpirun(2, LS, *args, '--backend', 'openmp,opencl', '--json', '--quiet')
         d = doc(r)
         labels = sorted((x['label'], x.get('backend')) for x in d.get('devices', []))
         expect(r.returncode == 0 and d.get('digest') == ref.get('digest') and
@@ -87,7 +82,7 @@ for name, args in CASES:
 
 # The issue's acceptance, as written.
 single = doc(plain('bmn', 'search', '--deals', '1e7', '--json', '--quiet'))
-two = doc(mpirun(2, 'bmn', 'search', '--deals', '1e7', '--backend', 'openmp', '--json', '--quiet'))
+two = doc(mpirun(2, LS, 'bmn', 'search', '--deals', '1e7', '--backend', 'openmp', '--json', '--quiet'))
 expect(single.get('digest') and two.get('digest') == single.get('digest') and
        two.get('top_by_cards') == single.get('top_by_cards') and two.get('top_by_tricks') == single.get('top_by_tricks'),
        'mpirun -np 2 bmn search --deals 1e7 --backend openmp: digest %s and top K of one process' % two.get('digest'),
@@ -100,7 +95,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for n, deals in steps:
         args = ['bmn', 'search', '--deals', deals, '--top', '6', '--backend', 'openmp', '--checkpoint', ck, '--json',
                 '--quiet']
-        r = mpirun(n, *args) if n else plain(*args)
+        r = mpirun(n, LS, *args) if n else plain(*args)
         expect(r.returncode == 0 and doc(r).get('deals') == int(float(deals)),
                'checkpoint grown to %s deals by %s' % (deals, '%d ranks' % n if n else 'one process without MPI'),
                r.stderr)
@@ -160,8 +155,7 @@ with tempfile.TemporaryDirectory() as tmp:
             f.write('#!/bin/sh\nif [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then exec %s "$@" %s; fi\nexec %s "$@"\n'
                     % (program, ' '.join(rank1_args), LS))
         os.chmod(wrap, 0o755)
-        return subprocess.run(['mpirun', '--oversubscribe', '-np', '2', wrap, *args], capture_output=True,
-                              text=True, env=ENV, timeout=120)
+        return mpirun(2, wrap, *args, timeout=120)
     r = wrapped(['--seed', '99'], 'graveler', '--battles', '1e8', '--backend', 'openmp', '--json', '--quiet')
     expect(r.returncode != 0 and r.stdout == '' and "'--seed 99' where rank 0 has '--seed 1'" in r.stderr,
            'graveler with --seed 99 on rank 1 only: refused, naming --seed, no result', r.stdout[:200] + r.stderr[-500:])
@@ -193,7 +187,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
 # Commands that run in one process are refused, once.
 for args in (['check', 'graveler'], ['bmn', 'play', 'A/K']):
-    r = mpirun(2, *args)
+    r = mpirun(2, LS, *args)
     expect(r.returncode != 0 and r.stderr.count('runs in one process') == 1,
            'mpirun -np 2 lockstep %s: refused once' % args[0], r.stderr[-400:])
 

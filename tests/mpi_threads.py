@@ -18,14 +18,10 @@ import shutil
 import subprocess
 import sys
 
-from harness import expect, finish
+from harness import expect, finish, mpi_env, mpirun
 
 LS = os.path.abspath(sys.argv[1])
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
-           OMPI_MCA_rmaps_base_oversubscribe='1', OMPI_MCA_btl_base_warn_component_unused='0',
-           LOCKSTEP_DEBUG_THREADS='1')
-for name in ('LOCKSTEP_BACKEND', 'OMP_NUM_THREADS'):
-    ENV.pop(name, None)
+ENV = mpi_env('OMP_NUM_THREADS', LOCKSTEP_DEBUG_THREADS='1')
 
 if not shutil.which('mpirun'):
     print('skipped: no mpirun (Debian: openmpi-bin)')
@@ -40,9 +36,8 @@ CORES = len(os.sched_getaffinity(0))
 
 def threads(n, *mpirun_args, env=ENV):
     """Each rank's OpenMP threads, in rank order, from a short Life run."""
-    r = subprocess.run(['mpirun', '--oversubscribe', *mpirun_args, '-np', str(n), LS, 'life', '--dims', '3', '--size',
-                        '32', '--steps', '2', '--backend', 'openmp', '--quiet'],
-                       capture_output=True, text=True, env=env, timeout=300)
+    r = mpirun(n, LS, 'life', '--dims', '3', '--size', '32', '--steps', '2', '--backend', 'openmp', '--quiet',
+               extra=mpirun_args, env=env, timeout=300)
     found = sorted((int(m.group(1)), int(m.group(2)))
                    for m in re.finditer(r'rank (\d+) of \d+ on its node: (\d+) OpenMP threads', r.stderr))
     return r.returncode, [t for _, t in found], r.stderr

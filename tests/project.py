@@ -7,8 +7,9 @@ CPU runtime in the git-ignored .deps/, or says why not and goes on without
 it when the package index cannot be reached); the README says how to build
 without root; the licence is the one meson.build names; the guide to adding
 a backend names the primitives src/gpu.h and src/backend.h declare, and
-files that exist; every file the README and docs/ name exists (a move
-that leaves a page naming the old path fails here); the scripts a new user
+files that exist; every file the README, docs/ and the code's comments
+name exists (a move that leaves a page or a comment naming the old path
+fails here); the scripts a new user
 runs first, run on stand-ins: tools/build.sh says how far the build is,
 tools/quickstart.sh installs lockstep where `lockstep` and `man lockstep`
 find it (or says where it is), tools/test.sh announces its phases and the
@@ -110,26 +111,43 @@ missing = [p for p in paths if not os.path.exists(os.path.join(ROOT, p)) and 'NA
 expect(paths and not missing, 'every file the guide names exists (%d)' % len(paths), str(missing))
 expect('docs/adding-a-backend.md' in readme, 'the README links the guide')
 
-# ---- every path the README and docs/ name ------------------------------------------
-# A path of the tree (src/..., tests/..., docs/...) in any page exists: a file,
-# a folder, or a test program built from NAME.c. Placeholders (NAME,
-# PROGRAM) and patterns (tests/ref_*.c) are not paths.
+# ---- every path the README, docs/ and the code's comments name ---------------------
+# A path of the tree (src/..., tests/..., docs/...) in any page, or in a
+# comment of a source, test, bench or tool file, exists: a file, a folder,
+# or a test program built from NAME.c. Placeholders (NAME, PROGRAM) and
+# patterns (tests/ref_*.c) are not paths; a path cut at the end of a line
+# (docs/perf/2026-11-24-h200-graveler-) or by a shell variable
+# (tests/fuzz/fuzz_$name.c) must begin a file's name. This
+# file is left out: its patterns name paths by pieces.
 pages = ['README.md'] + sorted(os.path.relpath(os.path.join(d, n), ROOT)
                                for d, _, names in os.walk(os.path.join(ROOT, 'docs')) for n in names
                                if n.endswith('.md'))
+SOURCE_ENDS = ('.c', '.h', '.cu', '.cl', '.py', '.sh', 'meson.build')
+sources = ['meson.build'] + sorted(
+    os.path.relpath(os.path.join(d, n), ROOT)
+    for top in ('src', 'backends', 'kernels_cu', 'kernels_cl', 'tests', 'bench', 'tools')
+    for d, _, names in os.walk(os.path.join(ROOT, top)) for n in names
+    if n.endswith(SOURCE_ENDS) and n != 'project.py')
 named, gone = 0, []
-for page in pages:
-    text = open(os.path.join(ROOT, page)).read()
-    for m in re.finditer(r'(?<![\w/.-])((?:src|backends|tests|tools|kernels_cu|kernels_cl|bench|docs)/[\w./*-]*[\w*/])',
+for page in pages + sources:
+    text = open(os.path.join(ROOT, page), encoding='utf-8', errors='replace').read()
+    for m in re.finditer(r'(?<![\w/.$-])((?:src|backends|tests|tools|kernels_cu|kernels_cl|bench|docs)/[\w./*-]*[\w*/-])',
                          text):
         path = m.group(1)
         if re.search(r'[A-Z]{3,}|\*', path):
             continue
         named += 1
-        if not any(os.path.exists(os.path.join(ROOT, path + end)) for end in ('', '.c')):
+        cut = (path.endswith('-') and text.startswith('\n', m.end())) or text.startswith(('$', '{'), m.end())
+        if cut:
+            folder, start = os.path.split(path)
+            found = os.path.isdir(os.path.join(ROOT, folder)) and any(
+                n.startswith(start) for n in os.listdir(os.path.join(ROOT, folder)))
+        else:
+            found = any(os.path.exists(os.path.join(ROOT, path.rstrip('-') + end)) for end in ('', '.c'))
+        if not found:
             gone.append('%s:%d %s' % (page, text.count('\n', 0, m.start()) + 1, path))
-expect(named > 100 and not gone, 'every path the README and docs/ name exists (%d named in %d pages)' % (named, len(pages)),
-       ', '.join(gone))
+expect(named > 100 and not gone, 'every path the README, docs/ and comments name exists (%d named in %d files)' %
+       (named, len(pages) + len(sources)), ', '.join(gone))
 
 # ---- the scripts a new user runs first, run on stand-ins ----------------------------
 # tools/build.sh, tools/quickstart.sh and tools/test.sh as they are, in a

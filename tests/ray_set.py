@@ -31,13 +31,10 @@ import subprocess
 import sys
 import tempfile
 
-from harness import expect, finish, interrupted_after, mpirun_killing_rank1
+from harness import expect, finish, interrupted_after, mpi_env, mpirun, mpirun_killing_rank1
 
 LS = os.path.abspath(sys.argv[1])
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1',
-           OMPI_MCA_rmaps_base_oversubscribe='1', OMPI_MCA_btl_base_warn_component_unused='0')
-ENV.pop('LOCKSTEP_BACKEND', None)
-ENV.pop('LOCKSTEP_DEBUG_FAULT', None)
+ENV = mpi_env()
 # What says where and how a run ran rather than what it computed.
 META = {'lockstep', 'params', 'workload', 'backend', 'device_index', 'device', 'device_name', 'interrupted', 'seconds',
         'digest', 'wall_seconds', 'ranks', 'devices', 'rays_per_second', 'shape'}
@@ -45,11 +42,6 @@ META = {'lockstep', 'params', 'workload', 'backend', 'device_index', 'device', '
 
 def plain(*args, timeout=600):
     return subprocess.run([LS, *args], capture_output=True, text=True, env=ENV, timeout=timeout)
-
-
-def mpirun(n, *args, extra=(), timeout=600):
-    return subprocess.run(['mpirun', '--oversubscribe', *extra, '-np', str(n), LS, *args], capture_output=True,
-                          text=True, env=ENV, timeout=timeout)
 
 
 def doc(r):
@@ -104,7 +96,7 @@ with tempfile.TemporaryDirectory() as tmp:
                                                                           '--json', '--quiet'), 2)
                      for spec in ('openmp,opencl', 'openmp+opencl')]
         if have_mpi:
-            runs += [('mpirun -np %d' % n, lambda out, n=n: mpirun(n, *args, '--backend', 'openmp', '--out', out,
+            runs += [('mpirun -np %d' % n, lambda out, n=n: mpirun(n, LS, *args, '--backend', 'openmp', '--out', out,
                                                                     '--json', '--quiet'), n) for n in (1, 2, 3)]
         for how, go, ndev in runs:
             out = os.path.join(tmp, 'set.ppm')
@@ -148,7 +140,7 @@ accept = []
 if have_set:
     accept.append(('ray --backend openmp,opencl --json', plain(*args, '--backend', 'openmp,opencl', '--json')))
 if have_mpi:
-    accept.append(('mpirun -np 2 ray --backend openmp --json', mpirun(2, *args, '--backend', 'openmp', '--json')))
+    accept.append(('mpirun -np 2 ray --backend openmp --json', mpirun(2, LS, *args, '--backend', 'openmp', '--json')))
 for how, r in accept:
     d = doc(r)
     expect(r.returncode == 0 and r.stdout.count('"digest"') == 1 and d.get('digest') == doc(single).get('digest'),
@@ -163,7 +155,8 @@ mixed = []
 if have_set:
     mixed.append(('openmp,opencl', plain(*args, '--backend', 'openmp,opencl', '--json', '--quiet')))
 if have_set and have_mpi:
-    mixed.append(('openmp and opencl on 2 ranks', mpirun(2, *args, '--backend', 'openmp,opencl', '--json', '--quiet')))
+    mixed.append(('openmp and opencl on 2 ranks',
+                  mpirun(2, LS, *args, '--backend', 'openmp,opencl', '--json', '--quiet')))
 for how, r in mixed:
     d = doc(r)
     expect(r.returncode == 0 and r.stderr.count(NOTE) == 1 and 'openmp:0' in r.stderr and 'opencl:0' in r.stderr
@@ -176,7 +169,7 @@ if have_set:
            'fast mode on openmp+opencl: the report says it too', text.stdout + text.stderr)
 one_kind = [('openmp', plain(*args, '--backend', 'openmp', '--json', '--quiet'))]
 if have_mpi:
-    one_kind.append(('openmp on 3 ranks', mpirun(3, *args, '--backend', 'openmp', '--json', '--quiet')))
+    one_kind.append(('openmp on 3 ranks', mpirun(3, LS, *args, '--backend', 'openmp', '--json', '--quiet')))
 for how, r in one_kind:
     d = doc(r)
     expect(r.returncode == 0 and NOTE not in r.stderr and 'may_differ_by_device_kind' not in d and

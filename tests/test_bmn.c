@@ -1,11 +1,11 @@
 /* test_bmn.c - Beggar My Neighbour: the portable engine (src/algo/bmn.h),
- * the host player and deal strings (src/bmn_host.c), against published
+ * the host player and deal strings (src/workloads/bmn/bmn_host.c), against published
  * records, hand-worked games, and an independent reference player written
  * below from the rules alone.
  *
  * Build and run:
- *   gcc -std=c17 -O2 -Wall -Wextra -Isrc -Isrc/algo tests/test_bmn.c \
- *       src/bmn_host.c -o /tmp/test_bmn && /tmp/test_bmn
+ *   gcc -std=c17 -O2 -Wall -Wextra -Isrc -Isrc/algo -Isrc/workloads/bmn \
+ *       tests/test_bmn.c src/workloads/bmn/bmn_host.c -o /tmp/test_bmn && /tmp/test_bmn
  * Prints one line per check; exit status 0 when all pass, 1 otherwise. */
 #include <stdint.h>
 #include <stdio.h>

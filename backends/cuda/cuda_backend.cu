@@ -222,7 +222,7 @@ static ls_ctx *cuda_open(int index, ls_error *err)
 /* ---- the primitives (gpu.h) ---------------------------------------------- */
 
 /* The CUDA runtime's current device belongs to the calling host thread; a
- * run over several devices drives each from its own thread (src/set_run.c),
+ * run over several devices drives each from its own thread (src/set/set_run.c),
  * so every primitive selects its device first (a cheap call). */
 #define CU_SELECT(ctx, err) CU_TRY(cudaSetDevice((ctx)->device), err, "selecting the device")
 
@@ -602,9 +602,26 @@ static void cu_close_shared(ls_ctx *ctx, ls_buf *b)
     free(b);
 }
 
+/* Named fields, as the other backends fill theirs; nvcc compiles this as
+ * C++, where designated initializers must follow ls_gpu's order. */
 static const ls_gpu cuda_gpu = {
-    cu_info, cu_alloc, cu_free, cu_write, cu_read, cu_kernel, cu_kernel_with, cu_groups_per_unit, cu_launch,
-    cu_timer_start, cu_timer_stop, cu_copy, cu_alloc_host, cu_free_host, cu_share, cu_open_shared, cu_close_shared,
+    .info = cu_info,
+    .alloc = cu_alloc,
+    .free = cu_free,
+    .write = cu_write,
+    .read = cu_read,
+    .kernel = cu_kernel,
+    .kernel_with = cu_kernel_with,
+    .groups_per_unit = cu_groups_per_unit,
+    .launch = cu_launch,
+    .timer_start = cu_timer_start,
+    .timer_stop = cu_timer_stop,
+    .copy = cu_copy,
+    .alloc_host = cu_alloc_host,
+    .free_host = cu_free_host,
+    .share = cu_share,
+    .open_shared = cu_open_shared,
+    .close_shared = cu_close_shared,
 };
 
 /* What cudaMemGetInfo says is free on device `index`: it needs the
@@ -619,5 +636,11 @@ static int cuda_free_memory(int index, uint64_t *bytes)
 }
 
 extern "C" const ls_backend ls_backend_cuda = {
-    "cuda", cuda_list_devices, cuda_open, cuda_close, &cuda_gpu, cuda_free_memory, NULL, /* one platform */
+    .name = "cuda",
+    .list_devices = cuda_list_devices,
+    .open = cuda_open,
+    .close = cuda_close,
+    .gpu = &cuda_gpu,
+    .free_memory = cuda_free_memory,
+    .empty_platforms = NULL, /* one platform */
 };

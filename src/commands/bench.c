@@ -468,8 +468,6 @@ static int bench_devices(const ls_workload *w, const void *params, const ls_dev_
                          const bench_plan *plan, bench_table *t, ls_error *err)
 {
     for (int d = 0; d < ndev && !ls_progress_interrupted(); d++) {
-        if (devs[d].set[0] && !w->on_set)
-            continue; /* a set: for the workloads that run on one */
         char label[160];
         ls_dev_label(&devs[d], label, sizeof label);
         ls_set s;
@@ -764,7 +762,7 @@ int ls_cmd_bench(int argc, char **argv)
         return rc;
     }
     ls_set s;
-    if (ls_set_open(c.backend, &s, &err) != 0 || ls_cmd_check_set(w, &s, &err) != 0) {
+    if (ls_set_open(c.backend, &s, &err) != 0) {
         ls_set_close(&s);
         free(params);
         return ls_progress_interrupted() && !err.usage ? ls_cmd_stopped(&err) : ls_report(&err);

@@ -114,13 +114,11 @@ static void stopped_or_failed(check_row *row, const ls_error *e)
 }
 
 /* Runs w on one device or set into row; the row records why when it
- * cannot. A set is left out for a workload that runs on one device. */
+ * cannot. */
 static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, check_row *row, const ls_common *c)
 {
     ls_set s;
     ls_error e = {{0}, 0};
-    if (d.set[0] && !w->on_set)
-        return;
     row->ran = 1;
     ls_dev_label(&d, row->label, sizeof row->label);
     if (ls_dev_open(d, &s, &e) != 0) {
@@ -246,8 +244,7 @@ int ls_cmd_check(int argc, char **argv)
                  "A device that rightly refuses a run is \"not supported\", with the reason, and not\n"
                  "compared: one without correctly rounded divide and sqrt, for ray's exact mode.\n"
                  "A set in the list (cuda:all, openmp+opencl:0) is one run spread over its devices, compared\n"
-                 "like a device (cuda:0,cuda:all: two GPUs against one), for the workloads that run on a\n"
-                 "set (%s; the others leave sets out).\n"
+                 "like a device (cuda:0,cuda:all: two GPUs against one); %s all run on a set.\n"
                  "A set of one device is that device; a device named twice (openmp,openmp:all;\n"
                  "openmp+openmp; two sets of the same devices) is refused with exit 2.\n"
                  "Workloads:%s. `lockstep check WORKLOAD --help` lists the workload's options.",

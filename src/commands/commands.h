@@ -58,14 +58,10 @@ void ls_clock_json(FILE *out, const ls_clock *clock);
  * into out[0..max): how many. For --list and shell completion. */
 int ls_cmd_conformance_cases(const ls_case **out, int max);
 
-/* The workloads that run on a set (ls_workload.on_set), as the messages
- * name them: "A, B and C SUB" (SUB: the subcommand that is a workload's
- * run). The command layer knows which from the workload table alone. */
+/* The workloads, which all run on a set and across MPI ranks, as the
+ * messages name them: "A, B and C SUB" (SUB: the subcommand that is a
+ * workload's run). */
 void ls_cmd_set_workloads(char *out, size_t len);
-
-/* Refuses a set of several devices, or an MPI job, for a workload that
- * runs on one device: 0, or -1 with err->usage set. */
-int ls_cmd_check_set(const ls_workload *w, const ls_set *set, ls_error *err);
 
 /* Refuses a workload name that names none: "WHAT: unknown workload 'NAME';
  * did you mean life? (see SEE)", the guess the nearest of the workloads

@@ -124,11 +124,10 @@ void ls_clock_json(FILE *out, const ls_clock *clock)
 
 void ls_cmd_set_workloads(char *out, size_t len)
 {
-    const ls_workload *on[16];
+    const ls_workload *const *on = ls_workloads;
     int n = 0;
-    for (int i = 0; ls_workloads[i] && n < 16; i++)
-        if (ls_workloads[i]->on_set)
-            on[n++] = ls_workloads[i];
+    while (on[n])
+        n++;
     out[0] = 0;
     for (int i = 0; i < n; i++) {
         const char *sub = "";
@@ -141,18 +140,6 @@ void ls_cmd_set_workloads(char *out, size_t len)
     }
     if (n == 0)
         snprintf(out, len, "no workload");
-}
-
-int ls_cmd_check_set(const ls_workload *w, const ls_set *set, ls_error *err)
-{
-    if (w->on_set || !ls_set_several(set))
-        return 0;
-    char which[160];
-    ls_cmd_set_workloads(which, sizeof which);
-    if (set->job.size > 1)
-        return ls_fail_usage(err, "%s runs in one process; under mpirun only %s run across ranks", w->name, which);
-    return ls_fail_usage(err, "%s runs on one device; --backend %s names a set of %d (only %s run on a set)",
-                         w->name, set->label, set->ndevices, which);
 }
 
 int ls_cmd_refuse_ranks(const char *command)

@@ -107,18 +107,6 @@ int ls_cmd_conformance_cases(const ls_case **out, int max)
     return n;
 }
 
-/* Whether case k runs on a set of several devices: the float rule does
- * (on each of them), and the cases of a workload that runs on a set. */
-static int case_on_set(const ls_case *k)
-{
-    for (int wi = 0; ls_workloads[wi]; wi++) {
-        const ls_workload *w = ls_workloads[wi];
-        if (k >= w->cases && k < w->cases + w->ncases)
-            return w->on_set;
-    }
-    return 1;
-}
-
 /* LOCKSTEP_DEBUG_FAULT=BACKEND:conformance (for the tests, like the
  * result faults of workloads.c) turns every passing case on BACKEND into a
  * failure, so that the way a failure is reported (the table, JSON, JUnit,
@@ -451,8 +439,8 @@ int ls_cmd_conformance(int argc, char **argv)
                      "compares each answer with a golden value computed by an independent reference\n"
                      "implementation, after a check of the exact floating-point rule. A pass means this\n"
                      "device computes these workloads exactly as the reference.\n"
-                     "A set in --backend (cuda:all, openmp+opencl:0) runs the cases of the workloads that\n"
-                     "run on a set as one run over its devices, and the float rule on each of them.\n"
+                     "A set in --backend (cuda:all, openmp+opencl:0) runs each workload's cases as one run\n"
+                     "over its devices, and the float rule on each of them.\n"
                      "Each case passes, fails, or is not supported: the device rightly refuses it (the\n"
                      "exact rule needs correctly rounded divide and sqrt), or its backend is not\n"
                      "available here; the reason is given (JUnit: <skipped>). Only a failure exits 1.",
@@ -510,8 +498,7 @@ int ls_cmd_conformance(int argc, char **argv)
         ls_dev_label(&devs[d], label, sizeof label);
         int opened = ls_dev_open(devs[d], &s, &e) == 0;
         for (int k = 0; k < ncases && !ls_progress_interrupted() && !failed_alloc; k++)
-            if (!devs[d].set[0] || case_on_set(cases[k]))
-                failed_alloc = run_case(&log, &s, opened, label, cases[k], &e, table) != 0;
+            failed_alloc = run_case(&log, &s, opened, label, cases[k], &e, table) != 0;
         if (opened)
             ls_set_close(&s);
     }
@@ -523,15 +510,6 @@ int ls_cmd_conformance(int argc, char **argv)
         return 1;
     }
     int stopped = ls_progress_interrupted();
-    if (log.n == 0 && !stopped) {
-        /* Only sets were named, and none of the cases runs on one. */
-        char which[160];
-        ls_cmd_set_workloads(which, sizeof which);
-        fprintf(stderr, "lockstep: conformance: no selected case runs on a set (the float rule and the cases of %s "
-                        "do); nothing ran\n", which);
-        free(log.r);
-        return 77;
-    }
     /* A run a signal cut short writes no file: the old one stays. */
     ls_error junit_err = {{0}, 0};
     int junit_rc = junit && !stopped ? write_junit(junit, &log, &junit_err) : 0;

@@ -190,10 +190,6 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
     ls_progress_catch_sigint();
     ls_set s;
     int opened = open_while_preparing(w, params, c.backend, &s, &err) == 0;
-    if (opened && ls_cmd_check_set(w, &s, &err) != 0) {
-        ls_set_close(&s);
-        opened = 0;
-    }
     int failed_ranks = ls_cluster_count_failed(opened);
     if (!opened || failed_ranks) {
         free_params(w, params);

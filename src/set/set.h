@@ -6,10 +6,9 @@
  * ls_set is the devices one process runs a workload on (one or several,
  * from a spec such as "cuda:all" or "openmp+opencl:0") together with the
  * job (this process's rank among the ranks of an MPI job, rank 0 of 1
- * when there is none). A workload's run takes the set: one that runs on a
- * set (ls_workload.on_set) hands it to the set runner (set_run.h), which
- * spreads the work over every device and rank; one that runs on one
- * device takes set->dev[0] (the command layer gives it no larger set).
+ * when there is none). A workload's run takes the set and hands it to the
+ * set runner (set_run.h), which spreads the work over every device and
+ * rank.
  * The set runner returns each device's share of the work in an
  * ls_set_report, which the run carries back (ls_run.report). */
 #ifndef LOCKSTEP_SET_H
@@ -55,7 +54,7 @@ void ls_set_close(ls_set *set);
  * the ranks of an MPI job. */
 int ls_set_several(const ls_set *set);
 
-/* ---- the job's ranks talking (src/job.c) ---------------------------------
+/* ---- the job's ranks talking (src/set/job.c) -----------------------------
  * For a workload whose ranks share one computation rather than numbered
  * items (Life's slabs exchange ghost planes): it reaches the other ranks
  * through its set's job, as it reads its rank there, never through the

@@ -392,7 +392,6 @@ static const ls_subcommand bmn_subcommands[] = {
 
 const ls_workload ls_workload_bmn = {
     .name = "bmn",
-    .on_set = 1,
     .summary = "Beggar My Neighbour: play a deal, or search for the longest game",
     .unit = "deals",
     .subcommands = bmn_subcommands,

@@ -282,7 +282,6 @@ _Static_assert(sizeof grv_cases / sizeof grv_cases[0] == GRV_GOLDEN_COUNT, "one 
 
 const ls_workload ls_workload_graveler = {
     .name = "graveler",
-    .on_set = 1,
     .summary = "bit-AND Bernoulli battles: max and histogram of successes",
     .unit = "battles",
     .params_size = sizeof(grv_opts),

@@ -1570,5 +1570,4 @@ const ls_workload ls_workload_life = {
     .device_fit = life_device_fit,
     .manual = life_manual,
     .completions = life_completions,
-    .on_set = 1,
 };

@@ -4,16 +4,16 @@
  * chunks).
  *
  * Frames are written as they are sampled, so memory stays one row of
- * pixels whatever the number of frames, and appear whole or not at all:
- * the GIF goes to a temporary file next to its name (src/output.h's
- * ls_atomic_file), the PNGs to a temporary directory next to DIR; both
- * are renamed into place by life_anim_commit once the run has finished,
- * and removed by life_anim_abort when it has not (an error, Ctrl-C: exit
- * 130). DIR is a new directory or an empty one, which the frames' one
- * replaces: a set of frames is never mixed with an older one. A run
- * killed outright (SIGKILL) leaves its temporary file or directory; the
- * next run into the same GIF or DIR removes it, never one that a live
- * run holds (life_anim.c says how). */
+ * pixels whatever the number of frames, and appear whole or not at all,
+ * through src/output.h: the GIF goes to a temporary file next to its name
+ * (ls_atomic_file), the PNGs to a temporary directory next to DIR
+ * (ls_atomic_dir); both are renamed into place by life_anim_commit once
+ * the run has finished, and removed by life_anim_abort when it has not
+ * (an error, Ctrl-C: exit 130). DIR is a new directory or an empty one,
+ * which the frames' one replaces: a set of frames is never mixed with an
+ * older one. A run killed outright (SIGKILL) leaves its temporary file or
+ * directory; the next run into the same GIF or DIR removes it, never one
+ * that a live run holds (output.h says how). */
 #ifndef LOCKSTEP_LIFE_ANIM_H
 #define LOCKSTEP_LIFE_ANIM_H
 

@@ -519,7 +519,6 @@ _Static_assert(sizeof ray_cases / sizeof ray_cases[0] == RAY_GOLDEN_COUNT, "one 
 
 const ls_workload ls_workload_ray = {
     .name = "ray",
-    .on_set = 1,
     .summary = "Kensler's business-card raytracer: the same image bit for bit on every device (exact mode)",
     .unit = "rays",
     .params_size = sizeof(ray_opts),

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# bench/h200.sh - one batch for a lent NVIDIA machine: build for sm_90,
+# bench/gpu_batch.sh - one batch for a lent NVIDIA machine: build for sm_90,
 # list devices, run the conformance suite and the cross-checks on every
 # backend, then the benchmarks side by side, then compute-sanitizer over
 # every CUDA kernel. Prints a summary last; exits 1 when a sanitizer run
 # failed (a FAILED line in the summary names it).
 #
-# usage: bash bench/h200.sh [OUTDIR]    (OUTDIR defaults to $OUT or /tmp)
+# usage: bash bench/gpu_batch.sh [OUTDIR]    (OUTDIR defaults to $OUT or /tmp)
 # The output is what docs/perf/ records. LOCKSTEP_COMMIT names the commit in
 # the log. The lent H200 image has no libsqlite3-dev or libxxhash-dev and
 # nothing can be installed there: .peers carries them (bench/device_env.sh,
@@ -13,13 +13,11 @@
 set -u
 out=${1:-${OUT:-/tmp}}
 mkdir -p "$out"
-log="$out/h200.log"
+log="$out/gpu_batch.log"
 exec > >(tee "$log") 2>&1
 
-echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), lockstep ${LOCKSTEP_COMMIT:-(commit not given: set LOCKSTEP_COMMIT)}"
-echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
 . bench/device_env.sh
+device_banner "lockstep ${LOCKSTEP_COMMIT:-(commit not given: set LOCKSTEP_COMMIT)}"
 device_env "$PWD"
 build=/tmp/lockstep-build
 rm -rf "$build"

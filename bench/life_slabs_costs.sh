@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# bench/issue26d.sh PART BASE.tar [OUTDIR] - issue 26 on a lent machine of
-# two or more NVIDIA GPUs (two of them are used: CUDA_VISIBLE_DEVICES=0,1
-# unless it is set), one command a part; A is the tree in BASE.tar (`git
-# archive -o .peers/base.tar REV`), B the working tree.
+# bench/life_slabs_costs.sh PART BASE.tar [OUTDIR] - where the time of
+# Life's slabs (issue 26) goes beyond the generations, on a lent machine
+# of two or more NVIDIA GPUs (two of them are used:
+# CUDA_VISIBLE_DEVICES=0,1 unless it is set), one command a part; A is the
+# tree in BASE.tar (`git archive -o .peers/base.tar REV`), B the working
+# tree.
 #   probe: what opening CUDA devices costs (bench/open_probe.cu, devices
 #          one after another and a thread each), lockstep's fixed cost (a
 #          64^3 grid, no generations) on one GPU and two, and epochs queued
@@ -28,17 +30,16 @@ set -u
 part=$1 base=$2
 out=${3:-${OUT:-/tmp}}
 mkdir -p "$out"
-exec > >(tee "$out/issue26d-$part.log") 2>&1
+exec > >(tee "$out/life_slabs_costs-$part.log") 2>&1
 here=$PWD
 export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0,1}
-echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), part $part, A: ${AB_BASE:-base}, B: ${AB_NEW:-working tree}, CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"
-echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
-nvidia-smi --query-gpu=index,name,driver_version,memory.total,persistence_mode --format=csv,noheader || true
 . bench/device_env.sh
+device_banner "part $part, A: ${AB_BASE:-base}, B: ${AB_NEW:-working tree}, CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES"
+nvidia-smi --query-gpu=index,persistence_mode --format=csv,noheader || true
 device_env "$here"
-mpi=disabled
-command -v mpirun >/dev/null 2>&1 && mpi=enabled && echo "== MPI: $(mpirun --version | head -1)"
-device_build_ab "$base" i26d $mpi "$out"
+device_mpi
+mpi=$MPI
+device_build_ab "$base" costs $mpi "$out"
 digest() { python3 -c 'import json,sys; print(json.load(sys.stdin)["grid_digest"])'; }
 nv=$($B devices --json | python3 bench/nvidia_cl_device.py)
 echo "NVIDIA OpenCL: $nv"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# bench/issue26c.sh PART BASE.tar [OUTDIR] - issue 26 on a lent two-GPU
-# NVIDIA machine, in two parts of under ten minutes each (one command
-# each, on the same warm machine): A is the tree in BASE.tar (`git
-# archive -o .peers/base.tar REV`), B the working tree, both built for
-# sm_90 with MPI when the image has it.
+# bench/life_slabs_batch.sh PART BASE.tar [OUTDIR] - Life's slabs (issue
+# 26) on a lent two-GPU NVIDIA machine, checked and timed, a part at a
+# time of under ten minutes each (one command each, on the same warm
+# machine): A is the tree in BASE.tar (`git archive -o .peers/base.tar
+# REV`), B the working tree, both built for sm_90 with MPI when the image
+# has it or .peers/openmpi carries it.
 #   check: B's conformance on every device and on cuda:all, `check life`
 #          on one GPU, both GPUs and 5 slabs, two ranks against one
 #          process, compute-sanitizer over one-slab and two-slab runs, the
@@ -28,16 +29,14 @@ set -u
 part=$1 base=$2
 out=${3:-${OUT:-/tmp}}
 mkdir -p "$out"
-exec > >(tee "$out/issue26c-$part.log") 2>&1
+exec > >(tee "$out/life_slabs_batch-$part.log") 2>&1
 here=$PWD
-echo "== date: $(date -u +%Y-%m-%dT%H:%M:%SZ), part $part, A: ${AB_BASE:-base}, B: ${AB_NEW:-working tree}"
-echo "== host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
-nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader || true
 . bench/device_env.sh
+device_banner "part $part, A: ${AB_BASE:-base}, B: ${AB_NEW:-working tree}"
 device_env "$here"
-mpi=disabled
-command -v mpirun >/dev/null 2>&1 && mpi=enabled && echo "== MPI: $(mpirun --version | head -1)"
-device_build_ab "$base" i26c $mpi "$out"
+device_mpi
+mpi=$MPI
+device_build_ab "$base" slabs $mpi "$out"
 nv=$($B devices --json | python3 bench/nvidia_cl_device.py)
 echo "NVIDIA OpenCL: $nv"
 digest() { python3 -c 'import json,sys; print(json.load(sys.stdin)["grid_digest"])'; }
