@@ -449,6 +449,28 @@ static void test_next_b6s567(void)
     check(same, "life_next_b6s567 is B6/S567 for every sum and self");
 }
 
+/* life_decide_b6s567 for every one of its 2^7 inputs (four words of 32),
+ * against B6/S567 of the sum o + 2 t + 4 (h + f1) + 8 (H + f2). */
+static void test_decide_b6s567(void)
+{
+    int same = 1;
+    for (uint32_t word = 0; word < 4; word++) {
+        uint32_t in[7] = {0}, want = 0;
+        for (uint32_t bit = 0; bit < 32; bit++) {
+            uint32_t v = word * 32 + bit, c = 0;
+            for (uint32_t k = 0; k < 7; k++)
+                in[k] |= (v >> k & 1u) << bit;
+            static const uint32_t weight[6] = {1, 2, 4, 4, 8, 8};
+            for (uint32_t k = 0; k < 6; k++)
+                c += (v >> k & 1u) * weight[k];
+            uint32_t alive = v >> 6 & 1u;
+            want |= (uint32_t)(c == 6 || (alive && (c == 7 || c == 8))) << bit;
+        }
+        same &= life_decide_b6s567(in[0], in[1], in[2], in[3], in[4], in[5], in[6]) == want;
+    }
+    check(same, "life_decide_b6s567 is B6/S567 for every one of its 128 inputs");
+}
+
 /* life_plane_sum_redundant against life_plane_sum for every input. */
 static void test_plane_sum_redundant(void)
 {
@@ -517,6 +539,7 @@ int main(void)
 {
     test_fill_word();
     test_plane_sum_redundant();
+    test_decide_b6s567();
     test_next_b6s567();
     test_next_b3s23();
     test_lop3_gates();

@@ -407,8 +407,42 @@ LS_FN ls_u32 life_next_b3s23(ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b1, ls_u32 
     X(life_lop3_bc, 0xbc, (a ^ b) | (a & b & c))                                                       \
     X(life_lop3_da, 0xda, (a & (b | ~c)) | (~a & c))                                                   \
     X(life_lop3_4e, 0x4e, (a & b & ~c) | (~a & (b | c)))                                               \
-    X(life_lop3_82, 0x82, c & ~(a ^ b))
+    X(life_lop3_82, 0x82, c & ~(a ^ b))                                                                \
+    X(life_lop3_or2, 0xfc, a | b)                                                                      \
+    X(life_lop3_16, 0x16, (a & ~(b | c)) | (~a & (b ^ c)))                                             \
+    X(life_lop3_xnor3, 0x69, ~(a ^ b ^ c))                                                             \
+    X(life_lop3_b2, 0xb2, (a & (~b | c)) | (~a & ~b & c))                                              \
+    X(life_lop3_and3, 0x80, a & b & c)
 LIFE_LOP3_GATES(LIFE_LOP3)
+
+/* A full adder as two gates (life_full_add's sum and carry), each one
+ * LOP3 where inline PTX is taken. */
+LS_FN void life_full_add3(ls_u32 a, ls_u32 b, ls_u32 c, ls_u32 *sum, ls_u32 *carry)
+{
+    *sum = life_lop3_xor3(a, b, c);
+    *carry = life_lop3_maj3(a, b, c);
+}
+
+/* B6/S567's decision from a 3x3x3 sum (self included) written as
+ * c = o + 2 t + 4 (h + f1) + 8 (H + f2), all seven inputs free (c is
+ * 0..27 for every one of the 2^7): alive next for c = 6, or for c = 7
+ * or 8 with the cell alive. Five three-input operations, where the form
+ * before took seven; found by a SAT search, which also showed that four
+ * cannot do it (issue 36). With u = t | h:
+ *   Y = [h + f1 + t even], Z = u ? [H = f2 = 0] : [H != f2],
+ *   A = t ? !o | self : !o & self, next = Y & Z & A.
+ * 6 is t, one of h and f1, no eight, not o; 7 the same with o, alive; 8
+ * is neither t nor o, alive, and h = f1 = 1 with no eight or h = f1 = 0
+ * with one eight. Y & Z & A holds for exactly those: checked over all
+ * 2^7 inputs in tests/test_life.c. */
+LS_FN ls_u32 life_decide_b6s567(ls_u32 o, ls_u32 t, ls_u32 h, ls_u32 f1, ls_u32 H, ls_u32 f2, ls_u32 self)
+{
+    ls_u32 u = life_lop3_or2(t, h, 0u);
+    ls_u32 z = life_lop3_16(u, H, f2);
+    ls_u32 y = life_lop3_xnor3(h, f1, t);
+    ls_u32 a = life_lop3_b2(t, o, self);
+    return life_lop3_and3(y, z, a);
+}
 
 /* The sum of two rows' x sums (s0 + 2 s1 and t0 + 2 t1, 0..3 each) as
  * e0 + 2 e1 + 4 e2 (0..6): four operations. Two neighbouring output rows
@@ -473,39 +507,30 @@ LS_FN ls_u32 life_next_2d(life_rule r, ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b
 LS_FN void life_plane_sum_redundant(ls_u32 u0, ls_u32 u1, ls_u32 c0, ls_u32 c1, ls_u32 d0, ls_u32 d1, ls_u32 *y0,
                                     ls_u32 *y1, ls_u32 *y2, ls_u32 *y3)
 {
-    life_full_add(u0, c0, d0, y0, y1); /* the ones: y0, a carry of weight 2 */
-    life_full_add(u1, c1, d1, y2, y3); /* the twos: weight 2 and 4 */
+    life_full_add3(u0, c0, d0, y0, y1); /* the ones: y0, a carry of weight 2 */
+    life_full_add3(u1, c1, d1, y2, y3); /* the twos: weight 2 and 4 */
 }
 
 /* B6/S567 from the redundant 3x3 sums (life_plane_sum_redundant) of the
  * planes before (a), at (b) and after (c) along z, and the cell: the same
  * next state as life_cube_sum and life_rule_3d with the rule B6/S567, in
- * 19 three-input operations (12 adding, 7 deciding) where those took
- * about 25 LOP3 on sm_90 (docs/perf/2026-11-24-h200-life3d-sass.txt). The sum (self included) is o + 2 t + 4 F: o the
- * ones, t the parity of the seven bits of weight 2 (three planes' two
- * each and the ones' carry), F (0..6) the count of the six bits of weight
- * 4 (three planes' y3, the twos' carries), itself e1 + f1 + 2 (e2 + f2).
- * A dead cell is born at sum 6 (F = 1, t, not o); a live one stays at 6,
- * 7 (F = 1, t, o) or 8 (F = 2, not t, not o). Checked against
- * life_cube_sum + life_rule_3d over all 2^13 inputs in tests/test_life.c. */
+ * 17 three-input operations (12 adding, 5 deciding). The sum (self
+ * included) is o + 2 t + 4 (e1 + f1) + 8 (e2 + f2): o the ones, t the
+ * parity of the seven bits of weight 2 (three planes' two each and the
+ * ones' carry), e1 + 2 e2 the three planes' y3 added, f1 + 2 f2 the twos'
+ * carries; life_decide_b6s567 decides. Checked against life_cube_sum +
+ * life_rule_3d over all 2^13 inputs in tests/test_life.c. */
 LS_FN ls_u32 life_next_b6s567(ls_u32 a0, ls_u32 a1, ls_u32 a2, ls_u32 a3, ls_u32 b0, ls_u32 b1, ls_u32 b2,
                               ls_u32 b3, ls_u32 c0, ls_u32 c1, ls_u32 c2, ls_u32 c3, ls_u32 self)
 {
     ls_u32 o, k, x1, x2, y1, y2, t, z2, e1, e2, f1, f2;
-    life_full_add(a0, b0, c0, &o, &k);
-    life_full_add(a1, b1, c1, &x1, &x2);
-    life_full_add(a2, b2, c2, &y1, &y2);
-    life_full_add(x1, y1, k, &t, &z2);
-    life_full_add(a3, b3, c3, &e1, &e2);
-    life_full_add(x2, y2, z2, &f1, &f2);
-    ls_u32 high = e2 | f2;
-    ls_u32 f_one = (e1 ^ f1) & ~high; /* F = 1 */
-    /* F = 2: e1 = f1 = 1 and no high bit, or e1 = f1 = 0 and one. */
-    ls_u32 pick = (e1 & ~high) | (~e1 & (e2 ^ f2)); /* one LOP3 of e1, e2, f2 */
-    ls_u32 f_two = ~(e1 ^ f1) & pick;
-    ls_u32 with_t = f_one & (~o | self);
-    ls_u32 without_t = ~o & self & f_two;
-    return (t & with_t) | (~t & without_t);
+    life_full_add3(a0, b0, c0, &o, &k);
+    life_full_add3(a1, b1, c1, &x1, &x2);
+    life_full_add3(a2, b2, c2, &y1, &y2);
+    life_full_add3(x1, y1, k, &t, &z2);
+    life_full_add3(a3, b3, c3, &e1, &e2);
+    life_full_add3(x2, y2, z2, &f1, &f2);
+    return life_decide_b6s567(o, t, e1, f1, e2, f2, self);
 }
 
 /* ---- one word, whole ------------------------------------------------- */
