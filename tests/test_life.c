@@ -471,6 +471,50 @@ static void test_decide_b6s567(void)
     check(same, "life_decide_b6s567 is B6/S567 for every one of its 128 inputs");
 }
 
+/* life_zpair_sum + life_zpair_add + life_decide_b6s567 (B6/S567) and
+ * life_decide_3d (other rules) against life_cube_sum + life_rule_3d for
+ * every input: three redundant plane sums and self (2^13), each plane in
+ * each role (the pair's two, the third). */
+static void test_zpair(void)
+{
+    static const life_rule rules[] = {{LIFE_B6S567_BIRTH, LIFE_B6S567_SURVIVE},
+                                      {1u << 5, (1u << 4) | (1u << 5)},
+                                      {1u << 4, (1u << 3) | (1u << 4)},
+                                      {(1u << 4) | (1u << 26), 0x2aaaaaau},
+                                      {0x1u, 0x7ffffffu},
+                                      {0x5555555u, 0x1u}};
+    int same = 1;
+    for (uint32_t word = 0; word < 256; word++) {
+        uint32_t in[13] = {0}, whole[12];
+        for (uint32_t bit = 0; bit < 32; bit++)
+            for (uint32_t k = 0; k < 13; k++)
+                in[k] |= ((word * 32 + bit) >> k & 1u) << bit;
+        for (uint32_t p = 0; p < 3; p++) {
+            const uint32_t *y = in + 4 * p;
+            uint32_t carry = y[1] & y[2];
+            whole[4 * p] = y[0];
+            whole[4 * p + 1] = y[1] ^ y[2];
+            whole[4 * p + 2] = y[3] ^ carry;
+            whole[4 * p + 3] = y[3] & carry;
+        }
+        uint32_t s0, s1, s2, s3, s4;
+        life_cube_sum(whole[0], whole[1], whole[2], whole[3], whole[4], whole[5], whole[6], whole[7], whole[8],
+                      whole[9], whole[10], whole[11], &s0, &s1, &s2, &s3, &s4);
+        for (uint32_t role = 0; role < 3; role++) {
+            const uint32_t *P = in + 4 * ((role + 1) % 3), *Q = in + 4 * ((role + 2) % 3), *R = in + 4 * role;
+            uint32_t a, h, H, o, t, f1, f2;
+            life_zpair_sum(P[1], P[2], P[3], Q[1], Q[3], &a, &h, &H);
+            life_zpair_add(P[0], Q[0], Q[2], a, R[0], R[1], R[2], R[3], &o, &t, &f1, &f2);
+            same &= life_decide_b6s567(o, t, h, f1, H, f2, in[12]) ==
+                    life_rule_3d(rules[0], in[12], s0, s1, s2, s3, s4);
+            for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++)
+                same &= life_decide_3d(rules[r], o, t, h, f1, H, f2, in[12]) ==
+                        life_rule_3d(rules[r], in[12], s0, s1, s2, s3, s4);
+        }
+    }
+    check(same, "the z pair's sums and decisions are life_rule_3d's for every input, plane role and rule");
+}
+
 /* life_plane_sum_redundant against life_plane_sum for every input. */
 static void test_plane_sum_redundant(void)
 {
@@ -540,6 +584,7 @@ int main(void)
     test_fill_word();
     test_plane_sum_redundant();
     test_decide_b6s567();
+    test_zpair();
     test_next_b6s567();
     test_next_b3s23();
     test_lop3_gates();

@@ -533,6 +533,46 @@ LS_FN ls_u32 life_next_b6s567(ls_u32 a0, ls_u32 a1, ls_u32 a2, ls_u32 a3, ls_u32
     return life_decide_b6s567(o, t, e1, f1, e2, f2, self);
 }
 
+/* The 3x3x3 sum in two parts, for walks along z that make neighbouring
+ * planes z and z + 1 in turn: both outputs add planes z and z + 1, so
+ * their sum is made once (life_zpair_sum) and each output adds only its
+ * third plane (life_zpair_add), z - 1 for z and z + 2 for z + 1. With P
+ * and Q the pair's redundant 3x3 sums (life_plane_sum_redundant: p0 +
+ * 2 (p1 + p2) + 4 p3), P + Q = p0 + q0 + 2 (a + q2) + 4 h + 8 H: two full
+ * adders, p1 + p2 + q1 = a + 2 A and p3 + q3 + A = h + 2 H. Rule-free;
+ * the pair is p0, q0, q2, a, h and H. */
+LS_FN void life_zpair_sum(ls_u32 p1, ls_u32 p2, ls_u32 p3, ls_u32 q1, ls_u32 q3, ls_u32 *a, ls_u32 *h, ls_u32 *H)
+{
+    ls_u32 A;
+    life_full_add3(p1, p2, q1, a, &A);
+    life_full_add3(p3, q3, A, h, H);
+}
+
+/* A pair (life_zpair_sum) plus the third plane's redundant 3x3 sum r:
+ * the 3x3x3 sum is o + 2 t + 4 (h + f1) + 8 (H + f2), in four full
+ * adders: r0 + p0 + q0 = o + 2 k; r1 + r2 + a = x + 2 X; x + q2 + k =
+ * t + 2 Y; r3 + X + Y = f1 + 2 f2. With the pair's 4 made once for two
+ * outputs, a word's 3x3x3 sum costs 2 + 8 operations where
+ * life_next_b6s567's took 12. */
+LS_FN void life_zpair_add(ls_u32 p0, ls_u32 q0, ls_u32 q2, ls_u32 a, ls_u32 r0, ls_u32 r1, ls_u32 r2, ls_u32 r3,
+                          ls_u32 *o, ls_u32 *t, ls_u32 *f1, ls_u32 *f2)
+{
+    ls_u32 k, x, X, Y;
+    life_full_add3(r0, p0, q0, o, &k);
+    life_full_add3(r1, r2, a, &x, &X);
+    life_full_add3(x, q2, k, t, &Y);
+    life_full_add3(r3, X, Y, f1, f2);
+}
+
+/* Any rule from that sum: its planes made whole (s2 + 2 s3 + 4 s4 =
+ * h + f1 + 2 (H + f2)) and life_rule_3d's tree. */
+LS_FN ls_u32 life_decide_3d(life_rule r, ls_u32 o, ls_u32 t, ls_u32 h, ls_u32 f1, ls_u32 H, ls_u32 f2, ls_u32 self)
+{
+    ls_u32 s2 = life_lop3_xor2(h, f1, 0u), k = life_lop3_and2(h, f1, 0u), s3, s4;
+    life_full_add3(H, f2, k, &s3, &s4);
+    return life_rule_3d(r, self, o, t, s2, s3, s4);
+}
+
 /* ---- one word, whole ------------------------------------------------- */
 
 /* The next state of a word of a 2D grid from the west/centre/east words

@@ -969,11 +969,18 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
  * before it and walks 3 LIFE_GPU_3D_DEPTH - 1 steps more than it has
  * planes, storing none of what the first ones make.
  *
+ * Along z the steps pair up: outputs z and z + 1 both add planes z and
+ * z + 1, so the even step makes that z pair once (life_zpair_sum) and
+ * each of the two adds its own third plane (life_zpair_add, life_t3_row).
+ * A level keeps 9 words a row: two planes' sums and the selves, and the
+ * pair's three words between its two steps.
+ *
  * The count: an x sum is 4 operations (two funnel shifts, a full adder),
- * made once a row and level; the 3x3 sums 4; B6/S567's decision 19
- * (life_next_b6s567): 27 operations a word and generation, where life_3d
- * makes the x sums 1.5 times and pays each word's three loads and
- * addresses. The tile's edges are made and not stored, a factor of
+ * made once a row and level; the 3x3 sums 4; the z pair 4 for two outputs;
+ * the third plane added 8; B6/S567's decision 5 (life_decide_b6s567): 23
+ * operations a word and generation, where life_3d makes the x sums 1.5
+ * times, the whole 3x3x3 sum for every word, and pays each word's three
+ * loads and addresses. The tile's edges are made and not stored, a factor of
  * tile / LIFE_GPU_3D_TILE_OUT (32 / 28 for 8 warps of 4 rows and 2
  * generations). Plane words are loaded once a pass, one word a row (the
  * neighbour words come by shuffle), and the grid crosses the memory bus
@@ -1033,25 +1040,33 @@ LS_DEVICE void life_t3_xsums(const life_t3 *c, const ls_u32 *w, LS_LOCAL ls_u32 
         life_xsum(w[k], wm[k], wp[k], c->x, c->aligned, c->bounded, &s0[k + 1u], &s1[k + 1u]);
 }
 
-/* Row k of a level's new plane pc: its 3x3 sums from the x sums of rows
- * k - 1 .. k + 1 (s0, s1 from index k), and the next state of row k of
- * the window's middle plane pb, pa the plane before it; the word masked
- * to its cells and, on a bounded plane, to rows and planes inside
- * (`inside`: all ones when the plane made is). */
+/* What a level keeps of a z pair (life_zpair_sum) from the step that
+ * makes it to the next, which uses it again: a, h and H of its rows (the
+ * pair's p0, q0 and q2 are in the window's planes). */
+typedef struct life_t3_pair {
+    ls_u32 a[LIFE_T3_R], h[LIFE_T3_R], H[LIFE_T3_R];
+} life_t3_pair;
+
+/* Row k of a level's new plane pc: its redundant 3x3 sums from the x sums
+ * of rows k - 1 .. k + 1 (s0, s1 from index k), and the next state of row
+ * k of the window's middle plane pb, pa the plane before it. Steps take
+ * turns (`odd`): an even one makes the pair of pb and pc, and adds pa; the
+ * odd one after it adds its new plane pc to the same pair, now pa and pb.
+ * The word masked to its cells and, on a bounded plane, to rows and planes
+ * inside (`inside`: all ones when the plane made is). */
 LS_DEVICE ls_u32 life_t3_row(const life_t3 *c, const ls_u32 *s0, const ls_u32 *s1, ls_u32 k, const life_t3_plane *pa,
-                             const life_t3_plane *pb, life_t3_plane *pc, ls_u32 inside)
+                             const life_t3_plane *pb, life_t3_plane *pc, life_t3_pair *pair, int odd, ls_u32 inside)
 {
     ls_u32 *p = pc->s[k];
-    if (c->b6s567)
-        life_plane_sum_redundant(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p[0], &p[1], &p[2],
-                                 &p[3]);
-    else
-        life_plane_sum(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p[0], &p[1], &p[2], &p[3]);
-    const ls_u32 *a = pa->s[k], *b = pb->s[k];
-    ls_u32 next = c->b6s567 ? life_next_b6s567(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], p[0], p[1], p[2],
-                                               p[3], pb->self[k])
-                            : life_word_3d(c->r, pb->self[k], a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], p[0],
-                                           p[1], p[2], p[3]);
+    life_plane_sum_redundant(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p[0], &p[1], &p[2],
+                             &p[3]);
+    const ls_u32 *P = odd ? pa->s[k] : pb->s[k], *Q = odd ? pb->s[k] : p, *R = odd ? p : pa->s[k];
+    if (!odd)
+        life_zpair_sum(P[1], P[2], P[3], Q[1], Q[3], &pair->a[k], &pair->h[k], &pair->H[k]);
+    ls_u32 o, t, f1, f2;
+    life_zpair_add(P[0], Q[0], Q[2], pair->a[k], R[0], R[1], R[2], R[3], &o, &t, &f1, &f2);
+    ls_u32 next = c->b6s567 ? life_decide_b6s567(o, t, pair->h[k], f1, pair->H[k], f2, pb->self[k])
+                            : life_decide_3d(c->r, o, t, pair->h[k], f1, pair->H[k], f2, pb->self[k]);
     if (!c->aligned) /* aligned: no padding, keep is ~0 */
         next &= c->x.keep;
     if (c->bounded)
@@ -1064,13 +1079,13 @@ LS_DEVICE ls_u32 life_t3_row(const life_t3 *c, const ls_u32 *s0, const ls_u32 *s
  * wrapping, huge below plane 0) in in[g], and in win[g][ia], win[g][ib]
  * the window's two planes before it; it makes generation g + 1 of plane
  * q - 2g - 1 into in[g + 1], the next step's, or from the last level into
- * out. `halo` is this step's set. The rows that need no x sum from
+ * out; pair[g] is its z pair (life_t3_row; `odd` a constant). `halo` is this step's set. The rows that need no x sum from
  * another warp are made before the barrier, and the levels from the last
  * down, so that a level keeps its words (its plane's self) before the
  * level below overwrites them. */
-LS_DEVICE void life_t3_step(const life_t3 *c, ls_u32 in[LIFE_T3_D][LIFE_T3_R], life_t3_plane win[LIFE_T3_D][3],
-                            ls_u32 ia, ls_u32 ib, ls_u32 ic, ls_u32 q, LS_LOCAL ls_u32 *halo, LS_LOCAL ls_u32 *buf,
-                            ls_u32 *out)
+LS_DEVICE void life_t3_step(const life_t3 *c, ls_u32 in[LIFE_T3_D][LIFE_T3_R], life_t3_plane win[LIFE_T3_D][4],
+                            life_t3_pair pair[LIFE_T3_D], ls_u32 ia, ls_u32 ib, ls_u32 ic, int odd, ls_u32 q,
+                            LS_LOCAL ls_u32 *halo, LS_LOCAL ls_u32 *buf, ls_u32 *out)
 {
     ls_u32 s0[LIFE_T3_D][LIFE_T3_R + 2u], s1[LIFE_T3_D][LIFE_T3_R + 2u], inside[LIFE_T3_D];
 #pragma unroll
@@ -1092,7 +1107,7 @@ LS_DEVICE void life_t3_step(const life_t3 *c, ls_u32 in[LIFE_T3_D][LIFE_T3_R], l
             pc->self[k] = in[g][k];
 #pragma unroll
         for (ls_u32 k = 1; k + 1u < LIFE_T3_R; k++) {
-            ls_u32 next = life_t3_row(c, s0[g], s1[g], k, &win[g][ia], &win[g][ib], pc, inside[g]);
+            ls_u32 next = life_t3_row(c, s0[g], s1[g], k, &win[g][ia], &win[g][ib], pc, &pair[g], odd, inside[g]);
             if (g + 1u < LIFE_T3_D)
                 in[g + 1u][k] = next;
             else
@@ -1115,7 +1130,8 @@ LS_DEVICE void life_t3_step(const life_t3 *c, ls_u32 in[LIFE_T3_D][LIFE_T3_R], l
         /* rows 0 and LIFE_T3_R - 1, the one row when a warp has one */
 #pragma unroll
         for (ls_u32 k = 0; k < LIFE_T3_R; k += LIFE_T3_R > 1u ? LIFE_T3_R - 1u : 1u) {
-            ls_u32 next = life_t3_row(c, s0[g], s1[g], k, &win[g][ia], &win[g][ib], &win[g][ic], inside[g]);
+            ls_u32 next =
+                life_t3_row(c, s0[g], s1[g], k, &win[g][ia], &win[g][ib], &win[g][ic], &pair[g], odd, inside[g]);
             if (g + 1u < LIFE_T3_D)
                 in[g + 1u][k] = next;
             else
@@ -1180,13 +1196,17 @@ LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
     }
     ls_u64 pb = (ls_u64)rb * ny;
     ls_u32 in[LIFE_T3_D][LIFE_T3_R], out[LIFE_T3_R];
-    life_t3_plane win[LIFE_T3_D][3];
+    life_t3_plane win[LIFE_T3_D][4];
+    life_t3_pair pair[LIFE_T3_D];
 #pragma unroll
     for (ls_u32 g = 0; g < LIFE_T3_D; g++)
 #pragma unroll
         for (ls_u32 k = 0; k < LIFE_T3_R; k++) {
             in[g][k] = 0u;
-            for (ls_u32 p = 0; p < 3u; p++) {
+            pair[g].a[k] = 0u;
+            pair[g].h[k] = 0u;
+            pair[g].H[k] = 0u;
+            for (ls_u32 p = 0; p < 4u; p++) {
                 win[g][p].self[k] = 0u;
                 for (ls_u32 b = 0; b < 4u; b++)
                     win[g][p].s[k][b] = 0u;
@@ -1194,7 +1214,7 @@ LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
         }
     ls_u32 q = z0 - LIFE_T3_D;                         /* the plane read, unwrapped */
     ls_u32 zr = (z0 + nz - LIFE_T3_D % nz) % nz;       /* the same, wrapped */
-    ls_u32 steps = zend - z0 + 3u * LIFE_T3_D - 1u, parity = 0u;
+    ls_u32 steps = zend - z0 + 3u * LIFE_T3_D - 1u;
 #ifdef LIFE_T3_RING
     /* Plane za goes into slot `slot` of the ring, STAGES steps ahead. */
     ls_u32 za = zr, slot = 0u;
@@ -1238,10 +1258,13 @@ LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
     }
 #define LIFE_T3_AHEAD()
 #endif
-    /* The rotation of the window, unrolled three times so that no sum is
-     * copied. Stores of plane o = q - 2 DEPTH + 1, the last level's, once
-     * it is the segment's (o - z0 wraps to a huge number before). */
-#define LIFE_T3_STEP(ia, ib, ic)                                                                                   \
+    /* The window's four planes in turn, unrolled four times so that no
+     * sum is copied: a step's new plane goes into the slot of the plane
+     * two before it, which the pair (the two after) leaves unused. The
+     * halo's sets alternate with the steps. Stores of plane
+     * o = q - 2 DEPTH + 1, the last level's, once it is the segment's
+     * (o - z0 wraps to a huge number before). */
+#define LIFE_T3_STEP(ia, ib, ic, odd)                                                                              \
     {                                                                                                              \
         LIFE_T3_READ()                                                                                             \
         if (bounded) {                                                                                             \
@@ -1249,7 +1272,7 @@ LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
             for (ls_u32 k = 0; k < LIFE_T3_R; k++)                                                                 \
                 in[0][k] &= c.rowkeep[k] & plane_in;                                                               \
         }                                                                                                          \
-        life_t3_step(&c, in, win, ia, ib, ic, q, halo + parity * LIFE_T3_HALO_SET, buf, out);                      \
+        life_t3_step(&c, in, win, pair, ia, ib, ic, odd, q, halo + (odd) * LIFE_T3_HALO_SET, buf, out);            \
         LIFE_T3_AHEAD()                                                                                            \
         ls_u32 o = q - 2u * LIFE_T3_D + 1u;                                                                        \
         if (o - z0 < zend - z0) {                                                                                  \
@@ -1259,12 +1282,12 @@ LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
                     *(LS_GLOBAL ls_u32 *)(plane + c.rowoff[k]) = out[k];                                           \
         }                                                                                                          \
         q++;                                                                                                       \
-        parity ^= 1u;                                                                                              \
     }
-    for (ls_u32 s = 0; s < steps; s += 3u) {
-        LIFE_T3_STEP(0u, 1u, 2u)
-        LIFE_T3_STEP(1u, 2u, 0u)
-        LIFE_T3_STEP(2u, 0u, 1u)
+    for (ls_u32 s = 0; s < steps; s += 4u) {
+        LIFE_T3_STEP(0u, 1u, 2u, 0)
+        LIFE_T3_STEP(1u, 2u, 3u, 1)
+        LIFE_T3_STEP(2u, 3u, 0u, 0)
+        LIFE_T3_STEP(3u, 0u, 1u, 1)
     }
 #undef LIFE_T3_STEP
 #undef LIFE_T3_READ
