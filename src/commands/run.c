@@ -188,6 +188,10 @@ int ls_cmd_run(const ls_workload *w, int argc, char **argv, int first, const cha
      * signal from here on (while the input is read ahead) stops the run
      * at its first chunk, which reports what was done. */
     ls_progress_catch_sigint();
+    /* This process opens no device but these: a driver that initialises
+     * every GPU it sees is shown these alone (cuda:0 on a host of four:
+     * issue 36), before the input's thread starts. */
+    ls_set_narrow(c.backend);
     ls_set s;
     int opened = open_while_preparing(w, params, c.backend, &s, &err) == 0;
     int failed_ranks = ls_cluster_count_failed(opened);
