@@ -126,6 +126,13 @@ typedef struct ls_backend {
      * many. NULL: the backend has no platforms of its own. Only `lockstep
      * devices` asks. */
     int (*empty_platforms)(ls_empty_platform *out, int max);
+    /* Optional: called before anything else of the backend, when this
+     * process will open devices index[0..n) of it and no others (nor any
+     * device of a backend that shares its driver: ls_set_narrow sees to
+     * that). A backend whose driver initialises every device it can see
+     * (CUDA: cuda_visible.h) lets it see only those; the indices keep
+     * their meaning for list_devices and open. 1 when it narrowed. */
+    int (*narrow)(const int *index, int n);
 } ls_backend;
 
 /* The backends compiled into this binary, in order of preference for

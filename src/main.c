@@ -19,7 +19,10 @@ static int run_devices(const ls_command *c, int argc, char **argv)
 {
     (void)c;
     ls_progress_release(); /* it does not act on stop signals: one ends it */
-    return ls_cmd_devices(argc, argv);
+    int rc = ls_cmd_devices(argc, argv);
+    if (rc == 0)
+        ls_cmd_leave_open(); /* CUDA's contexts, made to ask for free memory */
+    return rc;
 }
 
 static int run_check(const ls_command *c, int argc, char **argv)
@@ -215,5 +218,5 @@ int main(int argc, char **argv)
      * that acts on them began, or to one that does not) ends the process
      * by that signal, as it would have without the handlers. */
     ls_progress_release();
-    return rc;
+    return ls_cmd_end(rc);
 }

@@ -31,6 +31,36 @@ double ls_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+double ls_process_age(void)
+{
+    /* Field 22, counted after the command's name (field 2, in
+     * parentheses, which may hold spaces and parentheses itself). */
+    char buf[1024];
+    FILE *f = fopen("/proc/self/stat", "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *p = strrchr(buf, ')');
+    long ticks = sysconf(_SC_CLK_TCK);
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    if (!p || ticks <= 0)
+        return -1;
+    unsigned long long start = strtoull(p + 1, NULL, 10);
+#ifdef CLOCK_BOOTTIME
+    const clockid_t boot = CLOCK_BOOTTIME; /* what the start time counts from */
+#else
+    const clockid_t boot = 7;
+#endif
+    struct timespec t;
+    if (clock_gettime(boot, &t) != 0)
+        return -1;
+    double age = (double)t.tv_sec + 1e-9 * (double)t.tv_nsec - (double)start / (double)ticks;
+    return age >= 0 ? age : -1;
+}
+
 /* The first stop signal's number: what the exit code reports. A second
  * SIGINT or SIGTERM is a person (or a batch system) that will not wait
  * for the chunk in hand, which may never end (a device call stuck in its

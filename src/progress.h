@@ -98,4 +98,10 @@ int ls_debug_stall(const char *phase, ls_error *err);
 
 double ls_now(void);
 
+/* Seconds since the kernel started this process (its fork, before the
+ * exec and the loader), by /proc/self/stat's start time, which counts in
+ * 1/100 s: up to 0.01 s more than it was. -1 where it cannot be read.
+ * For --timings' "launch" and the whole process. */
+double ls_process_age(void);
+
 #endif

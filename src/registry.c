@@ -268,6 +268,29 @@ static int pick_list(const char *flag, const char *spec, dev_pick *out, int max,
     return n;
 }
 
+void ls_set_narrow(const char *spec)
+{
+    ls_spec_item items[LS_MAX_DEVICES];
+    ls_error ignored = {{0}, 0};
+    int n = ls_spec_parse("--backend", spec ? spec : ls_default_backend_spec(), items, LS_MAX_DEVICES, &ignored);
+    for (int b = 0; n > 0 && ls_backends[b]; b++) {
+        const ls_backend *be = ls_backends[b];
+        int index[LS_MAX_DEVICES], k = 0, named = 1;
+        for (int i = 0; i < n; i++) {
+            /* auto, or a GPU API that may share the driver (NVIDIA's
+             * OpenCL and CUDA: the one variable): every backend sees all. */
+            if (!items[i].backend || (items[i].backend != be && items[i].backend->gpu))
+                named = 0;
+            else if (items[i].backend == be && items[i].index == LS_SPEC_ALL)
+                named = 0;
+            else if (items[i].backend == be)
+                index[k++] = items[i].index < 0 ? 0 : items[i].index; /* NAME is its device 0 (pick_item) */
+        }
+        if (named && k && be->narrow)
+            be->narrow(index, k);
+    }
+}
+
 /* Under MPI, the ranks of one node share its devices (cluster.h). */
 static int share_with_node(dev_pick *picks, int n)
 {

@@ -27,7 +27,7 @@
 /* Where a run's time went, phase by phase (--timings), in wall seconds:
  * this process's, and in an MPI job the slowest rank's for the phases
  * every rank goes through. n = 0: none were asked for. */
-#define LS_MAX_PHASES 10
+#define LS_MAX_PHASES 12
 typedef struct ls_phases {
     int n;
     const char *name[LS_MAX_PHASES]; /* "open", "input", "start", ... */
@@ -36,6 +36,15 @@ typedef struct ls_phases {
     int ranks;                       /* how many ranks slowest covers */
     int cpu_threads;                 /* threads the work ran on on the CPU, where the workload
                                       * chooses them (Life: fewer on a small grid); 0: not said */
+    /* Of "open", the seconds an input was read meanwhile on a thread of
+     * its own (Life's --in): the phases do not count them twice. */
+    double input_beside_open;
+    /* Seconds since the process started, when the report was made: the
+     * phases, "launch" (the process's start to the devices' open) and
+     * "finish" (the outputs put in place) with them, add up to it but for
+     * the steps between phases; what the process takes after it is the
+     * report printed and the process's end. 0: not known. */
+    double since_start;
 } ls_phases;
 
 typedef struct ls_run {

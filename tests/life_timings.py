@@ -9,6 +9,15 @@
   - without --timings, neither appears (the result is unchanged);
   - on two MPI ranks (where mpirun runs) "slowest_rank" covers the phases
     every rank goes through, each at least rank 0's;
+  - the whole process (issue 36): "launch" (the process's start to the
+    devices' open) comes first and "finish" (the outputs put in place)
+    last, for Life and for a workload with the command's phases (open,
+    run); the phases add up to "since_start", the seconds from the
+    process's start to the report (within 0.02 s and 5%), which is no
+    more than the process took from outside (0.011 s: the start time
+    counts in 1/100 s) and no less than it by more than its end could
+    take; an input read while the devices opened is counted once
+    ("input_beside_open" says how much of it "open" hid);
   - "cpu_threads" (text: "CPU threads N") says how many threads a
     generation ran on: one on a small grid, where a barrier every
     generation waiting on a thread the machine is not running made 200
@@ -30,7 +39,7 @@ from harness import expect, finish, mpi_env
 
 LS = sys.argv[1]
 ENV = mpi_env()
-PHASES = ['open', 'input', 'start', 'kernels', 'samples', 'result', 'summary', 'output']
+PHASES = ['launch', 'open', 'input', 'start', 'kernels', 'samples', 'result', 'summary', 'output', 'finish']
 
 
 def run(cmd, env=ENV):
@@ -66,6 +75,24 @@ with tempfile.TemporaryDirectory() as tmp:
         expect(t and all(t[p] >= 0 for p in PHASES) and t['input'] > 0,
                'a large --in read while the devices open: every phase >= 0 (run %d)' % (i + 1),
                str(t) + r.stderr[-300:])
+    # The whole process: the phases add up to it.
+    def adds_up(cmd, names, what):
+        r, wall = run(cmd)
+        t = json.loads(r.stdout).get('timings', {}) if r.returncode == 0 else {}
+        total = sum(t.get(p, 0) for p in names)
+        since = t.get('since_start', 0)
+        expect(list(t)[:len(names)] == names and since > 0 and abs(total - since) <= 0.02 + 0.05 * since and
+               since <= wall + 0.011 and wall - total <= 0.15 + 0.25 * wall,
+               '%s: %s add up to the process (%.3f s; since_start %.3f s; from outside %.3f s)' %
+               (what, ', '.join(names), total, since, wall), '%s %s' % (t, r.stderr[-300:]))
+        return t
+    adds_up([LS, *base, '--out', grid, '--timings', '--json', '--quiet'], PHASES, 'life --out')
+    t = adds_up([LS, 'life', big, os.path.join(tmp, 'o.lsgrid'), '2', '--backend', 'openmp', '--timings', '--json',
+                 '--quiet'], PHASES, 'life IN OUT N')
+    expect(t.get('input_beside_open', 0) >= 0 and t.get('input', -1) >= 0,
+           'an input read while the devices opened: counted once', str(t))
+    adds_up([LS, 'graveler', '--battles', '1e5', '--backend', 'openmp', '--timings', '--json', '--quiet'],
+            ['launch', 'open', 'run', 'finish'], 'graveler')
     r, _ = run([LS, *base, '--timings'])
     lines = [line for line in r.stdout.splitlines() if line.startswith('timings:')]
     expect(r.returncode == 0 and len(lines) == 1 and all(p + ' ' in lines[0] for p in PHASES),

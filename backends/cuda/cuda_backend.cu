@@ -20,6 +20,7 @@
 
 extern "C" {
 #include "backend.h"
+#include "cuda_visible.h"
 }
 #include "cu_args.h"
 #include "cu_program.h"
@@ -60,7 +61,8 @@ struct ls_buf {
 };
 
 struct ls_ctx {
-    int device;
+    int device; /* the runtime's number for it: its index, or its place among the devices narrowed to */
+    int index;  /* as the user names it (cuda:INDEX) */
     cudaDeviceProp prop;
     cudaStream_t queue[LS_GPU_QUEUES];
     cudaEvent_t start, stop, joined;
@@ -113,10 +115,78 @@ static void cuda_silicon(const cudaDeviceProp *prop, ls_device_info *info)
              (unsigned)prop->pciDeviceID);
 }
 
+/* ---- the devices initialised (cuda_visible.h) ---------------------------- */
+
+/* Set by cuda_narrow: the devices this process lets the driver see. */
+static struct {
+    int on;
+    int listed;                          /* GPUs there are, as list_devices counts them */
+    int ordinal[LS_CUDA_VISIBLE_MAX];    /* index -> the runtime's number, -1: not initialised */
+    char visible[256];                   /* CUDA_VISIBLE_DEVICES as set */
+} narrowed;
+static int cuda_called; /* the runtime was called: too late to narrow */
+
+static int cuda_narrow(const int *index, int n)
+{
+    const char *off = getenv("LOCKSTEP_CUDA_NARROW");
+    if (cuda_called || (off && strcmp(off, "0") == 0))
+        return 0;
+    int listed = ls_cuda_visible_for(getenv("CUDA_VISIBLE_DEVICES"), ls_cuda_device_nodes(), index, n,
+                                     narrowed.visible, sizeof narrowed.visible, narrowed.ordinal);
+    if (listed < 1 || setenv("CUDA_VISIBLE_DEVICES", narrowed.visible, 1) != 0)
+        return 0;
+    narrowed.on = 1;
+    narrowed.listed = listed;
+    if (getenv("LOCKSTEP_DEBUG_NARROW"))
+        fprintf(stderr, "lockstep: CUDA initialises CUDA_VISIBLE_DEVICES=%s (%d GPU%s listed)\n", narrowed.visible,
+                listed, listed == 1 ? "" : "s");
+    return 1;
+}
+
+/* The runtime's number for device `index`: itself, or where narrowing
+ * put it; -1 with err set when this process did not initialise it. */
+static int cuda_ordinal(int index, ls_error *err)
+{
+    if (!narrowed.on)
+        return index;
+    int o = index >= 0 && index < LS_CUDA_VISIBLE_MAX ? narrowed.ordinal[index] : -1;
+    if (o < 0)
+        ls_fail(err, "cuda:%d was not initialised: this process initialised only CUDA_VISIBLE_DEVICES=%s, the "
+                     "devices its spec names (LOCKSTEP_CUDA_NARROW=0 initialises every one)",
+                index, narrowed.visible);
+    return o;
+}
+
+static void cuda_describe(int device, int driver, ls_device_info *out);
+
 static int cuda_list_devices(ls_device_info *out, int max, ls_error *why)
 {
     int n = 0;
+    cuda_called = 1;
     cudaError_t st = cudaGetDeviceCount(&n);
+    if (narrowed.on) {
+        /* The GPUs there are, those initialised described: the others
+         * are never opened (ls_set_narrow). */
+        if (st != cudaSuccess) {
+            cuda_unavailable(st, why);
+            return 0;
+        }
+        int driver = 0;
+        cudaDriverGetVersion(&driver);
+        int listed = narrowed.listed < max ? narrowed.listed : max;
+        for (int i = 0; i < listed; i++) {
+            memset(&out[i], 0, sizeof out[i]);
+            int o = narrowed.ordinal[i];
+            if (o >= 0 && o < n) {
+                cuda_describe(o, driver, &out[i]);
+                continue;
+            }
+            out[i].kind = LS_DEVICE_GPU;
+            snprintf(out[i].name, sizeof out[i].name, "CUDA device %d (%s)", i,
+                     o < 0 ? "not initialised by this process" : "not found by the driver");
+        }
+        return listed;
+    }
     if (st != cudaSuccess) {
         cuda_unavailable(st, why);
         return 0;
@@ -130,31 +200,37 @@ static int cuda_list_devices(ls_device_info *out, int max, ls_error *why)
     if (n > max)
         n = max;
     for (int i = 0; i < n; i++) {
-        cudaDeviceProp prop;
         memset(&out[i], 0, sizeof out[i]);
-        if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
-            snprintf(out[i].name, sizeof out[i].name, "CUDA device %d (properties unreadable)", i);
-            continue;
-        }
-        snprintf(out[i].name, sizeof out[i].name, "%.159s", prop.name); /* names are short; the field is 160 */
-        snprintf(out[i].platform, sizeof out[i].platform, "CUDA driver %d.%d, sm_%d%d", driver / 1000,
-                 (driver % 1000) / 10, prop.major, prop.minor);
-        out[i].compute_units = prop.multiProcessorCount;
-        out[i].memory_bytes = prop.totalGlobalMem;
-        snprintf(out[i].memory_reported_by, sizeof out[i].memory_reported_by, "cudaDeviceProp.totalGlobalMem");
-        out[i].max_alloc_bytes = prop.totalGlobalMem; /* CUDA sets no smaller limit */
-        out[i].kind = LS_DEVICE_GPU;
-        /* For porting reports. The clock is an attribute: CUDA 13 dropped
-         * cudaDeviceProp::clockRate. */
-        int khz = 0;
-        snprintf(out[i].vendor, sizeof out[i].vendor, "NVIDIA");
-        snprintf(out[i].driver, sizeof out[i].driver, "CUDA %d.%d", driver / 1000, (driver % 1000) / 10);
-        if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, i) == cudaSuccess)
-            out[i].clock_mhz = khz / 1000;
-        cuda_caps(&prop, &out[i].caps);
-        cuda_silicon(&prop, &out[i]);
+        cuda_describe(i, driver, &out[i]);
     }
     return n;
+}
+
+/* The runtime's device i as list_devices describes it, into out (zeroed). */
+static void cuda_describe(int i, int driver, ls_device_info *out)
+{
+    cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) {
+        snprintf(out->name, sizeof out->name, "CUDA device %d (properties unreadable)", i);
+        return;
+    }
+    snprintf(out->name, sizeof out->name, "%.159s", prop.name); /* names are short; the field is 160 */
+    snprintf(out->platform, sizeof out->platform, "CUDA driver %d.%d, sm_%d%d", driver / 1000,
+             (driver % 1000) / 10, prop.major, prop.minor);
+    out->compute_units = prop.multiProcessorCount;
+    out->memory_bytes = prop.totalGlobalMem;
+    snprintf(out->memory_reported_by, sizeof out->memory_reported_by, "cudaDeviceProp.totalGlobalMem");
+    out->max_alloc_bytes = prop.totalGlobalMem; /* CUDA sets no smaller limit */
+    out->kind = LS_DEVICE_GPU;
+    /* For porting reports. The clock is an attribute: CUDA 13 dropped
+     * cudaDeviceProp::clockRate. */
+    int khz = 0;
+    snprintf(out->vendor, sizeof out->vendor, "NVIDIA");
+    snprintf(out->driver, sizeof out->driver, "CUDA %d.%d", driver / 1000, (driver % 1000) / 10);
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, i) == cudaSuccess)
+        out->clock_mhz = khz / 1000;
+    cuda_caps(&prop, &out->caps);
+    cuda_silicon(&prop, out);
 }
 
 static void cuda_close(ls_ctx *ctx)
@@ -193,9 +269,19 @@ static void cuda_close(ls_ctx *ctx)
 
 static int cuda_open_into(ls_ctx *ctx, int index, ls_error *err)
 {
-    ctx->device = index;
-    CU_TRY(cudaSetDevice(index), err, "selecting the device");
-    CU_TRY(cudaGetDeviceProperties(&ctx->prop, index), err, "reading device properties");
+    cuda_called = 1;
+    ctx->index = index;
+    ctx->device = cuda_ordinal(index, err);
+    if (ctx->device < 0)
+        return -1;
+    int n = 0;
+    CU_TRY(cudaGetDeviceCount(&n), err, "counting the devices");
+    if (narrowed.on && ctx->device >= n)
+        return ls_fail(err, "cuda:%d: the driver finds no such device among CUDA_VISIBLE_DEVICES=%s, which this "
+                            "process set to the devices its spec names (LOCKSTEP_CUDA_NARROW=0 lists them all)",
+                       index, narrowed.visible);
+    CU_TRY(cudaSetDevice(ctx->device), err, "selecting the device");
+    CU_TRY(cudaGetDeviceProperties(&ctx->prop, ctx->device), err, "reading device properties");
     for (int q = 0; q < LS_GPU_QUEUES; q++)
         CU_TRY(cudaStreamCreateWithFlags(&ctx->queue[q], cudaStreamNonBlocking), err, "creating a stream");
     CU_TRY(cudaEventCreateWithFlags(&ctx->joined, cudaEventDisableTiming), err, "creating an event");
@@ -499,7 +585,7 @@ static int cu_enable_peer(ls_ctx *dst, const ls_ctx *src, ls_error *err)
     if (can) {
         cudaError_t st = cudaDeviceEnablePeerAccess(src->device, 0);
         if (st != cudaSuccess && st != cudaErrorPeerAccessAlreadyEnabled)
-            return ls_fail(err, "CUDA enabling peer access from device %d to %d failed: %s", dst->device, src->device,
+            return ls_fail(err, "CUDA enabling peer access from device %d to %d failed: %s", dst->index, src->index,
                            cudaGetErrorString(st));
         cudaGetLastError(); /* an already enabled peer leaves its error set */
     }
@@ -629,7 +715,10 @@ static const ls_gpu cuda_gpu = {
 static int cuda_free_memory(int index, uint64_t *bytes)
 {
     size_t free_bytes = 0, total = 0;
-    if (cudaSetDevice(index) != cudaSuccess || cudaMemGetInfo(&free_bytes, &total) != cudaSuccess)
+    ls_error ignored;
+    cuda_called = 1;
+    int device = cuda_ordinal(index, &ignored);
+    if (device < 0 || cudaSetDevice(device) != cudaSuccess || cudaMemGetInfo(&free_bytes, &total) != cudaSuccess)
         return 0;
     *bytes = free_bytes;
     return 1;
@@ -643,4 +732,5 @@ extern "C" const ls_backend ls_backend_cuda = {
     .gpu = &cuda_gpu,
     .free_memory = cuda_free_memory,
     .empty_platforms = NULL, /* one platform */
+    .narrow = cuda_narrow,
 };

@@ -20,6 +20,22 @@ int ls_cmd_conformance(int argc, char **argv);
 int ls_cmd_bench(int argc, char **argv);
 int ls_cmd_devices(int argc, char **argv);
 
+/* How a command that succeeded ends (issue 36). Once its outputs are in
+ * place and its report is written, a command that opened devices may
+ * leave them, and its memory, to the process's end instead of closing
+ * them one by one: ls_cmd_leave_open says so, where ls_cmd_may_leave_open
+ * allows it; main then flushes and checks stdout as ever, and ends with
+ * _exit (ls_cmd_end), skipping the exit handlers (the CUDA runtime's
+ * teardown of its contexts). Not under a leak sanitizer (whose check is
+ * an exit handler), nor with LOCKSTEP_DEBUG_EXIT=teardown (every device
+ * closed and the runtimes' handlers run: the A/B of a batch).
+ * LOCKSTEP_DEBUG_EXIT=say: a line on stderr says which way it ended. */
+int ls_cmd_may_leave_open(void);
+void ls_cmd_leave_open(void);
+/* main's last step: returns rc, or ends the process with it (_exit) when
+ * a command left its devices open and rc is 0. */
+int ls_cmd_end(int rc);
+
 /* The option table of w bound to params: its parameters, and with `run`
  * the run command's own options (output files, checkpoints) after them.
  * opts holds LS_MAX_OPTS * 2; returns how many. */

@@ -87,6 +87,10 @@ static void print_phases_json(const ls_phases *p, FILE *out)
     }
     if (p->cpu_threads)
         fprintf(out, ",\"cpu_threads\":%d", p->cpu_threads);
+    if (p->input_beside_open > 0)
+        fprintf(out, ",\"input_beside_open\":%.6f", p->input_beside_open);
+    if (p->since_start > 0)
+        fprintf(out, ",\"since_start\":%.6f", p->since_start);
     fputc(',', out);
     print_programs_json(out);
     fputc('}', out);
@@ -99,6 +103,10 @@ static void print_phases(const ls_phases *p, FILE *out)
         fprintf(out, "%s%s %.3f s", i ? ", " : "", p->name[i], p->seconds[i]);
     if (p->cpu_threads)
         fprintf(out, "; CPU threads %d", p->cpu_threads);
+    if (p->input_beside_open > 0)
+        fprintf(out, "; input read while opening %.3f s", p->input_beside_open);
+    if (p->since_start > 0)
+        fprintf(out, "; %.3f s since the process started", p->since_start);
     fputc('\n', out);
     print_programs(out);
     if (p->ranks < 2)

@@ -39,6 +39,19 @@ typedef struct ls_set {
     double open_seconds; /* how long ls_set_open took (--timings) */
 } ls_set;
 
+/* For a process that opens the devices of spec (NULL: the default spec)
+ * and no other device: where spec names each of a backend's devices by
+ * index (cuda:0; cuda:1,cuda:3; cuda, which is cuda:0; not auto or
+ * NAME:all), and names
+ * no device of a backend that shares that one's driver (NVIDIA's OpenCL
+ * reads CUDA_VISIBLE_DEVICES too: a spec with an OpenCL device narrows
+ * nothing), the backend is told so (its narrow). Call it before any
+ * backend is listed or opened and before other threads start (CUDA's is
+ * an environment variable); a spec it cannot parse narrows nothing (the
+ * open says why). Under MPI, every device the spec names, not this
+ * rank's share: ranks of a node open each other's memory. */
+void ls_set_narrow(const char *spec);
+
 /* Opens what a spec names: "auto", "NAME", "NAME:INDEX", "NAME:all" (every
  * device of a backend), or a list of these joined by ',' or '+' (a set:
  * "cuda:0,openmp"). NULL spec means $LOCKSTEP_BACKEND, else the build's

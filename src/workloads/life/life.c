@@ -72,6 +72,8 @@ static const char *const phase_names[PH_COUNT] = {"input", "start", "kernels", "
 
 typedef struct life_data {
     double phase[PH_COUNT]; /* wall seconds of each (--timings) */
+    int read_ahead;           /* the input was read while the devices opened (life_prepare) */
+    double input_beside_open; /* of that read, the seconds the devices' open hid */
     double input_wait;      /* of this run's wall time, spent reading --in (less than PH_INPUT when the file
                              * was read while the devices opened: life_prepare) */
     life_grid grid;
@@ -829,7 +831,9 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
     life_pattern p;
     life_meta meta;
     double t0 = ls_now();
+    int ahead = o->input && !o->input->taken;
     int rc_read = read_input(o, &d->grid, &p, &meta, &d->in, &d->owns_in, &d->phase[PH_INPUT], err);
+    d->read_ahead = ahead && o->input->taken; /* PH_INPUT is then its read, while the devices opened */
     d->input_wait = ls_now() - t0;
     if (rc_read)
         return -1;
@@ -1325,6 +1329,7 @@ static void fill_phases(const ls_set *set, const life_data *d, ls_phases *p)
         p->slowest[1 + i] = p->ranks > 1 ? slowest[i] : -1;
     }
     p->cpu_threads = d->cpu_threads;
+    p->input_beside_open = d->input_beside_open;
 }
 
 static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
@@ -1346,6 +1351,12 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
         agree_on_start(&set->job, o, d, 0, err);
         life_run_free(out);
         return -1;
+    }
+    /* A file read while the devices opened: what the open hid is in
+     * "open" already (it began with the read), and "input" is the rest. */
+    if (d->read_ahead) {
+        d->input_beside_open = d->phase[PH_INPUT] < set->open_seconds ? d->phase[PH_INPUT] : set->open_seconds;
+        d->phase[PH_INPUT] -= d->input_beside_open;
     }
     say_note(d, set->job.rank);
     int started = set->job.rank != 0 || start_animation(o, d, points, err) == 0;
