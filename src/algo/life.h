@@ -168,6 +168,17 @@
 #if LIFE_GROUP_2D_COLS < 8 || LIFE_GROUP_2D_ITEMS > 1024
 #error "LIFE_GROUP_2D_COLS must be at least 8 (two margin lanes a side and words to store), and a group at most 1024"
 #endif
+/* The kernels shaped for CPU OpenCL devices (src/kernels/life_kernels.h,
+ * LS_SHAPE_CPU): a work-item's run of consecutive words of a row, at most
+ * (the driver builds narrower runs for narrower rows, a power of two), and
+ * in 3D the rows it owns, sharing the x sums of the rows beside them; at
+ * most LIFE_MIN_SIZE (4). Here so that the driver, which sizes the launch,
+ * and the kernels agree. */
+#define LIFE_CPU_LANES_DEFAULT 16u
+#define LIFE_CPU_3D_ROWS 4u
+/* Generations a launch of the CPU shape's 2D kernel of several
+ * (life_cpu_many_2d_*): at most 32. */
+#define LIFE_CPU_2D_GENS 16u
 
 typedef struct life_rule {
     ls_u32 birth;   /* bit n: a dead cell with n live neighbours is born */
