@@ -12,7 +12,10 @@ work-items against each other.
 - ray's fast mode runs on it and stays within 40 dB PSNR of exact mode
   (`check` does not apply: fast mode differs between devices by design);
 - the kernels cut for CPUs (LOCKSTEP_SHAPE=cpu, src/shape.h), which PoCL
-  and Intel's CPU runtime run, likewise;
+  and Intel's CPU runtime run, likewise; Life's at sizes that reach each
+  width of a work-item's run of words, with runs at the row's ends, between
+  them, and moved back to end with the row, and each of its CPU-shaped
+  kernels (LS_PROGRAM_KERNELS_CPU) must have run;
 - every kernel of every program in src/kernels/ ran (`oclgrind
   --inst-counts` names each kernel it ran), those a program has on the
   group shape only (LS_GROUP_SHAPE_KERNELS: Oclgrind is a device of that
@@ -102,6 +105,32 @@ CPU_CHECKS = [
     ['bmn', '--deals', '200'],
 ]
 CPU_PROGRAMS = ['graveler', 'bmn', 'ray_fast']
+# Life under LOCKSTEP_SHAPE=cpu, reaching every CPU-shaped Life kernel
+# (src/kernels/life_kernels.h) and each width of a run of words
+# (life_cpu_lanes, src/workloads/life/life_gpu.c): 1024 cells a row are 32
+# words, two runs of 16 (aligned), and 16 steps or more reach the walk of
+# LIFE_CPU_2D_GENS generations (src/algo/life.h), whose runs store 14
+# words (at 0 and, moved back, 18); 620 are 20 words (the last of 12
+# cells), runs of 8 at words 0, 8 and 12 (the last moved back); 37 cells
+# runs of 2, 32 cells one word. 3D: rows of 10 words (300 cells) in runs
+# of 4 at 0, 4 and 6, and of 16 (512), 1 (32, 9); five rows, so that the
+# second group of four is moved up; bounded planes of both.
+CPU_CHECKS += [
+    ['life', '--dims', '2', '--size', '1024x6', '--steps', '3'],
+    ['life', '--dims', '2', '--size', '1024x6', '--steps', '17'],
+    ['life', '--dims', '2', '--size', '1024x6', '--steps', '16', '--rule', 'B36/S23'],
+    ['life', '--dims', '2', '--size', '620x5', '--steps', '3'],
+    ['life', '--dims', '2', '--size', '37x5', '--steps', '3', '--rule', 'B36/S23'],
+    ['life', '--dims', '2', '--size', '32x6', '--steps', '3', '--rule', 'B36/S23'],
+    ['life', '--steps', '3', '--rule', 'B03/S23:P37,5'],
+    ['life', '--steps', '3', '--rule', 'B03/S23:P620,5'],
+    ['life', '--dims', '3', '--size', '32x4x4', '--steps', '2'],
+    ['life', '--dims', '3', '--size', '300x5x4', '--steps', '2'],
+    ['life', '--dims', '3', '--size', '512x4x4', '--steps', '2', '--rule', 'B5/S45'],
+    ['life', '--dims', '3', '--size', '9x5x4', '--steps', '2', '--rule', 'B5/S45'],
+    ['life', '--steps', '2', '--rule', 'B0,6/S5-7:P9,5,4'],
+    ['life', '--steps', '2', '--rule', 'B0,6/S5-7:P300,5,4'],
+]
 
 # How each program under the exact rule is started on the device, and the
 # exit status of its refusal for want of correctly rounded divide and sqrt:
@@ -126,6 +155,17 @@ def programs():
             names += re.findall(r'X\((\w+)\)', listed.group(1)) if listed else []
         name = os.path.basename(path)[:-len('_kernels.h')]
         out[name] = (names, re.search(r'^#define LS_EXACT_FP\b', text, re.M) is not None)
+    return out
+
+
+def cpu_shape_kernels():
+    """{program: its CPU-shaped kernels' names} from src/kernels/NAME_kernels.h
+    (LS_PROGRAM_KERNELS_CPU: entry points only the CPU shape's program has)."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, 'src', 'kernels', '*_kernels.h'))):
+        listed = re.search(r'#define LS_PROGRAM_KERNELS_CPU\(X\)((?:[^\n]*\\\n)*[^\n]*)', open(path).read())
+        if listed:
+            out[os.path.basename(path)[:-len('_kernels.h')]] = re.findall(r'X\((\w+)\)', listed.group(1))
     return out
 
 
@@ -198,6 +238,12 @@ with tempfile.TemporaryDirectory() as tmp:
 for name in CPU_PROGRAMS:
     missing = sorted(set(progs[name][0]) - ran_cpu)
     expect(not missing, 'program %s: every kernel ran on Oclgrind in the CPU shape' % name,
+           'never ran: %s (add a run to CPU_CHECKS that reaches it)' % ', '.join(missing))
+cpu_only = cpu_shape_kernels()
+expect('life' in cpu_only, "Life's CPU-shaped kernels are listed (LS_PROGRAM_KERNELS_CPU)", str(cpu_only))
+for name, kernels in cpu_only.items():
+    missing = sorted(set(kernels) - ran_cpu)
+    expect(not missing, 'program %s: every CPU-shaped kernel ran on Oclgrind' % name,
            'never ran: %s (add a run to CPU_CHECKS that reaches it)' % ', '.join(missing))
 
 for name, (kernels, exact) in progs.items():

@@ -168,6 +168,17 @@
 #if LIFE_GROUP_2D_COLS < 8 || LIFE_GROUP_2D_ITEMS > 1024
 #error "LIFE_GROUP_2D_COLS must be at least 8 (two margin lanes a side and words to store), and a group at most 1024"
 #endif
+/* The kernels shaped for CPU OpenCL devices (src/kernels/life_kernels.h,
+ * LS_SHAPE_CPU): a work-item's run of consecutive words of a row, at most
+ * (the driver builds narrower runs for narrower rows, a power of two), and
+ * in 3D the rows it owns, sharing the x sums of the rows beside them; at
+ * most LIFE_MIN_SIZE (4). Here so that the driver, which sizes the launch,
+ * and the kernels agree. */
+#define LIFE_CPU_LANES_DEFAULT 16u
+#define LIFE_CPU_3D_ROWS 4u
+/* Generations a launch of the CPU shape's 2D kernel of several
+ * (life_cpu_many_2d_*): at most 32. */
+#define LIFE_CPU_2D_GENS 16u
 
 typedef struct life_rule {
     ls_u32 birth;   /* bit n: a dead cell with n live neighbours is born */
@@ -213,22 +224,35 @@ LS_FN ls_u32 life_fill_word(ls_u64 k0, ls_u32 bits, ls_u32 seed_lo, ls_u32 seed_
 
 /* ---- words and seams ------------------------------------------------- */
 
+/* A word of 32 cells, the type of every cell operand below (counts, rule
+ * masks and shift amounts stay ls_u32). A 32-bit word everywhere but in
+ * the kernels shaped for CPU OpenCL devices (src/kernels/life_kernels.h),
+ * which define LIFE_WORD as an OpenCL vector of words before including
+ * this file: there each operation works on a run of consecutive words at
+ * once, one vector instruction where a GPU's work-items would each take a
+ * word, and the same logic serves both. */
+#ifdef LIFE_WORD
+typedef LIFE_WORD life_word;
+#else
+typedef ls_u32 life_word;
+#endif
+
 /* Bit-select: for each bit, hi where sel is 1, lo where it is 0. */
-LS_FN ls_u32 life_mux(ls_u32 sel, ls_u32 lo, ls_u32 hi)
+LS_FN life_word life_mux(life_word sel, life_word lo, life_word hi)
 {
     return lo ^ ((lo ^ hi) & sel);
 }
 
 /* The cells at x - 1 of the 32 cells of word w: w moved up one bit, bit 0
  * from the top bit of the word before (prev). */
-LS_FN ls_u32 life_west(ls_u32 w, ls_u32 prev)
+LS_FN life_word life_west(life_word w, life_word prev)
 {
     return (w << 1) | (prev >> 31);
 }
 
 /* The cells at x + 1: w moved down one bit, bit 31 from bit 0 of the word
  * after (next). */
-LS_FN ls_u32 life_east(ls_u32 w, ls_u32 next)
+LS_FN life_word life_east(life_word w, life_word next)
 {
     return (w >> 1) | (next << 31);
 }
@@ -237,14 +261,14 @@ LS_FN ls_u32 life_east(ls_u32 w, ls_u32 next)
  * cells: the east neighbour of its last cell is the row's first cell
  * (first_cell, 0 or 1), wrapping around the torus. The padding bits above
  * `valid` must be 0 in w; the result's own padding bits are meaningless. */
-LS_FN ls_u32 life_east_last(ls_u32 w, ls_u32 first_cell, ls_u32 valid)
+LS_FN life_word life_east_last(life_word w, life_word first_cell, ls_u32 valid)
 {
     return (w >> 1) | (first_cell << (valid - 1u));
 }
 
 /* life_west for the first word of a row: bit 0's west neighbour is the
  * row's last cell (last_cell, 0 or 1). */
-LS_FN ls_u32 life_west_first(ls_u32 w, ls_u32 last_cell)
+LS_FN life_word life_west_first(life_word w, life_word last_cell)
 {
     return (w << 1) | last_cell;
 }
@@ -258,31 +282,31 @@ LS_FN ls_u32 life_valid_mask(ls_u32 valid)
 /* ---- counting -------------------------------------------------------- */
 
 /* a + b + c = sum + 2 carry, per bit (a carry-save adder). */
-LS_FN void life_full_add(ls_u32 a, ls_u32 b, ls_u32 c, ls_u32 *sum, ls_u32 *carry)
+LS_FN void life_full_add(life_word a, life_word b, life_word c, life_word *sum, life_word *carry)
 {
-    ls_u32 ab = a ^ b;
+    life_word ab = a ^ b;
     *sum = ab ^ c;
     *carry = (a & b) | (ab & c);
 }
 
-LS_FN void life_half_add(ls_u32 a, ls_u32 b, ls_u32 *sum, ls_u32 *carry)
+LS_FN void life_half_add(life_word a, life_word b, life_word *sum, life_word *carry)
 {
     *sum = a ^ b;
     *carry = a & b;
 }
 
 /* The live cells among west, centre and east of a row (0..3): r0 + 2 r1. */
-LS_FN void life_row_sum(ls_u32 west, ls_u32 centre, ls_u32 east, ls_u32 *r0, ls_u32 *r1)
+LS_FN void life_row_sum(life_word west, life_word centre, life_word east, life_word *r0, life_word *r1)
 {
     life_full_add(west, centre, east, r0, r1);
 }
 
 /* The 3x3 sum of a plane (0..9) from the row sums (0..3 each) of the rows
  * above (u), at (c) and below (d): p0 + 2 p1 + 4 p2 + 8 p3. */
-LS_FN void life_plane_sum(ls_u32 u0, ls_u32 u1, ls_u32 c0, ls_u32 c1, ls_u32 d0, ls_u32 d1, ls_u32 *p0,
-                          ls_u32 *p1, ls_u32 *p2, ls_u32 *p3)
+LS_FN void life_plane_sum(life_word u0, life_word u1, life_word c0, life_word c1, life_word d0, life_word d1,
+                          life_word *p0, life_word *p1, life_word *p2, life_word *p3)
 {
-    ls_u32 k1, q1, q2, k2;
+    life_word k1, q1, q2, k2;
     life_full_add(u0, c0, d0, p0, &k1); /* ones: p0, carry of weight 2 */
     life_full_add(u1, c1, d1, &q1, &q2); /* twos: weight 2 and 4 */
     life_half_add(q1, k1, p1, &k2);
@@ -293,11 +317,11 @@ LS_FN void life_plane_sum(ls_u32 u0, ls_u32 u1, ls_u32 c0, ls_u32 c1, ls_u32 d0,
  * planes) of the planes before (a), at (b) and after (c) along z:
  * s0 + 2 s1 + 4 s2 + 8 s3 + 16 s4. Words, not arrays, in and out: the
  * CPU's auto-vectorizer gives up on loops with local arrays. */
-LS_FN void life_cube_sum(ls_u32 a0, ls_u32 a1, ls_u32 a2, ls_u32 a3, ls_u32 b0, ls_u32 b1, ls_u32 b2, ls_u32 b3,
-                         ls_u32 c0, ls_u32 c1, ls_u32 c2, ls_u32 c3, ls_u32 *s0, ls_u32 *s1, ls_u32 *s2,
-                         ls_u32 *s3, ls_u32 *s4)
+LS_FN void life_cube_sum(life_word a0, life_word a1, life_word a2, life_word a3, life_word b0, life_word b1,
+                         life_word b2, life_word b3, life_word c0, life_word c1, life_word c2, life_word c3,
+                         life_word *s0, life_word *s1, life_word *s2, life_word *s3, life_word *s4)
 {
-    ls_u32 k1, x1, y2, k2, x2, y3, k3, x3, y4, k4;
+    life_word k1, x1, y2, k2, x2, y3, k3, x3, y4, k4;
     life_full_add(a0, b0, c0, s0, &k1);
     life_full_add(a1, b1, c1, &x1, &y2);
     life_half_add(x1, k1, s1, &k2);
@@ -314,37 +338,38 @@ LS_FN void life_cube_sum(ls_u32 a0, ls_u32 a1, ls_u32 a2, ls_u32 a3, ls_u32 b0, 
 /* The next state of cells whose sum (self included) is `count`: born if
  * dead and `count` is a birth count, kept if alive and `count` - 1 is a
  * survival count. All ones, all zeros, self or not-self. */
-LS_FN ls_u32 life_leaf(life_rule r, ls_u32 count, ls_u32 self)
+LS_FN life_word life_leaf(life_rule r, ls_u32 count, life_word self)
 {
     ls_u32 born = 0u - ((r.birth >> count) & 1u);
     ls_u32 stays = count ? 0u - ((r.survive >> (count - 1u)) & 1u) : 0u;
-    return life_mux(self, born, stays);
+    return life_mux(self, (life_word)born, (life_word)stays);
 }
 
 /* The leaves of sums base .. base + 7 selected by the low three count
  * planes. */
-LS_FN ls_u32 life_mux8(life_rule r, ls_u32 self, ls_u32 t0, ls_u32 t1, ls_u32 t2, ls_u32 base)
+LS_FN life_word life_mux8(life_rule r, life_word self, life_word t0, life_word t1, life_word t2, ls_u32 base)
 {
-    ls_u32 m0 = life_mux(t0, life_leaf(r, base + 0u, self), life_leaf(r, base + 1u, self));
-    ls_u32 m1 = life_mux(t0, life_leaf(r, base + 2u, self), life_leaf(r, base + 3u, self));
-    ls_u32 m2 = life_mux(t0, life_leaf(r, base + 4u, self), life_leaf(r, base + 5u, self));
-    ls_u32 m3 = life_mux(t0, life_leaf(r, base + 6u, self), life_leaf(r, base + 7u, self));
+    life_word m0 = life_mux(t0, life_leaf(r, base + 0u, self), life_leaf(r, base + 1u, self));
+    life_word m1 = life_mux(t0, life_leaf(r, base + 2u, self), life_leaf(r, base + 3u, self));
+    life_word m2 = life_mux(t0, life_leaf(r, base + 4u, self), life_leaf(r, base + 5u, self));
+    life_word m3 = life_mux(t0, life_leaf(r, base + 6u, self), life_leaf(r, base + 7u, self));
     return life_mux(t2, life_mux(t1, m0, m1), life_mux(t1, m2, m3));
 }
 
 /* Next state from a 3x3 sum p (0..9): sums 8 and 9 have p1 = p2 = 0. */
-LS_FN ls_u32 life_rule_2d(life_rule r, ls_u32 self, ls_u32 p0, ls_u32 p1, ls_u32 p2, ls_u32 p3)
+LS_FN life_word life_rule_2d(life_rule r, life_word self, life_word p0, life_word p1, life_word p2, life_word p3)
 {
-    ls_u32 low = life_mux8(r, self, p0, p1, p2, 0u);
-    ls_u32 high = life_mux(p0, life_leaf(r, 8u, self), life_leaf(r, 9u, self));
+    life_word low = life_mux8(r, self, p0, p1, p2, 0u);
+    life_word high = life_mux(p0, life_leaf(r, 8u, self), life_leaf(r, 9u, self));
     return life_mux(p3, low, high);
 }
 
 /* Next state from a 3x3x3 sum s0..s4 (0..27; 28..31 never occur). */
-LS_FN ls_u32 life_rule_3d(life_rule r, ls_u32 self, ls_u32 s0, ls_u32 s1, ls_u32 s2, ls_u32 s3, ls_u32 s4)
+LS_FN life_word life_rule_3d(life_rule r, life_word self, life_word s0, life_word s1, life_word s2, life_word s3,
+                             life_word s4)
 {
-    ls_u32 below16 = life_mux(s3, life_mux8(r, self, s0, s1, s2, 0u), life_mux8(r, self, s0, s1, s2, 8u));
-    ls_u32 above16 = life_mux(s3, life_mux8(r, self, s0, s1, s2, 16u), life_mux8(r, self, s0, s1, s2, 24u));
+    life_word below16 = life_mux(s3, life_mux8(r, self, s0, s1, s2, 0u), life_mux8(r, self, s0, s1, s2, 8u));
+    life_word above16 = life_mux(s3, life_mux8(r, self, s0, s1, s2, 16u), life_mux8(r, self, s0, s1, s2, 24u));
     return life_mux(s4, below16, above16);
 }
 
@@ -360,16 +385,17 @@ LS_FN ls_u32 life_rule_3d(life_rule r, ls_u32 self, ls_u32 s0, ls_u32 s1, ls_u32
  * the next state is n & g with n = t ? !q2 : k1 ^ q2 and
  * g = t ? p0 : !p0 & self. Checked
  * against life_rule_2d over all 2^7 inputs in tests/test_life.c. */
-LS_FN ls_u32 life_next_b3s23(ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b1, ls_u32 c0, ls_u32 c1, ls_u32 self)
+LS_FN life_word life_next_b3s23(life_word a0, life_word a1, life_word b0, life_word b1, life_word c0, life_word c1,
+                                life_word self)
 {
-    ls_u32 p0, k1, q1, q2;
+    life_word p0, k1, q1, q2;
     life_full_add(a0, b0, c0, &p0, &k1);
     life_full_add(a1, b1, c1, &q1, &q2);
     /* Each line a function of three words: one LOP3 each (as muxes
      * through life_mux, nvcc 13 spent two more). */
-    ls_u32 t = k1 ^ q1;
-    ls_u32 n = (t & ~q2) | (~t & (k1 ^ q2));
-    ls_u32 g = (t & p0) | (~t & ~p0 & self);
+    life_word t = k1 ^ q1;
+    life_word n = (t & ~q2) | (~t & (k1 ^ q2));
+    life_word g = (t & p0) | (~t & ~p0 & self);
     return n & g;
 }
 
@@ -384,15 +410,15 @@ LS_FN ls_u32 life_next_b3s23(ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b1, ls_u32 
  * host: docs/perf/2026-11-24-h200-life2d-seam.log.) */
 #ifdef LS_PTX
 #define LIFE_LOP3(name, table, expr)                                                                   \
-    LS_FN ls_u32 name(ls_u32 a, ls_u32 b, ls_u32 c)                                                    \
+    LS_FN life_word name(life_word a, life_word b, life_word c)                                        \
     {                                                                                                  \
-        ls_u32 d;                                                                                      \
+        life_word d;                                                                                   \
         LS_ASM("lop3.b32 %0, %1, %2, %3, " #table ";" : "=r"(d) : "r"(a), "r"(b), "r"(c));            \
         return d;                                                                                      \
     }
 #else
 #define LIFE_LOP3(name, table, expr)                                                                   \
-    LS_FN ls_u32 name(ls_u32 a, ls_u32 b, ls_u32 c)                                                    \
+    LS_FN life_word name(life_word a, life_word b, life_word c)                                        \
     {                                                                                                  \
         (void)a, (void)b, (void)c;                                                                     \
         return (expr);                                                                                 \
@@ -417,7 +443,7 @@ LIFE_LOP3_GATES(LIFE_LOP3)
 
 /* A full adder as two gates (life_full_add's sum and carry), each one
  * LOP3 where inline PTX is taken. */
-LS_FN void life_full_add3(ls_u32 a, ls_u32 b, ls_u32 c, ls_u32 *sum, ls_u32 *carry)
+LS_FN void life_full_add3(life_word a, life_word b, life_word c, life_word *sum, life_word *carry)
 {
     *sum = life_lop3_xor3(a, b, c);
     *carry = life_lop3_maj3(a, b, c);
@@ -435,12 +461,12 @@ LS_FN void life_full_add3(ls_u32 a, ls_u32 b, ls_u32 c, ls_u32 *sum, ls_u32 *car
  * is neither t nor o, alive, and h = f1 = 1 with no eight or h = f1 = 0
  * with one eight. Y & Z & A holds for exactly those: checked over all
  * 2^7 inputs in tests/test_life.c. */
-LS_FN ls_u32 life_decide_b6s567(ls_u32 o, ls_u32 t, ls_u32 h, ls_u32 f1, ls_u32 H, ls_u32 f2, ls_u32 self)
+LS_FN life_word life_decide_b6s567(life_word o, life_word t, life_word h, life_word f1, life_word H, life_word f2, life_word self)
 {
-    ls_u32 u = life_lop3_or2(t, h, 0u);
-    ls_u32 z = life_lop3_16(u, H, f2);
-    ls_u32 y = life_lop3_xnor3(h, f1, t);
-    ls_u32 a = life_lop3_b2(t, o, self);
+    life_word u = life_lop3_or2(t, h, 0u);
+    life_word z = life_lop3_16(u, H, f2);
+    life_word y = life_lop3_xnor3(h, f1, t);
+    life_word a = life_lop3_b2(t, o, self);
     return life_lop3_and3(y, z, a);
 }
 
@@ -448,9 +474,10 @@ LS_FN ls_u32 life_decide_b6s567(ls_u32 o, ls_u32 t, ls_u32 h, ls_u32 f1, ls_u32 
  * e0 + 2 e1 + 4 e2 (0..6): four operations. Two neighbouring output rows
  * y and y + 1 both need rows y and y + 1, so the walk makes this sum once
  * for both (life_next_b3s23_pair). */
-LS_FN void life_pair_sum(ls_u32 s0, ls_u32 s1, ls_u32 t0, ls_u32 t1, ls_u32 *e0, ls_u32 *e1, ls_u32 *e2)
+LS_FN void life_pair_sum(life_word s0, life_word s1, life_word t0, life_word t1, life_word *e0, life_word *e1,
+                         life_word *e2)
 {
-    ls_u32 carry = life_lop3_and2(s0, t0, 0u);
+    life_word carry = life_lop3_and2(s0, t0, 0u);
     *e0 = life_lop3_xor2(s0, t0, 0u);
     *e1 = life_lop3_xor3(s1, t1, carry);
     *e2 = life_lop3_maj3(s1, t1, carry);
@@ -467,11 +494,12 @@ LS_FN void life_pair_sum(ls_u32 s0, ls_u32 s1, ls_u32 t0, ls_u32 t1, ls_u32 *e0,
  * where the cell is alive (E includes the cell's own row, whose x sum
  * counts the cell). Checked against the plain rule over every input that
  * can occur in tests/test_life.c. */
-LS_FN ls_u32 life_next_b3s23_pair(ls_u32 e0, ls_u32 e1, ls_u32 e2, ls_u32 r0, ls_u32 r1, ls_u32 self)
+LS_FN life_word life_next_b3s23_pair(life_word e0, life_word e1, life_word e2, life_word r0, life_word r1,
+                                     life_word self)
 {
-    ls_u32 g0 = life_lop3_bc(e0, r0, self); /* e0 ^ r0, or all three */
-    ls_u32 g1 = life_lop3_da(e1, e2, r1);   /* e1 ? e2 | !r1 : r1 */
-    ls_u32 g2 = life_lop3_4e(e2, self, g0); /* e2 ? self & !g0 : self | g0 */
+    life_word g0 = life_lop3_bc(e0, r0, self); /* e0 ^ r0, or all three */
+    life_word g1 = life_lop3_da(e1, e2, r1);   /* e1 ? e2 | !r1 : r1 */
+    life_word g2 = life_lop3_4e(e2, self, g0); /* e2 ? self & !g0 : self | g0 */
     return life_lop3_82(g0, g1, g2);        /* g2 & (g0 == g1) */
 }
 
@@ -484,18 +512,18 @@ LS_FN ls_u32 life_next_b3s23_pair(ls_u32 e0, ls_u32 e1, ls_u32 e2, ls_u32 r0, ls
  * rule built in), where selecting the leaves by p0, then T, then q2 took
  * 8 (B36/S23 65536^2 x 1024 181.2 ms on the H200, 1.49 times B3/S23:
  * docs/perf/2026-11-24-h200-final3.log). */
-LS_FN ls_u32 life_next_2d(life_rule r, ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b1, ls_u32 c0, ls_u32 c1,
-                          ls_u32 self)
+LS_FN life_word life_next_2d(life_rule r, life_word a0, life_word a1, life_word b0, life_word b1, life_word c0,
+                             life_word c1, life_word self)
 {
-    ls_u32 p0, k1, q1, q2;
+    life_word p0, k1, q1, q2;
     life_full_add(a0, b0, c0, &p0, &k1);
     life_full_add(a1, b1, c1, &q1, &q2);
 #define LIFE_NEXT_2D_LEAVES(n)                                                                                \
     life_mux(q2, life_mux(p0, life_leaf(r, (n), self), life_leaf(r, (n) + 1u, self)),                         \
              life_mux(p0, life_leaf(r, (n) + 4u, self), life_leaf(r, (n) + 5u, self)))
-    ls_u32 f0 = LIFE_NEXT_2D_LEAVES(0u); /* T = 0: sums 0, 1, 4, 5 */
-    ls_u32 f1 = LIFE_NEXT_2D_LEAVES(2u); /* T = 1: sums 2, 3, 6, 7 */
-    ls_u32 f2 = LIFE_NEXT_2D_LEAVES(4u); /* T = 2: sums 4, 5, 8, 9 */
+    life_word f0 = LIFE_NEXT_2D_LEAVES(0u); /* T = 0: sums 0, 1, 4, 5 */
+    life_word f1 = LIFE_NEXT_2D_LEAVES(2u); /* T = 1: sums 2, 3, 6, 7 */
+    life_word f2 = LIFE_NEXT_2D_LEAVES(4u); /* T = 2: sums 4, 5, 8, 9 */
 #undef LIFE_NEXT_2D_LEAVES
     return life_mux(k1 ^ q1, life_mux(k1, f0, f2), f1);
 }
@@ -504,8 +532,8 @@ LS_FN ls_u32 life_next_2d(life_rule r, ls_u32 a0, ls_u32 a1, ls_u32 b0, ls_u32 b
  * and below (d), left redundant: y0 + 2 (y1 + y2) + 4 y3 (0..9), in 4
  * operations where life_plane_sum's four bit-planes take 6. For
  * life_next_b6s567, which adds three of them. */
-LS_FN void life_plane_sum_redundant(ls_u32 u0, ls_u32 u1, ls_u32 c0, ls_u32 c1, ls_u32 d0, ls_u32 d1, ls_u32 *y0,
-                                    ls_u32 *y1, ls_u32 *y2, ls_u32 *y3)
+LS_FN void life_plane_sum_redundant(life_word u0, life_word u1, life_word c0, life_word c1, life_word d0, life_word d1,
+                                    life_word *y0, life_word *y1, life_word *y2, life_word *y3)
 {
     life_full_add3(u0, c0, d0, y0, y1); /* the ones: y0, a carry of weight 2 */
     life_full_add3(u1, c1, d1, y2, y3); /* the twos: weight 2 and 4 */
@@ -520,10 +548,11 @@ LS_FN void life_plane_sum_redundant(ls_u32 u0, ls_u32 u1, ls_u32 c0, ls_u32 c1, 
  * ones' carry), e1 + 2 e2 the three planes' y3 added, f1 + 2 f2 the twos'
  * carries; life_decide_b6s567 decides. Checked against life_cube_sum +
  * life_rule_3d over all 2^13 inputs in tests/test_life.c. */
-LS_FN ls_u32 life_next_b6s567(ls_u32 a0, ls_u32 a1, ls_u32 a2, ls_u32 a3, ls_u32 b0, ls_u32 b1, ls_u32 b2,
-                              ls_u32 b3, ls_u32 c0, ls_u32 c1, ls_u32 c2, ls_u32 c3, ls_u32 self)
+LS_FN life_word life_next_b6s567(life_word a0, life_word a1, life_word a2, life_word a3, life_word b0, life_word b1,
+                                 life_word b2, life_word b3, life_word c0, life_word c1, life_word c2, life_word c3,
+                                 life_word self)
 {
-    ls_u32 o, k, x1, x2, y1, y2, t, z2, e1, e2, f1, f2;
+    life_word o, k, x1, x2, y1, y2, t, z2, e1, e2, f1, f2;
     life_full_add3(a0, b0, c0, &o, &k);
     life_full_add3(a1, b1, c1, &x1, &x2);
     life_full_add3(a2, b2, c2, &y1, &y2);
@@ -541,9 +570,10 @@ LS_FN ls_u32 life_next_b6s567(ls_u32 a0, ls_u32 a1, ls_u32 a2, ls_u32 a3, ls_u32
  * 2 (p1 + p2) + 4 p3), P + Q = p0 + q0 + 2 (a + q2) + 4 h + 8 H: two full
  * adders, p1 + p2 + q1 = a + 2 A and p3 + q3 + A = h + 2 H. Rule-free;
  * the pair is p0, q0, q2, a, h and H. */
-LS_FN void life_zpair_sum(ls_u32 p1, ls_u32 p2, ls_u32 p3, ls_u32 q1, ls_u32 q3, ls_u32 *a, ls_u32 *h, ls_u32 *H)
+LS_FN void life_zpair_sum(life_word p1, life_word p2, life_word p3, life_word q1, life_word q3, life_word *a,
+                          life_word *h, life_word *H)
 {
-    ls_u32 A;
+    life_word A;
     life_full_add3(p1, p2, q1, a, &A);
     life_full_add3(p3, q3, A, h, H);
 }
@@ -554,10 +584,10 @@ LS_FN void life_zpair_sum(ls_u32 p1, ls_u32 p2, ls_u32 p3, ls_u32 q1, ls_u32 q3,
  * t + 2 Y; r3 + X + Y = f1 + 2 f2. With the pair's 4 made once for two
  * outputs, a word's 3x3x3 sum costs 2 + 8 operations where
  * life_next_b6s567's took 12. */
-LS_FN void life_zpair_add(ls_u32 p0, ls_u32 q0, ls_u32 q2, ls_u32 a, ls_u32 r0, ls_u32 r1, ls_u32 r2, ls_u32 r3,
-                          ls_u32 *o, ls_u32 *t, ls_u32 *f1, ls_u32 *f2)
+LS_FN void life_zpair_add(life_word p0, life_word q0, life_word q2, life_word a, life_word r0, life_word r1,
+                          life_word r2, life_word r3, life_word *o, life_word *t, life_word *f1, life_word *f2)
 {
-    ls_u32 k, x, X, Y;
+    life_word k, x, X, Y;
     life_full_add3(r0, p0, q0, o, &k);
     life_full_add3(r1, r2, a, &x, &X);
     life_full_add3(x, q2, k, t, &Y);
@@ -566,9 +596,10 @@ LS_FN void life_zpair_add(ls_u32 p0, ls_u32 q0, ls_u32 q2, ls_u32 a, ls_u32 r0, 
 
 /* Any rule from that sum: its planes made whole (s2 + 2 s3 + 4 s4 =
  * h + f1 + 2 (H + f2)) and life_rule_3d's tree. */
-LS_FN ls_u32 life_decide_3d(life_rule r, ls_u32 o, ls_u32 t, ls_u32 h, ls_u32 f1, ls_u32 H, ls_u32 f2, ls_u32 self)
+LS_FN life_word life_decide_3d(life_rule r, life_word o, life_word t, life_word h, life_word f1, life_word H,
+                                life_word f2, life_word self)
 {
-    ls_u32 s2 = life_lop3_xor2(h, f1, 0u), k = life_lop3_and2(h, f1, 0u), s3, s4;
+    life_word s2 = life_lop3_xor2(h, f1, 0u), k = life_lop3_and2(h, f1, 0u), s3, s4;
     life_full_add3(H, f2, k, &s3, &s4);
     return life_rule_3d(r, self, o, t, s2, s3, s4);
 }
@@ -577,10 +608,10 @@ LS_FN ls_u32 life_decide_3d(life_rule r, ls_u32 o, ls_u32 t, ls_u32 h, ls_u32 f1
 
 /* The next state of a word of a 2D grid from the west/centre/east words
  * of the rows above (u), at (c) and below (d) it. */
-LS_FN ls_u32 life_word_2d(life_rule r, ls_u32 uw, ls_u32 uc, ls_u32 ue, ls_u32 cw, ls_u32 cc, ls_u32 ce,
-                          ls_u32 dw, ls_u32 dc, ls_u32 de)
+LS_FN life_word life_word_2d(life_rule r, life_word uw, life_word uc, life_word ue, life_word cw, life_word cc,
+                             life_word ce, life_word dw, life_word dc, life_word de)
 {
-    ls_u32 u0, u1, c0, c1, d0, d1, p0, p1, p2, p3;
+    life_word u0, u1, c0, c1, d0, d1, p0, p1, p2, p3;
     life_row_sum(uw, uc, ue, &u0, &u1);
     life_row_sum(cw, cc, ce, &c0, &c1);
     life_row_sum(dw, dc, de, &d0, &d1);
@@ -591,10 +622,11 @@ LS_FN ls_u32 life_word_2d(life_rule r, ls_u32 uw, ls_u32 uc, ls_u32 ue, ls_u32 c
 /* The next state of a word of a 3D grid from the 3x3 sums (four planes
  * each) of its plane (b), the plane before it (a) and after it (c) along
  * z, and the word itself. */
-LS_FN ls_u32 life_word_3d(life_rule r, ls_u32 self, ls_u32 a0, ls_u32 a1, ls_u32 a2, ls_u32 a3, ls_u32 b0,
-                          ls_u32 b1, ls_u32 b2, ls_u32 b3, ls_u32 c0, ls_u32 c1, ls_u32 c2, ls_u32 c3)
+LS_FN life_word life_word_3d(life_rule r, life_word self, life_word a0, life_word a1, life_word a2, life_word a3,
+                             life_word b0, life_word b1, life_word b2, life_word b3, life_word c0, life_word c1,
+                             life_word c2, life_word c3)
 {
-    ls_u32 s0, s1, s2, s3, s4;
+    life_word s0, s1, s2, s3, s4;
     life_cube_sum(a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, &s0, &s1, &s2, &s3, &s4);
     return life_rule_3d(r, self, s0, s1, s2, s3, s4);
 }

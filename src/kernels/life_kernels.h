@@ -57,7 +57,35 @@
  * program-wide are asked for that (dialect.h). */
 #define LS_REGISTERS_128
 #include "dialect.h"
+/* Kernels shaped for CPU OpenCL devices (LS_SHAPE_CPU, the end of this
+ * file) take a run of LIFE_CPU_LANES consecutive words of a row at once
+ * as an OpenCL vector: src/algo/life.h's logic is then written on such
+ * runs (life_word). The driver builds programs for narrower rows with a
+ * narrower run (src/workloads/life/life_gpu.c, life_cpu_lanes). */
+#if LS_SHAPE == LS_SHAPE_CPU
+#ifndef LIFE_CPU_LANES
+#define LIFE_CPU_LANES 16 /* life.h's LIFE_CPU_LANES_DEFAULT, which is defined after this choice */
+#endif
+#if LIFE_CPU_LANES == 16
+#define LIFE_WORD uint16
+#elif LIFE_CPU_LANES == 8
+#define LIFE_WORD uint8
+#elif LIFE_CPU_LANES == 4
+#define LIFE_WORD uint4
+#elif LIFE_CPU_LANES == 2
+#define LIFE_WORD uint2
+#elif LIFE_CPU_LANES == 1
+#define LIFE_WORD uint
+#else
+#error "LIFE_CPU_LANES must be 1, 2, 4, 8 or 16"
+#endif
+#endif
 #include "life.h"
+#if LS_SHAPE == LS_SHAPE_CPU && LIFE_CPU_LANES_DEFAULT != 16
+#error "LIFE_CPU_LANES' default above is life.h's LIFE_CPU_LANES_DEFAULT"
+#endif
+
+#if LS_SHAPE != LS_SHAPE_CPU
 
 /* A work-item's constants for the x seam of its word j. */
 typedef struct life_xwrap {
@@ -1384,6 +1412,479 @@ LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
         life_t3_walk(src, dst, row_words, ny, nz, last_bits, seg, tiles, r, b6s567, aligned, bounded, words);     \
     }
 
+#else /* LS_SHAPE == LS_SHAPE_CPU */
+
+/* ---- kernels shaped for CPU OpenCL devices ---------------------------------
+ *
+ * A CPU implementation of OpenCL (PoCL, Intel's CPU runtime) runs a group
+ * as a loop over its work-items on one core, and vectorizes that loop at
+ * best where the kernel is straight-line code: a walk down a grid is a
+ * loop in each work-item, which defeated both (one word a work-item, the
+ * kernels above: PoCL ran the walk of one generation several times slower
+ * than OpenMP, docs/perf/2026-11-28-cpu-life-shape.log), and an exchange between work-items is a barrier, which
+ * splits the loop and sends every work-item's state through memory. So
+ * here a work-item owns a run of LIFE_CPU_LANES consecutive words of a
+ * row (`run`, an OpenCL vector: life_word) and walks it along the slowest
+ * axis as the kernels above walk a word, one generation a launch: a row's
+ * x sum takes the run's west and east neighbour words from unaligned loads
+ * one word before and after it (cache, where a GPU exchanges registers),
+ * so every operation of src/algo/life.h is one vector instruction for the
+ * run, and no work-item waits for another.
+ *
+ * A row holds ceil(row_words / LIFE_CPU_LANES) runs, the last moved back
+ * to end at the row's last word where the lanes do not divide the row
+ * (two work-items then store the same words, with the same values; the
+ * driver chooses lanes no wider than a row). The runs at a row's ends take
+ * the word beyond from the row's other end by moving their own words a lane
+ * (life_cpu_xsum), as life_raw_sum's x seam does for one word.
+ *
+ * Loads and stores are of a vector type aligned to a word (a run starts at
+ * any word): PoCL 3.1 made vload16 and vstore16 of pieces, and shuffle2 of
+ * one lane at a time, where a plain unaligned access is one instruction. */
+
+#if LIFE_CPU_LANES > 1
+typedef uint life_cpu_unaligned __attribute__((ext_vector_type(LIFE_CPU_LANES), aligned(4)));
+#define LIFE_CPU_LOAD(p) (*(const LS_GLOBAL life_cpu_unaligned *)(p))
+#define LIFE_CPU_STORE(p, v) (*(LS_GLOBAL life_cpu_unaligned *)(p) = (v))
+#else
+#define LIFE_CPU_LOAD(p) (*(p))
+#define LIFE_CPU_STORE(p, v) (*(p) = (v))
+#endif
+/* A run's words moved up a lane with x in lane 0, (x, v0 .. v[L-2]), and
+ * down a lane with x in the last, (v1 .. v[L-1], x). */
+#if LIFE_CPU_LANES == 16
+#define LIFE_CPU_UP(v, x) ((life_word)((x), (v).s0123, (v).s4567, (v).s89ab, (v).scde))
+#define LIFE_CPU_DOWN(v, x) ((life_word)((v).s1234, (v).s5678, (v).s9abc, (v).sdef, (x)))
+#elif LIFE_CPU_LANES == 8
+#define LIFE_CPU_UP(v, x) ((life_word)((x), (v).s0123, (v).s456))
+#define LIFE_CPU_DOWN(v, x) ((life_word)((v).s1234, (v).s567, (x)))
+#elif LIFE_CPU_LANES == 4
+#define LIFE_CPU_UP(v, x) ((life_word)((x), (v).s012))
+#define LIFE_CPU_DOWN(v, x) ((life_word)((v).s123, (x)))
+#elif LIFE_CPU_LANES == 2
+#define LIFE_CPU_UP(v, x) ((life_word)((x), (v).s0))
+#define LIFE_CPU_DOWN(v, x) ((life_word)((v).s1, (x)))
+#else
+#define LIFE_CPU_UP(v, x) ((void)(v), (life_word)(x))
+#define LIFE_CPU_DOWN(v, x) ((void)(v), (life_word)(x))
+#endif
+
+/* A work-item's run of a row and its constants for the x seam. */
+typedef struct life_cpu_run {
+    ls_u32 j0;          /* its first word */
+    int first, last;    /* it holds the row's first (last) word */
+    ls_u32 west_shift;  /* moves the row's last cell to bit 31: 32 - last_bits */
+    ls_u32 last_bits;   /* cells in the row's last word */
+    life_word keep;     /* the cells of its words: the last word's padding masked */
+} life_cpu_run;
+
+/* Run k of rows of row_words words (at least LIFE_CPU_LANES). */
+LS_DEVICE life_cpu_run life_cpu_run_make(ls_u32 k, ls_u32 row_words, ls_u32 last_bits)
+{
+    life_cpu_run x;
+    ls_u32 j0 = k * LIFE_CPU_LANES;
+    x.j0 = j0 + LIFE_CPU_LANES > row_words ? row_words - LIFE_CPU_LANES : j0;
+    x.first = x.j0 == 0u;
+    x.last = x.j0 + LIFE_CPU_LANES == row_words;
+    x.west_shift = 32u - last_bits;
+    x.last_bits = last_bits;
+    x.keep = x.last ? LIFE_CPU_DOWN((life_word)0xffffffffu, life_valid_mask(last_bits)) : (life_word)0xffffffffu;
+    return x;
+}
+
+/* The x sum (s0 + 2 s1) of the run x of `row`, and its words. On a bounded
+ * plane the words beyond the row's ends are dead; a row beyond the y or z
+ * edges (`outside`) is all dead. On a torus the first run's west word is
+ * the row's last, its last cell moved up to bit 31, and in a row whose
+ * last word is short the row's first cell is put just above the last one
+ * (a padding bit) before the east shift, as life_raw_sum does. */
+LS_DEVICE void life_cpu_xsum(const LS_GLOBAL ls_u32 *row, const life_cpu_run *x, ls_u32 row_words, int aligned,
+                             int bounded, int outside, life_word *s0, life_word *s1, life_word *self)
+{
+    if (bounded && outside) {
+        *s0 = (life_word)0u;
+        *s1 = (life_word)0u;
+        *self = (life_word)0u;
+        return;
+    }
+    life_word w = LIFE_CPU_LOAD(row + x->j0), we = w, wm, wp;
+    if (x->first)
+        wm = LIFE_CPU_UP(w, bounded ? 0u : row[row_words - 1u] << x->west_shift);
+    else
+        wm = LIFE_CPU_LOAD(row + x->j0 - 1u);
+    if (x->last) {
+        ls_u32 first_word = bounded ? 0u : row[0];
+        wp = LIFE_CPU_DOWN(w, first_word);
+        if (!aligned) /* a 64-bit shift: by 32 (a full last word) it is none */
+            we = w | LIFE_CPU_DOWN((life_word)0u, (ls_u32)((ls_u64)first_word << x->last_bits));
+    } else {
+        wp = LIFE_CPU_LOAD(row + x->j0 + 1u);
+    }
+    life_row_sum(life_west(w, wm), w, life_east(we, wp), s0, s1);
+    *self = w;
+}
+
+/* ---- 2D, CPU: work-item = (run, segment of `seg` rows) --------------------
+ *
+ * Two rows a step, as life_2dm_step: under B3/S23 (b3s23) the two output
+ * rows share the sum of the two rows they have in common (life_pair_sum,
+ * life_next_b3s23_pair, whose gates AVX-512's three-input logic runs as
+ * one instruction each). */
+
+LS_DEVICE void life_cpu_2d_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
+                                ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int b3s23, int aligned,
+                                int bounded)
+{
+    ls_u64 t = ls_gid();
+    if (t >= items)
+        return;
+    ls_u32 runs = (row_words + LIFE_CPU_LANES - 1u) / LIFE_CPU_LANES;
+    life_cpu_run x = life_cpu_run_make((ls_u32)t % runs, row_words, last_bits);
+    ls_u32 y = (ls_u32)t / runs * seg;
+    ls_u32 yend = y + seg < ny ? y + seg : ny;
+    /* The x sums of rows y - 1 (a) and y (b), and of the two read each
+     * step, y + 1 (c) and y + 2 (d), wrapped; on a bounded plane rows -1
+     * and ny and beyond are dead. */
+    life_word a0, a1, aw, b0, b1, bw, c0, c1, cw, d0, d1, dw;
+    life_cpu_xsum(src + (ls_u64)(y == 0u ? ny - 1u : y - 1u) * row_words, &x, row_words, aligned, bounded, y == 0u,
+                  &a0, &a1, &aw);
+    life_cpu_xsum(src + (ls_u64)y * row_words, &x, row_words, aligned, bounded, 0, &b0, &b1, &bw);
+    for (; y < yend; y += 2u) {
+        ls_u32 y1 = y + 1u == ny ? 0u : y + 1u, y2 = y1 + 1u == ny ? 0u : y1 + 1u;
+        life_cpu_xsum(src + (ls_u64)y1 * row_words, &x, row_words, aligned, bounded, y + 1u >= ny, &c0, &c1, &cw);
+        life_cpu_xsum(src + (ls_u64)y2 * row_words, &x, row_words, aligned, bounded, y + 2u >= ny, &d0, &d1, &dw);
+        life_word next0, next1;
+        if (b3s23) {
+            life_word e0, e1, e2;
+            life_pair_sum(b0, b1, c0, c1, &e0, &e1, &e2);
+            next0 = life_next_b3s23_pair(e0, e1, e2, a0, a1, bw);
+            next1 = life_next_b3s23_pair(e0, e1, e2, d0, d1, cw);
+        } else {
+            next0 = life_next_2d(r, a0, a1, b0, b1, c0, c1, bw);
+            next1 = life_next_2d(r, b0, b1, c0, c1, d0, d1, cw);
+        }
+        if (!aligned) { /* aligned: no padding, keep is all ones */
+            next0 &= x.keep;
+            next1 &= x.keep;
+        }
+        LIFE_CPU_STORE(dst + (ls_u64)y * row_words + x.j0, next0);
+        if (y + 1u < yend)
+            LIFE_CPU_STORE(dst + (ls_u64)(y + 1u) * row_words + x.j0, next1);
+        a0 = c0;
+        a1 = c1;
+        b0 = d0;
+        b1 = d1;
+        bw = dw;
+    }
+}
+
+/* ---- 2D, CPU, LIFE_CPU_2D_GENS generations a launch ------------------------
+ *
+ * Temporal blocking, as life_2d_many on GPUs: a grid larger than the
+ * caches crosses the memory bus once a generation in the walk above, and
+ * a generation of it took several times the CPU time of one that fits in
+ * L2 (docs/perf/2026-11-28-cpu-life-shape.log). Here a work-item's run of LIFE_CPU_LANES words walks down
+ * its segment through LIFE_CPU_2D_GENS levels, each making the next
+ * generation of the rows the level before made (life_2dm_step's
+ * pipeline), keeping each level's last two x sums; only generation 0 is
+ * read and only the last stored. No word beside the run is read: a level
+ * takes a row's west and east neighbours from its own lanes, moved a lane
+ * (LIFE_CPU_UP, LIFE_CPU_DOWN), and the run's first and last lanes take
+ * zeros for the words beyond. That makes wrong cells at the run's ends,
+ * one more cell inward a generation, so after LIFE_CPU_2D_GENS (at most
+ * 32) only those two lanes are wrong: a run stores the LIFE_CPU_LANES - 2
+ * words between, runs of a row overlap by two words (the last moved back
+ * to end with the row), and a run at the row's start or end holds the
+ * words across the torus seam (the row's last word, then its first). For
+ * tori of rows of whole words (no padding, no seam inside a word) of at
+ * least LIFE_CPU_LANES words; other grids take the walk above.
+ *
+ * A segment of seg output rows reads seg + 2 LIFE_CPU_2D_GENS rows from
+ * LIFE_CPU_2D_GENS rows above it: the levels start from zeros, and what
+ * the first rows make is not stored. */
+
+#if LIFE_CPU_LANES == 16
+#if LIFE_CPU_2D_GENS < 1 || LIFE_CPU_2D_GENS > 32
+#error "LIFE_CPU_2D_GENS must be 1..32: a run's end lanes absorb one wrong cell a generation"
+#endif
+typedef uint life_cpu_unaligned8 __attribute__((ext_vector_type(8), aligned(4)));
+typedef uint life_cpu_unaligned4 __attribute__((ext_vector_type(4), aligned(4)));
+typedef uint life_cpu_unaligned2 __attribute__((ext_vector_type(2), aligned(4)));
+
+/* A row's x sum and words at one level of the walk. */
+typedef struct life_cpu_row {
+    life_word s0, s1, self;
+} life_cpu_row;
+
+/* The x sum of a run whose end lanes need no true neighbour: the run's
+ * words rotated a lane (its last word beyond the first, its first beyond
+ * the last), one instruction (valignd) on AVX-512, where moving in a zero
+ * took a vpexpandd, which Zen 4 runs slowly enough to slow the whole walk
+ * (docs/perf/2026-11-28-cpu-life-shape.log). */
+LS_DEVICE life_cpu_row life_cpu_lane_xsum(life_word w)
+{
+    life_cpu_row x;
+    life_row_sum(life_west(w, LIFE_CPU_UP(w, w.sf)), w, life_east(w, LIFE_CPU_DOWN(w, w.s0)), &x.s0, &x.s1);
+    x.self = w;
+    return x;
+}
+
+/* Lanes 1 .. 14 of w, to p: three stores (a vector of 14 has none). */
+LS_DEVICE void life_cpu_store_inner(LS_GLOBAL ls_u32 *p, life_word w)
+{
+    *(LS_GLOBAL life_cpu_unaligned8 *)p = w.s12345678;
+    *(LS_GLOBAL life_cpu_unaligned4 *)(p + 8) = w.s9abc;
+    *(LS_GLOBAL life_cpu_unaligned2 *)(p + 12) = w.sde;
+}
+
+/* Words v0 - 1 .. v0 + LIFE_CPU_LANES - 2 of a row of row_words words,
+ * wrapped around it (first: v0 is 0; last: the run ends at word row_words,
+ * the row's first). */
+LS_DEVICE life_word life_cpu_many_read(const LS_GLOBAL ls_u32 *row, ls_u32 v0, ls_u32 row_words, int first,
+                                       int last)
+{
+    if (first)
+        return LIFE_CPU_UP(LIFE_CPU_LOAD(row), row[row_words - 1u]);
+    if (last)
+        return LIFE_CPU_DOWN(LIFE_CPU_LOAD(row + v0 - 2u), row[0]);
+    return LIFE_CPU_LOAD(row + v0 - 1u);
+}
+
+/* One step: level k takes the two rows level k - 1 made the step before
+ * (in[k]; in[0] the rows read), with its window win[k] of the x sums of
+ * the two rows before them, and makes the next generation of the rows
+ * above them (life_2dm_step's rows) into in[k + 1], or from the last level
+ * into *out0 and *out1. Levels go from the last down, so that each takes
+ * its rows before the level below replaces them: within a step no level
+ * waits for another, where handing a row down every level in the same
+ * step made one chain of dependent operations through all levels, and
+ * the walk took twice the time a generation of the walk above
+ * (docs/perf/2026-11-28-cpu-life-shape.log). */
+LS_DEVICE void life_cpu_many_step(life_word in[LIFE_CPU_2D_GENS][2], life_cpu_row win[LIFE_CPU_2D_GENS][2],
+                                  life_word *out0, life_word *out1, life_rule r, int b3s23)
+{
+#pragma unroll
+    for (ls_u32 l = 0; l < LIFE_CPU_2D_GENS; l++) {
+        ls_u32 k = LIFE_CPU_2D_GENS - 1u - l;
+        life_cpu_row a = win[k][0], b = win[k][1];
+        life_cpu_row c = life_cpu_lane_xsum(in[k][0]), d = life_cpu_lane_xsum(in[k][1]);
+        life_word w0, w1;
+        if (b3s23) {
+            life_word e0, e1, e2;
+            life_pair_sum(b.s0, b.s1, c.s0, c.s1, &e0, &e1, &e2);
+            w0 = life_next_b3s23_pair(e0, e1, e2, a.s0, a.s1, b.self);
+            w1 = life_next_b3s23_pair(e0, e1, e2, d.s0, d.s1, c.self);
+        } else {
+            w0 = life_next_2d(r, a.s0, a.s1, b.s0, b.s1, c.s0, c.s1, b.self);
+            w1 = life_next_2d(r, b.s0, b.s1, c.s0, c.s1, d.s0, d.s1, c.self);
+        }
+        win[k][0] = c;
+        win[k][1] = d;
+        if (k + 1u < LIFE_CPU_2D_GENS) {
+            in[k + 1u][0] = w0;
+            in[k + 1u][1] = w1;
+        } else {
+            *out0 = w0;
+            *out1 = w1;
+        }
+    }
+}
+
+/* Work-item t: run t % runs of its row (runs of LIFE_CPU_LANES - 2 stored
+ * words) through segment t / runs of `seg` rows. Rows reach level k
+ * k steps after they are read, two rows a step: a step reads rows row0
+ * and row0 + 1 (row0 = y - LIFE_CPU_2D_GENS + s) and stores generation
+ * LIFE_CPU_2D_GENS of the two rows LIFE_CPU_2D_GENS above those read
+ * LIFE_CPU_2D_GENS - 1 steps before, rows row0 - LIFE_CPU_LAG and the next. */
+#define LIFE_CPU_LAG (3u * LIFE_CPU_2D_GENS - 2u)
+LS_DEVICE void life_cpu_many_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
+                                  ls_u32 seg, ls_u32 items, life_rule r, int b3s23)
+{
+    ls_u64 t = ls_gid();
+    if (t >= items)
+        return;
+    ls_u32 width = LIFE_CPU_LANES - 2u, runs = (row_words + width - 1u) / width;
+    ls_u32 v0 = (ls_u32)t % runs * width; /* its first stored word */
+    if (v0 > row_words - width)
+        v0 = row_words - width;
+    int first = v0 == 0u, last = v0 + width == row_words;
+    ls_u32 y = (ls_u32)t / runs * seg;
+    ls_u32 yend = y + seg < ny ? y + seg : ny;
+    life_cpu_row win[LIFE_CPU_2D_GENS][2];
+    life_word in[LIFE_CPU_2D_GENS][2];
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_CPU_2D_GENS; k++)
+        for (ls_u32 i = 0; i < 2u; i++) {
+            win[k][i].s0 = (life_word)0u;
+            win[k][i].s1 = (life_word)0u;
+            win[k][i].self = (life_word)0u;
+            in[k][i] = (life_word)0u;
+        }
+    /* Row y - LIFE_CPU_2D_GENS, wrapped (as often as a short grid needs):
+     * the first read. */
+    ls_u32 yr = (y + ny - LIFE_CPU_2D_GENS % ny) % ny;
+    ls_u32 steps = seg + LIFE_CPU_2D_GENS + LIFE_CPU_LAG;
+    /* Each step's two rows are read one step ahead. */
+    life_word nw0 = life_cpu_many_read(src + (ls_u64)yr * row_words, v0, row_words, first, last);
+    yr = yr + 1u == ny ? 0u : yr + 1u;
+    life_word nw1 = life_cpu_many_read(src + (ls_u64)yr * row_words, v0, row_words, first, last);
+    yr = yr + 1u == ny ? 0u : yr + 1u;
+    for (ls_u32 s = 0; s < steps; s += 2u) {
+        in[0][0] = nw0;
+        in[0][1] = nw1;
+        nw0 = life_cpu_many_read(src + (ls_u64)yr * row_words, v0, row_words, first, last);
+        yr = yr + 1u == ny ? 0u : yr + 1u;
+        nw1 = life_cpu_many_read(src + (ls_u64)yr * row_words, v0, row_words, first, last);
+        yr = yr + 1u == ny ? 0u : yr + 1u;
+        life_word out0, out1;
+        life_cpu_many_step(in, win, &out0, &out1, r, b3s23);
+        /* The first output row, huge before the segment. */
+        ls_u32 yo = y - LIFE_CPU_2D_GENS - LIFE_CPU_LAG + s;
+        if (s >= LIFE_CPU_2D_GENS + LIFE_CPU_LAG && yo < yend)
+            life_cpu_store_inner(dst + (ls_u64)yo * row_words + v0, out0);
+        if (s + 1u >= LIFE_CPU_2D_GENS + LIFE_CPU_LAG && yo + 1u < yend)
+            life_cpu_store_inner(dst + (ls_u64)(yo + 1u) * row_words + v0, out1);
+    }
+}
+#endif
+
+/* ---- 3D, CPU: work-item = (run, LIFE_CPU_3D_ROWS rows, segment of planes) -- */
+
+#define LIFE_CPU_R LIFE_CPU_3D_ROWS
+
+/* The 3x3 sums (four bit-planes, or for b6s567 the redundant form) of a
+ * work-item's rows in one plane, and their words. */
+typedef struct life_cpu_plane {
+    life_word s[LIFE_CPU_R][4];
+    life_word self[LIFE_CPU_R];
+} life_cpu_plane;
+
+/* The window entry of the plane at `plane`: its rows ys[k] (row y0 - 1 + k,
+ * wrapped; beyond the y edges where yout[k]); `zout`: the plane is beyond
+ * the z edges. */
+LS_DEVICE void life_cpu_3d_sums(const LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, const int *yout, int zout,
+                                ls_u32 row_words, const life_cpu_run *x, int aligned, int bounded, int b6s567,
+                                life_cpu_plane *p)
+{
+    life_word s0[LIFE_CPU_R + 2u], s1[LIFE_CPU_R + 2u], c[LIFE_CPU_R + 2u];
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_CPU_R + 2u; k++)
+        life_cpu_xsum(plane + (ls_u64)ys[k] * row_words, x, row_words, aligned, bounded, zout || yout[k], &s0[k],
+                      &s1[k], &c[k]);
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_CPU_R; k++) {
+        if (b6s567)
+            life_plane_sum_redundant(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p->s[k][0],
+                                     &p->s[k][1], &p->s[k][2], &p->s[k][3]);
+        else
+            life_plane_sum(s0[k], s1[k], s0[k + 1u], s1[k + 1u], s0[k + 2u], s1[k + 2u], &p->s[k][0], &p->s[k][1],
+                           &p->s[k][2], &p->s[k][3]);
+        p->self[k] = c[k + 1u];
+    }
+}
+
+/* The output runs of plane b of the window a, b, c (planes z - 1, z, z + 1). */
+LS_DEVICE void life_cpu_3d_emit(LS_GLOBAL ls_u32 *plane, const ls_u32 *ys, ls_u32 row_words, life_rule r,
+                                int b6s567, int aligned, const life_cpu_run *x, const life_cpu_plane *a,
+                                const life_cpu_plane *b, const life_cpu_plane *c)
+{
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_CPU_R; k++) {
+        life_word next =
+            b6s567 ? life_next_b6s567(a->s[k][0], a->s[k][1], a->s[k][2], a->s[k][3], b->s[k][0], b->s[k][1],
+                                      b->s[k][2], b->s[k][3], c->s[k][0], c->s[k][1], c->s[k][2], c->s[k][3], b->self[k])
+                   : life_word_3d(r, b->self[k], a->s[k][0], a->s[k][1], a->s[k][2], a->s[k][3], b->s[k][0],
+                                  b->s[k][1], b->s[k][2], b->s[k][3], c->s[k][0], c->s[k][1], c->s[k][2], c->s[k][3]);
+        if (!aligned) /* aligned: no padding, keep is all ones */
+            next &= x->keep;
+        LIFE_CPU_STORE(plane + (ls_u64)ys[k + 1u] * row_words + x->j0, next);
+    }
+}
+
+/* Work-item t: run t % runs of rows y0 .. y0 + LIFE_CPU_3D_ROWS - 1 (row
+ * group t / runs % row_groups; the last moved up to end at row ny - 1, as
+ * life_3d's) through planes z .. z + seg - 1 (segment t / runs /
+ * row_groups). */
+LS_DEVICE void life_cpu_3d_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny,
+                           ls_u32 nz, ls_u32 last_bits, ls_u32 seg, ls_u32 items, life_rule r, int b6s567,
+                           int aligned, int bounded)
+{
+    ls_u64 t = ls_gid();
+    if (t >= items)
+        return;
+    ls_u32 runs = (row_words + LIFE_CPU_LANES - 1u) / LIFE_CPU_LANES;
+    ls_u32 row_groups = (ny + LIFE_CPU_R - 1u) / LIFE_CPU_R;
+    life_cpu_run x = life_cpu_run_make((ls_u32)t % runs, row_words, last_bits);
+    ls_u32 u = (ls_u32)t / runs;
+    ls_u32 y0 = u % row_groups * LIFE_CPU_R, z = u / row_groups * seg;
+    if (y0 > ny - LIFE_CPU_R)
+        y0 = ny - LIFE_CPU_R;
+    ls_u32 zend = z + seg < nz ? z + seg : nz;
+    ls_u32 ys[LIFE_CPU_R + 2u];
+    int yout[LIFE_CPU_R + 2u]; /* row y0 - 1 + k is beyond an edge */
+#pragma unroll
+    for (ls_u32 k = 0; k < LIFE_CPU_R + 2u; k++) {
+        ys[k] = (y0 + k + ny - 1u) % ny;
+        yout[k] = y0 + k == 0u || y0 + k > ny;
+    }
+    ls_u64 plane_words = (ls_u64)row_words * ny;
+    life_cpu_plane a, b, c;
+    life_cpu_3d_sums(src + (z == 0u ? nz - 1u : z - 1u) * plane_words, ys, yout, z == 0u, row_words, &x, aligned,
+                     bounded, b6s567, &a);
+    life_cpu_3d_sums(src + z * plane_words, ys, yout, 0, row_words, &x, aligned, bounded, b6s567, &b);
+    for (; z < zend; z++) {
+        ls_u32 zn = z + 1u == nz ? 0u : z + 1u;
+        life_cpu_3d_sums(src + zn * plane_words, ys, yout, zn == 0u, row_words, &x, aligned, bounded, b6s567, &c);
+        life_cpu_3d_emit(dst + z * plane_words, ys, row_words, r, b6s567, aligned, &x, &a, &b, &c);
+        a = b;
+        b = c;
+    }
+}
+
+/* The kernels are written on vectors already: Intel's runtime, told so,
+ * leaves each work-item's run as it is, where it otherwise ran 16
+ * work-items at once as vectors of their runs (a 16-wide variant of the
+ * walk, loading through gathers), several times slower than PoCL on the
+ * same kernel (docs/perf/2026-11-28-cpu-life-shape.log). */
+#define LIFE_CPU_HINT __attribute__((vec_type_hint(life_word)))
+/* Entry points: the arguments of LIFE_KERNEL_2D and LIFE_KERNEL_3D above,
+ * `items` counting runs where those count words. */
+#define LIFE_CPU_KERNEL_2D(name, aligned, bounded, b3s23, birth_c, survive_c)                                     \
+    LS_KERNEL LIFE_CPU_HINT void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, \
+                                      ls_u32 row_words, ls_u32 ny, ls_u32 last_bits, ls_u32 seg, ls_u32 items,    \
+                                      ls_u32 birth, ls_u32 survive)                                               \
+    {                                                                                                             \
+        life_rule r;                                                                                              \
+        r.birth = birth_c;                                                                                        \
+        r.survive = survive_c;                                                                                    \
+        life_cpu_2d_walk(src, dst, row_words, ny, last_bits, seg, items, r, b3s23, aligned, bounded);             \
+    }
+/* As LIFE_CPU_KERNEL_2D, LIFE_CPU_2D_GENS generations: tori of rows of
+ * whole words (last_bits is 32, unused). */
+#define LIFE_CPU_KERNEL_2D_MANY(name, b3s23, birth_c, survive_c)                                                  \
+    LS_KERNEL LIFE_CPU_HINT void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, \
+                                      ls_u32 row_words, ls_u32 ny, ls_u32 last_bits, ls_u32 seg, ls_u32 items,    \
+                                      ls_u32 birth, ls_u32 survive)                                               \
+    {                                                                                                             \
+        life_rule r;                                                                                              \
+        (void)last_bits;                                                                                          \
+        r.birth = birth_c;                                                                                        \
+        r.survive = survive_c;                                                                                    \
+        life_cpu_many_walk(src, dst, row_words, ny, seg, items, r, b3s23);                                        \
+    }
+#define LIFE_CPU_KERNEL_3D(name, aligned, bounded, b6s567, birth_c, survive_c)                                    \
+    LS_KERNEL LIFE_CPU_HINT void name(const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, \
+                                      ls_u32 row_words, ls_u32 ny, ls_u32 nz, ls_u32 last_bits, ls_u32 seg,       \
+                                      ls_u32 items, ls_u32 birth, ls_u32 survive)                                 \
+    {                                                                                                             \
+        life_rule r;                                                                                              \
+        r.birth = birth_c;                                                                                        \
+        r.survive = survive_c;                                                                                    \
+        life_cpu_3d_walk(src, dst, row_words, ny, nz, last_bits, seg, items, r, b6s567, aligned, bounded);        \
+    }
+
+#endif /* LS_SHAPE */
+
 /* A rule built in (src/workloads/life/life_gpu.c, through gpu.h's
  * kernel_with): a program built with LIFE_FIXED_DIMS (2 or 3),
  * LIFE_FIXED_BIRTH and LIFE_FIXED_SURVIVE defined has that rule as a
@@ -1403,6 +1904,7 @@ LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
 #define LIFE_SURVIVE survive
 #endif
 
+#if LS_SHAPE != LS_SHAPE_CPU
 #if !defined(LIFE_FIXED_DIMS) || LIFE_FIXED_DIMS == 2
 LIFE_KERNEL_2D(life_step_2d, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
 LIFE_KERNEL_2D(life_step_2d_aligned, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
@@ -1437,6 +1939,34 @@ LIFE_KERNEL_3D_TILE(life_tile_3d_b6s567, 0, 0, 1, ((void)birth, LIFE_B6S567_BIRT
 LIFE_KERNEL_3D_TILE(life_tile_3d_b6s567_aligned, 1, 0, 1, ((void)birth, LIFE_B6S567_BIRTH),
                     ((void)survive, LIFE_B6S567_SURVIVE))
 #endif
+#else /* LS_SHAPE == LS_SHAPE_CPU */
+#if !defined(LIFE_FIXED_DIMS) || LIFE_FIXED_DIMS == 2
+LIFE_CPU_KERNEL_2D(life_cpu_2d, 0, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_CPU_KERNEL_2D(life_cpu_2d_aligned, 1, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_CPU_KERNEL_2D(life_cpu_2d_plane, 0, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
+#if LIFE_CPU_LANES == 16
+LIFE_CPU_KERNEL_2D_MANY(life_cpu_many_2d_aligned, 0, LIFE_BIRTH, LIFE_SURVIVE)
+#endif
+#endif
+#if !defined(LIFE_FIXED_DIMS) || LIFE_FIXED_DIMS == 3
+LIFE_CPU_KERNEL_3D(life_cpu_3d, 0, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_CPU_KERNEL_3D(life_cpu_3d_aligned, 1, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_CPU_KERNEL_3D(life_cpu_3d_plane, 0, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
+#endif
+#ifndef LIFE_FIXED_DIMS
+LIFE_CPU_KERNEL_2D(life_cpu_2d_b3s23, 0, 0, 1, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
+LIFE_CPU_KERNEL_2D(life_cpu_2d_b3s23_aligned, 1, 0, 1, ((void)birth, LIFE_B3S23_BIRTH),
+                   ((void)survive, LIFE_B3S23_SURVIVE))
+#if LIFE_CPU_LANES == 16
+LIFE_CPU_KERNEL_2D_MANY(life_cpu_many_2d_b3s23_aligned, 1, ((void)birth, LIFE_B3S23_BIRTH),
+                        ((void)survive, LIFE_B3S23_SURVIVE))
+#endif
+LIFE_CPU_KERNEL_3D(life_cpu_3d_b6s567, 0, 0, 1, ((void)birth, LIFE_B6S567_BIRTH),
+                   ((void)survive, LIFE_B6S567_SURVIVE))
+LIFE_CPU_KERNEL_3D(life_cpu_3d_b6s567_aligned, 1, 0, 1, ((void)birth, LIFE_B6S567_BIRTH),
+                   ((void)survive, LIFE_B6S567_SURVIVE))
+#endif
+#endif /* LS_SHAPE */
 
 /* The group shape's 2D walk: built for that shape only (dialect.h's
  * LS_SHAPE; nvcc and NVRTC build the warp shape, which walks with
@@ -1513,3 +2043,20 @@ LS_KERNEL void life_fill(LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 nx, ls_
     X(life_group_2d_b3s23)                                                                                        \
     X(life_group_2d_b3s23_aligned)                                                                                \
     X(life_group_2d_plane)
+/* The entry points of the program built for the CPU shape without
+ * definitions (LS_SHAPE_CPU above), for tests/oclgrind.py, which runs
+ * each. */
+#define LS_PROGRAM_KERNELS_CPU(X)                                                                                 \
+    X(life_cpu_2d)                                                                                                \
+    X(life_cpu_2d_aligned)                                                                                        \
+    X(life_cpu_2d_b3s23)                                                                                          \
+    X(life_cpu_2d_b3s23_aligned)                                                                                  \
+    X(life_cpu_2d_plane)                                                                                          \
+    X(life_cpu_many_2d_aligned)                                                                                   \
+    X(life_cpu_many_2d_b3s23_aligned)                                                                             \
+    X(life_cpu_3d)                                                                                                \
+    X(life_cpu_3d_aligned)                                                                                        \
+    X(life_cpu_3d_b6s567)                                                                                         \
+    X(life_cpu_3d_b6s567_aligned)                                                                                 \
+    X(life_cpu_3d_plane)                                                                                          \
+    X(life_fill)

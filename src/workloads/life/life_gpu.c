@@ -4,7 +4,10 @@
  * LIFE_2D_GENS in 2D (LIFE_GROUP_2D_GENS on the group shape; the rest
  * two at a time, an odd last one alone), all
  * on queue 0 without waiting. A work-item walks a word column through a
- * segment of rows (2D) or planes (3D): see src/kernels/life_kernels.h. */
+ * segment of rows (2D) or planes (3D): see src/kernels/life_kernels.h. A
+ * device of the CPU shape (shape.h) runs that file's kernels for CPUs: a
+ * work-item walks a run of words, one generation a launch, or in 2D
+ * LIFE_CPU_2D_GENS (the rest one at a time). */
 #include "life_gpu.h"
 
 #include <stdio.h>
@@ -17,9 +20,28 @@
 #include "numbers.h"
 
 /* Work-items per group: a multiple of the warp; on CPU devices (PoCL) a
- * group is a loop on one core. */
+ * group is a loop on one core, and small groups share out evenly. */
 #define LIFE_GROUP_GPU 256u
-#define LIFE_GROUP_CPU 64u
+#define LIFE_GROUP_CPU 8u
+/* Work-items a launch should have on a CPU device, a compute unit's. */
+#define LIFE_ITEMS_CPU 256u
+
+/* Whether the device runs the kernels shaped for CPUs (shape.h; the
+ * LS_SHAPE_CPU kernels of src/kernels/life_kernels.h), which every choice
+ * of kernel and launch below follows: a CPU device forced to the group
+ * shape (LOCKSTEP_SHAPE=group) runs and is sized as a GPU of that shape. */
+static int cpu_shaped(const ls_gpu_info *info)
+{
+    return info->shape == LS_SHAPE_CPU;
+}
+
+/* Work-items a group for a device of this shape, at most its largest. */
+static uint32_t group_size(const ls_gpu_info *info)
+{
+    uint32_t group = cpu_shaped(info) ? LIFE_GROUP_CPU : LIFE_GROUP_GPU;
+    return group < info->max_group ? group : info->max_group;
+}
+
 /* Shortest walk of a work-item (rows in 2D, planes in 3D): two more are
  * read to start it. */
 #define LIFE_MIN_SEGMENT 9u
@@ -87,11 +109,12 @@ int life_gpu_start(ls_device *s, const life_grid *g, life_gpu_state **out, ls_er
  * two-generation walk gains from the shorter segments where 3D loses: on
  * the H200, 2D 65536^2 250.8 ms against 260.9, 3D 1024^3 145.4 against
  * 136.0, docs/perf/2026-11-22-h200-life-perf2-run2.log), few on a CPU
- * device, where a work-item's walk is a loop and warm-up is pure overhead. */
+ * device, where a work-item's walk is a loop and warm-up is pure overhead
+ * (enough groups of LIFE_GROUP_CPU that the cores share them evenly). */
 static uint64_t target_items(const ls_gpu_info *info, unsigned dims)
 {
-    return info->is_gpu ? (uint64_t)info->compute_units * (dims == 2 ? 8192u : 4096u)
-                        : (uint64_t)info->compute_units * LIFE_GROUP_CPU * 4u;
+    return !cpu_shaped(info) ? (uint64_t)info->compute_units * (dims == 2 ? 8192u : 4096u)
+                             : (uint64_t)info->compute_units * LIFE_ITEMS_CPU;
 }
 
 /* The many-generation kernel's target: one wave, `wave` work-items (the
@@ -102,7 +125,7 @@ static uint64_t target_items(const ls_gpu_info *info, unsigned dims)
  * as the device allows). A CPU device as target_items. */
 static uint64_t target_many_items(const ls_gpu_info *info, uint64_t wave, uint64_t columns)
 {
-    if (!info->is_gpu)
+    if (cpu_shaped(info))
         return target_items(info, 2);
     return wave < columns ? columns : wave / columns * columns;
 }
@@ -125,6 +148,34 @@ static uint32_t segment_length(uint64_t columns, uint32_t n, uint64_t target)
     return seg < n ? (uint32_t)seg : n;
 }
 
+/* The run of words a work-item of the CPU-shaped kernels takes at once
+ * (LIFE_CPU_LANES, src/kernels/life_kernels.h) on rows of row_words
+ * words: the default, halved while it is wider than a row or a row's runs
+ * (the last moved back to end with the row) would span more than a
+ * quarter more words than the row has, which are made twice. */
+static uint32_t life_cpu_lanes(uint32_t row_words)
+{
+    uint32_t lanes = LIFE_CPU_LANES_DEFAULT;
+    while (lanes > 1 &&
+           (lanes > row_words || (uint64_t)(row_words + lanes - 1) / lanes * lanes * 4 > (uint64_t)row_words * 5))
+        lanes /= 2;
+    return lanes;
+}
+
+/* Work-items of a launch of one generation that share a segment: one for
+ * each word (GPU shapes) or run of words (the CPU shape) of a row in 2D,
+ * and in 3D of each group of LIFE_GPU_3D_ROWS (LIFE_CPU_3D_ROWS) rows. */
+static uint64_t one_columns(const life_gpu_state *st, const ls_gpu_info *info)
+{
+    if (cpu_shaped(info)) {
+        uint32_t lanes = life_cpu_lanes(st->row_words);
+        uint64_t runs = (st->row_words + lanes - 1) / lanes;
+        return st->dims == 3 ? runs * ((st->ny + LIFE_CPU_3D_ROWS - 1) / LIFE_CPU_3D_ROWS) : runs;
+    }
+    return st->dims == 3 ? (uint64_t)st->row_words * ((st->ny + LIFE_GPU_3D_ROWS - 1) / LIFE_GPU_3D_ROWS)
+                         : st->row_words;
+}
+
 /* One generation from st->cur into st->next, two with a life_two_*
  * kernel (gens 2: runs of 32 work-items for every 30 words of a row), or
  * LIFE_2D_GENS with a life_many_* one (runs of 32 for every 32 - 2 margin
@@ -134,9 +185,7 @@ static int launch_step(life_gpu_state *st, ls_kernel *k, uint32_t gens, uint32_t
 {
     uint32_t birth = r.birth, survive = r.survive;
     uint32_t width = gens == 2 ? 30 : 32 - 2 * margin;
-    uint64_t columns = st->dims == 3 ? (uint64_t)st->row_words * ((st->ny + LIFE_GPU_3D_ROWS - 1) / LIFE_GPU_3D_ROWS)
-                       : gens > 1 ? 32u * (((uint64_t)st->row_words + width - 1) / width)
-                                  : st->row_words;
+    uint64_t columns = gens > 1 ? 32u * (((uint64_t)st->row_words + width - 1) / width) : one_columns(st, info);
     uint32_t n = st->dims == 3 ? st->nz : st->ny;
     uint64_t target = gens > 2 ? target_many_items(info, wave, columns) : target_items(info, st->dims);
     uint32_t seg = segment_length(columns, n, target);
@@ -164,9 +213,19 @@ static int default_rule_kernels(const life_gpu_state *st, life_rule r)
 
 /* The kernel for this grid and rule: the default rule of the dimension
  * as a constant, and the cheaper x seam when rows end on a word boundary;
- * on a bounded plane the one kernel for any rule and row. */
-static const char *kernel_name(const life_gpu_state *st, life_rule r)
+ * on a bounded plane the one kernel for any rule and row. Those of the
+ * device's shape: runs of words a work-item on CPUs, a word elsewhere. */
+static const char *kernel_name(const life_gpu_state *st, const ls_gpu_info *info, life_rule r)
 {
+    static const char *const cpu_names[2][2][2] = {
+        {{"life_cpu_2d", "life_cpu_2d_aligned"}, {"life_cpu_2d_b3s23", "life_cpu_2d_b3s23_aligned"}},
+        {{"life_cpu_3d", "life_cpu_3d_aligned"}, {"life_cpu_3d_b6s567", "life_cpu_3d_b6s567_aligned"}},
+    };
+    if (cpu_shaped(info)) {
+        if (st->bounded)
+            return st->dims == 3 ? "life_cpu_3d_plane" : "life_cpu_2d_plane";
+        return cpu_names[st->dims == 3][default_rule_kernels(st, r)][st->last_bits == 32];
+    }
     if (st->bounded)
         return st->dims == 3 ? "life_step_3d_plane" : "life_step_2d_plane";
     static const char *const names[2][2][2] = {
@@ -269,6 +328,20 @@ static const char *group_kernel_name(const life_gpu_state *st, const ls_gpu_info
     return names[default_rule_kernels(st, r)][st->last_bits == 32];
 }
 
+/* The CPU shape's 2D kernel of LIFE_CPU_2D_GENS generations a launch
+ * (life_cpu_many_2d_*), or NULL where it cannot run: a torus whose rows
+ * are of whole words, in the runs of LIFE_CPU_LANES_DEFAULT words it is
+ * built for (life_cpu_lanes). A grid larger than the caches then crosses
+ * the memory bus once every LIFE_CPU_2D_GENS generations, where the walk
+ * of one generation takes it across every generation. */
+static const char *cpu_many_kernel_name(const life_gpu_state *st, life_rule r)
+{
+    if (st->dims != 2 || st->bounded || st->last_bits != 32 ||
+        life_cpu_lanes(st->row_words) != LIFE_CPU_LANES_DEFAULT)
+        return NULL;
+    return default_rule_kernels(st, r) ? "life_cpu_many_2d_b3s23_aligned" : "life_cpu_many_2d_aligned";
+}
+
 /* Work-items a group of the 3D tile walk (life_tile_3d_*): a warp a
  * LIFE_GPU_3D_ROWS rows of its tile; its local memory. */
 #define LIFE_TILE_GROUP (32u * LIFE_GPU_3D_WARPS)
@@ -321,8 +394,10 @@ static int life_group_2d_variant(void)
 }
 
 /* The definitions that build rule r into the kernels that take any rule
- * (LIFE_FIXED_*, src/kernels/life_kernels.h), in buf; NULL where the
- * grid's kernels are the default rule's, which have it already. With the
+ * (LIFE_FIXED_*, src/kernels/life_kernels.h; not when with_rule is 0),
+ * and the CPU shape's run of words where rows are narrow (life_cpu_lanes),
+ * in buf; NULL where there are none: the grid's kernels are the default
+ * rule's, which have it already, and the program's defaults fit. With the
  * rule a constant the compiler folds its tree to what the rule needs: on
  * the H200, B36/S23 took 2.26 times B3/S23's time with the rule as kernel
  * arguments; in NVRTC 13.0's PTX for sm_90, life_many_2d_aligned is 3900
@@ -342,16 +417,22 @@ static int life_group_2d_variant(void)
  * built at run time anyway (PoCL 3.1: 0.5 s to build it, and 2.1 s to
  * compile a kernel at its first launch, against 0.6 s and 2.7 s without
  * the rule; PoCL keeps kernels in its cache directory for later runs). */
-static const char *rule_defines(const life_gpu_state *st, const ls_gpu_info *info, life_rule r, char *buf,
-                                size_t len)
+static const char *rule_defines(const life_gpu_state *st, const ls_gpu_info *info, life_rule r, int with_rule,
+                                char *buf, size_t len)
 {
-    int rule = !default_rule_kernels(st, r), n = 0;
+    int rule = with_rule && !default_rule_kernels(st, r), n = 0;
     int group_2d = st->dims == 2 && info->shape == LS_SHAPE_GROUP && life_group_2d_variant();
-    if (!rule && !(st->dims == 3 && life_3d_variant() && !info->prebuilt) && !group_2d)
+    /* The CPU shape's runs of words where a row is narrower than the
+     * program's default (life_cpu_lanes). */
+    uint32_t lanes = cpu_shaped(info) ? life_cpu_lanes(st->row_words) : LIFE_CPU_LANES_DEFAULT;
+    if (!rule && lanes == LIFE_CPU_LANES_DEFAULT && !(st->dims == 3 && life_3d_variant() && !info->prebuilt) &&
+        !group_2d)
         return NULL;
     if (rule)
         n = snprintf(buf, len, "LIFE_FIXED_DIMS=%u LIFE_FIXED_BIRTH=0x%x LIFE_FIXED_SURVIVE=0x%x", st->dims,
                      (unsigned)r.birth, (unsigned)r.survive);
+    if (lanes != LIFE_CPU_LANES_DEFAULT && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, " LIFE_CPU_LANES=%u", (unsigned)lanes);
     /* The launches this driver lays out, which a variant build changes
      * (-Dc_args=-DLIFE_2D_GENS=N, src/algo/life.h): a program built at run
      * time would otherwise have the defaults. In 3D also without a rule
@@ -377,17 +458,22 @@ static const char *rule_defines(const life_gpu_state *st, const ls_gpu_info *inf
 
 /* Kernel `name` of the life program with `defines` built in where the
  * backend can build them (gpu.h's kernel_with), else the one that takes
- * the rule as arguments: both take the same arguments.
- * LOCKSTEP_DEBUG_LIFE_RULE_ARGS=1 takes the latter on every backend, as
- * CUDA does without NVRTC, for the tests. */
+ * the rule as arguments: both take the same arguments. */
 static int life_kernel(life_gpu_state *st, const char *defines, const char *name, ls_kernel **out, ls_error *err)
 {
-    const char *debug = getenv("LOCKSTEP_DEBUG_LIFE_RULE_ARGS");
-    int rule_args = debug && strcmp(debug, "1") == 0;
     *out = NULL;
-    if (defines && !rule_args && ls_gpu_kernel_with(st->s, "life", defines, name, out, err) != 0)
+    if (defines && ls_gpu_kernel_with(st->s, "life", defines, name, out, err) != 0)
         return -1;
     return *out ? 0 : ls_gpu_kernel(st->s, "life", name, out, err);
+}
+
+/* LOCKSTEP_DEBUG_LIFE_RULE_ARGS=1: the kernels take the rule as arguments
+ * on every backend, as CUDA's do without NVRTC, for the tests (the other
+ * definitions of rule_defines still apply). */
+static int rule_args_forced(void)
+{
+    const char *debug = getenv("LOCKSTEP_DEBUG_LIFE_RULE_ARGS");
+    return debug && strcmp(debug, "1") == 0;
 }
 
 /* The kernels of a run of rule r: one generation a launch, two, and
@@ -397,6 +483,7 @@ typedef struct life_kernels {
     ls_gpu_info info;
     uint32_t group;
     ls_kernel *one, *two, *many, *tile;
+    uint32_t many_gens;  /* generations a launch of `many` */
     uint32_t margin;     /* life_many_margin */
     uint64_t wave;       /* work-items of one wave of `many` on the device */
     uint64_t tile_wave;  /* groups of one wave of `tile` */
@@ -422,19 +509,21 @@ static int find_group_2d(life_gpu_state *st, life_rule r, const char *defines, l
 static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_error *err)
 {
     ls_gpu_info_of(st->s, &ks->info);
-    ks->group = ks->info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
-    if (ks->group > ks->info.max_group)
-        ks->group = ks->info.max_group;
-    const char *two_name = two_kernel_name(st, r, ks->group), *many_name = many_kernel_name(st, &ks->info, r, ks->group);
-    const char *tile_name = tile_kernel_name(st, &ks->info, r);
+    ks->group = group_size(&ks->info);
+    /* The CPU shape's kernels: one generation a launch, and in 2D
+     * LIFE_CPU_2D_GENS where they can. */
+    int cpu = cpu_shaped(&ks->info);
+    const char *two_name = cpu ? NULL : two_kernel_name(st, r, ks->group);
+    const char *many_name = cpu ? cpu_many_kernel_name(st, r) : many_kernel_name(st, &ks->info, r, ks->group);
+    const char *tile_name = cpu ? NULL : tile_kernel_name(st, &ks->info, r);
     char buf[192];
-    const char *defines = rule_defines(st, &ks->info, r, buf, sizeof buf);
+    const char *defines = rule_defines(st, &ks->info, r, !rule_args_forced(), buf, sizeof buf);
     uint32_t per_unit = 1, tile_per_unit = 1; /* groups of the many-generation kernels a compute unit holds */
     ks->two = NULL;
     ks->many = NULL;
     ks->tile = NULL;
     if (find_group_2d(st, r, defines, ks, err) != 0 ||
-        life_kernel(st, defines, kernel_name(st, r), &ks->one, err) != 0 ||
+        life_kernel(st, defines, kernel_name(st, &ks->info, r), &ks->one, err) != 0 ||
         (two_name && life_kernel(st, defines, two_name, &ks->two, err) != 0) ||
         (many_name && life_kernel(st, defines, many_name, &ks->many, err) != 0) ||
         (tile_name && life_kernel(st, defines, tile_name, &ks->tile, err) != 0) ||
@@ -443,6 +532,7 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
          ls_gpu_groups_per_unit(st->s, ks->tile, LIFE_TILE_GROUP, LIFE_TILE_LOCAL_BYTES, &tile_per_unit, err) != 0))
         return -1;
     ks->margin = life_many_margin(st);
+    ks->many_gens = cpu ? LIFE_CPU_2D_GENS : LIFE_2D_GENS;
     ks->wave = (uint64_t)ks->info.compute_units * per_unit * ks->group;
     ks->tile_wave = (uint64_t)ks->info.compute_units * tile_per_unit;
     return 0;
@@ -457,8 +547,8 @@ static int launch_tile(life_gpu_state *st, const life_kernels *ks, life_rule r, 
 {
     uint32_t birth = r.birth, survive = r.survive;
     uint32_t tiles = (st->ny + LIFE_GPU_3D_TILE_OUT - 1) / LIFE_GPU_3D_TILE_OUT;
-    uint64_t target = ks->info.is_gpu ? (ks->tile_wave < tiles ? tiles : ks->tile_wave / tiles * tiles)
-                                      : (uint64_t)ks->info.compute_units * 2u;
+    uint64_t target = !cpu_shaped(&ks->info) ? (ks->tile_wave < tiles ? tiles : ks->tile_wave / tiles * tiles)
+                                             : (uint64_t)ks->info.compute_units * 2u;
     uint32_t seg = segment_length(tiles, st->nz, target);
     ls_arg args[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
                      LS_ARG(st->nz), LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(tiles), LS_ARG(birth),
@@ -491,7 +581,28 @@ static int launch_group_2d(life_gpu_state *st, const life_kernels *ks, life_rule
     return ls_gpu_launch(st->s, ks->group_2d, &l, err);
 }
 
-/* Queues `steps` generations with the kernels ks: LIFE_2D_GENS (2D;
+/* LIFE_CPU_2D_GENS generations from st->cur into st->next with the CPU
+ * shape's walk of several (ks->many): a work-item a run of
+ * LIFE_CPU_LANES_DEFAULT words storing all but its two end words, and a
+ * segment of rows, as many as LIFE_ITEMS_CPU work-items a compute unit
+ * allow but at least LIFE_CPU_MANY_SEGMENT rows: a segment reads 4
+ * LIFE_CPU_2D_GENS - 2 rows more than it stores. */
+#define LIFE_CPU_MANY_SEGMENT (32u * LIFE_CPU_2D_GENS)
+static int launch_cpu_many(life_gpu_state *st, const life_kernels *ks, life_rule r, ls_error *err)
+{
+    uint32_t birth = r.birth, survive = r.survive;
+    uint64_t columns = (st->row_words + LIFE_CPU_LANES_DEFAULT - 3) / (LIFE_CPU_LANES_DEFAULT - 2);
+    uint32_t seg = segment_length(columns, st->ny, (uint64_t)ks->info.compute_units * LIFE_ITEMS_CPU);
+    if (seg < LIFE_CPU_MANY_SEGMENT)
+        seg = LIFE_CPU_MANY_SEGMENT < st->ny ? LIFE_CPU_MANY_SEGMENT : st->ny;
+    uint32_t items = (uint32_t)(columns * ((st->ny + seg - 1) / seg));
+    ls_arg args[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
+                     LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(items), LS_ARG(birth), LS_ARG(survive)};
+    ls_launch l = {(items + ks->group - 1) / ks->group, ks->group, 0, 0, args, (int)(sizeof args / sizeof args[0])};
+    return ls_gpu_launch(st->s, ks->many, &l, err);
+}
+
+/* Queues `steps` generations with the kernels ks: ks->many_gens (2D;
  * LIFE_GROUP_2D_GENS with the group shape's walk) or LIFE_GPU_3D_DEPTH
  * (3D) a launch while that many are left, then two, then one. */
 static int launch_steps(life_gpu_state *st, const life_kernels *ks, life_rule r, uint64_t steps, ls_error *err)
@@ -500,13 +611,18 @@ static int launch_steps(life_gpu_state *st, const life_kernels *ks, life_rule r,
         uint64_t left = steps - i;
         int tile = ks->tile && left >= LIFE_GPU_3D_DEPTH;
         int group_2d = ks->group_2d && left >= LIFE_GROUP_2D_GENS;
-        gens = group_2d ? LIFE_GROUP_2D_GENS
-               : tile   ? LIFE_GPU_3D_DEPTH
-               : ks->many && left >= LIFE_2D_GENS ? LIFE_2D_GENS : ks->two && left >= 2 ? 2 : 1;
+        gens = group_2d                               ? LIFE_GROUP_2D_GENS
+               : tile                              ? LIFE_GPU_3D_DEPTH
+               : ks->many && left >= ks->many_gens ? ks->many_gens
+               : ks->two && left >= 2              ? 2
+                                                   : 1;
         ls_kernel *k = gens > 2 ? ks->many : gens == 2 ? ks->two : ks->one;
-        if (group_2d ? launch_group_2d(st, ks, r, err) != 0
-            : tile   ? launch_tile(st, ks, r, err) != 0
-                     : launch_step(st, k, (uint32_t)gens, ks->margin, ks->group, &ks->info, ks->wave, r, err) != 0)
+        int rc = group_2d                              ? launch_group_2d(st, ks, r, err)
+                 : tile                                ? launch_tile(st, ks, r, err)
+                 : gens > 2 && cpu_shaped(&ks->info) ? launch_cpu_many(st, ks, r, err)
+                                                       : launch_step(st, k, (uint32_t)gens, ks->margin, ks->group,
+                                                                     &ks->info, ks->wave, r, err);
+        if (rc != 0)
             return -1;
         ls_buf *t = st->cur;
         st->cur = st->next;
@@ -585,9 +701,7 @@ int life_gpu_fill(life_gpu_state *st, uint32_t first, uint32_t count, uint64_t r
 {
     ls_gpu_info info;
     ls_gpu_info_of(st->s, &info);
-    uint32_t group = info.is_gpu ? LIFE_GROUP_GPU : LIFE_GROUP_CPU;
-    if (group > info.max_group)
-        group = info.max_group;
+    uint32_t group = group_size(&info);
     uint64_t off = (uint64_t)first * plane_rows(st) * st->row_words;
     uint64_t words = (uint64_t)count * plane_rows(st) * st->row_words;
     /* A few waves of groups a compute unit; the kernel strides over the rest. */
