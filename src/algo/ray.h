@@ -28,7 +28,14 @@
 
 #include "philox.h"
 
-#if defined(__OPENCL_C_VERSION__) || defined(__CUDACC__)
+#if defined(LS_SHAPE_CPU) && LS_SHAPE == LS_SHAPE_CPU && defined(__OPTIMIZE__)
+/* OpenCL's CPU kernel shape (src/kernels/dialect.h, included first):
+ * PoCL's sqrt is a call into its library, which keeps the lanes' loops
+ * (ray_render.h) from vectorizing; LLVM's square root is the same
+ * correctly rounded operation (one vsqrtps for the lanes). Not in an
+ * unoptimized build (Oclgrind's), whose interpreter lacks LLVM's. */
+#define RAY_SQRT(x) __builtin_sqrtf(x)
+#elif defined(__OPENCL_C_VERSION__) || defined(__CUDACC__)
 #define RAY_SQRT(x) sqrt(x)
 #else
 #include <math.h>

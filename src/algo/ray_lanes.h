@@ -28,7 +28,11 @@
  *                                    nothing: a compiler that vectorizes
  *                                    on its own)
  *   RAY_LANES_SIMD_WINDOW            the same for union_window's loop,
- *                                    with its min and max reductions */
+ *                                    with its min and max reductions
+ *   RAY_LANES_MIN, RAY_LANES_MAX     (acc, use, v): acc, or v where use is
+ *                                    set and v is below (above) it: those
+ *                                    reductions, in a form the compiler
+ *                                    recognizes */
 #ifndef LOCKSTEP_ALGO_RAY_LANES_H
 #define LOCKSTEP_ALGO_RAY_LANES_H
 
@@ -45,6 +49,10 @@
 #endif
 #ifndef RAY_LANES_SIMD_WINDOW
 #define RAY_LANES_SIMD_WINDOW
+#endif
+#ifndef RAY_LANES_MIN
+#define RAY_LANES_MIN(acc, use, v) ((use) && (v) < (acc) ? (v) : (acc))
+#define RAY_LANES_MAX(acc, use, v) ((use) && (v) > (acc) ? (v) : (acc))
 #endif
 
 /* The rays of all lanes, structure of arrays. */
@@ -88,10 +96,10 @@ RAY_LANES_SIMD_WINDOW
     for (int i = 0; i < RAY_LANES; i++) {
         ray_window_box w = ray_window(lane_o(r, i), lane_d(r, i));
         int use = want[i] && w.kmax >= w.kmin && w.jmax >= w.jmin;
-        kmin = use && w.kmin < kmin ? w.kmin : kmin;
-        kmax = use && w.kmax > kmax ? w.kmax : kmax;
-        jmin = use && w.jmin < jmin ? w.jmin : jmin;
-        jmax = use && w.jmax > jmax ? w.jmax : jmax;
+        kmin = RAY_LANES_MIN(kmin, use, w.kmin);
+        kmax = RAY_LANES_MAX(kmax, use, w.kmax);
+        jmin = RAY_LANES_MIN(jmin, use, w.jmin);
+        jmax = RAY_LANES_MAX(jmax, use, w.jmax);
     }
     u->kmin = kmin;
     u->kmax = kmax;

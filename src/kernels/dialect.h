@@ -140,7 +140,13 @@
  * for the whole program (-cl-nv-maxrregcount): a source that defines
  * LS_REGISTERS_128 is built with 128 there (cl_quirks_table in
  * backends/opencl/cl_backend.c), the cap LS_MAX_GROUP_FIT(256, 2) means,
- * and every other program keeps its compiler's choice. */
+ * and every other program keeps its compiler's choice.
+ *
+ * The CPU shape (OpenCL on a CPU): LS_MULHI32 is the high word of the
+ * 64-bit product there, and a source that defines LS_CPU_INLINE before
+ * including this file has every LS_FN and LS_DEVICE function inlined
+ * there (where the compiler optimizes), for loops over vector lanes that
+ * vectorize only without calls in them. */
 #ifndef LOCKSTEP_KERNELS_DIALECT_H
 #define LOCKSTEP_KERNELS_DIALECT_H
 
@@ -195,6 +201,18 @@
  * high word is the same number. */
 #undef LS_MULHI32
 #define LS_MULHI32(a, b) ((ls_u32)(((ls_u64)(ls_u32)(a) * (ls_u32)(b)) >> 32))
+#if defined(LS_CPU_INLINE) && defined(__OPTIMIZE__)
+/* A source that defines LS_CPU_INLINE (the raytracer's) has every LS_FN
+ * and LS_DEVICE function inlined on the CPU shape: its loops over vector
+ * lanes vectorize only when every call in their bodies is inlined, and
+ * PoCL's inliner kept the larger ones (a Philox block, a nearest hit) as
+ * calls. Not in an unoptimized build (Oclgrind's), where inlining at -O0
+ * leaves LLVM intrinsics its interpreter lacks. */
+#undef LS_FN
+#define LS_FN static inline __attribute__((always_inline))
+#undef LS_DEVICE
+#define LS_DEVICE static inline __attribute__((always_inline))
+#endif
 #endif
 #if LS_SHAPE == LS_SHAPE_WARP
 #ifndef LS_NV_PTX

@@ -6,6 +6,7 @@
  * the host's under the rule) and finds hits through the lattice window,
  * which gives the same hit as all 49 spheres bit for bit (ray.h). */
 #define LS_EXACT_FP
+#define LS_CPU_INLINE
 #include "dialect.h"
 #include "ray.h"
 

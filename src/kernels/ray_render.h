@@ -21,6 +21,59 @@
  * The host sizes per_group so that a round holds whole pixels (or one
  * pixel needs several rounds) and 3 per_group <= group size;
  * `colours` holds 3 * round floats. */
+#if LS_SHAPE == LS_SHAPE_CPU
+/* The CPU shape (src/shape.h): a group is a loop over its work-items on
+ * one core, which PoCL vectorizes only where the loop's body has no loop
+ * of its own, and a path's body has several. So a work-item renders
+ * tiles of RAY_LANES consecutive pixels with ray_lanes.h, as OpenMP's
+ * threads do: the lanes side by side in its private arrays, whose loops
+ * the OpenCL compiler vectorizes (one vector test a sphere for all
+ * lanes); the same additions in the same order, so the same bits.
+ * Work-item gid renders pixels first + 16 gid .. first + 16 gid + 15 (of
+ * the range's count); per_group and round are the other shapes'. */
+typedef struct {
+    ls_u64 seed;
+    ray_camera camera;
+} ray_tile_job;
+#define RAY_LANES_JOB ray_tile_job
+/* union_window's bounds as a compare and select of a candidate that is
+ * the identity where unused: a reduction LLVM vectorizes, where PoCL left
+ * the C form (`use` folded into the compare) scalar. Written as macros:
+ * as functions, or as min() and max(), Intel's runtime ran ray 1.4 times
+ * as long. */
+#define RAY_LANES_MIN(acc, use, v) (((use) ? (v) : INT_MAX) < (acc) ? ((use) ? (v) : INT_MAX) : (acc))
+#define RAY_LANES_MAX(acc, use, v) (((use) ? (v) : INT_MIN) > (acc) ? ((use) ? (v) : INT_MIN) : (acc))
+#include "ray_lanes.h"
+
+LS_KERNEL void RAY_KERNEL(ls_u64 seed, ls_u32 width, ls_u32 height, ls_u32 samples, ls_u64 first, ls_u64 count,
+                          ls_u32 per_group, ls_u32 round, LS_GLOBAL ls_u8 *rgb)
+{
+    (void)per_group, (void)round;
+    ls_u64 at = ls_gid() * RAY_LANES;
+    if (at >= count)
+        return;
+    ray_tile_job job;
+    job.seed = seed;
+    job.camera = ray_camera_make(width, height);
+    int n = count - at < RAY_LANES ? (int)(count - at) : RAY_LANES;
+    ls_u32 pixel[RAY_LANES];
+    float px[RAY_LANES], py[RAY_LANES], sx[RAY_LANES], sy[RAY_LANES], sz[RAY_LANES];
+    for (int i = 0; i < RAY_LANES; i++) {
+        /* Lanes past the end repeat the last pixel; their bytes are dropped. */
+        pixel[i] = (ls_u32)(first + at + (ls_u64)(i < n ? i : n - 1));
+        ray_pixel_xy(width, height, pixel[i], &px[i], &py[i]);
+        sx[i] = sy[i] = sz[i] = 0.0f;
+    }
+    for (ls_u32 s = 0; s < samples; s++)
+        sample_lanes(&job, pixel, px, py, s, sx, sy, sz);
+    for (int i = 0; i < n; i++) {
+        LS_GLOBAL ls_u8 *out = rgb + 3u * (at + (ls_u64)i);
+        out[0] = (ls_u8)ray_byte(ray_channel(sx[i], samples));
+        out[1] = (ls_u8)ray_byte(ray_channel(sy[i], samples));
+        out[2] = (ls_u8)ray_byte(ray_channel(sz[i], samples));
+    }
+}
+#else
 LS_KERNEL void RAY_KERNEL(ls_u64 seed, ls_u32 width, ls_u32 height, ls_u32 samples, ls_u64 first, ls_u64 count,
                           ls_u32 per_group, ls_u32 round, LS_GLOBAL ls_u8 *rgb LS_DYNAMIC_LOCAL_PARAM(float, colours))
 {
@@ -70,3 +123,4 @@ LS_KERNEL void RAY_KERNEL(ls_u64 seed, ls_u32 width, ls_u32 height, ls_u32 sampl
     if (q < npix)
         rgb[3u * (p0 + q) + c] = (ls_u8)ray_byte(ray_channel(sum, samples));
 }
+#endif

@@ -13,8 +13,10 @@
  * colours, 2048 groups for the 512x512 card, about 16 waves on the H200.
  * Measured there (docs/perf/2026-11-22-h200-ray-v2.log, exact mode):
  * 0.93 ms, against 0.95 ms for 64/256, 1.05 ms for 64/512, 1.10 ms for
- * 32/256 and 1.25 ms for 64/1024. On CPU devices (PoCL) a group is a loop
- * on one core, and 16 balance the cores well. */
+ * 32/256 and 1.25 ms for 64/1024. On CPU devices running that kernel (the
+ * group shape) a group is a loop on one core, and 16 balance the cores
+ * well. The CPU shape's kernel renders a tile of RAY_LANES pixels a
+ * work-item, in groups of one (ray_render.h). */
 #define RAY_GROUP_GPU 128u
 #define RAY_GROUP_CPU 16u
 #define RAY_ROUND 512u
@@ -49,6 +51,8 @@ int ray_gpu_range(ls_device *s, const ray_job *job, uint64_t first, uint64_t cou
                      LS_ARG(count), LS_ARG(per_group), LS_ARG(round),  LS_ARG_BUF(d_rgb)};
     ls_launch l = {(count + per_group - 1) / per_group, group, 3 * sizeof(float) * round, 0, args,
                    (int)(sizeof args / sizeof args[0])};
+    if (info.shape == LS_SHAPE_CPU)
+        l = (ls_launch){(count + RAY_LANES - 1) / RAY_LANES, 1, 0, 0, args, (int)(sizeof args / sizeof args[0])};
     int rc = ls_gpu_timer_start(s, err);
     if (rc == 0)
         rc = ls_gpu_launch(s, k, &l, err);
