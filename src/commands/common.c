@@ -38,9 +38,15 @@ int ls_cmd_end(int rc)
 {
     const char *how = getenv("LOCKSTEP_DEBUG_EXIT");
     int quick = left_open && rc == 0;
+#ifdef LS_LEAK_SANITIZER
+    const char *why_handlers = " (a leak-sanitizer build: they check for leaks)";
+#else
+    const char *why_handlers = "";
+#endif
     if (how && strcmp(how, "say") == 0)
-        fprintf(stderr, "lockstep: %s\n", quick ? "ended with the devices left to the process's end"
-                                                  : "ended through the exit handlers");
+        fprintf(stderr, "lockstep: %s%s\n",
+                quick ? "ended with the devices left to the process's end" : "ended through the exit handlers",
+                quick ? "" : why_handlers);
     if (!quick)
         return rc;
     if (__gcov_dump)
