@@ -418,30 +418,41 @@ static void test_next_2d(void)
     check(same, "life_next_2d is life_rule_2d for every sum and self, 4105 rules");
 }
 
-/* life_next_b6s567 against life_cube_sum + life_rule_3d for every input:
- * 13 bits (three redundant plane sums of four words and self), 256 words
- * of 32. The reference takes the same sums made whole (life_plane_sum's
- * four planes) from y0 + 2 (y1 + y2) + 4 y3. */
+/* Word `word` of all 2^13 inputs of a 3x3x3 decision, 32 a word: three
+ * redundant plane sums (life_plane_sum_redundant: y0 + 2 (y1 + y2) + 4
+ * y3) in in[0..11] and self in in[12]; and their 3x3x3 sum by the
+ * reference, life_cube_sum of the same sums made whole (life_plane_sum's
+ * four planes). */
+static void cube_inputs(uint32_t word, uint32_t in[13], uint32_t *s0, uint32_t *s1, uint32_t *s2, uint32_t *s3,
+                        uint32_t *s4)
+{
+    uint32_t whole[12];
+    for (uint32_t k = 0; k < 13; k++)
+        in[k] = 0;
+    for (uint32_t bit = 0; bit < 32; bit++)
+        for (uint32_t k = 0; k < 13; k++)
+            in[k] |= ((word * 32 + bit) >> k & 1u) << bit;
+    for (uint32_t p = 0; p < 3; p++) {
+        const uint32_t *y = in + 4 * p;
+        uint32_t carry = y[1] & y[2];
+        whole[4 * p] = y[0];
+        whole[4 * p + 1] = y[1] ^ y[2];
+        whole[4 * p + 2] = y[3] ^ carry;
+        whole[4 * p + 3] = y[3] & carry;
+    }
+    life_cube_sum(whole[0], whole[1], whole[2], whole[3], whole[4], whole[5], whole[6], whole[7], whole[8], whole[9],
+                  whole[10], whole[11], s0, s1, s2, s3, s4);
+}
+
+/* life_next_b6s567 against life_cube_sum + life_rule_3d for every input
+ * (cube_inputs, 256 words of 32). */
 static void test_next_b6s567(void)
 {
     life_rule r = {LIFE_B6S567_BIRTH, LIFE_B6S567_SURVIVE};
     int same = 1;
     for (uint32_t word = 0; word < 256; word++) {
-        uint32_t in[13] = {0}, whole[12];
-        for (uint32_t bit = 0; bit < 32; bit++)
-            for (uint32_t k = 0; k < 13; k++)
-                in[k] |= ((word * 32 + bit) >> k & 1u) << bit;
-        for (uint32_t p = 0; p < 3; p++) {
-            const uint32_t *y = in + 4 * p;
-            uint32_t carry = y[1] & y[2];
-            whole[4 * p] = y[0];
-            whole[4 * p + 1] = y[1] ^ y[2];
-            whole[4 * p + 2] = y[3] ^ carry;
-            whole[4 * p + 3] = y[3] & carry;
-        }
-        uint32_t s0, s1, s2, s3, s4;
-        life_cube_sum(whole[0], whole[1], whole[2], whole[3], whole[4], whole[5], whole[6], whole[7], whole[8],
-                      whole[9], whole[10], whole[11], &s0, &s1, &s2, &s3, &s4);
+        uint32_t in[13], s0, s1, s2, s3, s4;
+        cube_inputs(word, in, &s0, &s1, &s2, &s3, &s4);
         uint32_t want = life_rule_3d(r, in[12], s0, s1, s2, s3, s4);
         same &= life_next_b6s567(in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9], in[10], in[11],
                                  in[12]) == want;
@@ -485,21 +496,8 @@ static void test_zpair(void)
                                       {0x5555555u, 0x1u}};
     int same = 1;
     for (uint32_t word = 0; word < 256; word++) {
-        uint32_t in[13] = {0}, whole[12];
-        for (uint32_t bit = 0; bit < 32; bit++)
-            for (uint32_t k = 0; k < 13; k++)
-                in[k] |= ((word * 32 + bit) >> k & 1u) << bit;
-        for (uint32_t p = 0; p < 3; p++) {
-            const uint32_t *y = in + 4 * p;
-            uint32_t carry = y[1] & y[2];
-            whole[4 * p] = y[0];
-            whole[4 * p + 1] = y[1] ^ y[2];
-            whole[4 * p + 2] = y[3] ^ carry;
-            whole[4 * p + 3] = y[3] & carry;
-        }
-        uint32_t s0, s1, s2, s3, s4;
-        life_cube_sum(whole[0], whole[1], whole[2], whole[3], whole[4], whole[5], whole[6], whole[7], whole[8],
-                      whole[9], whole[10], whole[11], &s0, &s1, &s2, &s3, &s4);
+        uint32_t in[13], s0, s1, s2, s3, s4;
+        cube_inputs(word, in, &s0, &s1, &s2, &s3, &s4);
         for (uint32_t role = 0; role < 3; role++) {
             const uint32_t *P = in + 4 * ((role + 1) % 3), *Q = in + 4 * ((role + 2) % 3), *R = in + 4 * role;
             uint32_t a, h, H, o, t, f1, f2;
