@@ -143,30 +143,31 @@ EXACT_REFUSALS = {
 REFUSAL = 'CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT'
 
 
+def kernel_headers():
+    """(program, text) of each src/kernels/NAME_kernels.h."""
+    for path in sorted(glob.glob(os.path.join(ROOT, 'src', 'kernels', '*_kernels.h'))):
+        yield os.path.basename(path)[:-len('_kernels.h')], open(path).read()
+
+
+def listed(text, macro):
+    """The kernel names an X-macro `#define MACRO(X) X(a) X(b) ...` lists, or None without it."""
+    found = re.search(r'#define %s\(X\)((?:[^\n]*\\\n)*[^\n]*)' % macro, text)
+    return re.findall(r'X\((\w+)\)', found.group(1)) if found else None
+
+
 def programs():
     """{program: (kernel names, under the exact rule)} from src/kernels/NAME_kernels.h:
     LS_PROGRAM_KERNELS's, and LS_GROUP_SHAPE_KERNELS's (the group shape's only)."""
-    out = {}
-    for path in sorted(glob.glob(os.path.join(ROOT, 'src', 'kernels', '*_kernels.h'))):
-        text = open(path).read()
-        names = []
-        for macro in ('LS_PROGRAM_KERNELS', 'LS_GROUP_SHAPE_KERNELS'):
-            listed = re.search(r'#define %s\(X\)((?:[^\n]*\\\n)*[^\n]*)' % macro, text)
-            names += re.findall(r'X\((\w+)\)', listed.group(1)) if listed else []
-        name = os.path.basename(path)[:-len('_kernels.h')]
-        out[name] = (names, re.search(r'^#define LS_EXACT_FP\b', text, re.M) is not None)
-    return out
+    return {name: ((listed(text, 'LS_PROGRAM_KERNELS') or []) + (listed(text, 'LS_GROUP_SHAPE_KERNELS') or []),
+                   re.search(r'^#define LS_EXACT_FP\b', text, re.M) is not None)
+            for name, text in kernel_headers()}
 
 
 def cpu_shape_kernels():
     """{program: its CPU-shaped kernels' names} from src/kernels/NAME_kernels.h
     (LS_PROGRAM_KERNELS_CPU: entry points only the CPU shape's program has)."""
-    out = {}
-    for path in sorted(glob.glob(os.path.join(ROOT, 'src', 'kernels', '*_kernels.h'))):
-        listed = re.search(r'#define LS_PROGRAM_KERNELS_CPU\(X\)((?:[^\n]*\\\n)*[^\n]*)', open(path).read())
-        if listed:
-            out[os.path.basename(path)[:-len('_kernels.h')]] = re.findall(r'X\((\w+)\)', listed.group(1))
-    return out
+    return {name: kernels for name, text in kernel_headers()
+            if (kernels := listed(text, 'LS_PROGRAM_KERNELS_CPU')) is not None}
 
 
 def oclgrind(args, env=None):
