@@ -42,11 +42,10 @@ echo "== $ngpu GPUs on this host"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-# The timer: NAME ENV... -- COMMAND..., the output file OUT (if any)
-# removed before each run; a warm-up, then 5 runs; each run's seconds and
-# the median.
-cat > "$dir/whole.py" <<'EOF'
-import os, statistics, subprocess, sys, time
+# What both timers below take: NAME ENV... -- COMMAND...; $WHOLE_RM, the
+# output file the command makes, removed before each run.
+cat > "$dir/command_line.py" <<'EOF'
+import os, sys
 name = sys.argv[1]
 args = sys.argv[2:]
 cut = args.index('--')
@@ -56,6 +55,11 @@ for kv in args[:cut]:
     env[k] = v
 cmd = args[cut + 1:]
 rm = os.environ.get('WHOLE_RM')
+EOF
+# The timer: a warm-up, then 5 runs; each run's seconds and the median.
+cat > "$dir/whole.py" <<'EOF'
+import os, statistics, subprocess, sys, time
+from command_line import name, env, cmd, rm
 times, rc, warm = [], 0, 0.0
 for i in range(6):
     if rm and os.path.exists(rm):
@@ -77,15 +81,7 @@ EOF
 # text line, the sum of the phases, since_start, the whole from outside.
 cat > "$dir/timings.py" <<'EOF'
 import json, os, subprocess, sys, time
-name = sys.argv[1]
-args = sys.argv[2:]
-cut = args.index('--')
-env = dict(os.environ)
-for kv in args[:cut]:
-    k, v = kv.split('=', 1)
-    env[k] = v
-cmd = args[cut + 1:]
-rm = os.environ.get('WHOLE_RM')
+from command_line import name, env, cmd, rm
 if rm and os.path.exists(rm):
     os.unlink(rm)
 t = time.perf_counter()
