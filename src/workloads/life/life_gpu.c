@@ -345,7 +345,25 @@ static const char *cpu_many_kernel_name(const life_gpu_state *st, life_rule r)
 /* Work-items a group of the 3D tile walk (life_tile_3d_*): a warp a
  * LIFE_GPU_3D_ROWS rows of its tile; its local memory. */
 #define LIFE_TILE_GROUP (32u * LIFE_GPU_3D_WARPS)
-#define LIFE_TILE_LOCAL_BYTES ((size_t)LIFE_GPU_3D_LOCAL_WORDS * sizeof(uint32_t))
+
+/* The local memory a group of the tile walk uses on this device, of the
+ * kernel's layout (LIFE_GPU_3D_LOCAL_WORDS in life.h): the halo, then
+ * the planes read ahead where the device copies without registers
+ * (dialect.h's LS_ASYNC_COPY: CUDA, whose kernels are prebuilt; never
+ * OpenCL), or ls_shuffle's buffer where work-items do not shuffle, or
+ * nothing more. A launch that gave NVIDIA's OpenCL the whole 48 KiB where
+ * the kernel uses the halo's 32 could not start there
+ * (CL_OUT_OF_RESOURCES: its limit of 48 KiB counts the program's byte of
+ * static local memory too). */
+static size_t tile_local_bytes(const ls_gpu_info *info)
+{
+    size_t words = LIFE_GPU_3D_HALO_WORDS;
+    if (info->prebuilt)
+        words = LIFE_GPU_3D_LOCAL_WORDS;
+    else if (!ls_shape_shuffles(info->shape))
+        words += LIFE_GPU_3D_SHUFFLE_WORDS;
+    return words * sizeof(uint32_t);
+}
 
 /* The 3D kernel that makes LIFE_GPU_3D_DEPTH generations a pass (the tile
  * walk), or NULL where there is none (LIFE_GPU_3D_DEPTH 1) or it cannot
@@ -357,19 +375,19 @@ static const char *cpu_many_kernel_name(const life_gpu_state *st, life_rule r)
  * slower than one generation a launch, every work-item's state crossing
  * every barrier (fewer barriers, one shuffle for both levels' rows, were
  * slower still: docs/perf/README.md, issue 28). And only as nvcc builds it
- * (ls_gpu_info.prebuilt): NVIDIA's OpenCL, which builds it at run time
- * under its cap of 128 registers for the whole program, could not start
- * a group of 16 warps (CL_OUT_OF_RESOURCES) and ran groups of 8 slower
- * than the walk of one generation (docs/perf/README.md, 2026-11-26,
- * seventh session). LOCKSTEP_DEBUG_LIFE_MANY=1 runs it wherever it can
- * run, for the tests. */
+ * (ls_gpu_info.prebuilt): on NVIDIA's OpenCL, which has no asynchronous
+ * copies (LS_ASYNC_COPY) and builds it under its cap of 128 registers for
+ * the whole program, where it spills, it made 1024^3 x 1024 in 109.9 ms
+ * against the one-generation walk's 110.4 (docs/perf/README.md,
+ * 2026-11-28, tenth session): the same time for a kernel that needs more.
+ * LOCKSTEP_DEBUG_LIFE_MANY=1 runs it wherever it can run, for the tests. */
 static const char *tile_kernel_name(const life_gpu_state *st, const ls_gpu_info *info, life_rule r)
 {
     static const char *const names[2][2] = {{"life_tile_3d", "life_tile_3d_aligned"},
                                             {"life_tile_3d_b6s567", "life_tile_3d_b6s567_aligned"}};
     if (LIFE_GPU_3D_DEPTH < 2 || st->dims != 3 || st->row_words > 32 ||
         (uint64_t)st->row_words * sizeof(uint32_t) * st->ny > UINT32_MAX || info->max_group < LIFE_TILE_GROUP ||
-        info->local_bytes < LIFE_TILE_LOCAL_BYTES ||
+        info->local_bytes < tile_local_bytes(info) ||
         ((!ls_shape_shuffles(info->shape) || !info->prebuilt) && !many_forced()))
         return NULL;
     if (st->bounded)
@@ -529,7 +547,8 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
         (tile_name && life_kernel(st, defines, tile_name, &ks->tile, err) != 0) ||
         (ks->many && ls_gpu_groups_per_unit(st->s, ks->many, ks->group, 0, &per_unit, err) != 0) ||
         (ks->tile &&
-         ls_gpu_groups_per_unit(st->s, ks->tile, LIFE_TILE_GROUP, LIFE_TILE_LOCAL_BYTES, &tile_per_unit, err) != 0))
+         ls_gpu_groups_per_unit(st->s, ks->tile, LIFE_TILE_GROUP, tile_local_bytes(&ks->info), &tile_per_unit,
+                                err) != 0))
         return -1;
     ks->margin = life_many_margin(st);
     ks->many_gens = cpu ? LIFE_CPU_2D_GENS : LIFE_2D_GENS;
@@ -553,7 +572,7 @@ static int launch_tile(life_gpu_state *st, const life_kernels *ks, life_rule r, 
     ls_arg args[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
                      LS_ARG(st->nz), LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(tiles), LS_ARG(birth),
                      LS_ARG(survive)};
-    ls_launch l = {(uint64_t)tiles * ((st->nz + seg - 1) / seg), LIFE_TILE_GROUP, LIFE_TILE_LOCAL_BYTES, 0, args,
+    ls_launch l = {(uint64_t)tiles * ((st->nz + seg - 1) / seg), LIFE_TILE_GROUP, tile_local_bytes(&ks->info), 0, args,
                    (int)(sizeof args / sizeof args[0])};
     return ls_gpu_launch(st->s, ks->tile, &l, err);
 }
