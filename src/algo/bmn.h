@@ -70,7 +70,36 @@
 #define BMN_LOOP 5u    /* host player only: a trick-boundary state repeated */
 
 /* Bit helpers; the argument must not be 0 (the sentinel sees to that). */
-#if defined(__OPENCL_C_VERSION__)
+#if defined(__OPENCL_C_VERSION__) && defined(LS_PTX)
+/* NVIDIA's OpenCL compiler takes PTX: what CUDA's spellings below compile
+ * to. OpenCL C 1.2 has no ctz, and the portable x & -x costs 64-bit
+ * negates and ANDs; and OpenCL defines x << n as x << (n % 64), so each
+ * shift by a count the compiler cannot bound costs an AND, where PTX's
+ * shifts need none. bmn_step's counts are below 64 (as C needs them). */
+LS_FN ls_u64 bmn_brev64(ls_u64 x)
+{
+    ls_u64 r;
+    LS_ASM("brev.b64 %0, %1;" : "=l"(r) : "l"(x));
+    return r;
+}
+LS_FN ls_u64 bmn_shl64(ls_u64 x, ls_u32 n)
+{
+    ls_u64 r;
+    LS_ASM("shl.b64 %0, %1, %2;" : "=l"(r) : "l"(x), "r"(n));
+    return r;
+}
+LS_FN ls_u64 bmn_shr64(ls_u64 x, ls_u32 n)
+{
+    ls_u64 r;
+    LS_ASM("shr.u64 %0, %1, %2;" : "=l"(r) : "l"(x), "r"(n));
+    return r;
+}
+#define BMN_SHL64(x, n) bmn_shl64((ls_u64)(x), (ls_u32)(n))
+#define BMN_SHR64(x, n) bmn_shr64((ls_u64)(x), (ls_u32)(n))
+#define BMN_CTZ64(x) ((ls_u32)clz(bmn_brev64((ls_u64)(x))))
+#define BMN_CLZ64(x) ((ls_u32)clz((ls_u64)(x)))
+#define BMN_POPC64(x) ((ls_u32)popcount((ls_u64)(x)))
+#elif defined(__OPENCL_C_VERSION__)
 #define BMN_CTZ64(x) ((ls_u32)(63u - clz((ls_u64)(x) & ((ls_u64)0 - (ls_u64)(x)))))
 #define BMN_CLZ64(x) ((ls_u32)clz((ls_u64)(x)))
 #define BMN_POPC64(x) ((ls_u32)popcount((ls_u64)(x)))
@@ -83,6 +112,11 @@
 #define BMN_CTZ64(x) ((ls_u32)__builtin_ctzll((unsigned long long)(x)))
 #define BMN_CLZ64(x) ((ls_u32)__builtin_clzll((unsigned long long)(x)))
 #define BMN_POPC64(x) ((ls_u32)__builtin_popcountll((unsigned long long)(x)))
+#endif
+#ifndef BMN_SHL64
+/* Shifts of a 64-bit word by a count below 64. */
+#define BMN_SHL64(x, n) ((ls_u64)(x) << (n))
+#define BMN_SHR64(x, n) ((ls_u64)(x) >> (n))
 #endif
 
 typedef struct {
@@ -344,7 +378,7 @@ LS_FN ls_u32 bmn_step(bmn_game *g)
     xb ^= evy;
     /* X pays: done when its next `owed` cards are all numerals (a short
      * hand fails this on its sentinel). */
-    ls_u32 complete = (fr ^ 1u) & (ls_u32)((px & (((ls_u64)1 << owed) - 1u)) == 0u);
+    ls_u32 complete = (fr ^ 1u) & (ls_u32)((px & (BMN_SHL64(1u, owed) - 1u)) == 0u);
     /* X has no penalty card left before its sentinel: it runs out. */
     ls_u32 out = (complete ^ 1u) & (ls_u32)((px & (px - 1u)) == 0u);
     ls_u32 pen = (complete | out) ^ 1u;
@@ -355,9 +389,9 @@ LS_FN ls_u32 bmn_step(bmn_game *g)
     pp |= (ls_u64)pen << (pos & 63u);
     pq |= (ls_u64)(val & (0u - pen)) << (pk2 & 63u);
     pk2 += 2u * pen;
-    qx >>= 2u * pen;
-    px >>= dx;
-    py >>= dy;
+    qx = BMN_SHR64(qx, 2u * pen);
+    px = BMN_SHR64(px, dx);
+    py = BMN_SHR64(py, dy);
     plen += dx + dy;
     ls_u32 cards = g->cards + dx + dy;
     ls_u32 tricks = g->tricks + (complete | out);
@@ -366,7 +400,7 @@ LS_FN ls_u32 bmn_step(bmn_game *g)
     ls_u32 ny = 63u - BMN_CLZ64(py);
     ls_u32 ky = BMN_POPC64(py) - 1u;
     qy |= (pq << ((2u * ky) & 63u)) & cm;
-    py += (((pp | ((ls_u64)2 << ((plen - 1u) & 63u))) - 1u) << ny) & cm;
+    py += BMN_SHL64((pp | ((ls_u64)2 << ((plen - 1u) & 63u))) - 1u, ny) & cm;
     pp &= ~cm;
     pq &= ~cm;
     plen &= ~(ls_u32)cm;
