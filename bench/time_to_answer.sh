@@ -9,7 +9,9 @@
 #     CUDA_VISIBLE_DEVICES=0, and cuda:all; B also with
 #     LOCKSTEP_CUDA_NARROW=0 (every GPU initialised, as A) and with
 #     LOCKSTEP_DEBUG_EXIT=teardown (every device closed, the runtime's
-#     exit handlers run, as A): what each change saves on its own;
+#     exit handlers run, as A) and with LOCKSTEP_DEBUG_OUT_AHEAD=0 (--out's
+#     file created and faulted in after the kernels, not while the devices
+#     open): what each change saves on its own;
 #   - `lockstep devices`; 3D 2048^3 x 0 on cuda:0;
 #   - each case: median of 5 whole processes after a warm-up (Python's
 #     perf_counter around the process, the output file removed before
@@ -18,7 +20,10 @@
 #     and against the whole process from outside);
 #   - the outputs' bytes: A's, B's every way, and with ANSWER.cu (the
 #     official answer, compiled with nvcc -O3 -arch=sm_90) its output;
-#   - the driver's floor: bench/open_probe.cu, every GPU visible and one.
+#   - the driver's floor: bench/open_probe.cu, every GPU visible and one;
+#   - the page cache's: bench/page_cache_probe.c in the directory the PKU
+#     files are written to (a 1 GiB file faulted in and filled, or
+#     pwrite()n, on 1, 2, 4, ... threads; mmap() beside the faulting).
 # Under 8 minutes on an H200 host (the builds about 1 minute). Writes
 # OUTDIR/time_to_answer.log (and the build logs) there.
 # Run from the repository root; .peers carries SQLite and xxHash
@@ -92,13 +97,15 @@ try:
 except ValueError:
     print('%s: no JSON (exit %d) %s' % (name, p.returncode, p.stderr[-300:]))
     sys.exit(0)
-phases = [(k, v) for k, v in tm.items() if isinstance(v, float) and k not in ('since_start', 'input_beside_open')]
+phases = [(k, v) for k, v in tm.items()
+          if isinstance(v, float) and k not in ('since_start', 'input_beside_open', 'output_beside_open')]
 total = sum(v for _, v in phases)
 print('-- %s timings: %s' % (name, ', '.join('%s %.3f' % kv for kv in phases)))
-print('   sum %.3f s, since_start %s, whole from outside %.3f s (after the report: %s); input beside open %s' %
-      (total, '%.3f' % tm['since_start'] if 'since_start' in tm else '-', whole,
-       '%.3f s' % (whole - tm['since_start']) if 'since_start' in tm else '-',
-       '%.3f' % tm.get('input_beside_open', 0)), flush=True)
+print('   sum %.3f s, since_start %s, whole from outside %.3f s (after the report: %s); input beside open %s, '
+      'output beside open %s' % (total, '%.3f' % tm['since_start'] if 'since_start' in tm else '-', whole,
+                                 '%.3f s' % (whole - tm['since_start']) if 'since_start' in tm else '-',
+                                 '%.3f' % tm.get('input_beside_open', 0), '%.3f' % tm.get('output_beside_open', 0)),
+      flush=True)
 EOF
 whole5() { python3 "$dir/whole.py" "$@"; }
 timings1() { python3 "$dir/timings.py" "$@"; }
@@ -144,6 +151,9 @@ pku "B cuda:0, LOCKSTEP_CUDA_NARROW=0" LOCKSTEP_CUDA_NARROW=0 -- $B life $dir/in
 pku "B cuda:0, LOCKSTEP_DEBUG_EXIT=teardown" LOCKSTEP_DEBUG_EXIT=teardown -- $B life $dir/in.data $dir/o.data 1024
 pku "B cuda:0, CVD=0, LOCKSTEP_DEBUG_EXIT=teardown" CUDA_VISIBLE_DEVICES=0 LOCKSTEP_DEBUG_EXIT=teardown -- \
   $B life $dir/in.data $dir/o.data 1024
+pku "B cuda:0, LOCKSTEP_DEBUG_OUT_AHEAD=0" LOCKSTEP_DEBUG_OUT_AHEAD=0 -- $B life $dir/in.data $dir/o.data 1024
+pku "B cuda:0, CVD=0, LOCKSTEP_DEBUG_OUT_AHEAD=0" CUDA_VISIBLE_DEVICES=0 LOCKSTEP_DEBUG_OUT_AHEAD=0 -- \
+  $B life $dir/in.data $dir/o.data 1024
 pku "B cuda:0, --sync" -- $B life $dir/in.data $dir/o.data 1024 --sync
 for t in A B; do
   l=$([ $t = A ] && echo $A || echo $B)
@@ -151,7 +161,18 @@ for t in A B; do
   timings1 "$t cuda:0 CVD=0" CUDA_VISIBLE_DEVICES=0 -- $l life $dir/in.data $dir/o.data 1024
   timings1 "$t cuda:all" -- $l life $dir/in.data $dir/o.data 1024 --backend cuda:all
 done
+timings1 "B cuda:0 LOCKSTEP_DEBUG_OUT_AHEAD=0" LOCKSTEP_DEBUG_OUT_AHEAD=0 -- $B life $dir/in.data $dir/o.data 1024
+timings1 "B cuda:0 CVD=0 LOCKSTEP_DEBUG_OUT_AHEAD=0" CUDA_VISIBLE_DEVICES=0 LOCKSTEP_DEBUG_OUT_AHEAD=0 -- \
+  $B life $dir/in.data $dir/o.data 1024
 unset WHOLE_RM
+
+echo "== the page cache's floor (bench/page_cache_probe.c, in $dir)"
+if cc -O2 -fopenmp -pthread -o "$dir/page_cache_probe" bench/page_cache_probe.c; then
+  "$dir/page_cache_probe" "$dir"
+  "$dir/page_cache_probe" "$dir" # a second pass: the first may wait for what removing earlier files left
+else
+  echo "page_cache_probe did not build"
+fi
 
 echo "== the PKU form's bytes"
 $A life $dir/in.data $dir/a.data 1024 --quiet > /dev/null

@@ -95,6 +95,9 @@ static const char *const environment[][2] = {
     {"LOCKSTEP_DEBUG_EPOCH_WAIT", "1, for the benchmarks: Life's slabs on the GPUs of one process wait on the "
                                   "host after each epoch, as where ghosts cross the host, instead of queueing "
                                   "epochs back to back, to time what the waits cost"},
+    {"LOCKSTEP_DEBUG_OUT_AHEAD", "0, for the benchmarks: Life's --out file of a whole grid (PKU, native) is "
+                                 "created and its pages faulted in after the run, not while the devices open, to "
+                                 "time what the early start saves"},
     {"LOCKSTEP_DEBUG_THREADS", "1, for the tests: each MPI rank says how many OpenMP threads it runs (ranks of "
                                "a node not bound to cores of their own take a share of its cores each)"},
     {"LOCKSTEP_DEBUG_STALL", "PHASE:HOW, for the tests: the first time the process reaches PHASE (start: before "

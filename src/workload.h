@@ -39,6 +39,10 @@ typedef struct ls_phases {
     /* Of "open", the seconds an input was read meanwhile on a thread of
      * its own (Life's --in): the phases do not count them twice. */
     double input_beside_open;
+    /* Of "open", the seconds an output file was made ready meanwhile on
+     * that thread (Life's --out: created, sized, its pages faulted in);
+     * "output" holds what the open did not hide. */
+    double output_beside_open;
     /* Seconds since the process started, when the report was made: the
      * phases, "launch" (the process's start to the devices' open) and
      * "finish" (the outputs put in place) with them, add up to it but for

@@ -12,6 +12,10 @@ the target takes it:
     file left; a directory that takes no file: exit 2 before computing;
   - SIGKILL at moments during the write: OUT is the old file or the whole
     new one, and the next write removes what the killed one left;
+  - OUT's temporary file is made while the devices open (life_out_prepare):
+    it has its whole size while the generations run (not with
+    LOCKSTEP_DEBUG_OUT_AHEAD=0), a stop signal then removes it with OUT as
+    it was, and a disk too full for it is said before the generations;
   - the input is opened while the devices open (ls_workload.prepare): a bad
     header is the user's fault (exit 2) even when the backend cannot open;
     a bad cell is found, and named, when the slabs read their planes; and
@@ -46,12 +50,12 @@ def pku_file(path, m, t, seed):
     return data
 
 
-def life(args, faults='', **kw):
+def life(args, faults='', timeout_s=300, **kw):
     env = dict(os.environ)
     if faults:
         env.update(LD_PRELOAD=SHIM, IO_FAULTS=faults)
     return subprocess.run([LS, 'life', *args, '--backend', 'openmp', '--quiet'], env=env, capture_output=True,
-                          timeout=300, **kw)
+                          timeout=timeout_s, **kw)
 
 
 def temporaries(d):
@@ -212,6 +216,56 @@ def killed_while_writing(d):
     os.remove(src)
 
 
+def made_ready_ahead(d):
+    """OUT's temporary file while the generations of a long run run: its
+    whole size already (none with LOCKSTEP_DEBUG_OUT_AHEAD=0); SIGINT then
+    leaves OUT as it was and no temporary file. A disk full for it: exit 1
+    with the output's message before the generations (they would take
+    hours)."""
+    src = os.path.join(d, 'in.data')
+    m = 256
+    pku_file(src, m, 0, 13)
+    out = os.path.join(d, 'out.data')
+    whole = 16 + m ** 3
+    for ahead in ('1', '0'):
+        with open(out, 'wb') as f:
+            f.write(OLD)
+        env = dict(os.environ, LOCKSTEP_DEBUG_OUT_AHEAD=ahead)
+        p = subprocess.Popen([LS, 'life', src, out, '1000000', '--backend', 'openmp', '--quiet'], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + (60 if ahead == '1' else 2)
+        sizes = []
+        while time.monotonic() < deadline and p.poll() is None:
+            sizes = [os.path.getsize(os.path.join(d, f)) for f in temporaries(d)]
+            if whole in sizes:
+                break
+            time.sleep(0.01)
+        running = p.poll() is None
+        if ahead == '1':
+            expect(running and sizes == [whole], 'a long run: OUT\'s temporary file has its whole size while the '
+                   'generations run', 'running %s, sizes %s' % (running, sizes))
+        else:
+            expect(running and whole not in sizes, 'LOCKSTEP_DEBUG_OUT_AHEAD=0: no temporary file of that size '
+                   'while the generations run', 'running %s, sizes %s' % (running, sizes))
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=120)
+        expect(p.returncode == 130 and open(out, 'rb').read() == OLD and temporaries(d) == [],
+               'ahead=%s: SIGINT during the run: exit 130, OUT as it was, no temporary file' % ahead,
+               'exit %d, %r, %s' % (p.returncode, err[-300:], temporaries(d)))
+    t0 = time.monotonic()
+    try:
+        r = life([src, out, '1000000'], 'fallocate-full', timeout_s=60)
+    except subprocess.TimeoutExpired:
+        r = None
+    expect(r is not None and r.returncode == 1 and one_line(r.stderr) and b'No space left' in r.stderr,
+           'a disk full for OUT: exit 1, the output\'s one line, before the generations (%.1f s)' %
+           (time.monotonic() - t0), r and r.stderr[-300:])
+    expect(open(out, 'rb').read() == OLD and temporaries(d) == [], 'a disk full for OUT: OUT as it was, no '
+           'temporary file')
+    os.remove(out)
+    os.remove(src)
+
+
 def read_ahead(d):
     src = os.path.join(d, 'bad.data')
     with open(src, 'wb') as f:
@@ -259,5 +313,6 @@ with tempfile.TemporaryDirectory() as tmp:
     same_bytes_every_path(tmp)
     full_disks(tmp)
     killed_while_writing(tmp)
+    made_ready_ahead(tmp)
     read_ahead(tmp)
 finish()

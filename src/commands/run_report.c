@@ -89,6 +89,8 @@ static void print_phases_json(const ls_phases *p, FILE *out)
         fprintf(out, ",\"cpu_threads\":%d", p->cpu_threads);
     if (p->input_beside_open > 0)
         fprintf(out, ",\"input_beside_open\":%.6f", p->input_beside_open);
+    if (p->output_beside_open > 0)
+        fprintf(out, ",\"output_beside_open\":%.6f", p->output_beside_open);
     if (p->since_start > 0)
         fprintf(out, ",\"since_start\":%.6f", p->since_start);
     fputc(',', out);
@@ -105,6 +107,8 @@ static void print_phases(const ls_phases *p, FILE *out)
         fprintf(out, "; CPU threads %d", p->cpu_threads);
     if (p->input_beside_open > 0)
         fprintf(out, "; input read while opening %.3f s", p->input_beside_open);
+    if (p->output_beside_open > 0)
+        fprintf(out, "; output made ready while opening %.3f s", p->output_beside_open);
     if (p->since_start > 0)
         fprintf(out, "; %.3f s since the process started", p->since_start);
     fputc('\n', out);

@@ -62,6 +62,8 @@ typedef struct life_input {
     life_pattern pattern;
     life_meta meta;
     life_grid_in *in;
+    life_out out;       /* --out's file made ready meanwhile (life_out_prepare), for the run to write */
+    double out_seconds; /* making it ready took */
 } life_input;
 
 /* The phases of --timings, in the order they come. The first five every
@@ -74,6 +76,8 @@ typedef struct life_data {
     double phase[PH_COUNT]; /* wall seconds of each (--timings) */
     int read_ahead;           /* the input was read while the devices opened (life_prepare) */
     double input_beside_open; /* of that read, the seconds the devices' open hid */
+    double output_ahead;        /* --out's file made ready while the devices opened took (life_prepare) */
+    double output_beside_open;  /* of that, the seconds the devices' open hid */
     double input_wait;      /* of this run's wall time, spent reading --in (less than PH_INPUT when the file
                              * was read while the devices opened: life_prepare) */
     life_grid grid;
@@ -809,7 +813,14 @@ static int life_prepare(void *pp, ls_error *err)
         return -1;
     }
     ahead->seconds = ls_now() - t0;
-    o->input = ahead;
+    o->input = ahead; /* life_params_free's, should the output fail */
+    /* A whole grid's shape is known: --out's file is made ready too. */
+    if (o->out && ahead->in) {
+        t0 = ls_now();
+        if (life_out_prepare(&ahead->out, o->out, o->out_format, &ahead->grid, err))
+            return -1;
+        ahead->out_seconds = ls_now() - t0;
+    }
     return 0;
 }
 
@@ -820,8 +831,10 @@ static void life_params_free(void *pp)
         life_grid_free(&o->input->grid);
         life_pattern_free(&o->input->pattern);
     }
-    if (o->input)
+    if (o->input) {
         life_grid_in_close(o->input->in);
+        life_out_abort(&o->input->out);
+    }
     free(o->input);
     o->input = NULL;
 }
@@ -834,6 +847,11 @@ static int load_input(const life_opts *o, life_data *d, ls_error *err)
     int ahead = o->input && !o->input->taken;
     int rc_read = read_input(o, &d->grid, &p, &meta, &d->in, &d->owns_in, &d->phase[PH_INPUT], err);
     d->read_ahead = ahead && o->input->taken; /* PH_INPUT is then its read, while the devices opened */
+    if (d->read_ahead) { /* and --out's file made ready after it, the run's to write */
+        d->out = o->input->out;
+        d->output_ahead = o->input->out_seconds;
+        memset(&o->input->out, 0, sizeof o->input->out);
+    }
     d->input_wait = ls_now() - t0;
     if (rc_read)
         return -1;
@@ -1094,7 +1112,7 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
         life_meta meta = picture_meta(o, d);
         int rc = life_slabs_write_file(dev->slabs, &d->out, o->out, o->out_format, &d->grid, &meta, &d->population,
                                        &d->digest, err);
-        d->phase[PH_OUTPUT] = ls_now() - t0;
+        d->phase[PH_OUTPUT] += ls_now() - t0;
         if (rc < 0)
             return -1;
         whole = rc > 0; /* 1: gathered and written whole after all */
@@ -1200,7 +1218,7 @@ static int summarise_and_write(const life_opts *o, life_data *d, int finished, l
     life_meta meta = picture_meta(o, d);
     life_beside digest = {digest_grid, d};
     int rc = life_out_write(&d->out, o->out, o->out_format, &d->grid, &meta, &digest, err);
-    d->phase[PH_OUTPUT] = ls_now() - t1;
+    d->phase[PH_OUTPUT] += ls_now() - t1;
     return rc;
 }
 
@@ -1330,6 +1348,7 @@ static void fill_phases(const ls_set *set, const life_data *d, ls_phases *p)
     }
     p->cpu_threads = d->cpu_threads;
     p->input_beside_open = d->input_beside_open;
+    p->output_beside_open = d->output_beside_open;
 }
 
 static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress *progress, ls_error *err)
@@ -1357,6 +1376,11 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     if (d->read_ahead) {
         d->input_beside_open = d->phase[PH_INPUT] < set->open_seconds ? d->phase[PH_INPUT] : set->open_seconds;
         d->phase[PH_INPUT] -= d->input_beside_open;
+        /* --out's file was made ready after the read: the rest of the
+         * open hid it, and what it took beyond that is output's. */
+        double open_left = set->open_seconds - d->input_beside_open;
+        d->output_beside_open = d->output_ahead < open_left ? d->output_ahead : open_left;
+        d->phase[PH_OUTPUT] = d->output_ahead - d->output_beside_open;
     }
     say_note(d, set->job.rank);
     int started = set->job.rank != 0 || start_animation(o, d, points, err) == 0;

@@ -477,6 +477,17 @@ static size_t row_words_at(const life_grid *g, int64_t r)
     return (size_t)r * g->row_words;
 }
 
+/* The threads of the calling thread's team (one where there is no
+ * OpenMP: the fuzz harnesses build this file without it). */
+static int team_threads(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
 /* Bytes a chunk of a pass holds: ROW_CHUNK_BYTES through buffers; into a
  * mapping, the file shared among the threads, within ROW_CHUNK_BYTES ..
  * ROW_MAP_CHUNK_MAX. */
@@ -484,11 +495,7 @@ static uint64_t row_chunk_bytes(const row_pass *p)
 {
     if (!p->map)
         return ROW_CHUNK_BYTES;
-#ifdef _OPENMP /* the fuzz harnesses build this file without OpenMP, one thread */
-    uint64_t threads = (uint64_t)omp_get_max_threads();
-#else
-    uint64_t threads = 1;
-#endif
+    uint64_t threads = (uint64_t)team_threads();
     uint64_t share = (uint64_t)p->rows * p->row_bytes / threads;
     return share < ROW_CHUNK_BYTES ? ROW_CHUNK_BYTES : share > ROW_MAP_CHUNK_MAX ? ROW_MAP_CHUNK_MAX : share;
 }
@@ -1370,19 +1377,35 @@ static uint64_t pieces_file_bytes(const life_pieces *p)
     return p->head + p->grid_rows * p->row_bytes + p->trailer;
 }
 
-int life_out_pieces_open(life_out *out, const char *path, life_format fmt, const life_grid *shape,
-                         const life_meta *meta, int map, life_pieces *p, char **tmp, ls_error *err)
+/* Whether out holds a file made ready for this write (life_out_prepare):
+ * of path, as large, and mapped as the writer asks; one that is not is
+ * removed. */
+static int take_ready(life_out *out, const char *path, int map, uint64_t bytes)
 {
-    memset(out, 0, sizeof *out);
-    *tmp = NULL;
-    life_pieces_layout(p, fmt, shape, meta);
+    if (out->ready && map && out->ready == bytes && strcmp(out->file.name, path) == 0)
+        return 1;
+    life_out_abort(out);
+    return 0;
+}
+
+/* The temporary file of path for p: made ready ahead (life_out_prepare),
+ * or opened now, and then, with `map`, mapped where the target takes it.
+ * 0; 1 when the target is written through (nothing is open); -1 with err
+ * set. */
+static int pieces_file(life_out *out, const char *path, int map, life_pieces *p, ls_error *err)
+{
+    if (take_ready(out, path, map, pieces_file_bytes(p))) {
+        p->map = out->file.map;
+        p->faulted_in = 1;
+        out->ready = 0;
+        return 0;
+    }
     if (ls_atomic_open(&out->file, path, err) != 0)
         return -1;
     if (out->file.through || !out->file.tmp) {
         ls_atomic_abort(&out->file); /* a pipe or a terminal: written whole, in order */
-        return 0;
+        return 1;
     }
-    int f = fileno(out->file.f), e = 0;
     void *mapped = NULL;
     int rc = map ? ls_atomic_map(&out->file, pieces_file_bytes(p), &mapped, err) : 1;
     if (rc < 0) {
@@ -1390,6 +1413,18 @@ int life_out_pieces_open(life_out *out, const char *path, life_format fmt, const
         return -1;
     }
     p->map = mapped;
+    return 0;
+}
+
+int life_out_pieces_open(life_out *out, const char *path, life_format fmt, const life_grid *shape,
+                         const life_meta *meta, int map, life_pieces *p, char **tmp, ls_error *err)
+{
+    *tmp = NULL;
+    life_pieces_layout(p, fmt, shape, meta);
+    int rc = pieces_file(out, path, map, p, err);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
+    int f = fileno(out->file.f), e = 0;
     /* Writers in other processes (not `map`) find the header and the size
      * on the file system first. */
     if (p->map)
@@ -1425,29 +1460,47 @@ static int pieces_write(const life_pieces *p, const life_grid *rows, uint64_t fi
     return 0;
 }
 
-void life_pieces_prefault(const life_pieces *p)
+/* A thread faults its share of a mapping in a piece of this at a time:
+ * MADV_POPULATE_WRITE holds the process's memory map lock while it runs,
+ * and a driver that maps memory meanwhile (the devices' open) waits for
+ * it; a call a piece lets it in between pieces (on a tmpfs a call over
+ * the whole file kept another thread's mmap() waiting ten times longer:
+ * docs/perf/2026-11-28-cpu-output-ahead.log). */
+#define FAULT_PIECE_BYTES (4u << 20)
+
+/* n bytes of a shared writable mapping (whole pages but the last) faulted
+ * in for writing. */
+static void fault_in_piece(uint8_t *at, uint64_t n, uint64_t page)
 {
-    if (!p->map)
+#ifdef MADV_POPULATE_WRITE
+    /* Linux 5.14: the pages made writable without a fault each. */
+    if (madvise(at, n, MADV_POPULATE_WRITE) == 0)
         return;
-#ifdef _OPENMP /* the fuzz harnesses build this file without OpenMP, one thread */
-    int threads = omp_get_max_threads();
-#else
-    int threads = 1;
 #endif
-    uint64_t bytes = pieces_file_bytes(p), page = (uint64_t)sysconf(_SC_PAGESIZE);
+    volatile uint8_t *cell = at;
+    for (uint64_t i = 0; i < n; i += page)
+        cell[i] = cell[i]; /* a write fault, the byte kept (the header may be there) */
+}
+
+/* The first `bytes` of a shared writable mapping faulted in for writing
+ * on `threads` threads of a team of the calling thread, each a contiguous
+ * share of it (the fast order: ROW_MAP_CHUNK_MAX). */
+static void fault_in(uint8_t *map, uint64_t bytes, int threads)
+{
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t share = (bytes / (uint64_t)threads + page - 1) / page * page;
-#pragma omp parallel for schedule(static, 1)
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
     for (int t = 0; t < threads; t++) {
         uint64_t from = (uint64_t)t * share, to = from + share < bytes ? from + share : bytes;
-#ifdef MADV_POPULATE_WRITE
-        /* Linux 5.14: the pages made writable without a fault each. */
-        if (from < to && madvise(p->map + from, to - from, MADV_POPULATE_WRITE) == 0)
-            continue;
-#endif
-        volatile uint8_t *cell = p->map;
-        for (uint64_t at = from; at < to; at += page)
-            cell[at] = cell[at]; /* a write fault, the byte kept (the header may be there) */
+        for (uint64_t at = from; at < to; at += FAULT_PIECE_BYTES)
+            fault_in_piece(map + at, to - at < FAULT_PIECE_BYTES ? to - at : FAULT_PIECE_BYTES, page);
     }
+}
+
+void life_pieces_prefault(const life_pieces *p)
+{
+    if (p->map && !p->faulted_in)
+        fault_in(p->map, pieces_file_bytes(p), team_threads());
 }
 
 int life_pieces_write_rows(const life_pieces *p, const life_grid *rows, uint64_t first_row, ls_error *err)
@@ -1467,6 +1520,56 @@ int life_pieces_finish(const life_pieces *p, uint64_t digest, ls_error *err)
         memcpy(p->map + at, trailer, sizeof trailer);
     else if (file_transfer(p->fd, 1, trailer, sizeof trailer, at, &e) != sizeof trailer)
         return ls_fail(err, "%s", strerror(e ? e : ENOSPC));
+    return 0;
+}
+
+/* ---- a grid file made ready while the devices open ---------------------------- */
+
+/* LOCKSTEP_DEBUG_OUT_AHEAD=0 leaves --out's file to the write after the
+ * run, for the benchmarks' A/B in one build. */
+static int out_ahead_wanted(void)
+{
+    const char *v = getenv("LOCKSTEP_DEBUG_OUT_AHEAD");
+    return !v || strcmp(v, "0") != 0;
+}
+
+/* Whether a file of `bytes` may be faulted in before the run: its pages
+ * are dirty and held until the run writes them, so an eighth of the
+ * memory at most (the kernel starts writing dirty pages back at a tenth,
+ * by default). */
+static int fits_ahead(uint64_t bytes)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 && bytes <= (uint64_t)pages * (uint64_t)page / 8;
+}
+
+int life_out_prepare(life_out *out, const char *path, life_format fmt, const life_grid *shape, ls_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->file.std_fd = -1;
+    ls_error ignored;
+    if (!out_ahead_wanted() || life_format_resolve(path, fmt, &fmt, &ignored) || !life_format_is_grid(fmt) ||
+        life_format_check_shape(fmt, shape->dims, shape->nx, shape->ny, shape->nz, 1, &ignored))
+        return 0; /* the write after the run says what is wrong */
+    life_pieces p;
+    life_meta no_meta; /* the header is written when the file is taken; its size is the format's */
+    memset(&no_meta, 0, sizeof no_meta);
+    life_pieces_layout(&p, fmt, shape, &no_meta);
+    uint64_t bytes = pieces_file_bytes(&p);
+    if (!fits_ahead(bytes))
+        return 0;
+    if (ls_atomic_open(&out->file, path, err) != 0)
+        return -1;
+    void *map = NULL;
+    int rc = ls_atomic_map(&out->file, bytes, &map, err);
+    if (rc != 0) {
+        ls_atomic_abort(&out->file); /* a target written through, or not mapped: the write after the run's */
+        return rc < 0 ? -1 : 0;
+    }
+    /* A core is left to the devices' open, a driver's work on one thread. */
+    int threads = team_threads();
+    fault_in(map, bytes, threads > 1 ? threads - 1 : 1);
+    out->ready = bytes;
     return 0;
 }
 
@@ -1515,16 +1618,20 @@ static int write_stream(ls_atomic_file *a, life_format fmt, const life_grid *g, 
 int life_out_write(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
                    const life_beside *beside, ls_error *err)
 {
-    memset(out, 0, sizeof *out);
-    if (life_format_resolve(path, fmt, &fmt, err))
+    int rc = life_format_resolve(path, fmt, &fmt, err);
+    if (rc == 0 && !fmt->write)
+        rc = ls_fail_usage(err, "%s: the %s format is no grid file (an animation is written by the run, with "
+                                "--every)",
+                           path, life_format_name(fmt));
+    if (rc != 0) {
+        life_out_abort(out); /* a file made ready for it */
         return -1;
-    if (!fmt->write)
-        return ls_fail_usage(err, "%s: the %s format is no grid file (an animation is written by the run, with "
-                                  "--every)",
-                             path, life_format_name(fmt));
-    int rc = life_format_is_grid(fmt) ? write_pieces(out, path, fmt, g, meta, beside, err) : 1;
+    }
+    /* A file made ready ahead is taken by write_pieces, or removed. */
+    rc = life_format_is_grid(fmt) ? write_pieces(out, path, fmt, g, meta, beside, err) : 1;
     if (rc <= 0)
         return rc;
+    life_out_abort(out);
     if (ls_atomic_open(&out->file, path, err) != 0)
         return -1;
     /* A writer's messages do not name the file. */
@@ -1552,7 +1659,8 @@ int life_out_commit(life_out *out, ls_error *err)
 
 void life_out_abort(life_out *out)
 {
-    if (out->written)
+    if (out->written || out->ready)
         ls_atomic_abort(&out->file);
     out->written = 0;
+    out->ready = 0;
 }

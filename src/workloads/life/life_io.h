@@ -88,9 +88,25 @@ typedef struct life_beside {
 
 typedef struct life_out {
     ls_atomic_file file;
-    int written; /* written, not yet committed or aborted */
+    int written;    /* written, not yet committed or aborted */
+    uint64_t ready; /* bytes of a temporary file made ready (life_out_prepare) and not written yet; 0: none */
 } life_out;
 
+/* A write of path begun ahead, while the devices open (life_out_write
+ * and life_out_pieces_open, given this out, take it, or remove it and
+ * make their own; the out they are given is zeroed otherwise): the
+ * temporary file of a PKU or native grid of this shape, its blocks
+ * reserved, mapped and its pages faulted in by the calling thread's
+ * OpenMP team less a thread (a core left to the driver's open), so that
+ * the write after the run only fills them. Nothing is made ready
+ * (out->ready 0, and 0 returned) where the write would not map the file
+ * (a pipe, a FIFO, a terminal, a file system that reserves no blocks or
+ * maps no files), for a file larger than an eighth of the memory (its
+ * pages would stay dirty and held through the run), or with
+ * LOCKSTEP_DEBUG_OUT_AHEAD=0. -1 with err set when the file cannot be
+ * written (no space for it, over quota), the message the write would
+ * give; nothing is left. life_out_abort removes what was made ready. */
+int life_out_prepare(life_out *out, const char *path, life_format fmt, const life_grid *shape, ls_error *err);
 int life_out_write(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
                    const life_beside *beside, ls_error *err);
 int life_out_commit(life_out *out, ls_error *err);
@@ -142,6 +158,7 @@ typedef struct life_pieces {
     life_format fmt;
     int fd;            /* the file, written with pwrite(); */
     uint8_t *map;      /* or mapped (one process's): its first byte; else NULL */
+    int faulted_in;    /* the mapping's pages are in already (life_out_prepare) */
     uint32_t nx;       /* cells a row */
     uint64_t grid_rows;
     uint64_t head;     /* bytes before the first row */
@@ -158,7 +175,9 @@ void life_pieces_layout(life_pieces *p, life_format fmt, const life_grid *shape,
  * the trailer, p its layout and descriptor, and *tmp its absolute path
  * (to free), for the writers of other processes. With `map`, and a target
  * that takes one (ls_atomic_map: its blocks reserved first), the file is
- * mapped (p->map), for this process alone to write. life_out_commit puts
+ * mapped (p->map), for this process alone to write: the one out holds
+ * where it was made ready for this write (life_out_prepare; out is
+ * otherwise zeroed, or what it holds is removed first). life_out_commit puts
  * it in place, life_out_abort removes it. 0 with *tmp NULL when the
  * target is written through (a pipe, a terminal), which takes a file in
  * order only: written whole with life_out_write instead. */
@@ -167,7 +186,8 @@ int life_out_pieces_open(life_out *out, const char *path, life_format fmt, const
 /* Where p is a mapping (life_out_pieces_open's `map`), its pages faulted
  * in before pieces of the grid are written into it a few rows at a time:
  * each thread a share of the file in one piece, the fast order
- * (ROW_MAP_CHUNK_MAX in life_io.c). Nothing otherwise. */
+ * (ROW_MAP_CHUNK_MAX in life_io.c). Nothing otherwise, nor where the file
+ * was made ready ahead (life_out_prepare faulted it in). */
 void life_pieces_prefault(const life_pieces *p);
 /* The cells of `rows` (rows of p->nx cells), rows first_row .. of the
  * grid, at their offsets, on the calling thread's OpenMP team. 0, or -1
