@@ -23,7 +23,7 @@
 #include "life_manual.h"
 #include "life_memory.h"
 #include "life_rule.h"
-#include "life_slabs.h"
+#include "life_slab.h"
 #include "output.h"
 #include "workload.h"
 
@@ -31,7 +31,7 @@ typedef struct life_opts {
     uint64_t dims; /* 0 until given: then the input file's, --size's, the rule's, else 2 (settle_dims) */
     const char *size, *rule_text, *density_text, *in, *out, *format_text, *at_text, *frames;
     uint64_t steps, seed, every, scale;
-    uint64_t slabs, halo; /* scheduling only (life_slabs.h); 0: not given */
+    uint64_t slabs, halo; /* scheduling only (slab_run.h); 0: not given */
     int timings;          /* --timings: where the run's time went */
     int contest_form;     /* given as IN OUT N: OUT is IN's format whatever its name says */
     /* Derived by validation. */
@@ -96,7 +96,7 @@ typedef struct life_data {
     int drawing;        /* --frames or a GIF: every sample's grid is drawn on rank 0 (every rank knows) */
     uint32_t dims, extent[3];
     int bounded;
-    int slabs;     /* cut into this many slabs (life_slabs.h); 0: one device, whole */
+    int slabs;     /* cut into this many slabs (slab_run.h); 0: one device, whole */
     uint32_t halo; /* their ghost depth: generations between exchanges */
     int cpu_threads; /* threads a generation ran on on the CPU (--timings); 0: none there */
     char note[400]; /* on the grid chosen, lines for stderr (say_note) */
@@ -174,7 +174,7 @@ static int life_params_options(void *pp, ls_opt *out, int max)
          NULL, NULL},
         {"scale", LS_OPT_COUNT, &o->scale, 1, LIFE_MAX_SCALE, "S",
          "PNG and GIF pixels per cell along each side; read: a PNG's that says none (lockstep's say theirs)", NULL, NULL},
-        {"slabs", LS_OPT_COUNT, &o->slabs, 1, LIFE_MAX_SLABS, "N",
+        {"slabs", LS_OPT_COUNT, &o->slabs, 1, LS_SLABS_MAX, "N",
          "cut the grid into N slabs over the devices and MPI ranks; the answer is the same",
          "one per device; fewer when the grid is too thin", NULL},
         {"halo", LS_OPT_COUNT, &o->halo, 1, LIFE_MAX_HALO, "K",
@@ -965,11 +965,13 @@ static life_meta picture_meta(const life_opts *o, const life_data *d)
 /* ---- the host driver ------------------------------------------------------- */
 
 /* Generations on slabs over the devices of a set and the ranks of an MPI
- * job (one device: one slab, the whole grid); the grid lives there
- * meanwhile. */
+ * job (one device: one slab, the whole grid), run by the slab runner
+ * (slab_run.h); the grid lives there meanwhile. */
 typedef struct life_device {
     ls_set *set;
-    life_slabs *slabs;
+    ls_slabs *slabs;
+    life_work work; /* what the slabs share: the grid's shape, the rule, the random start */
+    life_data *d;   /* the run's, for the samples */
 } life_device;
 
 /* Host memory for the grid that a device made (make_start's on_device),
@@ -990,20 +992,24 @@ static int host_grid(life_grid *g, ls_error *err)
  * their slabs). */
 static int fetch_grid(life_device *dev, life_data *d, ls_error *err)
 {
-    return (dev->set->job.rank == 0 && host_grid(&d->grid, err)) || life_slabs_gather(dev->slabs, &d->grid, err)
+    return (dev->set->job.rank == 0 && host_grid(&d->grid, err)) || ls_slabs_gather(dev->slabs, d->grid.words, err)
                ? -1
                : 0;
 }
 
-/* A sample of --every: the population, and the frame of each animation
- * (rank 0 records them; the other ranks send their slabs). */
-static int record_sample(life_device *dev, life_data *d, ls_error *err)
+/* A sample of --every after `done` generations: the population, and the
+ * frame of each animation (rank 0 records them; the other ranks send
+ * their slabs). */
+static int record_sample(void *arg, uint64_t done, ls_error *err)
 {
+    life_device *dev = arg;
+    life_data *d = dev->d;
     int root = dev->set->job.rank == 0;
+    d->steps = done;
     if (!d->drawing) {
         /* A count from each slab where it lives: no grid gathered. */
         uint64_t population = 0;
-        if (life_slabs_summary(dev->slabs, &d->grid, &population, NULL, err))
+        if (ls_slabs_summary(dev->slabs, &population, NULL, err))
             return -1;
         if (root)
             d->series[d->nseries++] = population;
@@ -1017,101 +1023,28 @@ static int record_sample(life_device *dev, life_data *d, ls_error *err)
     return d->anim ? life_anim_add(d->anim, &d->grid, d->generation0 + d->steps, err) : 0;
 }
 
-static int record_population(life_device *dev, life_data *d, ls_error *err)
+/* A PKU file of a grid that is no cube: the writer refuses it, as for a
+ * whole grid, so it is gathered and written whole to be refused there. */
+static int pku_of_no_cube(const life_opts *o, const life_grid *g)
+{
+    return o->out_format == LIFE_FORMAT_PKU &&
+           (g->dims != 3 || (uint64_t)g->nx * g->ny != (uint64_t)g->nz * g->nz);
+}
+
+/* The last generation where it is wanted: --out's PKU or native file
+ * written where the slabs live, each its rows at their offsets, counted
+ * and hashed in the same pass; the population and digest counted and
+ * hashed by each slab; or, for --out that needs the whole grid, the grid
+ * gathered on rank 0 (a run that stopped early writes none). */
+static int finish_grid(life_device *dev, const life_opts *o, life_data *d, ls_error *err)
 {
     double t0 = ls_now();
-    int rc = record_sample(dev, d, err);
-    d->phase[PH_SAMPLES] += ls_now() - t0;
-    return rc;
-}
-
-/* The next chunk's generations: what the chunker asks for, but never past
- * the next sample of --every, so that every K-th generation is recorded
- * whatever the chunk sizes (which follow the device's measured rate). */
-static uint64_t next_chunk(const ls_chunks *chunks, const life_data *d, uint64_t steps)
-{
-    uint64_t n = ls_chunks_next(chunks, steps - d->steps);
-    if (d->every) {
-        uint64_t to_sample = d->every - d->steps % d->every;
-        n = n < to_sample ? n : to_sample;
-    }
-    return n;
-}
-
-/* Rank 0's next chunk length (*n), to every rank, and 0 on every rank
- * when a stop signal came to any of them: a batch system may signal every
- * process of the job, a user only one. Every rank takes the signal as its
- * own, so that all report the same exit code. */
-static int agree_on_chunk(const ls_job *job, uint64_t *n, ls_error *err)
-{
-    if (job->size < 2)
-        return 0;
-    struct {
-        uint64_t n;
-        int64_t sig;
-    } mine = {*n, ls_progress_signal()}, *all = calloc((size_t)job->size, sizeof mine);
-    if (!all)
-        return ls_fail(err, "out of memory");
-    int rc = ls_job_allgather(job, &mine, all, sizeof mine, err);
-    *n = all[0].n;
-    for (int r = 0; r < job->size && rc == 0; r++)
-        if (all[r].sig > 0) {
-            ls_progress_stop((int)all[r].sig);
-            *n = 0;
-        }
-    free(all);
-    return rc;
-}
-
-/* Runs the generations in chunks, recording the population at every
- * multiple of --every, reporting progress, stopping on Ctrl-C. The first
- * chunk is short on any device (at most LIFE_FIRST_CHUNK_GENERATIONS
- * launches); later ones are sized from the wall time the chunks took, so
- * that a device whose launches cost more than its kernels still answers
- * Ctrl-C within a fraction of a second. In an MPI job rank 0 decides each
- * chunk, and when to stop (0 generations), and tells the others. */
-static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out, const ls_progress *progress,
-                 ls_error *err)
-{
-    ls_chunks chunks;
-    uint64_t cells = (uint64_t)d->grid.nx * d->grid.ny * d->grid.nz;
-    uint64_t first = LIFE_FIRST_CHUNK_UPDATES / cells ? LIFE_FIRST_CHUNK_UPDATES / cells : 1;
-    if (first > LIFE_FIRST_CHUNK_GENERATIONS)
-        first = LIFE_FIRST_CHUNK_GENERATIONS;
-    ls_chunks_init(&chunks, first, o->steps ? o->steps : 1);
-    if (d->every && record_population(dev, d, err))
-        return -1;
-    int stop = 0, root = dev->set->job.rank == 0;
-    if (root && progress && progress->stepped)
-        progress->stepped(progress->user, "generation", cells);
-    for (;;) {
-        uint64_t n = !stop && d->steps < o->steps ? next_chunk(&chunks, d, o->steps) : 0;
-        if (agree_on_chunk(&dev->set->job, &n, err))
-            return -1;
-        if (n == 0)
-            break;
-        double secs = 0, t0 = ls_now();
-        if (life_slabs_steps(dev->slabs, d->rule, n, &secs, err))
-            return -1;
-        ls_chunks_done(&chunks, n, ls_now() - t0);
-        d->phase[PH_KERNELS] += ls_now() - t0;
-        d->steps += n;
-        out->seconds += secs;
-        if (d->every && d->steps % d->every == 0 && record_population(dev, d, err))
-            return -1;
-        if (root && progress && progress->report && progress->report(progress->user, d->steps * cells, o->steps * cells))
-            stop = 1;
-    }
-    double t0 = ls_now();
-    /* Slabs count and hash their own planes unless --out needs the whole
-     * last generation on rank 0 (a run that stopped early writes none). */
     int whole = o->out && o->out_format != LIFE_FORMAT_GIF && d->steps == o->steps;
-    /* A PKU or native file is written where the slabs live, each its rows
-     * at their offsets, counted and hashed in the same pass. */
-    if (whole && life_format_is_grid(o->out_format)) {
+    if (whole && life_format_is_grid(o->out_format) && !pku_of_no_cube(o, &d->grid)) {
         life_meta meta = picture_meta(o, d);
-        int rc = life_slabs_write_file(dev->slabs, &d->out, o->out, o->out_format, &d->grid, &meta, &d->population,
-                                       &d->digest, err);
+        life_slab_file file;
+        life_slab_file_init(&file, &d->out, o->out, o->out_format, &d->grid, &meta);
+        int rc = ls_slabs_write_file(dev->slabs, &file.file, &d->population, &d->digest, err);
         d->phase[PH_OUTPUT] += ls_now() - t0;
         if (rc < 0)
             return -1;
@@ -1123,13 +1056,35 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     }
     if (!whole) {
         d->summarised = 1;
-        int rc = life_slabs_summary(dev->slabs, &d->grid, &d->population, &d->digest, err);
+        int rc = ls_slabs_summary(dev->slabs, &d->population, &d->digest, err);
         d->phase[PH_SUMMARY] = ls_now() - t0;
         return rc;
     }
     int rc = fetch_grid(dev, d, err);
     d->phase[PH_RESULT] = ls_now() - t0;
     return rc;
+}
+
+/* Runs the generations in chunks (the slab runner's: progress, stops, in
+ * an MPI job rank 0 deciding), recording the population at every multiple
+ * of --every. The first chunk is short on any device: about
+ * LIFE_FIRST_CHUNK_UPDATES cell updates, at most
+ * LIFE_FIRST_CHUNK_GENERATIONS launches. */
+static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out, const ls_progress *progress,
+                 ls_error *err)
+{
+    uint64_t cells = (uint64_t)d->grid.nx * d->grid.ny * d->grid.nz;
+    uint64_t first = LIFE_FIRST_CHUNK_UPDATES / cells ? LIFE_FIRST_CHUNK_UPDATES / cells : 1;
+    if (first > LIFE_FIRST_CHUNK_GENERATIONS)
+        first = LIFE_FIRST_CHUNK_GENERATIONS;
+    ls_slab_drive dr = {.steps = o->steps, .first = first, .every = d->every, .unit = "generation",
+                        .sample = record_sample, .arg = dev};
+    int rc = ls_slabs_drive(dev->slabs, &dr, progress, err);
+    d->steps = dr.done;
+    d->phase[PH_KERNELS] += dr.wall_seconds;
+    d->phase[PH_SAMPLES] += dr.sample_seconds;
+    out->seconds += dr.seconds;
+    return rc ? -1 : finish_grid(dev, o, d, err);
 }
 
 /* --out run.gif and --frames DIR: started before the first generation,
@@ -1145,51 +1100,44 @@ static int start_animation(const life_opts *o, life_data *d, size_t frames, ls_e
 }
 
 /* The slabs' reading of a grid file: units [first, first + n) into words. */
-static int read_planes(void *arg, uint32_t first, uint32_t n, uint32_t *words, ls_error *err)
+static int read_planes(void *arg, uint32_t first, uint32_t n, void *words, ls_error *err)
 {
     return life_grid_in_planes(arg, first, n, words, err);
-}
-
-/* A file that records its grid digest (lslife3) holds cells of that
- * digest: rank 0, which made the digest of the planes every slab read,
- * says whether they have it, and every rank refuses a file that is
- * damaged (or that differs between the ranks' copies). */
-static int check_read_digest(const ls_set *set, const life_data *d, const life_plane_source *src, uint64_t stored,
-                             ls_error *err)
-{
-    int32_t damaged = set->job.rank == 0 && src->digest != stored;
-    if (ls_job_bcast(&set->job, &damaged, sizeof damaged, err) != 0)
-        return -1;
-    if (!damaged)
-        return 0;
-    ls_fail_usage(err, "%s: damaged: its cells%s do not have the grid digest it records", life_grid_in_name(d->in),
-                  set->job.size > 1 ? " (as the ranks read them)" : "");
-    err->usage |= LS_ERROR_EVERY_RANK;
-    return -1;
 }
 
 /* Puts the start grid where it runs: slabs over the devices of the set
  * and the ranks of its job (one device: one slab), each made there when
  * the start is random, each read there from a grid file. No process
  * keeps the whole grid: rank 0 makes one again when a sample or the
- * result needs it (host_grid). */
+ * result needs it (host_grid). A file that records its grid digest
+ * (lslife3) holds cells of that digest: rank 0, which made the digest of
+ * the planes every slab read, says whether they have it, and every rank
+ * refuses a file that is damaged (or that differs between the ranks'
+ * copies). */
 static int start_device(ls_set *set, const life_opts *o, life_data *d, life_device *dev, ls_error *err)
 {
-    life_fill_spec fill = {o->seed, o->density};
-    uint64_t stored = 0;
-    life_plane_source src = {read_planes, d->in, d->in && life_grid_in_digest(d->in, &stored), 0, 0, 0};
-    int rc = life_slabs_start(set, &d->grid, d->grid.words || d->in ? NULL : &fill, d->in ? &src : NULL, o->slabs,
-                              o->halo, &dev->slabs, err);
+    dev->work = (life_work){d->grid, d->rule, o->seed, o->density};
+    dev->work.shape.words = NULL;
+    ls_slab_grid grid;
+    life_slab_grid(&d->grid, &grid);
+    ls_slab_source src = {.read = read_planes, .arg = d->in};
+    src.check = src.hash = d->in && life_grid_in_digest(d->in, &src.expected);
+    ls_slab_start start = {d->grid.words, !d->grid.words && !d->in, d->in ? &src : NULL};
+    int rc = ls_slabs_start(set, &life_slab_ops, &dev->work, &grid, &start, o->slabs, o->halo, &dev->slabs, err);
     d->phase[PH_INPUT] += src.seconds;
     d->input_wait += src.seconds;
-    if (rc == 0 && src.hash)
-        rc = check_read_digest(set, d, &src, stored, err);
+    if (rc == 0 && src.damaged) {
+        ls_fail_usage(err, "%s: damaged: its cells%s do not have the grid digest it records", life_grid_in_name(d->in),
+                      set->job.size > 1 ? " (as the ranks read them)" : "");
+        err->usage |= LS_ERROR_EVERY_RANK;
+        rc = -1;
+    }
     if (rc)
         return -1;
-    d->cpu_threads = life_slabs_cpu_threads(dev->slabs);
-    if (life_slabs_wanted(set, o->slabs)) {
-        d->slabs = life_slabs_count(dev->slabs);
-        d->halo = life_slabs_halo(dev->slabs);
+    d->cpu_threads = ls_slabs_cpu_threads(dev->slabs);
+    if (ls_slabs_wanted(set, o->slabs)) {
+        d->slabs = ls_slabs_count(dev->slabs);
+        d->halo = ls_slabs_halo(dev->slabs);
     }
     life_grid_free(&d->grid);
     return 0;
@@ -1265,70 +1213,27 @@ static int fingerprint_input(const ls_set *set, life_data *d, int ok, ls_error *
  * reads --in itself (node-local copies of a file on a cluster may differ),
  * so a rank that could not read it, or read another grid, would mix two
  * problems into one answer. Every rank then refuses with the same one
- * line, naming the ranks, and none ends the others (err marked
- * LS_ERROR_EVERY_RANK). ok: this rank made its start (else err says why).
- * 0 when all agree, or alone. */
-static int agree_on_start(const ls_job *job, const life_opts *o, const life_data *d, int ok, ls_error *err)
+ * line, naming the ranks (ls_slabs_agree_start). ok: this rank made its
+ * start (else err says why). 0 when all agree, or alone. */
+static int agree_on_start(const ls_set *set, const life_opts *o, const life_data *d, int ok, ls_error *err)
 {
-    if (job->size < 2)
-        return ok ? 0 : -1;
-    start_news mine, *all = calloc((size_t)job->size, sizeof mine);
-    memset(&mine, 0, sizeof mine);
-    mine.ok = ok;
-    mine.usage = err->usage & 1;
-    mine.fingerprint = ok ? start_fingerprint(o, d) : 0;
-    snprintf(mine.host, sizeof mine.host, "%s", ls_job_host(job));
-    snprintf(mine.why, sizeof mine.why, "%.383s", ok ? "" : err->msg);
-    if (!all || ls_job_allgather(job, &mine, all, sizeof mine, err) != 0) {
-        free(all);
-        return all ? -1 : ls_fail(err, "out of memory");
-    }
-    int failed = -1, differs = -1;
-    for (int r = job->size - 1; r >= 0; r--) {
-        if (!all[r].ok)
-            failed = r;
-        else if (all[r].fingerprint != all[0].fingerprint)
-            differs = r;
-    }
     /* mpirun gives its standard input to rank 0 alone. */
     const char *stdin_note = o->in && (strcmp(o->in, "-") == 0 || strncmp(o->in, "/dev/stdin", 10) == 0 ||
                                        strcmp(o->in, "/dev/fd/0") == 0 || strcmp(o->in, "/proc/self/fd/0") == 0)
                                  ? " (under mpirun standard input reaches rank 0 only: give every rank a file)"
                                  : "";
-    int rc = 0;
-    if (failed >= 0)
-        rc = ls_fail(err, "MPI rank %d (on %.64s) could not start: %s%s; nothing was run", failed, all[failed].host,
-                     all[failed].why, failed > 0 ? stdin_note : "");
-    else if (differs >= 0 && all[0].ok)
-        rc = ls_fail(err, "MPI rank %d (on %.64s) read another grid from %s than rank 0 (on %.64s): every rank "
-                          "must compute the same problem on the same input; nothing was run",
-                     differs, all[differs].host, o->in, all[0].host);
-    if (rc != 0)
-        err->usage = (failed >= 0 ? all[failed].usage : 1) | LS_ERROR_EVERY_RANK;
-    free(all);
-    return rc;
+    return ls_slabs_agree_start(set, ok, ok ? start_fingerprint(o, d) : 0, "grid", o->in, stdin_note, err);
 }
 
 /* --timings under MPI: the slowest rank's figure of each phase every rank
  * goes through (a collective: every rank asks for it, as every rank was
  * given --timings). */
-static int slowest_phases(const ls_job *job, const life_data *d, ls_phases *p, ls_error *err)
+static int slowest_phases(const ls_set *set, const life_data *d, ls_phases *p, ls_error *err)
 {
     for (int i = 0; i < PH_COUNT; i++)
-        p->slowest[i] = i < PH_EVERY_RANK ? d->phase[i] : -1;
-    p->ranks = job->size;
-    if (job->size < 2)
-        return 0;
-    double *all = calloc((size_t)job->size * PH_EVERY_RANK, sizeof *all);
-    if (!all)
-        return ls_fail(err, "out of memory");
-    int rc = ls_job_allgather(job, d->phase, all, PH_EVERY_RANK * sizeof *all, err);
-    for (int r = 0; r < job->size && rc == 0; r++)
-        for (int i = 0; i < PH_EVERY_RANK; i++)
-            if (all[r * PH_EVERY_RANK + i] > p->slowest[i])
-                p->slowest[i] = all[r * PH_EVERY_RANK + i];
-    free(all);
-    return rc;
+        p->slowest[i] = -1;
+    p->ranks = set->job.size;
+    return ls_slabs_slowest(set, d->phase, PH_EVERY_RANK, p->slowest, err);
 }
 
 /* The phases of --timings: opening the devices (the command's), then the
@@ -1367,7 +1272,7 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
         if (!err->msg[0])
             ls_fail(err, "out of memory for %zu populations", points);
         /* The other ranks of a job learn of it, and refuse with this one. */
-        agree_on_start(&set->job, o, d, 0, err);
+        agree_on_start(set, o, d, 0, err);
         life_run_free(out);
         return -1;
     }
@@ -1385,11 +1290,11 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     say_note(d, set->job.rank);
     int started = set->job.rank != 0 || start_animation(o, d, points, err) == 0;
     started = fingerprint_input(set, d, started, err) == 0;
-    if (agree_on_start(&set->job, o, d, started, err) != 0) {
+    if (agree_on_start(set, o, d, started, err) != 0) {
         life_run_free(out);
         return -1;
     }
-    life_device dev = {set, NULL};
+    life_device dev = {.set = set, .d = d};
     double t0 = ls_now();
     int rc = start_device(set, o, d, &dev, err);
     /* The start: the grid made and put on the devices, less the time this
@@ -1398,11 +1303,11 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     d->phase[PH_START] = ls_now() - t_start - d->input_wait;
     if (rc == 0)
         rc = drive(&dev, o, d, out, progress, err);
-    if (rc == 0 && life_slabs_wanted(set, o->slabs))
-        rc = life_slabs_report(dev.slabs, &out->report, ls_now() - t0, err);
+    if (rc == 0 && ls_slabs_wanted(set, o->slabs))
+        rc = ls_slabs_report(dev.slabs, &out->report, ls_now() - t0, err);
     if (rc == 0 && o->timings)
-        rc = slowest_phases(&set->job, d, &out->phases, err);
-    life_slabs_stop(dev.slabs);
+        rc = slowest_phases(set, d, &out->phases, err);
+    ls_slabs_stop(dev.slabs);
     if (rc) {
         life_run_free(out);
         return -1;
