@@ -709,20 +709,25 @@ static int load_slabs(ls_slabs *S, ls_slab_source *src, slab_news *news, ls_erro
 static int news_gather(ls_slabs *S, slab_news *n, uint64_t *population, uint64_t *digest, ls_error *err);
 static void news_close(slab_news *n);
 
-/* With src->check, whether the start's digest, made on rank 0 from the
- * planes every slab read, is the one expected: every rank learns it. */
+static void stop_slabs(ls_slabs *S);
+
+/* With src->damaged, whether the start's digest, made on rank 0 from the
+ * planes every slab read, is the one expected: every rank learns it, and
+ * refuses the start where it is not. */
 static int check_source(ls_slabs *S, ls_slab_source *src, ls_error *err)
 {
     int32_t damaged = S->job.rank == 0 && src->digest != src->expected;
     if (ls_job_bcast(&S->job, &damaged, sizeof damaged, err) != 0)
         return -1;
-    src->damaged = damaged;
-    return 0;
+    return damaged ? src->damaged(src->arg, S->job.size, err) : 0;
 }
 
-int ls_slabs_start(ls_set *set, const ls_slab_ops *ops, const void *work, const ls_slab_grid *grid,
-                   ls_slab_start *start, uint64_t slabs, uint64_t halo, ls_slabs **out, ls_error *err)
+/* The slabs on their devices with their planes of the start, and their
+ * ghosts from their neighbours. */
+static int start_slabs(ls_set *set, const ls_slab_ops *ops, const void *work, const ls_slab_grid *grid,
+                       const ls_slab_run *run, ls_slabs **out, ls_error *err)
 {
+    const ls_slab_start *start = &run->start;
     *out = NULL;
     ls_slabs *S = calloc(1, sizeof *S);
     if (!S)
@@ -736,7 +741,7 @@ int ls_slabs_start(ls_set *set, const ls_slab_ops *ops, const void *work, const 
     ls_slab_source *source = start->source;
     /* Rank 0's slabs and halo for all: the cut must be the same on every
      * rank, even were these left out of what the ranks compare. */
-    uint64_t asked[2] = {slabs, halo};
+    uint64_t asked[2] = {run->slabs, run->halo};
     int rc = ls_job_bcast(&S->job, asked, sizeof asked, err);
     if (rc == 0)
         rc = open_local_devices(S, set, err);
@@ -757,7 +762,7 @@ int ls_slabs_start(ls_set *set, const ls_slab_ops *ops, const void *work, const 
     if (rc == 0 && source && source->hash)
         rc = news_gather(S, &news, &source->count, &source->digest, err);
     news_close(&news);
-    if (rc == 0 && source && source->hash && source->check)
+    if (rc == 0 && source && source->hash && source->damaged)
         rc = check_source(S, source, err);
     /* The owned planes have reached the devices (the start may go); the
      * ghosts come from the neighbours. */
@@ -769,7 +774,7 @@ int ls_slabs_start(ls_set *set, const ls_slab_ops *ops, const void *work, const 
         rc = exchange(S, err);
     S->pipelined = rc == 0 && pipelined(S) && !getenv("LOCKSTEP_DEBUG_EPOCH_WAIT");
     if (rc) {
-        ls_slabs_stop(S);
+        stop_slabs(S);
         return -1;
     }
     *out = S;
@@ -816,11 +821,11 @@ static int agree_on_chunk(const ls_job *job, uint64_t *n, ls_error *err)
     return rc;
 }
 
-static int take_sample(ls_slab_drive *dr, ls_error *err)
+static int take_sample(ls_slabs *S, ls_slab_run *run, ls_error *err)
 {
     double t0 = ls_now();
-    int rc = dr->sample(dr->arg, dr->done, err);
-    dr->sample_seconds += ls_now() - t0;
+    int rc = run->sample(run->arg, S, run->drive.done, err);
+    run->drive.sample_seconds += ls_now() - t0;
     return rc;
 }
 
@@ -828,12 +833,13 @@ static int take_sample(ls_slab_drive *dr, ls_error *err)
  * later ones sized from the wall time the chunks took, so that a device
  * whose launches cost more than its kernels still answers a stop within a
  * fraction of a second. */
-int ls_slabs_drive(ls_slabs *S, ls_slab_drive *dr, const ls_progress *progress, ls_error *err)
+static int drive(ls_slabs *S, ls_slab_run *run, const ls_progress *progress, ls_error *err)
 {
+    ls_slab_drive *dr = &run->drive;
     ls_chunks chunks;
     uint64_t items = (uint64_t)S->planes * S->grid.plane_items; /* a step's */
     ls_chunks_init(&chunks, dr->first, dr->steps ? dr->steps : 1);
-    if (dr->every && take_sample(dr, err))
+    if (dr->every && take_sample(S, run, err))
         return -1;
     int stop = 0, root = S->job.rank == 0;
     if (root && progress && progress->stepped)
@@ -851,7 +857,7 @@ int ls_slabs_drive(ls_slabs *S, ls_slab_drive *dr, const ls_progress *progress, 
         dr->wall_seconds += ls_now() - t0;
         dr->done += n;
         dr->seconds += secs;
-        if (dr->every && dr->done % dr->every == 0 && take_sample(dr, err))
+        if (dr->every && dr->done % dr->every == 0 && take_sample(S, run, err))
             return -1;
         if (root && progress && progress->report && progress->report(progress->user, dr->done * items, dr->steps * items))
             stop = 1;
@@ -1369,7 +1375,9 @@ int ls_slabs_write_file(ls_slabs *S, const ls_slab_file *f, uint64_t *population
     return rc;
 }
 
-int ls_slabs_report(ls_slabs *S, ls_set_report *st, double wall_seconds, ls_error *err)
+/* What each device of the job did, into the run's report on rank 0, with
+ * the run's wall time; on other ranks only computed_only. */
+static int report(ls_slabs *S, ls_set_report *st, double wall_seconds, ls_error *err)
 {
     ls_device_work *mine = calloc((size_t)S->nlocal_devs + 1, sizeof *mine);
     if (!mine)
@@ -1383,7 +1391,7 @@ int ls_slabs_report(ls_slabs *S, ls_set_report *st, double wall_seconds, ls_erro
     return rc;
 }
 
-void ls_slabs_stop(ls_slabs *S)
+static void stop_slabs(ls_slabs *S)
 {
     if (!S)
         return;
@@ -1418,7 +1426,7 @@ void ls_slabs_stop(ls_slabs *S)
     free(S);
 }
 
-/* ---- the ranks agreeing before and after a run ------------------------------ */
+/* ---- the ranks agreeing ----------------------------------------------------- */
 
 /* What a rank says of its start before any rank computes: whether it could
  * make it, why not, and a fingerprint of it. */
@@ -1467,7 +1475,9 @@ int ls_slabs_agree_start(const ls_set *set, int ok, uint64_t fingerprint, const 
     return rc;
 }
 
-int ls_slabs_slowest(const ls_set *set, const double *mine, int n, double *slowest, ls_error *err)
+/* Each of n figures' largest over the ranks (the slowest rank's time of
+ * each phase). */
+static int slowest_of_ranks(const ls_set *set, const double *mine, int n, double *slowest, ls_error *err)
 {
     const ls_job *job = &set->job;
     memcpy(slowest, mine, (size_t)n * sizeof *slowest);
@@ -1482,5 +1492,29 @@ int ls_slabs_slowest(const ls_set *set, const double *mine, int n, double *slowe
             if (all[r * n + i] > slowest[i])
                 slowest[i] = all[r * n + i];
     free(all);
+    return rc;
+}
+
+/* ---- a run ---------------------------------------------------------------------- */
+
+int ls_slabs_run(ls_set *set, const ls_slab_ops *ops, const void *job, const ls_slab_grid *grid, ls_slab_run *run,
+                 const ls_progress *progress, ls_error *err)
+{
+    if (ls_slabs_agree_start(set, run->ok, run->fingerprint, run->what, run->input, run->stdin_note, err) != 0)
+        return -1;
+    ls_slabs *S = NULL;
+    double t0 = ls_now();
+    int rc = start_slabs(set, ops, job, grid, run, &S, err);
+    if (rc == 0 && run->started)
+        rc = run->started(run->arg, S, err);
+    if (rc == 0)
+        rc = drive(S, run, progress, err);
+    if (rc == 0)
+        rc = run->finish(run->arg, S, run->drive.done, err);
+    if (rc == 0 && run->report)
+        rc = report(S, run->report, ls_now() - t0, err);
+    if (rc == 0 && run->slowest)
+        rc = slowest_of_ranks(set, run->phases, run->nphases, run->slowest, err);
+    stop_slabs(S);
     return rc;
 }

@@ -56,7 +56,7 @@ typedef struct ls_slab_place {
 } ls_slab_place;
 
 /* What the workload does on a device, for one slab (`slab`: what open
- * made). `job` is the workload's own (ls_slabs_start's): its shape, its
+ * made). `job` is the workload's own (ls_slabs_run's): its shape, its
  * rule. Planes are counted in the slab's own planes (ls_slab_place). A
  * slab on a GPU (its device's backend has gpu) is driven through read,
  * write and step, queued on its device; a slab on the CPU keeps its
@@ -125,16 +125,18 @@ typedef struct ls_slab_grid {
  * buffers. read puts planes [first, first + n) of the grid into planes;
  * calls come from a thread a device at once. With `hash`, each slab
  * counts and hashes the planes it read, and rank 0 receives the start's
- * count and digest; with `check` as well, the digest is held against
- * `expected` (rank 0's) and every rank learns whether it differs. */
+ * count and digest; with `damaged` as well, the digest is held against
+ * `expected` (rank 0's), and where it differs every rank calls damaged,
+ * which sets err (the user's error: the file is damaged, or the ranks'
+ * copies differ), and the run stops. */
 typedef struct ls_slab_source {
     int (*read)(void *arg, uint32_t first, uint32_t n, void *planes, ls_error *err);
     void *arg;
-    int hash, check;
+    int hash;
     uint64_t expected;
-    /* Made by ls_slabs_start: */
+    int (*damaged)(void *arg, int ranks, ls_error *err);
+    /* Made by the start: */
     uint64_t count, digest; /* rank 0, with hash */
-    int damaged;            /* every rank, with check: the digest is not `expected` */
     double seconds;         /* the reading's wall time on this rank */
 } ls_slab_source;
 
@@ -154,38 +156,63 @@ typedef struct ls_slabs ls_slabs;
  * (0 when not asked) asks for more than one. */
 int ls_slabs_wanted(const ls_set *set, uint64_t slabs);
 
-/* Cuts the grid into `slabs` slabs (0: one per device of the job; fewer
- * where the grid is too thin for them: each slab at least k planes, and
- * at least min_planes with its ghosts) with ghosts `halo` deep (0: the
- * default for the job's devices), rank 0's figures for every rank, and
- * puts each on its device with its planes of the start. A device whose
- * memory cannot hold its slabs refuses the grid (ops->fits). 0, or -1 on
- * every rank with err the first failing rank's. */
-int ls_slabs_start(ls_set *set, const ls_slab_ops *ops, const void *job, const ls_slab_grid *grid,
-                   ls_slab_start *start, uint64_t slabs, uint64_t halo, ls_slabs **out, ls_error *err);
-
 /* Steps in chunks, with progress and stops. */
 typedef struct ls_slab_drive {
     uint64_t steps;     /* asked */
     uint64_t first;     /* the first chunk's steps (later ones from the rate) */
     uint64_t every;     /* a sample at each multiple of it, from 0; 0: none */
     const char *unit;   /* a step, for progress: "generation" */
-    /* The sample after `done` steps, on every rank (it may call the
-     * collectives below). */
-    int (*sample)(void *arg, uint64_t done, ls_error *err);
-    void *arg;
-    /* Made by ls_slabs_drive: */
+    /* Made by the run: */
     uint64_t done;          /* steps run (fewer when stopped) */
     double seconds;         /* the job's one device's time by its clock, or the wall time of several */
     double wall_seconds;    /* of the chunks */
     double sample_seconds;  /* of the samples */
 } ls_slab_drive;
 
-/* Runs the steps in chunks, calling dr->sample at every multiple of
- * dr->every, reporting progress, stopping on a stop signal (to any rank)
- * or when progress asks: rank 0 decides each chunk, and when to stop, and
- * tells the others. 0, or -1 with err set. */
-int ls_slabs_drive(ls_slabs *S, ls_slab_drive *dr, const ls_progress *progress, ls_error *err);
+/* A run: what the ranks agree on before it, its start, its steps, and
+ * where the workload is called back (on every rank, with the slabs; each
+ * may call the collectives below; 0, or -1 with err set). */
+typedef struct ls_slab_run {
+    /* ls_slabs_agree_start's: this rank made its start (else err says
+     * why), a hash of it, and what the refusals name. */
+    int ok;
+    uint64_t fingerprint;
+    const char *what, *input, *stdin_note;
+    ls_slab_start start;
+    uint64_t slabs, halo; /* asked (0: not) */
+    ls_slab_drive drive;
+    /* Once the start is on the devices, before the first step (NULL:
+     * nothing); at each sample, after `done` steps; once the last step is
+     * run, where the workload takes its result (ls_slabs_summary,
+     * ls_slabs_gather, ls_slabs_write_file). */
+    int (*started)(void *arg, ls_slabs *S, ls_error *err);
+    int (*sample)(void *arg, ls_slabs *S, uint64_t done, ls_error *err);
+    int (*finish)(void *arg, ls_slabs *S, uint64_t done, ls_error *err);
+    void *arg;
+    /* Each device's share, on rank 0 (NULL: none is wanted, as
+     * ls_slabs_wanted says); with slowest, each of nphases figures at
+     * phases (as the callbacks left them) at its largest over the ranks. */
+    ls_set_report *report;
+    const double *phases;
+    int nphases;
+    double *slowest;
+} ls_slab_run;
+
+/* A run on the set, with the workload's operations on its slabs: the
+ * ranks agree on the start (ls_slabs_agree_start); the grid is cut into
+ * `slabs` slabs (0: one per device of the job; fewer where the grid is too
+ * thin for them: each slab at least k planes, and at least min_planes
+ * with its ghosts) with ghosts `halo` deep (0: the default for the job's
+ * devices), rank 0's figures for every rank, each put on its device with
+ * its planes of the start (a device whose memory cannot hold its slabs
+ * refuses the grid: ops->fits); the steps run in chunks, calling sample
+ * at every multiple of drive.every, reporting progress, stopping on a
+ * stop signal (to any rank) or when progress asks, rank 0 deciding each
+ * chunk and when to stop; finish takes the result; then each device's
+ * share and the slowest phases, and the slabs are freed. 0, or -1 on
+ * every rank with err the first failing rank's. */
+int ls_slabs_run(ls_set *set, const ls_slab_ops *ops, const void *job, const ls_slab_grid *grid, ls_slab_run *run,
+                 const ls_progress *progress, ls_error *err);
 
 /* The current planes of the grid, whole, into `planes` on rank 0; the
  * other ranks send theirs. */
@@ -223,18 +250,14 @@ typedef struct ls_slab_file {
  * with err set on every rank (nothing is left). */
 int ls_slabs_write_file(ls_slabs *S, const ls_slab_file *f, uint64_t *count, uint64_t *digest, ls_error *err);
 
-/* What each device of the job did, into the run's report on rank 0, with
- * the run's wall time; on other ranks only computed_only. */
-int ls_slabs_report(ls_slabs *S, ls_set_report *report, double wall_seconds, ls_error *err);
 /* Slabs and ghost depth the job runs with (after thin grids' limits). */
 int ls_slabs_count(const ls_slabs *S);
 uint32_t ls_slabs_halo(const ls_slabs *S);
 /* The most threads a step of this rank's CPU slabs runs on; 0 when none
  * is on the CPU. */
 int ls_slabs_cpu_threads(const ls_slabs *S);
-void ls_slabs_stop(ls_slabs *S);
 
-/* ---- the ranks agreeing before and after a run ------------------------------ */
+/* ---- the ranks agreeing ----------------------------------------------------- */
 
 /* The ranks compare their starts before any computes (each read its input
  * itself: node-local copies of a file may differ): ok, this rank made its
@@ -245,8 +268,5 @@ void ls_slabs_stop(ls_slabs *S);
  * LS_ERROR_EVERY_RANK). 0 when all agree, or alone. */
 int ls_slabs_agree_start(const ls_set *set, int ok, uint64_t fingerprint, const char *what, const char *input,
                          const char *stdin_note, ls_error *err);
-/* Each of n figures' largest over the ranks (the slowest rank's time of
- * each phase). */
-int ls_slabs_slowest(const ls_set *set, const double *mine, int n, double *slowest, ls_error *err);
 
 #endif

@@ -966,12 +966,16 @@ static life_meta picture_meta(const life_opts *o, const life_data *d)
 
 /* Generations on slabs over the devices of a set and the ranks of an MPI
  * job (one device: one slab, the whole grid), run by the slab runner
- * (slab_run.h); the grid lives there meanwhile. */
+ * (slab_run.h), which calls back here; the grid lives there meanwhile. */
 typedef struct life_device {
-    ls_set *set;
-    ls_slabs *slabs;
-    life_work work; /* what the slabs share: the grid's shape, the rule, the random start */
-    life_data *d;   /* the run's, for the samples */
+    const life_opts *o;
+    life_data *d;
+    life_work work;     /* what the slabs share: the grid's shape, the rule, the random start */
+    ls_slab_grid grid;  /* the grid along its cut axis */
+    ls_slab_source src; /* a grid file's planes, read where the slabs live */
+    ls_slab_run run;
+    int root;           /* rank 0 of the job */
+    double t_start;     /* of the run (PH_START) */
 } life_device;
 
 /* Host memory for the grid that a device made (make_start's on_device),
@@ -990,32 +994,30 @@ static int host_grid(life_grid *g, ls_error *err)
 
 /* The current generation into d->grid (on rank 0: the other ranks send
  * their slabs). */
-static int fetch_grid(life_device *dev, life_data *d, ls_error *err)
+static int fetch_grid(ls_slabs *S, int root, life_data *d, ls_error *err)
 {
-    return (dev->set->job.rank == 0 && host_grid(&d->grid, err)) || ls_slabs_gather(dev->slabs, d->grid.words, err)
-               ? -1
-               : 0;
+    return (root && host_grid(&d->grid, err)) || ls_slabs_gather(S, d->grid.words, err) ? -1 : 0;
 }
 
 /* A sample of --every after `done` generations: the population, and the
  * frame of each animation (rank 0 records them; the other ranks send
  * their slabs). */
-static int record_sample(void *arg, uint64_t done, ls_error *err)
+static int record_sample(void *arg, ls_slabs *S, uint64_t done, ls_error *err)
 {
     life_device *dev = arg;
     life_data *d = dev->d;
-    int root = dev->set->job.rank == 0;
+    int root = dev->root;
     d->steps = done;
     if (!d->drawing) {
         /* A count from each slab where it lives: no grid gathered. */
         uint64_t population = 0;
-        if (ls_slabs_summary(dev->slabs, &population, NULL, err))
+        if (ls_slabs_summary(S, &population, NULL, err))
             return -1;
         if (root)
             d->series[d->nseries++] = population;
         return 0;
     }
-    if (fetch_grid(dev, d, err))
+    if (fetch_grid(S, root, d, err))
         return -1;
     if (!root)
         return 0;
@@ -1036,7 +1038,7 @@ static int pku_of_no_cube(const life_opts *o, const life_grid *g)
  * and hashed in the same pass; the population and digest counted and
  * hashed by each slab; or, for --out that needs the whole grid, the grid
  * gathered on rank 0 (a run that stopped early writes none). */
-static int finish_grid(life_device *dev, const life_opts *o, life_data *d, ls_error *err)
+static int finish_grid(ls_slabs *S, int root, const life_opts *o, life_data *d, ls_error *err)
 {
     double t0 = ls_now();
     int whole = o->out && o->out_format != LIFE_FORMAT_GIF && d->steps == o->steps;
@@ -1044,7 +1046,7 @@ static int finish_grid(life_device *dev, const life_opts *o, life_data *d, ls_er
         life_meta meta = picture_meta(o, d);
         life_slab_file file;
         life_slab_file_init(&file, &d->out, o->out, o->out_format, &d->grid, &meta);
-        int rc = ls_slabs_write_file(dev->slabs, &file.file, &d->population, &d->digest, err);
+        int rc = ls_slabs_write_file(S, &file.file, &d->population, &d->digest, err);
         d->phase[PH_OUTPUT] += ls_now() - t0;
         if (rc < 0)
             return -1;
@@ -1056,39 +1058,40 @@ static int finish_grid(life_device *dev, const life_opts *o, life_data *d, ls_er
     }
     if (!whole) {
         d->summarised = 1;
-        int rc = ls_slabs_summary(dev->slabs, &d->population, &d->digest, err);
+        int rc = ls_slabs_summary(S, &d->population, &d->digest, err);
         d->phase[PH_SUMMARY] = ls_now() - t0;
         return rc;
     }
-    int rc = fetch_grid(dev, d, err);
+    int rc = fetch_grid(S, root, d, err);
     d->phase[PH_RESULT] = ls_now() - t0;
     return rc;
 }
 
-/* Runs the generations in chunks (the slab runner's: progress, stops, in
- * an MPI job rank 0 deciding), recording the population at every multiple
- * of --every. The first chunk is short on any device: about
+/* The first chunk's generations, short on any device: about
  * LIFE_FIRST_CHUNK_UPDATES cell updates, at most
- * LIFE_FIRST_CHUNK_GENERATIONS launches. */
-static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out, const ls_progress *progress,
-                 ls_error *err)
+ * LIFE_FIRST_CHUNK_GENERATIONS launches; later chunks are sized from the
+ * wall time the chunks took (the slab runner's). */
+static uint64_t first_chunk(const life_data *d)
 {
     uint64_t cells = (uint64_t)d->grid.nx * d->grid.ny * d->grid.nz;
     uint64_t first = LIFE_FIRST_CHUNK_UPDATES / cells ? LIFE_FIRST_CHUNK_UPDATES / cells : 1;
-    if (first > LIFE_FIRST_CHUNK_GENERATIONS)
-        first = LIFE_FIRST_CHUNK_GENERATIONS;
-    ls_slab_drive dr = {.steps = o->steps, .first = first, .every = d->every, .unit = "generation",
-                        .sample = record_sample, .arg = dev};
-    int rc = ls_slabs_drive(dev->slabs, &dr, progress, err);
-    d->steps = dr.done;
-    d->phase[PH_KERNELS] += dr.wall_seconds;
-    d->phase[PH_SAMPLES] += dr.sample_seconds;
-    out->seconds += dr.seconds;
-    return rc ? -1 : finish_grid(dev, o, d, err);
+    return first < LIFE_FIRST_CHUNK_GENERATIONS ? first : LIFE_FIRST_CHUNK_GENERATIONS;
+}
+
+/* After the last chunk: its figures, then the last generation where it is
+ * wanted (finish_grid). */
+static int finish_run(void *arg, ls_slabs *S, uint64_t done, ls_error *err)
+{
+    life_device *dev = arg;
+    life_data *d = dev->d;
+    d->steps = done;
+    d->phase[PH_KERNELS] += dev->run.drive.wall_seconds;
+    d->phase[PH_SAMPLES] += dev->run.drive.sample_seconds;
+    return finish_grid(S, dev->root, dev->o, d, err);
 }
 
 /* --out run.gif and --frames DIR: started before the first generation,
- * a frame at every sample (record_population), in place once the run has
+ * a frame at every sample (record_sample), in place once the run has
  * finished (life_write_outputs), removed when it has not (life_run_free). */
 static int start_animation(const life_opts *o, life_data *d, size_t frames, ls_error *err)
 {
@@ -1105,39 +1108,38 @@ static int read_planes(void *arg, uint32_t first, uint32_t n, void *words, ls_er
     return life_grid_in_planes(arg, first, n, words, err);
 }
 
-/* Puts the start grid where it runs: slabs over the devices of the set
- * and the ranks of its job (one device: one slab), each made there when
- * the start is random, each read there from a grid file. No process
- * keeps the whole grid: rank 0 makes one again when a sample or the
- * result needs it (host_grid). A file that records its grid digest
- * (lslife3) holds cells of that digest: rank 0, which made the digest of
- * the planes every slab read, says whether they have it, and every rank
- * refuses a file that is damaged (or that differs between the ranks'
- * copies). */
-static int start_device(ls_set *set, const life_opts *o, life_data *d, life_device *dev, ls_error *err)
+/* A file that records its grid digest (lslife3) holds cells of that
+ * digest: rank 0, which made the digest of the planes every slab read,
+ * says whether they have it, and every rank refuses a file that is
+ * damaged (or that differs between the ranks' copies). */
+static int refuse_damaged(void *arg, int ranks, ls_error *err)
 {
-    dev->work = (life_work){d->grid, d->rule, o->seed, o->density};
-    dev->work.shape.words = NULL;
-    ls_slab_grid grid;
-    life_slab_grid(&d->grid, &grid);
-    ls_slab_source src = {.read = read_planes, .arg = d->in};
-    src.check = src.hash = d->in && life_grid_in_digest(d->in, &src.expected);
-    ls_slab_start start = {d->grid.words, !d->grid.words && !d->in, d->in ? &src : NULL};
-    int rc = ls_slabs_start(set, &life_slab_ops, &dev->work, &grid, &start, o->slabs, o->halo, &dev->slabs, err);
-    d->phase[PH_INPUT] += src.seconds;
-    d->input_wait += src.seconds;
-    if (rc == 0 && src.damaged) {
-        ls_fail_usage(err, "%s: damaged: its cells%s do not have the grid digest it records", life_grid_in_name(d->in),
-                      set->job.size > 1 ? " (as the ranks read them)" : "");
-        err->usage |= LS_ERROR_EVERY_RANK;
-        rc = -1;
-    }
-    if (rc)
-        return -1;
-    d->cpu_threads = ls_slabs_cpu_threads(dev->slabs);
-    if (ls_slabs_wanted(set, o->slabs)) {
-        d->slabs = ls_slabs_count(dev->slabs);
-        d->halo = ls_slabs_halo(dev->slabs);
+    ls_fail_usage(err, "%s: damaged: its cells%s do not have the grid digest it records", life_grid_in_name(arg),
+                  ranks > 1 ? " (as the ranks read them)" : "");
+    err->usage |= LS_ERROR_EVERY_RANK;
+    return -1;
+}
+
+/* The start is where it runs: slabs over the devices of the set and the
+ * ranks of its job (one device: one slab), each made there when the start
+ * is random, each read there from a grid file. No process keeps the whole
+ * grid: rank 0 makes one again when a sample or the result needs it
+ * (host_grid). */
+static int started(void *arg, ls_slabs *S, ls_error *err)
+{
+    (void)err;
+    life_device *dev = arg;
+    life_data *d = dev->d;
+    d->phase[PH_INPUT] += dev->src.seconds;
+    d->input_wait += dev->src.seconds;
+    /* The start: the grid made and put on the devices, less the time this
+     * run spent reading a file (its own phase; a file read ahead, while
+     * the devices opened, cost the run nothing here). */
+    d->phase[PH_START] = ls_now() - dev->t_start - d->input_wait;
+    d->cpu_threads = ls_slabs_cpu_threads(S);
+    if (dev->run.report) {
+        d->slabs = ls_slabs_count(S);
+        d->halo = ls_slabs_halo(S);
     }
     life_grid_free(&d->grid);
     return 0;
@@ -1170,15 +1172,6 @@ static int summarise_and_write(const life_opts *o, life_data *d, int finished, l
     return rc;
 }
 
-/* What a rank says of its start before any rank computes: whether it could
- * make it, why not, and a fingerprint of the grid and rule it read. */
-typedef struct start_news {
-    int32_t ok, usage;
-    uint64_t fingerprint;
-    char host[64];
-    char why[384];
-} start_news;
-
 /* A hash of the start that an input file gave this rank: its cells (a
  * grid file's fingerprint, when the slabs read their planes of it),
  * shape, rule and generation (0 without --in: every rank makes the same
@@ -1209,31 +1202,46 @@ static int fingerprint_input(const ls_set *set, life_data *d, int ok, ls_error *
     return rc;
 }
 
-/* The ranks of a job compare their starts before any computes: each rank
- * reads --in itself (node-local copies of a file on a cluster may differ),
- * so a rank that could not read it, or read another grid, would mix two
- * problems into one answer. Every rank then refuses with the same one
- * line, naming the ranks (ls_slabs_agree_start). ok: this rank made its
- * start (else err says why). 0 when all agree, or alone. */
-static int agree_on_start(const ls_set *set, const life_opts *o, const life_data *d, int ok, ls_error *err)
+/* mpirun gives its standard input to rank 0 alone: what a refusal of
+ * another rank's start adds. */
+static const char *stdin_note(const life_opts *o)
 {
-    /* mpirun gives its standard input to rank 0 alone. */
-    const char *stdin_note = o->in && (strcmp(o->in, "-") == 0 || strncmp(o->in, "/dev/stdin", 10) == 0 ||
-                                       strcmp(o->in, "/dev/fd/0") == 0 || strcmp(o->in, "/proc/self/fd/0") == 0)
-                                 ? " (under mpirun standard input reaches rank 0 only: give every rank a file)"
-                                 : "";
-    return ls_slabs_agree_start(set, ok, ok ? start_fingerprint(o, d) : 0, "grid", o->in, stdin_note, err);
+    int from_stdin = o->in && (strcmp(o->in, "-") == 0 || strncmp(o->in, "/dev/stdin", 10) == 0 ||
+                               strcmp(o->in, "/dev/fd/0") == 0 || strcmp(o->in, "/proc/self/fd/0") == 0);
+    return from_stdin ? " (under mpirun standard input reaches rank 0 only: give every rank a file)" : "";
 }
 
-/* --timings under MPI: the slowest rank's figure of each phase every rank
- * goes through (a collective: every rank asks for it, as every rank was
- * given --timings). */
-static int slowest_phases(const ls_set *set, const life_data *d, ls_phases *p, ls_error *err)
+/* The run as the slab runner takes it. The ranks of a job compare their
+ * starts before any computes: each rank reads --in itself (node-local
+ * copies of a file on a cluster may differ), so a rank that could not
+ * read it (ok 0), or read another grid, would mix two problems into one
+ * answer. With --timings, the slowest rank's figure of each phase every
+ * rank goes through (a collective: every rank asks for it, as every rank
+ * was given --timings). */
+static void slab_run_of(life_device *dev, ls_set *set, int ok, ls_run *out)
 {
+    const life_opts *o = dev->o;
+    life_data *d = dev->d;
+    dev->work = (life_work){d->grid, d->rule, o->seed, o->density};
+    dev->work.shape.words = NULL;
+    life_slab_grid(&d->grid, &dev->grid);
+    uint64_t stored = 0;
+    int check = d->in && life_grid_in_digest(d->in, &stored);
+    dev->src = (ls_slab_source){.read = read_planes, .arg = d->in, .hash = check, .expected = stored,
+                                .damaged = check ? refuse_damaged : NULL};
+    dev->run = (ls_slab_run){
+        .ok = ok, .fingerprint = ok ? start_fingerprint(o, d) : 0, .what = "grid", .input = o->in,
+        .stdin_note = stdin_note(o),
+        .start = {d->grid.words, !d->grid.words && !d->in, d->in ? &dev->src : NULL},
+        .slabs = o->slabs, .halo = o->halo,
+        .drive = {.steps = o->steps, .first = first_chunk(d), .every = d->every, .unit = "generation"},
+        .started = started, .sample = record_sample, .finish = finish_run, .arg = dev,
+        .report = ls_slabs_wanted(set, o->slabs) ? &out->report : NULL,
+        .phases = d->phase, .nphases = PH_EVERY_RANK, .slowest = o->timings ? out->phases.slowest : NULL,
+    };
     for (int i = 0; i < PH_COUNT; i++)
-        p->slowest[i] = -1;
-    p->ranks = set->job.size;
-    return ls_slabs_slowest(set, d->phase, PH_EVERY_RANK, p->slowest, err);
+        out->phases.slowest[i] = -1;
+    out->phases.ranks = set->job.size;
 }
 
 /* The phases of --timings: opening the devices (the command's), then the
@@ -1272,7 +1280,7 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
         if (!err->msg[0])
             ls_fail(err, "out of memory for %zu populations", points);
         /* The other ranks of a job learn of it, and refuse with this one. */
-        agree_on_start(set, o, d, 0, err);
+        ls_slabs_agree_start(set, 0, 0, "grid", o->in, stdin_note(o), err);
         life_run_free(out);
         return -1;
     }
@@ -1290,24 +1298,10 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     say_note(d, set->job.rank);
     int started = set->job.rank != 0 || start_animation(o, d, points, err) == 0;
     started = fingerprint_input(set, d, started, err) == 0;
-    if (agree_on_start(set, o, d, started, err) != 0) {
-        life_run_free(out);
-        return -1;
-    }
-    life_device dev = {.set = set, .d = d};
-    double t0 = ls_now();
-    int rc = start_device(set, o, d, &dev, err);
-    /* The start: the grid made and put on the devices, less the time this
-     * run spent reading a file (its own phase; a file read ahead, while
-     * the devices opened, cost the run nothing here). */
-    d->phase[PH_START] = ls_now() - t_start - d->input_wait;
-    if (rc == 0)
-        rc = drive(&dev, o, d, out, progress, err);
-    if (rc == 0 && ls_slabs_wanted(set, o->slabs))
-        rc = ls_slabs_report(dev.slabs, &out->report, ls_now() - t0, err);
-    if (rc == 0 && o->timings)
-        rc = slowest_phases(set, d, &out->phases, err);
-    ls_slabs_stop(dev.slabs);
+    life_device dev = {.o = o, .d = d, .root = set->job.rank == 0, .t_start = t_start};
+    slab_run_of(&dev, set, started, out);
+    int rc = ls_slabs_run(set, &life_slab_ops, &dev.work, &dev.grid, &dev.run, progress, err);
+    out->seconds += dev.run.drive.seconds;
     if (rc) {
         life_run_free(out);
         return -1;
