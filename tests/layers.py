@@ -8,6 +8,9 @@ the set (set.h, the set runner, the registry) and the backends.
     dispatched from above;
   - no workload reads the process's MPI state (ls_cluster_*): the rank and
     size come with the set (set->job);
+  - no workload talks to other ranks itself (ls_job_*, src/set/job.h): it
+    hands its work to one of the set's runners (set_run.h, slab_run.h),
+    which owns every message and collective;
   - which workloads run on a set is said in the workload table alone: no
     source, meson.build, meson_options.txt or tools/ script names "graveler
     and bmn" as the ones that do;
@@ -48,6 +51,10 @@ expect(not up, 'no file below the command layer includes it or calls a command',
 ranks = [p for p, t in below if p.startswith('src/workloads/') and
          (re.search(r'\bls_cluster_\w+\s*\(', t) or '#include "cluster.h"' in t)]
 expect(not ranks, 'no workload reads MPI rank or size from cluster.c (it has the set\'s job)', ', '.join(ranks))
+
+talking = [p for p, t in below if p.startswith('src/workloads/') and
+           (re.search(r'\bls_job_(?!device\b)\w+\s*\(|\bls_job_msg\b', t) or '#include "job.h"' in t)]
+expect(not talking, 'no workload talks to other ranks (ls_job_*): the set\'s runners do', ', '.join(talking))
 
 
 def build_files():

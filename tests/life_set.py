@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """life_set.py LOCKSTEP - Life cut into slabs with halo exchange
-(src/workloads/life/life_slabs.c) equals one device, digest for digest:
+(the slab runner, src/set/slab_run.c) equals one device, digest for digest:
 
   - 2D and 3D, odd sizes (slabs of unequal thickness), torus and bounded
     plane, B0 rules, --every (the population series), on `--slabs N` of one

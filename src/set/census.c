@@ -1,5 +1,5 @@
 /* census.c - every device of a job, as every rank knows it (set.h): the
- * one census that the set runner and Life's slabs take, so that a device
+ * one census that the item runner and the slab runner take, so that a device
  * has one label, one place in job order and one line in a report however
  * the workload runs. */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "gpu_call.h"
-#include "set.h"
+#include "job.h"
 
 /* What a rank tells the others: its devices; n < 0 when it failed. */
 typedef struct rank_news {

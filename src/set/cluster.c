@@ -331,7 +331,7 @@ int ls_cluster_poll(int *rank, int *tag, void **data, size_t *len, ls_error *err
 
 #endif
 
-/* ---- collectives of work that every rank shares (Life's slabs) -------- */
+/* ---- collectives of work that every rank shares (the slab runner) --- */
 
 #ifdef LS_HAVE_MPI
 

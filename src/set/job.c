@@ -1,14 +1,13 @@
-/* job.c - the ranks of a set's job talking to each other (set.h): the
- * calls a workload makes, over cluster.c's MPI. The job is the set's
- * view of the process's place in the MPI job; these take it so that a
- * workload names what it talks through, and so that a workload never
- * includes cluster.h. */
+/* job.c - the ranks of a set's job talking to each other (job.h): the
+ * calls the set layer's runners make, over cluster.c's MPI. The job is
+ * the set's view of the process's place in the MPI job; these take it so
+ * that a caller names what it talks through. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster.h"
-#include "set.h"
+#include "job.h"
 
 int ls_job_bcast(const ls_job *job, void *data, size_t len, ls_error *err)
 {

@@ -6,9 +6,10 @@
  * ls_set is the devices one process runs a workload on (one or several,
  * from a spec such as "cuda:all" or "openmp+opencl:0") together with the
  * job (this process's rank among the ranks of an MPI job, rank 0 of 1
- * when there is none). A workload's run takes the set and hands it to the
- * set runner (set_run.h), which spreads the work over every device and
- * rank.
+ * when there is none). A workload's run takes the set and hands it to one
+ * of the set's runners, which spreads the work over every device and
+ * rank: numbered items to the item runner (set_run.h), a grid that steps
+ * as a whole to the slab runner (slab_run.h).
  * The set runner returns each device's share of the work in an
  * ls_set_report, which the run carries back (ls_run.report). */
 #ifndef LOCKSTEP_SET_H
@@ -67,44 +68,6 @@ void ls_set_close(ls_set *set);
  * the ranks of an MPI job. */
 int ls_set_several(const ls_set *set);
 
-/* ---- the job's ranks talking (src/set/job.c) -----------------------------
- * For a workload whose ranks share one computation rather than numbered
- * items (Life's slabs exchange ghost planes): it reaches the other ranks
- * through its set's job, as it reads its rank there, never through the
- * process state of cluster.c. Each call but ls_job_exchange is made by
- * every rank in the same order; with one rank each acts on this process
- * alone. Lengths have no limit (what passes 2^30 bytes goes in pieces). */
-
-/* Rank 0's `len` bytes at data, to data on every rank. */
-int ls_job_bcast(const ls_job *job, void *data, size_t len, ls_error *err);
-/* Every rank's `len` bytes at mine, to all on every rank: rank r's at
- * all + r * len. */
-int ls_job_allgather(const ls_job *job, const void *mine, void *all, size_t len, ls_error *err);
-/* The name of this rank's node, for messages that name a rank. */
-const char *ls_job_host(const ls_job *job);
-/* How many ranks are not ok (0: all are). */
-int ls_job_count_failed(const ls_job *job, int ok);
-/* Every rank's outcome of a step (rc: 0, or -1 with err set), made one:
- * 0 when every rank succeeded; else -1 on every rank, err the first
- * failing rank's message naming it ("MPI rank 1 (on HOST): ..."), its
- * usage bit kept and LS_ERROR_EVERY_RANK set, so that rank 0 alone says
- * it and no rank ends the others. With one rank, rc as it is. */
-int ls_job_agree(const ls_job *job, int rc, ls_error *err);
-
-/* One message of an exchange: to or from `rank` with `tag` (below 32767),
- * len bytes at data. */
-typedef struct ls_job_msg {
-    int rank, tag;
-    void *data;
-    size_t len;
-} ls_job_msg;
-/* Starts every send and receive at once and returns when all are done (no
- * order of the ranks' calls can deadlock); each receive matches a send of
- * the same length, never to or from this rank. 0, or -1 with err naming
- * the rank that failed. */
-int ls_job_exchange(const ls_job *job, const ls_job_msg *sends, int nsends, const ls_job_msg *recvs, int nrecvs,
-                    ls_error *err);
-
 #define LS_SET_MAX_DEVICES 64
 
 /* What one device did in a run on a set. */
@@ -135,9 +98,9 @@ typedef struct ls_set_report {
 
 /* ---- the job's devices (src/set/census.c) --------------------------------
  * Every device of the job as every rank knows it, in job order: rank 0's
- * in the order of its set, then rank 1's, and so on. The set runner and
- * Life's slabs take the same census, so a device has one label and one
- * line in a report however a workload runs. */
+ * in the order of its set, then rank 1's, and so on. The item runner
+ * (set_run.h) and the slab runner (slab_run.h) take the same census, so a
+ * device has one label and one line in a report however a workload runs. */
 
 typedef struct ls_job_device {
     int32_t rank, slot, is_gpu, pid;

@@ -23,7 +23,7 @@
 #include "life_manual.h"
 #include "life_memory.h"
 #include "life_rule.h"
-#include "life_slabs.h"
+#include "life_slab.h"
 #include "output.h"
 #include "workload.h"
 
@@ -31,7 +31,7 @@ typedef struct life_opts {
     uint64_t dims; /* 0 until given: then the input file's, --size's, the rule's, else 2 (settle_dims) */
     const char *size, *rule_text, *density_text, *in, *out, *format_text, *at_text, *frames;
     uint64_t steps, seed, every, scale;
-    uint64_t slabs, halo; /* scheduling only (life_slabs.h); 0: not given */
+    uint64_t slabs, halo; /* scheduling only (slab_run.h); 0: not given */
     int timings;          /* --timings: where the run's time went */
     int contest_form;     /* given as IN OUT N: OUT is IN's format whatever its name says */
     /* Derived by validation. */
@@ -96,7 +96,7 @@ typedef struct life_data {
     int drawing;        /* --frames or a GIF: every sample's grid is drawn on rank 0 (every rank knows) */
     uint32_t dims, extent[3];
     int bounded;
-    int slabs;     /* cut into this many slabs (life_slabs.h); 0: one device, whole */
+    int slabs;     /* cut into this many slabs (slab_run.h); 0: one device, whole */
     uint32_t halo; /* their ghost depth: generations between exchanges */
     int cpu_threads; /* threads a generation ran on on the CPU (--timings); 0: none there */
     char note[400]; /* on the grid chosen, lines for stderr (say_note) */
@@ -174,7 +174,7 @@ static int life_params_options(void *pp, ls_opt *out, int max)
          NULL, NULL},
         {"scale", LS_OPT_COUNT, &o->scale, 1, LIFE_MAX_SCALE, "S",
          "PNG and GIF pixels per cell along each side; read: a PNG's that says none (lockstep's say theirs)", NULL, NULL},
-        {"slabs", LS_OPT_COUNT, &o->slabs, 1, LIFE_MAX_SLABS, "N",
+        {"slabs", LS_OPT_COUNT, &o->slabs, 1, LS_SLABS_MAX, "N",
          "cut the grid into N slabs over the devices and MPI ranks; the answer is the same",
          "one per device; fewer when the grid is too thin", NULL},
         {"halo", LS_OPT_COUNT, &o->halo, 1, LIFE_MAX_HALO, "K",
@@ -965,11 +965,17 @@ static life_meta picture_meta(const life_opts *o, const life_data *d)
 /* ---- the host driver ------------------------------------------------------- */
 
 /* Generations on slabs over the devices of a set and the ranks of an MPI
- * job (one device: one slab, the whole grid); the grid lives there
- * meanwhile. */
+ * job (one device: one slab, the whole grid), run by the slab runner
+ * (slab_run.h), which calls back here; the grid lives there meanwhile. */
 typedef struct life_device {
-    ls_set *set;
-    life_slabs *slabs;
+    const life_opts *o;
+    life_data *d;
+    life_work work;     /* what the slabs share: the grid's shape, the rule, the random start */
+    ls_slab_grid grid;  /* the grid along its cut axis */
+    ls_slab_source src; /* a grid file's planes, read where the slabs live */
+    ls_slab_run run;
+    int root;           /* rank 0 of the job */
+    double t_start;     /* of the run (PH_START) */
 } life_device;
 
 /* Host memory for the grid that a device made (make_start's on_device),
@@ -988,28 +994,30 @@ static int host_grid(life_grid *g, ls_error *err)
 
 /* The current generation into d->grid (on rank 0: the other ranks send
  * their slabs). */
-static int fetch_grid(life_device *dev, life_data *d, ls_error *err)
+static int fetch_grid(ls_slabs *S, int root, life_data *d, ls_error *err)
 {
-    return (dev->set->job.rank == 0 && host_grid(&d->grid, err)) || life_slabs_gather(dev->slabs, &d->grid, err)
-               ? -1
-               : 0;
+    return (root && host_grid(&d->grid, err)) || ls_slabs_gather(S, d->grid.words, err) ? -1 : 0;
 }
 
-/* A sample of --every: the population, and the frame of each animation
- * (rank 0 records them; the other ranks send their slabs). */
-static int record_sample(life_device *dev, life_data *d, ls_error *err)
+/* A sample of --every after `done` generations: the population, and the
+ * frame of each animation (rank 0 records them; the other ranks send
+ * their slabs). */
+static int record_sample(void *arg, ls_slabs *S, uint64_t done, ls_error *err)
 {
-    int root = dev->set->job.rank == 0;
+    life_device *dev = arg;
+    life_data *d = dev->d;
+    int root = dev->root;
+    d->steps = done;
     if (!d->drawing) {
         /* A count from each slab where it lives: no grid gathered. */
         uint64_t population = 0;
-        if (life_slabs_summary(dev->slabs, &d->grid, &population, NULL, err))
+        if (ls_slabs_summary(S, &population, NULL, err))
             return -1;
         if (root)
             d->series[d->nseries++] = population;
         return 0;
     }
-    if (fetch_grid(dev, d, err))
+    if (fetch_grid(S, root, d, err))
         return -1;
     if (!root)
         return 0;
@@ -1017,101 +1025,28 @@ static int record_sample(life_device *dev, life_data *d, ls_error *err)
     return d->anim ? life_anim_add(d->anim, &d->grid, d->generation0 + d->steps, err) : 0;
 }
 
-static int record_population(life_device *dev, life_data *d, ls_error *err)
+/* A PKU file of a grid that is no cube: the writer refuses it, as for a
+ * whole grid, so it is gathered and written whole to be refused there. */
+static int pku_of_no_cube(const life_opts *o, const life_grid *g)
+{
+    return o->out_format == LIFE_FORMAT_PKU &&
+           (g->dims != 3 || (uint64_t)g->nx * g->ny != (uint64_t)g->nz * g->nz);
+}
+
+/* The last generation where it is wanted: --out's PKU or native file
+ * written where the slabs live, each its rows at their offsets, counted
+ * and hashed in the same pass; the population and digest counted and
+ * hashed by each slab; or, for --out that needs the whole grid, the grid
+ * gathered on rank 0 (a run that stopped early writes none). */
+static int finish_grid(ls_slabs *S, int root, const life_opts *o, life_data *d, ls_error *err)
 {
     double t0 = ls_now();
-    int rc = record_sample(dev, d, err);
-    d->phase[PH_SAMPLES] += ls_now() - t0;
-    return rc;
-}
-
-/* The next chunk's generations: what the chunker asks for, but never past
- * the next sample of --every, so that every K-th generation is recorded
- * whatever the chunk sizes (which follow the device's measured rate). */
-static uint64_t next_chunk(const ls_chunks *chunks, const life_data *d, uint64_t steps)
-{
-    uint64_t n = ls_chunks_next(chunks, steps - d->steps);
-    if (d->every) {
-        uint64_t to_sample = d->every - d->steps % d->every;
-        n = n < to_sample ? n : to_sample;
-    }
-    return n;
-}
-
-/* Rank 0's next chunk length (*n), to every rank, and 0 on every rank
- * when a stop signal came to any of them: a batch system may signal every
- * process of the job, a user only one. Every rank takes the signal as its
- * own, so that all report the same exit code. */
-static int agree_on_chunk(const ls_job *job, uint64_t *n, ls_error *err)
-{
-    if (job->size < 2)
-        return 0;
-    struct {
-        uint64_t n;
-        int64_t sig;
-    } mine = {*n, ls_progress_signal()}, *all = calloc((size_t)job->size, sizeof mine);
-    if (!all)
-        return ls_fail(err, "out of memory");
-    int rc = ls_job_allgather(job, &mine, all, sizeof mine, err);
-    *n = all[0].n;
-    for (int r = 0; r < job->size && rc == 0; r++)
-        if (all[r].sig > 0) {
-            ls_progress_stop((int)all[r].sig);
-            *n = 0;
-        }
-    free(all);
-    return rc;
-}
-
-/* Runs the generations in chunks, recording the population at every
- * multiple of --every, reporting progress, stopping on Ctrl-C. The first
- * chunk is short on any device (at most LIFE_FIRST_CHUNK_GENERATIONS
- * launches); later ones are sized from the wall time the chunks took, so
- * that a device whose launches cost more than its kernels still answers
- * Ctrl-C within a fraction of a second. In an MPI job rank 0 decides each
- * chunk, and when to stop (0 generations), and tells the others. */
-static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out, const ls_progress *progress,
-                 ls_error *err)
-{
-    ls_chunks chunks;
-    uint64_t cells = (uint64_t)d->grid.nx * d->grid.ny * d->grid.nz;
-    uint64_t first = LIFE_FIRST_CHUNK_UPDATES / cells ? LIFE_FIRST_CHUNK_UPDATES / cells : 1;
-    if (first > LIFE_FIRST_CHUNK_GENERATIONS)
-        first = LIFE_FIRST_CHUNK_GENERATIONS;
-    ls_chunks_init(&chunks, first, o->steps ? o->steps : 1);
-    if (d->every && record_population(dev, d, err))
-        return -1;
-    int stop = 0, root = dev->set->job.rank == 0;
-    if (root && progress && progress->stepped)
-        progress->stepped(progress->user, "generation", cells);
-    for (;;) {
-        uint64_t n = !stop && d->steps < o->steps ? next_chunk(&chunks, d, o->steps) : 0;
-        if (agree_on_chunk(&dev->set->job, &n, err))
-            return -1;
-        if (n == 0)
-            break;
-        double secs = 0, t0 = ls_now();
-        if (life_slabs_steps(dev->slabs, d->rule, n, &secs, err))
-            return -1;
-        ls_chunks_done(&chunks, n, ls_now() - t0);
-        d->phase[PH_KERNELS] += ls_now() - t0;
-        d->steps += n;
-        out->seconds += secs;
-        if (d->every && d->steps % d->every == 0 && record_population(dev, d, err))
-            return -1;
-        if (root && progress && progress->report && progress->report(progress->user, d->steps * cells, o->steps * cells))
-            stop = 1;
-    }
-    double t0 = ls_now();
-    /* Slabs count and hash their own planes unless --out needs the whole
-     * last generation on rank 0 (a run that stopped early writes none). */
     int whole = o->out && o->out_format != LIFE_FORMAT_GIF && d->steps == o->steps;
-    /* A PKU or native file is written where the slabs live, each its rows
-     * at their offsets, counted and hashed in the same pass. */
-    if (whole && life_format_is_grid(o->out_format)) {
+    if (whole && life_format_is_grid(o->out_format) && !pku_of_no_cube(o, &d->grid)) {
         life_meta meta = picture_meta(o, d);
-        int rc = life_slabs_write_file(dev->slabs, &d->out, o->out, o->out_format, &d->grid, &meta, &d->population,
-                                       &d->digest, err);
+        life_slab_file file;
+        life_slab_file_init(&file, &d->out, o->out, o->out_format, &d->grid, &meta);
+        int rc = ls_slabs_write_file(S, &file.file, &d->population, &d->digest, err);
         d->phase[PH_OUTPUT] += ls_now() - t0;
         if (rc < 0)
             return -1;
@@ -1123,17 +1058,40 @@ static int drive(life_device *dev, const life_opts *o, life_data *d, ls_run *out
     }
     if (!whole) {
         d->summarised = 1;
-        int rc = life_slabs_summary(dev->slabs, &d->grid, &d->population, &d->digest, err);
+        int rc = ls_slabs_summary(S, &d->population, &d->digest, err);
         d->phase[PH_SUMMARY] = ls_now() - t0;
         return rc;
     }
-    int rc = fetch_grid(dev, d, err);
+    int rc = fetch_grid(S, root, d, err);
     d->phase[PH_RESULT] = ls_now() - t0;
     return rc;
 }
 
+/* The first chunk's generations, short on any device: about
+ * LIFE_FIRST_CHUNK_UPDATES cell updates, at most
+ * LIFE_FIRST_CHUNK_GENERATIONS launches; later chunks are sized from the
+ * wall time the chunks took (the slab runner's). */
+static uint64_t first_chunk(const life_data *d)
+{
+    uint64_t cells = (uint64_t)d->grid.nx * d->grid.ny * d->grid.nz;
+    uint64_t first = LIFE_FIRST_CHUNK_UPDATES / cells ? LIFE_FIRST_CHUNK_UPDATES / cells : 1;
+    return first < LIFE_FIRST_CHUNK_GENERATIONS ? first : LIFE_FIRST_CHUNK_GENERATIONS;
+}
+
+/* After the last chunk: its figures, then the last generation where it is
+ * wanted (finish_grid). */
+static int finish_run(void *arg, ls_slabs *S, uint64_t done, ls_error *err)
+{
+    life_device *dev = arg;
+    life_data *d = dev->d;
+    d->steps = done;
+    d->phase[PH_KERNELS] += dev->run.drive.wall_seconds;
+    d->phase[PH_SAMPLES] += dev->run.drive.sample_seconds;
+    return finish_grid(S, dev->root, dev->o, d, err);
+}
+
 /* --out run.gif and --frames DIR: started before the first generation,
- * a frame at every sample (record_population), in place once the run has
+ * a frame at every sample (record_sample), in place once the run has
  * finished (life_write_outputs), removed when it has not (life_run_free). */
 static int start_animation(const life_opts *o, life_data *d, size_t frames, ls_error *err)
 {
@@ -1145,7 +1103,7 @@ static int start_animation(const life_opts *o, life_data *d, size_t frames, ls_e
 }
 
 /* The slabs' reading of a grid file: units [first, first + n) into words. */
-static int read_planes(void *arg, uint32_t first, uint32_t n, uint32_t *words, ls_error *err)
+static int read_planes(void *arg, uint32_t first, uint32_t n, void *words, ls_error *err)
 {
     return life_grid_in_planes(arg, first, n, words, err);
 }
@@ -1154,42 +1112,34 @@ static int read_planes(void *arg, uint32_t first, uint32_t n, uint32_t *words, l
  * digest: rank 0, which made the digest of the planes every slab read,
  * says whether they have it, and every rank refuses a file that is
  * damaged (or that differs between the ranks' copies). */
-static int check_read_digest(const ls_set *set, const life_data *d, const life_plane_source *src, uint64_t stored,
-                             ls_error *err)
+static int refuse_damaged(void *arg, int ranks, ls_error *err)
 {
-    int32_t damaged = set->job.rank == 0 && src->digest != stored;
-    if (ls_job_bcast(&set->job, &damaged, sizeof damaged, err) != 0)
-        return -1;
-    if (!damaged)
-        return 0;
-    ls_fail_usage(err, "%s: damaged: its cells%s do not have the grid digest it records", life_grid_in_name(d->in),
-                  set->job.size > 1 ? " (as the ranks read them)" : "");
+    ls_fail_usage(err, "%s: damaged: its cells%s do not have the grid digest it records", life_grid_in_name(arg),
+                  ranks > 1 ? " (as the ranks read them)" : "");
     err->usage |= LS_ERROR_EVERY_RANK;
     return -1;
 }
 
-/* Puts the start grid where it runs: slabs over the devices of the set
- * and the ranks of its job (one device: one slab), each made there when
- * the start is random, each read there from a grid file. No process
- * keeps the whole grid: rank 0 makes one again when a sample or the
- * result needs it (host_grid). */
-static int start_device(ls_set *set, const life_opts *o, life_data *d, life_device *dev, ls_error *err)
+/* The start is where it runs: slabs over the devices of the set and the
+ * ranks of its job (one device: one slab), each made there when the start
+ * is random, each read there from a grid file. No process keeps the whole
+ * grid: rank 0 makes one again when a sample or the result needs it
+ * (host_grid). */
+static int started(void *arg, ls_slabs *S, ls_error *err)
 {
-    life_fill_spec fill = {o->seed, o->density};
-    uint64_t stored = 0;
-    life_plane_source src = {read_planes, d->in, d->in && life_grid_in_digest(d->in, &stored), 0, 0, 0};
-    int rc = life_slabs_start(set, &d->grid, d->grid.words || d->in ? NULL : &fill, d->in ? &src : NULL, o->slabs,
-                              o->halo, &dev->slabs, err);
-    d->phase[PH_INPUT] += src.seconds;
-    d->input_wait += src.seconds;
-    if (rc == 0 && src.hash)
-        rc = check_read_digest(set, d, &src, stored, err);
-    if (rc)
-        return -1;
-    d->cpu_threads = life_slabs_cpu_threads(dev->slabs);
-    if (life_slabs_wanted(set, o->slabs)) {
-        d->slabs = life_slabs_count(dev->slabs);
-        d->halo = life_slabs_halo(dev->slabs);
+    (void)err;
+    life_device *dev = arg;
+    life_data *d = dev->d;
+    d->phase[PH_INPUT] += dev->src.seconds;
+    d->input_wait += dev->src.seconds;
+    /* The start: the grid made and put on the devices, less the time this
+     * run spent reading a file (its own phase; a file read ahead, while
+     * the devices opened, cost the run nothing here). */
+    d->phase[PH_START] = ls_now() - dev->t_start - d->input_wait;
+    d->cpu_threads = ls_slabs_cpu_threads(S);
+    if (dev->run.report) {
+        d->slabs = ls_slabs_count(S);
+        d->halo = ls_slabs_halo(S);
     }
     life_grid_free(&d->grid);
     return 0;
@@ -1222,15 +1172,6 @@ static int summarise_and_write(const life_opts *o, life_data *d, int finished, l
     return rc;
 }
 
-/* What a rank says of its start before any rank computes: whether it could
- * make it, why not, and a fingerprint of the grid and rule it read. */
-typedef struct start_news {
-    int32_t ok, usage;
-    uint64_t fingerprint;
-    char host[64];
-    char why[384];
-} start_news;
-
 /* A hash of the start that an input file gave this rank: its cells (a
  * grid file's fingerprint, when the slabs read their planes of it),
  * shape, rule and generation (0 without --in: every rank makes the same
@@ -1261,74 +1202,46 @@ static int fingerprint_input(const ls_set *set, life_data *d, int ok, ls_error *
     return rc;
 }
 
-/* The ranks of a job compare their starts before any computes: each rank
- * reads --in itself (node-local copies of a file on a cluster may differ),
- * so a rank that could not read it, or read another grid, would mix two
- * problems into one answer. Every rank then refuses with the same one
- * line, naming the ranks, and none ends the others (err marked
- * LS_ERROR_EVERY_RANK). ok: this rank made its start (else err says why).
- * 0 when all agree, or alone. */
-static int agree_on_start(const ls_job *job, const life_opts *o, const life_data *d, int ok, ls_error *err)
+/* mpirun gives its standard input to rank 0 alone: what a refusal of
+ * another rank's start adds. */
+static const char *stdin_note(const life_opts *o)
 {
-    if (job->size < 2)
-        return ok ? 0 : -1;
-    start_news mine, *all = calloc((size_t)job->size, sizeof mine);
-    memset(&mine, 0, sizeof mine);
-    mine.ok = ok;
-    mine.usage = err->usage & 1;
-    mine.fingerprint = ok ? start_fingerprint(o, d) : 0;
-    snprintf(mine.host, sizeof mine.host, "%s", ls_job_host(job));
-    snprintf(mine.why, sizeof mine.why, "%.383s", ok ? "" : err->msg);
-    if (!all || ls_job_allgather(job, &mine, all, sizeof mine, err) != 0) {
-        free(all);
-        return all ? -1 : ls_fail(err, "out of memory");
-    }
-    int failed = -1, differs = -1;
-    for (int r = job->size - 1; r >= 0; r--) {
-        if (!all[r].ok)
-            failed = r;
-        else if (all[r].fingerprint != all[0].fingerprint)
-            differs = r;
-    }
-    /* mpirun gives its standard input to rank 0 alone. */
-    const char *stdin_note = o->in && (strcmp(o->in, "-") == 0 || strncmp(o->in, "/dev/stdin", 10) == 0 ||
-                                       strcmp(o->in, "/dev/fd/0") == 0 || strcmp(o->in, "/proc/self/fd/0") == 0)
-                                 ? " (under mpirun standard input reaches rank 0 only: give every rank a file)"
-                                 : "";
-    int rc = 0;
-    if (failed >= 0)
-        rc = ls_fail(err, "MPI rank %d (on %.64s) could not start: %s%s; nothing was run", failed, all[failed].host,
-                     all[failed].why, failed > 0 ? stdin_note : "");
-    else if (differs >= 0 && all[0].ok)
-        rc = ls_fail(err, "MPI rank %d (on %.64s) read another grid from %s than rank 0 (on %.64s): every rank "
-                          "must compute the same problem on the same input; nothing was run",
-                     differs, all[differs].host, o->in, all[0].host);
-    if (rc != 0)
-        err->usage = (failed >= 0 ? all[failed].usage : 1) | LS_ERROR_EVERY_RANK;
-    free(all);
-    return rc;
+    int from_stdin = o->in && (strcmp(o->in, "-") == 0 || strncmp(o->in, "/dev/stdin", 10) == 0 ||
+                               strcmp(o->in, "/dev/fd/0") == 0 || strcmp(o->in, "/proc/self/fd/0") == 0);
+    return from_stdin ? " (under mpirun standard input reaches rank 0 only: give every rank a file)" : "";
 }
 
-/* --timings under MPI: the slowest rank's figure of each phase every rank
- * goes through (a collective: every rank asks for it, as every rank was
- * given --timings). */
-static int slowest_phases(const ls_job *job, const life_data *d, ls_phases *p, ls_error *err)
+/* The run as the slab runner takes it. The ranks of a job compare their
+ * starts before any computes: each rank reads --in itself (node-local
+ * copies of a file on a cluster may differ), so a rank that could not
+ * read it (ok 0), or read another grid, would mix two problems into one
+ * answer. With --timings, the slowest rank's figure of each phase every
+ * rank goes through (a collective: every rank asks for it, as every rank
+ * was given --timings). */
+static void slab_run_of(life_device *dev, ls_set *set, int ok, ls_run *out)
 {
+    const life_opts *o = dev->o;
+    life_data *d = dev->d;
+    dev->work = (life_work){d->grid, d->rule, o->seed, o->density};
+    dev->work.shape.words = NULL;
+    life_slab_grid(&d->grid, &dev->grid);
+    uint64_t stored = 0;
+    int check = d->in && life_grid_in_digest(d->in, &stored);
+    dev->src = (ls_slab_source){.read = read_planes, .arg = d->in, .hash = check, .expected = stored,
+                                .damaged = check ? refuse_damaged : NULL};
+    dev->run = (ls_slab_run){
+        .ok = ok, .fingerprint = ok ? start_fingerprint(o, d) : 0, .what = "grid", .input = o->in,
+        .stdin_note = stdin_note(o),
+        .start = {d->grid.words, !d->grid.words && !d->in, d->in ? &dev->src : NULL},
+        .slabs = o->slabs, .halo = o->halo,
+        .drive = {.steps = o->steps, .first = first_chunk(d), .every = d->every, .unit = "generation"},
+        .started = started, .sample = record_sample, .finish = finish_run, .arg = dev,
+        .report = ls_slabs_wanted(set, o->slabs) ? &out->report : NULL,
+        .phases = d->phase, .nphases = PH_EVERY_RANK, .slowest = o->timings ? out->phases.slowest : NULL,
+    };
     for (int i = 0; i < PH_COUNT; i++)
-        p->slowest[i] = i < PH_EVERY_RANK ? d->phase[i] : -1;
-    p->ranks = job->size;
-    if (job->size < 2)
-        return 0;
-    double *all = calloc((size_t)job->size * PH_EVERY_RANK, sizeof *all);
-    if (!all)
-        return ls_fail(err, "out of memory");
-    int rc = ls_job_allgather(job, d->phase, all, PH_EVERY_RANK * sizeof *all, err);
-    for (int r = 0; r < job->size && rc == 0; r++)
-        for (int i = 0; i < PH_EVERY_RANK; i++)
-            if (all[r * PH_EVERY_RANK + i] > p->slowest[i])
-                p->slowest[i] = all[r * PH_EVERY_RANK + i];
-    free(all);
-    return rc;
+        out->phases.slowest[i] = -1;
+    out->phases.ranks = set->job.size;
 }
 
 /* The phases of --timings: opening the devices (the command's), then the
@@ -1367,7 +1280,7 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
         if (!err->msg[0])
             ls_fail(err, "out of memory for %zu populations", points);
         /* The other ranks of a job learn of it, and refuse with this one. */
-        agree_on_start(&set->job, o, d, 0, err);
+        ls_slabs_agree_start(set, 0, 0, "grid", o->in, stdin_note(o), err);
         life_run_free(out);
         return -1;
     }
@@ -1385,24 +1298,10 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
     say_note(d, set->job.rank);
     int started = set->job.rank != 0 || start_animation(o, d, points, err) == 0;
     started = fingerprint_input(set, d, started, err) == 0;
-    if (agree_on_start(&set->job, o, d, started, err) != 0) {
-        life_run_free(out);
-        return -1;
-    }
-    life_device dev = {set, NULL};
-    double t0 = ls_now();
-    int rc = start_device(set, o, d, &dev, err);
-    /* The start: the grid made and put on the devices, less the time this
-     * run spent reading a file (its own phase; a file read ahead, while
-     * the devices opened, cost the run nothing here). */
-    d->phase[PH_START] = ls_now() - t_start - d->input_wait;
-    if (rc == 0)
-        rc = drive(&dev, o, d, out, progress, err);
-    if (rc == 0 && life_slabs_wanted(set, o->slabs))
-        rc = life_slabs_report(dev.slabs, &out->report, ls_now() - t0, err);
-    if (rc == 0 && o->timings)
-        rc = slowest_phases(&set->job, d, &out->phases, err);
-    life_slabs_stop(dev.slabs);
+    life_device dev = {.o = o, .d = d, .root = set->job.rank == 0, .t_start = t_start};
+    slab_run_of(&dev, set, started, out);
+    int rc = ls_slabs_run(set, &life_slab_ops, &dev.work, &dev.grid, &dev.run, progress, err);
+    out->seconds += dev.run.drive.seconds;
     if (rc) {
         life_run_free(out);
         return -1;

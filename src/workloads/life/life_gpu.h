@@ -1,7 +1,7 @@
 /* life_gpu.h - Life on any GPU backend (CUDA, OpenCL) over src/gpu.h; the
  * kernels are src/kernels/life_kernels.h. The grid stays on the device
  * between calls: start uploads it, steps advances it, fetch copies it
- * back. A slab of a grid cut over several devices (life_slabs.h) is such
+ * back. A slab of a grid cut over several devices (life_slab.h) is such
  * a grid too, opened empty, advanced without waiting (launch), and filled
  * and read a range of planes at a time. */
 #ifndef LOCKSTEP_LIFE_GPU_H

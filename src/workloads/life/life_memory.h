@@ -2,7 +2,7 @@
  * device's own (a GPU's memory; the host's for OpenMP, where malloc says),
  * or less under the per-device cap that tests set to run grids larger than
  * one device on a set (docs/life.md). Below the single-device drivers
- * (life_gpu.c, life.c's OpenMP path) and the slabs (life_slabs.c), which
+ * (life_gpu.c, life.c's OpenMP path) and the slabs (life_slab.c), which
  * all ask it. */
 #ifndef LOCKSTEP_LIFE_MEMORY_H
 #define LOCKSTEP_LIFE_MEMORY_H
