@@ -56,7 +56,7 @@ int ls_device_supports(const ls_device *d, ls_cap cap, char *why, size_t len)
     if (ls_caps_supports(&d->info.caps, cap, reason, sizeof reason))
         return 1;
     if (why && len)
-        snprintf(why, len, "%s: %s", d->label, reason);
+        snprintf(why, len, "%s: %s: %s", d->label, ls_cap_text(cap), reason);
     return 0;
 }
 

@@ -61,7 +61,8 @@ typedef struct ls_device_caps {
 int ls_caps_supports(const ls_device_caps *caps, ls_cap cap, char *why, size_t len);
 
 /* The same of an opened device (device.h), from the caps its backend
- * listed; the reason names the device ("opencl:0: ..."). */
+ * listed; the reason names the device and the capability ("opencl:0:
+ * device-to-device copies: opencl copies through the host"). */
 struct ls_device;
 int ls_device_supports(const struct ls_device *d, ls_cap cap, char *why, size_t len);
 
