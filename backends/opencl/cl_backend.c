@@ -610,8 +610,8 @@ static char *cl_build_options(ls_ctx *ctx, const ls_cl_source *src, const char *
     const char *fp = "";
     if (src->flags & LS_CL_FAST_FP)
         fp = " -cl-fast-relaxed-math";
-    char why[sizeof ctx->info.caps.why_not[0]];
     if (src->flags & LS_CL_EXACT_FP) {
+        char why[sizeof ctx->info.caps.why_not[0]];
         if (!ls_caps_supports(&ctx->info.caps, LS_CAP_EXACT_FP, why, sizeof why)) {
             ls_fail(err, "%s, which the %s kernels need for exact results", why, src->name);
             return NULL;

@@ -294,10 +294,10 @@ static void junit_suite(FILE *out, const case_result *r, int n)
         xml_text(out, r[i].name);
         fprintf(out, "\" time=\"%.3f\">", r[i].seconds);
         /* Not supported: JUnit's <skipped>, its reason the message. */
-        const char *tag = r[i].result == 0                       ? "failure"
-                          : r[i].result < 0                      ? "error"
+        const char *tag = r[i].result == 0                    ? "failure"
+                          : r[i].result < 0                   ? "error"
                           : r[i].result == CASE_NOT_SUPPORTED ? "skipped"
-                                                                 : "system-out";
+                                                              : "system-out";
         if (r[i].result == 1) {
             fprintf(out, "<%s>", tag);
         } else {

@@ -275,7 +275,10 @@ int ls_cmd_devices(int argc, char **argv)
         ls_opts_help(stdout, "lockstep devices [--json | --specs]",
                      "Lists every compiled backend and its devices (name, platform, type: CPU, GPU or\n"
                      "accelerator, and the reference CPU the others are checked against; vendor, driver\n"
-                     "version, OpenCL C version, clock, compute units; memory, the largest single\n"
+                     "version, OpenCL C version, clock, compute units; its kernel shape and what it\n"
+                     "supports, with why not: kernels, warp or sub-group shuffles, the exact float rule,\n"
+                     "programs built with definitions, device-to-device copies, memory shared between\n"
+                     "processes; memory, the largest single\n"
                      "allocation, the free memory where the API tells it, and the largest square and\n"
                      "cube Life grid that fits: two generations, a bit per cell), or why a backend\n"
                      "cannot run here. The memory is taken as the implementation reports it, and the\n"
