@@ -59,7 +59,9 @@ typedef struct ls_device_info {
     char driver[96];        /* the driver's version: CL_DRIVER_VERSION, CUDA's, the OpenMP runtime's */
     char c_version[64];     /* OpenCL devices: "OpenCL C 1.2 ..." (CL_DEVICE_OPENCL_C_VERSION) */
     int clock_mhz;          /* the highest clock, MHz */
-    /* What decides its kernel shape (shape.h); zero for the reference. */
+    /* What it can do (caps.h: ls_caps_supports asks it), and what its
+     * kernel shape is chosen from (shape.h); every backend fills it, the
+     * reference too (the exact float rule, no kernels). */
     ls_device_caps caps;
     /* Which silicon it is, so that paths to the same chip are compared
      * (bench's efficiency): "host" for the host's CPU however it is
@@ -108,8 +110,9 @@ typedef struct ls_empty_platform {
 
 typedef struct ls_backend {
     const char *name; /* "openmp", "opencl", "cuda" */
-    /* Lists the devices. Returns how many (0..max); when the backend cannot
-     * run at all here, returns 0 and explains why in `why`. */
+    /* Lists the devices, each with its caps (caps.h). Returns how many
+     * (0..max); when the backend cannot run at all here, returns 0 and
+     * explains why in `why`. */
     int (*list_devices)(ls_device_info *out, int max, ls_error *why);
     /* Opens device `index` (as numbered by list_devices). */
     ls_ctx *(*open)(int index, ls_error *err);

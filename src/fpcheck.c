@@ -127,30 +127,13 @@ static int fp_device(ls_device *s, char *detail, size_t len, ls_error *err)
     return 0;
 }
 
-int ls_set_exact_fp(const ls_set *set, char *why, size_t len)
-{
-    for (int d = 0; d < set->ndevices; d++) {
-        const ls_device *dev = &set->dev[d];
-        ls_gpu_info info;
-        if (!dev->backend->gpu)
-            continue; /* the host's C follows the rule (-ffp-contract=off) */
-        ls_gpu_info_of(dev, &info);
-        if (info.exact_fp_refused[0]) {
-            snprintf(why, len, "%s: %s", dev->label, info.exact_fp_refused);
-            return 0;
-        }
-    }
-    return 1;
-}
-
 /* On a set, every device keeps the rule or the case fails naming the
- * first that does not. A device that says it cannot keep it refuses the
- * probe's program: the case is not supported there. */
+ * first that does not. A device that says it cannot keep it (caps.h's
+ * LS_CAP_EXACT_FP) refuses the probe's program: the case needs the rule,
+ * and conformance reports it not supported there without running it. */
 static int fp_case(ls_set *set, const void *arg, char *detail, size_t len, ls_error *err)
 {
     (void)arg;
-    if (!ls_set_exact_fp(set, detail, len))
-        return LS_CASE_NOT_SUPPORTED;
     for (int d = 0; d < set->ndevices; d++) {
         int rc = fp_device(&set->dev[d], detail, len, err);
         if (rc != 1 && set->ndevices > 1) {
@@ -171,4 +154,5 @@ static int fp_case(ls_set *set, const void *arg, char *detail, size_t len, ls_er
     return 1;
 }
 
-const ls_case ls_exact_float_case = {"exact float: no contraction, exact / and sqrt, denormals", fp_case, NULL};
+const ls_case ls_exact_float_case = {"exact float: no contraction, exact / and sqrt, denormals", fp_case, NULL,
+                                     LS_CAP_BIT(LS_CAP_EXACT_FP)};

@@ -72,6 +72,10 @@ typedef struct ls_gpu_info {
      * kernels that exchange often slower than their instruction count
      * says, and whether kernels are cut for a CPU's loops. */
     ls_shape shape;
+    /* What it can do (caps.h), as list_devices says: a program that
+     * follows the exact float rule is refused on a device without
+     * LS_CAP_EXACT_FP (OpenCL without correctly rounded divide and sqrt,
+     * or without denormals), which conformance reports as not supported. */
     ls_device_caps caps;
     /* 1 when a program asked for without definitions (gpu.h's kernel)
      * was compiled with the host code (CUDA: nvcc, at build time), so that
@@ -79,12 +83,6 @@ typedef struct ls_gpu_info {
      * it from its source at run time (OpenCL), which has the source's
      * defaults. */
     int prebuilt;
-    /* "" when the device computes floats as the exact rule needs
-     * (dialect.h); else why it cannot, and programs that follow the rule
-     * are refused on it (OpenCL without correctly rounded divide and
-     * sqrt, or without denormals): what needs the rule is not supported
-     * there, which conformance reports as such. */
-    char exact_fp_refused[200];
 } ls_gpu_info;
 
 typedef struct ls_gpu {
@@ -105,19 +103,25 @@ typedef struct ls_gpu {
      * by the context, owned by it). */
     int (*kernel)(ls_ctx *ctx, const char *program, const char *name, ls_kernel **out, ls_error *err);
     /* Optional (NULL where the backend cannot build a program at run time:
-     * the CUDA backend built without NVRTC). Entry point `name` of program
-     * `program` built with `defines`, a list of NAME=VALUE separated by
-     * spaces ("LIFE_FIXED_BIRTH=0x48 LIFE_FIXED_SURVIVE=0xc"; ls_gpu_define
-     * reads it), each as if #defined before the program's source: what the
-     * definitions make constant the compiler folds, where a kernel
-     * argument cannot be. The kernel has the name and parameters of the
-     * program's kernel without them; "" is the program as `kernel` gives it.
-     * Each (program, defines) is built on first use and cached by the
-     * context, like `kernel`'s programs; a setting chosen per kind of
-     * device would reach the build the same way. Returns 0 with *out NULL
-     * when this device cannot have it although the backend could (CUDA:
-     * no libnvrtc at run time, or one that does not know the GPU): the
-     * caller then uses `kernel`'s, which takes the same arguments. */
+     * the CUDA backend built without NVRTC; caps.h's LS_CAP_DEFINES says
+     * which, and the wrapper refuses the call where it is not offered).
+     * Entry point `name` of program `program` built with `defines`, a list
+     * of NAME=VALUE separated by spaces ("LIFE_FIXED_BIRTH=0x48
+     * LIFE_FIXED_SURVIVE=0xc"; ls_gpu_define reads it), each as if
+     * #defined before the program's source: what the definitions make
+     * constant the compiler folds, where a kernel argument cannot be. The
+     * kernel has the name and parameters of the program's kernel without
+     * them; "" is the program as `kernel` gives it. Each (program,
+     * defines) is built on first use and cached by the context, like
+     * `kernel`'s programs; a setting chosen per kind of device would reach
+     * the build the same way. Where the backend finds at run time that it
+     * cannot build it after all (CUDA: no libnvrtc here, or one that does
+     * not know the GPU, which only the first build can tell without
+     * loading NVRTC in every process), it gives `kernel`'s, which takes
+     * the same arguments: for a prebuilt program the callers' definitions
+     * only fold what the arguments carry (Life's rule) or restate what
+     * the host build defined for both (gpu_info's prebuilt), so it
+     * computes the same, slower. */
     int (*kernel_with)(ls_ctx *ctx, const char *program, const char *defines, const char *name, ls_kernel **out,
                        ls_error *err);
     /* How many groups of `group_size` with `local_bytes` of dynamic local
@@ -171,13 +175,6 @@ typedef struct ls_gpu {
 
 /* The bytes of a share handle (CUDA's cudaIpcMemHandle_t). */
 #define LS_GPU_HANDLE_BYTES 64
-
-/* Whether a backend's buffers can be shared with another process: it has
- * all three of share, open_shared and close_shared. */
-static inline int ls_gpu_shares(const ls_gpu *gpu)
-{
-    return gpu && gpu->share && gpu->open_shared && gpu->close_shared;
-}
 
 /* What every backend's struct ls_buf begins with, as its first member (so
  * that a pointer to the one is a pointer to the other, C17 6.7.2.1): the

@@ -111,18 +111,14 @@ void ls_gpu_free_host(const ls_device *d, void *p)
         free(p);
 }
 
-int ls_gpu_can_share(const ls_device *d)
-{
-    return ls_gpu_shares(gpu_of(d));
-}
-
 int ls_gpu_share(ls_buf *buf, unsigned char *handle, ls_error *err)
 {
     if (!buf || !handle)
         return ls_fail(err, "sharing %s: no buffer or no room for its handle", buf ? head_of(buf)->what : "a buffer");
     const ls_device *d = head_of(buf)->device;
-    if (!ls_gpu_can_share(d))
-        return ls_fail(err, "%s cannot share %s with another process", d->label, head_of(buf)->what);
+    char why[256];
+    if (!ls_device_supports(d, LS_CAP_SHARE, why, sizeof why))
+        return ls_fail(err, "sharing %s with another process: %s", head_of(buf)->what, why);
     return gpu_of(d)->share(d->ctx, buf, handle, err);
 }
 
@@ -130,8 +126,9 @@ int ls_gpu_open_shared(const ls_device *d, const unsigned char *handle, size_t b
                        ls_buf **out, ls_error *err)
 {
     *out = NULL;
-    if (!ls_gpu_can_share(d))
-        return ls_fail(err, "%s cannot open %s of another process", d->label, what);
+    char why[256];
+    if (!ls_device_supports(d, LS_CAP_SHARE, why, sizeof why))
+        return ls_fail(err, "opening %s of another process: %s", what, why);
     /* For the tests: a process whose driver refuses another's memory. */
     const char *debug = getenv("LOCKSTEP_DEBUG_SHARE");
     if (debug && strcmp(debug, "refuse") == 0)
@@ -168,23 +165,17 @@ int ls_gpu_read(ls_buf *buf, size_t offset, void *dst, size_t bytes, ls_error *e
     return gpu_of(d)->read(d->ctx, buf, offset, dst, bytes, err);
 }
 
-int ls_gpu_can_copy(const ls_buf *dst, const ls_buf *src)
-{
-    const ls_gpu *to = gpu_of(head_of(dst)->device), *from = gpu_of(head_of(src)->device);
-    return to == from && to->copy != NULL;
-}
-
 int ls_gpu_copy(ls_buf *dst, size_t dst_offset, ls_buf *src, size_t src_offset, size_t bytes, ls_error *err)
 {
     if (check_range(dst, "copying into", dst_offset, bytes, err) != 0 ||
         check_range(src, "copying from", src_offset, bytes, err) != 0)
         return -1;
     const ls_device *to = head_of(dst)->device, *from = head_of(src)->device;
-    if (!ls_gpu_can_copy(dst, src))
+    char why[256] = "the devices are of two backends";
+    if (to->backend != from->backend || !ls_device_supports(to, LS_CAP_COPY, why, sizeof why) ||
+        !ls_device_supports(from, LS_CAP_COPY, why, sizeof why))
         return ls_fail(err, "copying %s on %s to %s on %s: %s", head_of(src)->what, from->label, head_of(dst)->what,
-                       to->label,
-                       to->backend == from->backend ? "the backend has no device-to-device copy"
-                                                    : "the devices are of two backends");
+                       to->label, why);
     return gpu_of(to)->copy(to->ctx, dst, dst_offset, from->ctx, src, src_offset, bytes, err);
 }
 
@@ -201,8 +192,9 @@ int ls_gpu_kernel_with(const ls_device *d, const char *program, const char *defi
                        ls_kernel **out, ls_error *err)
 {
     *out = NULL;
-    if (!gpu_of(d)->kernel_with)
-        return 0;
+    char why[256];
+    if (!ls_device_supports(d, LS_CAP_DEFINES, why, sizeof why))
+        return ls_fail(err, "program %s with %s: %s", program, defines, why);
     if (ls_debug_stall("build", err) != 0)
         return -1;
     return gpu_of(d)->kernel_with(d->ctx, program, defines, name, out, err);

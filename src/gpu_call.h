@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "caps.h"
 #include "device.h"
 
 /* The device's limits (gpu.h's info). */
@@ -40,12 +41,11 @@ int ls_gpu_write(ls_buf *buf, int queue, size_t offset, const void *src, size_t 
 /* Waits for both queues, then buf's bytes from `offset` into dst. */
 int ls_gpu_read(ls_buf *buf, size_t offset, void *dst, size_t bytes, ls_error *err);
 
-/* Whether ls_gpu_copy can copy between these buffers: both of one backend,
- * and one with a device-to-device copy (else the caller stages through
- * the host with read and write). */
-int ls_gpu_can_copy(const ls_buf *dst, const ls_buf *src);
 /* src's bytes from src_offset into dst from dst_offset, device to device
- * (gpu.h's copy: ordered after the work queued on both devices so far). */
+ * (gpu.h's copy: ordered after the work queued on both devices so far);
+ * refused unless both devices are of one backend and support LS_CAP_COPY
+ * (caps.h), which a caller asks first, staging through the host with
+ * read and write where they do not. */
 int ls_gpu_copy(ls_buf *dst, size_t dst_offset, ls_buf *src, size_t src_offset, size_t bytes, ls_error *err);
 
 /* Host memory of `bytes` that crosses the bus to and from d often (Life's
@@ -55,10 +55,8 @@ int ls_gpu_copy(ls_buf *dst, size_t dst_offset, ls_buf *src, size_t src_offset, 
 int ls_gpu_alloc_host(const ls_device *d, size_t bytes, const char *what, void **out, ls_error *err);
 void ls_gpu_free_host(const ls_device *d, void *p);
 
-/* Whether d's buffers can be written by another process of its node
- * (gpu.h's share). */
-int ls_gpu_can_share(const ls_device *d);
-/* buf's handle for another process (LS_GPU_HANDLE_BYTES into handle). */
+/* buf's handle for another process (LS_GPU_HANDLE_BYTES into handle);
+ * refused on a device without LS_CAP_SHARE (caps.h), as opening is. */
 int ls_gpu_share(ls_buf *buf, unsigned char *handle, ls_error *err);
 /* Another process's buffer of `bytes` from its handle, as a buffer of d
  * that ls_gpu_copy writes; `what` names it. Closed by ls_gpu_close_shared
@@ -69,8 +67,8 @@ void ls_gpu_close_shared(ls_buf *buf);
 
 /* Entry point `name` of program `program`. */
 int ls_gpu_kernel(const ls_device *d, const char *program, const char *name, ls_kernel **out, ls_error *err);
-/* The same built with `defines` (gpu.h's kernel_with); 0 with *out NULL
- * where the device or its backend cannot build it: the caller then takes
+/* The same built with `defines` (gpu.h's kernel_with); refused on a
+ * device without LS_CAP_DEFINES (caps.h), where a caller takes
  * ls_gpu_kernel's, which has the same arguments. */
 int ls_gpu_kernel_with(const ls_device *d, const char *program, const char *defines, const char *name,
                        ls_kernel **out, ls_error *err);

@@ -1,5 +1,5 @@
-/* shape.h - what a kernel device can do, asked once, and the shape of
- * kernel chosen from it in one place.
+/* shape.h - the shape of kernel a device runs, chosen in one place from
+ * what it can do (caps.h).
  *
  * One kernel source (src/kernels/dialect.h) serves every device, but the
  * best way to cut work among work-items differs: NVIDIA's warps exchange
@@ -9,17 +9,19 @@
  * splits the loop and an exchange through local memory is pure overhead,
  * so there work-items should own runs of words and exchange nothing.
  *
- * A backend fills an ls_device_caps for each device from its API's
- * queries (what the driver reports, never what its name suggests), and
- * ls_shape_choose turns it into an ls_shape: the backend hands the shape
- * to the kernels (OpenCL: -DLS_SHAPE=n; CUDA is always LS_SHAPE_WARP), and
- * the workloads' host drivers size launches by it. `devices` and the JSON
+ * A backend fills an ls_device_caps for each device (caps.h), and
+ * ls_shape_choose turns it into an ls_shape, asking it (ls_caps_supports)
+ * whether the device runs kernels and which shuffles it has, and reading
+ * whether it is a CPU: the backend hands the shape to the kernels
+ * (OpenCL: -DLS_SHAPE=n; CUDA is always LS_SHAPE_WARP), and the
+ * workloads' host drivers size launches by it. `devices` and the JSON
  * reports name it. */
 #ifndef LOCKSTEP_SHAPE_H
 #define LOCKSTEP_SHAPE_H
 
 #include <stdint.h>
 
+#include "caps.h"
 #include "error.h"
 
 /* The numbers are the kernels' too (dialect.h's LS_SHAPE_* ): keep them. */
@@ -31,25 +33,16 @@ typedef enum ls_shape {
     LS_SHAPE_CPU = 4,      /* a CPU behind a GPU API: work-items own runs of words, no exchanges */
 } ls_shape;
 
-/* What a device offers that decides the shape, as its API reports it. */
-typedef struct ls_device_caps {
-    int is_cpu;              /* the API calls it a CPU (OpenCL's CL_DEVICE_TYPE_CPU) */
-    int prebuilt;            /* its kernels were compiled with the host for their one shape (CUDA's nvcc) */
-    int warp_shuffles;       /* 32-lane register shuffles: CUDA, or NVIDIA's OpenCL taking inline PTX */
-    int subgroup_shuffles;   /* sub-group shuffles in OpenCL C 1.2: cl_intel_subgroups */
-    uint32_t subgroup_width; /* the sub-group width a kernel can ask for: 32 where offered (0: none) */
-    uint32_t vector_width;   /* preferred vector width for 32-bit integers (OpenCL), 0 unknown */
-    uint64_t local_bytes;    /* local (shared) memory a group */
-} ls_device_caps;
-
-/* The shape for a device with these capabilities. Where the environment's
+/* The shape for a device with these capabilities (LS_SHAPE_NONE for one
+ * that runs no kernels: the reference). Where the environment's
  * LOCKSTEP_SHAPE names one ("warp", "subgroup", "group", "cpu"; for
  * measuring one shape against another on the same silicon, and for the
- * tests), that one, when the device can run it: a CPU or a GPU can run
- * "group" and "cpu", "warp" and "subgroup" need their shuffles; a device
- * whose kernels were prebuilt keeps their shape. 0, or -1
- * with err set (usage) when LOCKSTEP_SHAPE names no shape or one this
- * device cannot run. */
+ * tests), that one, when the device can run it: a device that runs
+ * kernels can run "group" and "cpu", "warp" and "subgroup" need their
+ * shuffles (LS_CAP_WARP_SHUFFLE, LS_CAP_SUBGROUP_SHUFFLE); a device
+ * whose kernels were prebuilt keeps their shape, and one that runs none
+ * keeps none. 0, or -1 with err set (usage) when LOCKSTEP_SHAPE names no
+ * shape or one this device cannot run, saying why not. */
 int ls_shape_choose(const ls_device_caps *caps, ls_shape *out, ls_error *err);
 
 /* "warp", "subgroup", "group", "cpu"; "none" for LS_SHAPE_NONE. */

@@ -78,22 +78,18 @@ typedef struct ls_subcommand {
     const char *summary;
 } ls_subcommand;
 
-/* One conformance case: 1 pass, 0 fail (detail says how), -1 could not
- * run (err says why), or LS_CASE_NOT_SUPPORTED: a device of the set
- * cannot run it as lockstep requires and rightly refuses it (detail says
- * why; ls_set_exact_fp). `arg` is the case's own entry from the table. */
-#define LS_CASE_NOT_SUPPORTED 2
+/* One conformance case: run returns 1 pass, 0 fail (detail says how), -1
+ * could not run (err says why). `arg` is the case's own entry from the
+ * table. `needs` is what a device must be able to do for the case
+ * (LS_CAP_BIT of each ls_cap, caps.h): on a set where a device cannot
+ * (ls_set_supports), it rightly refuses the case, which is not run and
+ * is reported not supported, with the reason. */
 typedef struct ls_case {
     const char *name;
     int (*run)(ls_set *set, const void *arg, char *detail, size_t detail_len, ls_error *err);
     const void *arg;
+    uint32_t needs;
 } ls_case;
-
-/* Whether every device of the set follows the exact floating-point rule
- * (dialect.h, ls_gpu_info.exact_fp_refused): 1, or 0 with why, naming the
- * first device that cannot, in why[0..len). A case that needs the rule is
- * not supported on a set where this is 0 (fpcheck.c). */
-int ls_set_exact_fp(const ls_set *set, char *why, size_t len);
 
 #define LS_MAX_OPTS 24
 
@@ -180,12 +176,13 @@ typedef struct ls_workload {
      * perturbs the named JSON field of a result; -1 when the field is not
      * one of the result's. */
     int (*fault)(ls_run *run, const char *field);
-    /* Whether a run with these (validated) params follows the exact
-     * floating-point rule (dialect.h), which a device may rightly refuse
-     * (ls_set_exact_fp): `check` then reports such a device not
-     * supported, with the reason, as conformance does, rather than
-     * failed. NULL: no run of the workload computes floats under it. */
-    int (*exact_fp)(const void *params);
+    /* What a device must be able to do for a run with these (validated)
+     * params, as ls_case's needs (caps.h): ray's exact mode needs the
+     * exact floating-point rule (dialect.h), which a device may rightly
+     * refuse (ls_set_supports): `check` and `bench` then report such a
+     * device not supported, with the reason, as conformance does, rather
+     * than failed. NULL: any device runs any run of the workload. */
+    uint32_t (*needs)(const void *params);
     /* Optional: what to tell a person after the report of a run that
      * finished or that a signal stopped, on `out` (standard error): how to
      * go on from what it saved (a search's checkpoint: how many deals it

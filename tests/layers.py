@@ -18,7 +18,13 @@ the set (set.h, the set runner, the registry) and the backends.
     wrappers that check their arguments once (gpu_call.c, and gpu_timer.c
     for the timer): the others reach a device's memory through them;
   - no file asks the CPU which instruction sets it has but cpu_isa.c: the
-    choice of the CPU code's compiled copy is made there once.
+    choice of the CPU code's compiled copy is made there once;
+  - no file asks whether a device can do something but through caps.h's
+    query (issue 37): only caps.c reads a method's presence in a backend's
+    table as a capability (gpu->copy, ->share, ->kernel_with ...) or the
+    bits of ls_device_caps, and the old questions (ls_gpu_can_copy,
+    ls_gpu_can_share, ls_gpu_shares, exact_fp_refused,
+    LS_CASE_NOT_SUPPORTED, ls_set_exact_fp) are gone from every source.
 
 usage: layers.py SOURCE_ROOT
 """
@@ -80,5 +86,18 @@ expect(wrapped == list(WRAPPERS), 'the wrappers are found calling the primitives
 
 asking = [p for p, t in sources('src', 'backends') if p != 'src/cpu_isa.c' and re.search(r'__builtin_cpu_(supports|is)\b|\bcpuid\b', t)]
 expect(not asking, 'only src/cpu_isa.c asks the CPU what it runs', ', '.join(asking))
+
+CAP_METHODS = r'copy|share|open_shared|close_shared|kernel_with'
+everything = list(sources('src', 'backends', 'tests'))
+presence = [p for p, t in everything if p != 'src/caps.c' and
+            re.search(r'->\s*(%s)\b(?!\s*\()' % CAP_METHODS, t)]
+expect(not presence, 'only src/caps.c reads a backend method\'s presence as a capability', ', '.join(presence))
+bits = [p for p, t in everything if p not in ('src/caps.c', 'src/caps.h', 'tests/test_shape.c') and
+        re.search(r'(\.|->)can\b(?!\'t)', t)]
+expect(not bits, 'only src/caps.c reads the bits of ls_device_caps (the others ask ls_caps_supports)',
+       ', '.join(bits))
+OLD = r'\b(ls_gpu_can_copy|ls_gpu_can_share|ls_gpu_shares|exact_fp_refused|LS_CASE_NOT_SUPPORTED|ls_set_exact_fp)\b'
+old = [p for p, t in everything if re.search(OLD, t)]
+expect(not old, 'the old ways to ask what a device can do are gone', ', '.join(old))
 
 finish()

@@ -4,7 +4,9 @@
  * length that overflows, a missing host pointer, a queue that is not
  * there, a launch of no work or with another device's buffer is refused
  * by the wrapper, with a message naming the buffer and the device, and
- * never reaches the method; ranges that fit reach it and move the bytes. */
+ * never reaches the method; ranges that fit reach it and move the bytes.
+ * So is a copy, a share or a program with definitions on a device whose
+ * capabilities (caps.h, from its backend's table) do not offer it. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,13 @@ static int fake_kernel(ls_ctx *ctx, const char *program, const char *name, ls_ke
     ctx->calls++;
     *out = &k;
     return 0;
+}
+
+static int fake_kernel_with(ls_ctx *ctx, const char *program, const char *defines, const char *name, ls_kernel **out,
+                            ls_error *err)
+{
+    (void)defines;
+    return fake_kernel(ctx, program, name, out, err);
 }
 
 static int fake_groups(ls_ctx *ctx, ls_kernel *k, uint32_t group_size, size_t local_bytes, uint32_t *out,
@@ -150,7 +159,8 @@ static void fake_close_shared(ls_ctx *ctx, ls_buf *b)
 
 static const ls_gpu fake_gpu = {
     .info = fake_info, .alloc = fake_alloc, .free = fake_free, .write = fake_write, .read = fake_read,
-    .kernel = fake_kernel, .groups_per_unit = fake_groups, .launch = fake_launch, .copy = fake_copy,
+    .kernel = fake_kernel, .kernel_with = fake_kernel_with, .groups_per_unit = fake_groups, .launch = fake_launch,
+    .copy = fake_copy,
     .alloc_host = fake_alloc_host, .free_host = fake_free_host,
     .share = fake_share, .open_shared = fake_open_shared, .close_shared = fake_close_shared,
 };
@@ -234,8 +244,9 @@ static void copies(ls_buf *grid)
     ls_buf *other = NULL, *plain = NULL;
     check(ls_gpu_alloc(&dev1, 8, "the other grid", &other, &err) == 0, "a buffer on a second device");
     check(ls_gpu_alloc(&dev2, 8, "a plain grid", &plain, &err) == 0, "a buffer on a backend without copy");
-    check(ls_gpu_can_copy(other, grid) && !ls_gpu_can_copy(plain, grid) && !ls_gpu_can_copy(plain, plain),
-          "ls_gpu_can_copy: one backend with a copy only");
+    check(ls_device_supports(&dev1, LS_CAP_COPY, NULL, 0) && !ls_device_supports(&dev2, LS_CAP_COPY, NULL, 0) &&
+              !ls_device_supports(&host, LS_CAP_COPY, NULL, 0),
+          "LS_CAP_COPY: only a backend with a copy");
     int before = calls();
     check(ls_gpu_copy(other, 0, grid, 8, 8, &err) == 0 && calls() == before + 2, "a copy that fits runs");
     REFUSED(ls_gpu_copy(other, 4, grid, 0, 8, &err), "a copy past the destination's end",
@@ -243,7 +254,7 @@ static void copies(ls_buf *grid)
     REFUSED(ls_gpu_copy(other, 0, grid, 12, 8, &err), "a copy past the source's end",
             WORDS("copying from 8 bytes at byte 12", "the test grid", "fake:0"));
     REFUSED(ls_gpu_copy(plain, 0, plain, 0, 8, &err), "a copy on a backend without one",
-            WORDS("nocopy:0", "no device-to-device copy"));
+            WORDS("nocopy:0", "copies through the host"));
     REFUSED(ls_gpu_copy(plain, 0, grid, 0, 8, &err), "a copy between two backends",
             WORDS("two backends"));
     ls_gpu_free(other);
@@ -281,6 +292,12 @@ static void launches(ls_buf *grid)
     l.nargs = 2;
     REFUSED(ls_gpu_launch(&dev0, k, &l, &err), "a launch with another device's buffer",
             WORDS("argument 1", "the foreign buffer", "a buffer of fake:1", "on fake:0"));
+    int before_with = calls();
+    check(ls_gpu_kernel_with(&dev0, "test", "N=1", "kernel", &k, &err) == 0 && k && calls() == before_with + 1,
+          "a program with definitions on a device with LS_CAP_DEFINES reaches the backend");
+    REFUSED(ls_gpu_kernel_with(&dev2, "test", "N=1", "kernel", &k, &err),
+            "a program with definitions on a backend without kernel_with",
+            WORDS("nocopy:0", "N=1", "builds no program at run time"));
     uint32_t per_unit = 0;
     REFUSED(ls_gpu_groups_per_unit(&dev0, k, 0, 0, &per_unit, &err), "occupancy of empty groups",
             WORDS("groups of 0"));
@@ -316,15 +333,16 @@ static void host_memory(void)
 static void shared_buffers(ls_buf *grid)
 {
     ls_error err = {0};
-    check(ls_gpu_can_share(&dev0) && !ls_gpu_can_share(&dev2) && !ls_gpu_can_share(&host),
-          "only a backend with share, open_shared and close_shared can share");
+    check(ls_device_supports(&dev0, LS_CAP_SHARE, NULL, 0) && !ls_device_supports(&dev2, LS_CAP_SHARE, NULL, 0) &&
+              !ls_device_supports(&host, LS_CAP_SHARE, NULL, 0),
+          "LS_CAP_SHARE: only a backend with share, open_shared and close_shared");
     unsigned char handle[LS_GPU_HANDLE_BYTES];
     ls_buf *plain = NULL, *opened = NULL;
     check(ls_gpu_alloc(&dev2, 16, "a buffer of a backend that cannot share", &plain, &err) == 0, "a buffer to share");
     REFUSED(ls_gpu_share(plain, handle, &err), "sharing a buffer of a backend without share",
-            WORDS("nocopy:0", "cannot share"));
+            WORDS("nocopy:0", "sharing", "no memory another process can open"));
     REFUSED(ls_gpu_open_shared(&dev2, handle, 16, "another's", &opened, &err), "opening on a backend without it",
-            WORDS("nocopy:0", "cannot open"));
+            WORDS("nocopy:0", "opening another's", "no memory another process can open"));
     ls_buf *theirs = NULL;
     check(ls_gpu_alloc(&dev0, 16, "the sharer's ghosts", &theirs, &err) == 0 && ls_gpu_share(theirs, handle, &err) == 0 &&
               ls_gpu_open_shared(&dev0, handle, 16, "another rank's ghosts", &opened, &err) == 0 && opened,
@@ -343,6 +361,11 @@ static void shared_buffers(ls_buf *grid)
 
 int main(void)
 {
+    /* What each backend lists, from its table (caps.h). */
+    ls_caps_from_methods(&fake_gpu, "fake", &dev0.info.caps);
+    ls_caps_from_methods(&fake_gpu, "fake", &dev1.info.caps);
+    ls_caps_from_methods(&fake_gpu_nocopy, "nocopy", &dev2.info.caps);
+    ls_caps_from_methods(NULL, "cpu", &host.info.caps);
     ls_error err = {0};
     ls_buf *grid = NULL;
     check(ls_gpu_alloc(&dev0, 16, "the test grid", &grid, &err) == 0 && grid, "16 bytes allocated");

@@ -92,13 +92,19 @@ static int cuda_unavailable(cudaError_t st, ls_error *why)
     return ls_fail(why, "%s", cudaGetErrorString(st));
 }
 
-/* What decides a CUDA GPU's kernel shape (shape.h): warps of 32 that
- * shuffle registers, in kernels nvcc built for that one shape (so
- * LOCKSTEP_SHAPE does not reach them). */
+extern "C" const ls_backend ls_backend_cuda; /* the tables, at the end of the file */
+
+/* What a CUDA GPU can do (caps.h): what the method table offers (copies,
+ * sharing through IPC, programs with definitions where NVRTC is built
+ * in), warps of 32 that shuffle registers, in kernels nvcc built for
+ * that one shape (so LOCKSTEP_SHAPE does not reach them), and the exact
+ * float rule, which nvcc builds in (meson.build). */
 static void cuda_caps(const cudaDeviceProp *prop, ls_device_caps *caps)
 {
-    memset(caps, 0, sizeof *caps);
-    caps->warp_shuffles = 1;
+    ls_caps_from_methods(ls_backend_cuda.gpu, "cuda", caps);
+    ls_caps_grant(caps, LS_CAP_WARP_SHUFFLE);
+    ls_caps_refuse(caps, LS_CAP_SUBGROUP_SHUFFLE, "CUDA's sub-groups are its warps (the warp shape)");
+    ls_caps_grant(caps, LS_CAP_EXACT_FP);
     caps->prebuilt = 1;
     caps->subgroup_width = (uint32_t)prop->warpSize;
     caps->local_bytes = prop->sharedMemPerBlock;
@@ -323,7 +329,6 @@ static void cu_info(ls_ctx *ctx, ls_gpu_info *out)
     out->max_group = (uint32_t)ctx->prop.maxThreadsPerBlock;
     out->local_bytes = ctx->prop.sharedMemPerBlock;
     out->global_bytes = ctx->prop.totalGlobalMem;
-    out->exact_fp_refused[0] = '\0'; /* nvcc builds the rule in (meson.build) */
 }
 
 static int cu_alloc(ls_ctx *ctx, size_t bytes, const char *what, ls_buf **out, ls_error *err)
@@ -475,8 +480,9 @@ static int cu_library_for(ls_ctx *ctx, const ls_cu_program *prog, const char *de
 }
 
 /* gpu.h's kernel_with: nvcc's kernel for "", else the kernel of that name
- * of the program NVRTC compiled with the definitions (none where NVRTC
- * cannot make it here). */
+ * of the program NVRTC compiled with the definitions, or nvcc's where
+ * NVRTC cannot make it here (no libnvrtc, or one that does not know the
+ * GPU: loaded on the first build, so as not to cost every process). */
 static int cu_kernel_with(ls_ctx *ctx, const char *program, const char *defines, const char *name, ls_kernel **out,
                           ls_error *err)
 {
@@ -490,7 +496,7 @@ static int cu_kernel_with(ls_ctx *ctx, const char *program, const char *defines,
     if (cu_entry(program, name, &prog, &e, err) != 0 || cu_library_for(ctx, prog, defines, &l, err) != 0)
         return -1;
     if (!l->lib)
-        return 0;
+        return cu_kernel(ctx, program, name, out, err); /* NVRTC cannot make it here: nvcc's (gpu.h) */
     cudaKernel_t fn;
     cudaError_t st = cudaLibraryGetKernel(&fn, l->lib, name);
     if (st != cudaSuccess)

@@ -167,6 +167,7 @@ static char *cl_extensions(cl_device_id device)
 }
 
 static void cl_caps(cl_platform_id platform, cl_device_id device, const char *extensions, ls_device_caps *caps);
+static const ls_gpu opencl_gpu; /* the method table, at the end of the file */
 
 /* Queries of cl_khr_device_uuid, cl_khr_pci_bus_info and
  * cl_nv_device_attribute_query (their headers are not everywhere). */
@@ -330,7 +331,7 @@ static int cl_markers_timed(ls_ctx *ctx)
 typedef struct cl_platform_quirks {
     const char *platform, *options;
     const char *registers_128; /* options for LS_CL_REGISTERS_128 programs */
-    int warp_shuffles;         /* ls_device_caps.warp_shuffles: inline PTX's shfl.sync */
+    int warp_shuffles;         /* caps.h's LS_CAP_WARP_SHUFFLE: inline PTX's shfl.sync */
 } cl_platform_quirks;
 
 static const cl_platform_quirks cl_quirks_table[] = {
@@ -374,12 +375,54 @@ static uint32_t cl_subgroup_width(cl_device_id device, const char *extensions)
     return widest;
 }
 
-/* What the device offers that decides its kernel shape (shape.h), from
+/* Why the device cannot follow the exact floating-point rule (dialect.h)
+ * into why, or "" when it can: the rule needs correctly rounded divide
+ * and sqrt, and denormals; a device without them cannot give the bits the
+ * other backends give. LOCKSTEP_DEBUG_INEXACT_DIVIDE=1 (for the tests)
+ * makes a device that has them seem to lack correctly rounded divide and
+ * sqrt, to show how a refusal is reported. */
+static void cl_exact_fp_refusal(cl_device_id device, char *why, size_t len)
+{
+    cl_device_fp_config config = 0;
+    cl_int st = clGetDeviceInfo(device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof config, &config, NULL);
+    const char *debug = getenv("LOCKSTEP_DEBUG_INEXACT_DIVIDE");
+    if (debug && strcmp(debug, "1") == 0)
+        config &= ~(cl_device_fp_config)CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+    why[0] = '\0';
+    if (st != CL_SUCCESS)
+        snprintf(why, len, "this OpenCL device does not say how it computes floats (CL_DEVICE_SINGLE_FP_CONFIG: %s)",
+                 ls_cl_status(st));
+    else if (!(config & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT))
+        snprintf(why, len, "this OpenCL device does not offer correctly rounded single-precision divide and sqrt "
+                           "(CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)");
+    else if (!(config & CL_FP_DENORM))
+        snprintf(why, len, "this OpenCL device flushes single-precision denormals (no CL_FP_DENORM)");
+}
+
+/* Sub-group shuffles a kernel can use (dialect.h): Intel's sub-groups are
+ * OpenCL C 1.2 built-ins; Khronos's (cl_khr_subgroup_shuffle) need OpenCL
+ * C 2.0 and a size the kernel cannot ask for, so they are not taken; the
+ * kernels' runs of words need sub-groups of 32. */
+static void cl_subgroup_caps(const char *extensions, ls_device_caps *caps)
+{
+    if (!has_extension(extensions, "cl_intel_subgroups"))
+        ls_caps_refuse(caps, LS_CAP_SUBGROUP_SHUFFLE, "no cl_intel_subgroups");
+    else if (caps->subgroup_width == 0)
+        ls_caps_refuse(caps, LS_CAP_SUBGROUP_SHUFFLE,
+                       "cl_intel_subgroups, but no cl_intel_required_subgroup_size to ask for sub-groups of 32");
+    else if (caps->subgroup_width != 32)
+        ls_caps_refuse(caps, LS_CAP_SUBGROUP_SHUFFLE, "cl_intel_subgroups, but no sub-groups of 32 (%u at most)",
+                       (unsigned)caps->subgroup_width);
+    else
+        ls_caps_grant(caps, LS_CAP_SUBGROUP_SHUFFLE);
+}
+
+/* What the device can do (caps.h): what the method table offers, then
  * its own reports and its platform's quirks; a query it does not answer
  * counts as the capability absent. */
 static void cl_caps(cl_platform_id platform, cl_device_id device, const char *extensions, ls_device_caps *caps)
 {
-    memset(caps, 0, sizeof *caps);
+    ls_caps_from_methods(&opencl_gpu, "opencl", caps);
     cl_device_type type = 0;
     cl_uint width = 0;
     cl_ulong local = 0;
@@ -389,12 +432,18 @@ static void cl_caps(cl_platform_id platform, cl_device_id device, const char *ex
     caps->is_cpu = (type & CL_DEVICE_TYPE_CPU) && !(type & CL_DEVICE_TYPE_GPU);
     caps->vector_width = width;
     caps->local_bytes = local;
-    caps->warp_shuffles = cl_quirks(platform).warp_shuffles;
-    /* Intel's sub-groups are OpenCL C 1.2 built-ins; Khronos's
-     * (cl_khr_subgroup_shuffle) need OpenCL C 2.0 and a size the kernel
-     * cannot ask for, so they are not taken. */
-    caps->subgroup_shuffles = has_extension(extensions, "cl_intel_subgroups");
+    if (cl_quirks(platform).warp_shuffles)
+        ls_caps_grant(caps, LS_CAP_WARP_SHUFFLE);
+    else
+        ls_caps_refuse(caps, LS_CAP_WARP_SHUFFLE, "no inline PTX: NVIDIA's OpenCL only");
     caps->subgroup_width = cl_subgroup_width(device, extensions);
+    cl_subgroup_caps(extensions, caps);
+    char why[sizeof caps->why_not[0]];
+    cl_exact_fp_refusal(device, why, sizeof why);
+    if (why[0])
+        ls_caps_refuse(caps, LS_CAP_EXACT_FP, "%s", why);
+    else
+        ls_caps_grant(caps, LS_CAP_EXACT_FP);
 }
 
 static void cl_close(ls_ctx *ctx)
@@ -421,30 +470,6 @@ static void cl_close(ls_ctx *ctx)
     if (ctx->context)
         clReleaseContext(ctx->context);
     free(ctx);
-}
-
-/* Why the device cannot follow the exact floating-point rule (dialect.h)
- * into why, or "" when it can: the rule needs correctly rounded divide
- * and sqrt, and denormals; a device without them cannot give the bits the
- * other backends give. LOCKSTEP_DEBUG_INEXACT_DIVIDE=1 (for the tests)
- * makes a device that has them seem to lack correctly rounded divide and
- * sqrt, to show how a refusal is reported. */
-static void cl_exact_fp_refusal(ls_ctx *ctx, char *why, size_t len)
-{
-    cl_device_fp_config config = 0;
-    cl_int st = clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof config, &config, NULL);
-    const char *debug = getenv("LOCKSTEP_DEBUG_INEXACT_DIVIDE");
-    if (debug && strcmp(debug, "1") == 0)
-        config &= ~(cl_device_fp_config)CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
-    why[0] = '\0';
-    if (st != CL_SUCCESS)
-        snprintf(why, len, "this OpenCL device does not say how it computes floats (CL_DEVICE_SINGLE_FP_CONFIG: %s)",
-                 ls_cl_status(st));
-    else if (!(config & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT))
-        snprintf(why, len, "this OpenCL device does not offer correctly rounded single-precision divide and sqrt "
-                           "(CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)");
-    else if (!(config & CL_FP_DENORM))
-        snprintf(why, len, "this OpenCL device flushes single-precision denormals (no CL_FP_DENORM)");
 }
 
 static ls_ctx *cl_open(int index, ls_error *err)
@@ -502,7 +527,6 @@ static ls_ctx *cl_open(int index, ls_error *err)
     ctx->info.max_group = (uint32_t)(max_wg ? max_wg : 1);
     ctx->info.local_bytes = local;
     ctx->info.global_bytes = global;
-    cl_exact_fp_refusal(ctx, ctx->info.exact_fp_refused, sizeof ctx->info.exact_fp_refused);
     ctx->markers_timed = cl_markers_timed(ctx);
     ctx->extra_options = quirks.options;
     ctx->registers_128 = quirks.registers_128;
@@ -587,8 +611,9 @@ static char *cl_build_options(ls_ctx *ctx, const ls_cl_source *src, const char *
     if (src->flags & LS_CL_FAST_FP)
         fp = " -cl-fast-relaxed-math";
     if (src->flags & LS_CL_EXACT_FP) {
-        if (ctx->info.exact_fp_refused[0]) {
-            ls_fail(err, "%s, which the %s kernels need for exact results", ctx->info.exact_fp_refused, src->name);
+        char why[sizeof ctx->info.caps.why_not[0]];
+        if (!ls_caps_supports(&ctx->info.caps, LS_CAP_EXACT_FP, why, sizeof why)) {
+            ls_fail(err, "%s, which the %s kernels need for exact results", why, src->name);
             return NULL;
         }
         fp = " -cl-fp32-correctly-rounded-divide-sqrt";

@@ -109,6 +109,7 @@ static int omp_list_devices(ls_device_info *out, int max, ls_error *why)
     snprintf(out->memory_reported_by, sizeof out->memory_reported_by, "sysconf(_SC_PHYS_PAGES)");
     out->max_alloc_bytes = out->memory_bytes; /* one malloc may take it all */
     out->kind = LS_DEVICE_REFERENCE;
+    ls_caps_from_methods(NULL, "openmp", &out->caps); /* no kernels; the float rule (caps.h) */
     return 1;
 }
 

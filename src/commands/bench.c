@@ -477,7 +477,7 @@ static int bench_devices(const ls_workload *w, const void *params, const ls_dev_
         /* A device that rightly refuses the run (the exact floating-point
          * rule, as conformance and check say): not supported, no failure. */
         char refusal[300] = "";
-        int refused = opened && w->exact_fp && w->exact_fp(params) && !ls_set_exact_fp(&s, refusal, sizeof refusal);
+        int refused = opened && w->needs && !ls_set_supports(&s, w->needs(params), refusal, sizeof refusal);
         int ok = opened && (refused || bench_runs(w, params, &s, label, plan, &r, &e) == 0);
         const char *name = opened ? (s.ndevices > 1 ? s.label : s.dev[0].info.name) : "";
         int timed = ok && r.timed > 0;

@@ -126,7 +126,7 @@ static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, ch
         return;
     }
     ls_dev_name(&s, row->name, sizeof row->name);
-    if (w->exact_fp && w->exact_fp(params) && !ls_set_exact_fp(&s, row->error, sizeof row->error)) {
+    if (w->needs && !ls_set_supports(&s, w->needs(params), row->error, sizeof row->error)) {
         row->not_supported = 1;
         ls_set_close(&s);
         return;

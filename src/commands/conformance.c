@@ -19,14 +19,19 @@ extern const ls_case ls_exact_float_case;
 /* At most this many cases are selected: far more than the workloads have. */
 #define MAX_CASES 256
 
+/* A case's result beside 1 (pass), 0 (wrong answer) and -1 (could not
+ * run): a device of the set cannot do what the case needs (ls_case's
+ * needs, caps.h) and rightly refuses it, or its backend is not available
+ * here; the detail says why. */
+#define CASE_NOT_SUPPORTED 2
+
 /* What one case did on one device. */
 typedef struct case_result {
     char device[160];      /* the spec, "opencl:0" */
     char device_name[160]; /* "" when the device could not be opened */
     const char *name;
     /* 1 pass, 0 wrong answer, -1 could not run (both failures), or
-     * LS_CASE_NOT_SUPPORTED: the device rightly refused it, or its
-     * backend is not available here (detail says why) */
+     * CASE_NOT_SUPPORTED (detail says why) */
     int result;
     char detail[672]; /* room for a missing entry's spec and reason, whole */
     double seconds;
@@ -41,7 +46,7 @@ typedef struct case_log {
 /* A case's outcome as the table and the JSON name it. */
 static const char *outcome_name(int result)
 {
-    return result == 1 ? "pass" : result == LS_CASE_NOT_SUPPORTED ? "not supported" : "fail";
+    return result == 1 ? "pass" : result == CASE_NOT_SUPPORTED ? "not supported" : "fail";
 }
 
 /* Room for one more result in the log: the new entry, zeroed, or NULL. */
@@ -64,7 +69,7 @@ static case_result *log_add(case_log *log)
 static void log_count(case_log *log, int result)
 {
     log->pass += result == 1;
-    log->not_supported += result == LS_CASE_NOT_SUPPORTED;
+    log->not_supported += result == CASE_NOT_SUPPORTED;
     log->fail += result == 0 || result < 0;
     log->errors += result < 0;
 }
@@ -168,7 +173,10 @@ static int run_case(case_log *log, ls_set *s, int opened, const char *label, con
     c->name = k->name;
     ls_error e = *open_err;
     double start = ls_now();
-    c->result = opened ? k->run(s, k->arg, c->detail, sizeof c->detail, &e) : -1;
+    if (opened && !ls_set_supports(s, k->needs, c->detail, sizeof c->detail))
+        c->result = CASE_NOT_SUPPORTED;
+    else
+        c->result = opened ? k->run(s, k->arg, c->detail, sizeof c->detail, &e) : -1;
     c->seconds = ls_now() - start;
     if (c->result <= 0 && ls_progress_interrupted()) {
         /* Not the device's failure: the stop's, whose signal broke what
@@ -212,7 +220,7 @@ static int add_missing(case_log *log, const ls_dev_missing *m, const ls_case *co
         /* The lengths are ls_dev_missing's: both fit. */
         snprintf(c->device, sizeof c->device, "%.127s", m->spec);
         c->name = cases[k]->name;
-        c->result = LS_CASE_NOT_SUPPORTED;
+        c->result = CASE_NOT_SUPPORTED;
         snprintf(c->detail, sizeof c->detail, "%.127s is not available here: %.511s", m->spec, m->why);
         log_count(log, c->result);
     }
@@ -266,7 +274,7 @@ static void junit_suite(FILE *out, const case_result *r, int n)
     for (int i = 0; i < n; i++) {
         failures += r[i].result == 0;
         errors += r[i].result < 0;
-        skipped += r[i].result == LS_CASE_NOT_SUPPORTED;
+        skipped += r[i].result == CASE_NOT_SUPPORTED;
         seconds += r[i].seconds;
     }
     fputs("  <testsuite name=\"", out);
@@ -286,10 +294,10 @@ static void junit_suite(FILE *out, const case_result *r, int n)
         xml_text(out, r[i].name);
         fprintf(out, "\" time=\"%.3f\">", r[i].seconds);
         /* Not supported: JUnit's <skipped>, its reason the message. */
-        const char *tag = r[i].result == 0                       ? "failure"
-                          : r[i].result < 0                      ? "error"
-                          : r[i].result == LS_CASE_NOT_SUPPORTED ? "skipped"
-                                                                 : "system-out";
+        const char *tag = r[i].result == 0                    ? "failure"
+                          : r[i].result < 0                   ? "error"
+                          : r[i].result == CASE_NOT_SUPPORTED ? "skipped"
+                                                              : "system-out";
         if (r[i].result == 1) {
             fprintf(out, "<%s>", tag);
         } else {

@@ -53,14 +53,38 @@ static void json_bytes_member(FILE *out, const char *key, int known, uint64_t va
         fputs("null", out);
 }
 
-/* The kernel shape the device would run (shape.h), or NONE for the
+/* The kernel shape the device would run (shape.h), NONE for the
  * reference; `why` says why LOCKSTEP_SHAPE cannot be had there. */
 static ls_shape device_shape(const ls_device_info *d, ls_error *why)
 {
     ls_shape shape = LS_SHAPE_NONE;
-    if (d->kind != LS_DEVICE_REFERENCE && ls_shape_choose(&d->caps, &shape, why) != 0)
+    if (ls_shape_choose(&d->caps, &shape, why) != 0)
         shape = LS_SHAPE_NONE;
     return shape;
+}
+
+static const char *json_bool(int b)
+{
+    return b ? "true" : "false";
+}
+
+/* What the device can do (caps.h): "supports", each capability by name,
+ * and "not_supported", why for each it lacks. */
+static void supports_json(FILE *out, const ls_device_caps *caps)
+{
+    fputs(",\"supports\":{", out);
+    for (int cap = 0; cap < LS_CAPS; cap++)
+        fprintf(out, "%s\"%s\":%s", cap ? "," : "", ls_cap_name((ls_cap)cap),
+                json_bool(ls_caps_supports(caps, (ls_cap)cap, NULL, 0)));
+    fputs("},\"not_supported\":{", out);
+    for (int cap = 0, n = 0; cap < LS_CAPS; cap++) {
+        char why[sizeof caps->why_not[0]];
+        if (ls_caps_supports(caps, (ls_cap)cap, why, sizeof why))
+            continue;
+        fprintf(out, "%s\"%s\":", n++ ? "," : "", ls_cap_name((ls_cap)cap));
+        ls_json_string(out, why);
+    }
+    fputc('}', out);
 }
 
 /* The device's kernel shape and the capabilities it was chosen from. */
@@ -76,8 +100,43 @@ static void shape_json(FILE *out, const ls_device_info *d)
     fprintf(out,
             ",\"caps\":{\"warp_shuffles\":%s,\"subgroup_shuffles\":%s,\"subgroup_width\":%u,"
             "\"vector_width\":%u,\"local_bytes\":%" PRIu64 "}",
-            d->caps.warp_shuffles ? "true" : "false", d->caps.subgroup_shuffles ? "true" : "false",
-            d->caps.subgroup_width, d->caps.vector_width, d->caps.local_bytes);
+            json_bool(ls_caps_supports(&d->caps, LS_CAP_WARP_SHUFFLE, NULL, 0)),
+            json_bool(ls_caps_supports(&d->caps, LS_CAP_SUBGROUP_SHUFFLE, NULL, 0)), d->caps.subgroup_width,
+            d->caps.vector_width, d->caps.local_bytes);
+    supports_json(out, &d->caps);
+}
+
+/* Whether the device lacks `cap` for the reason `why` (why NULL: for any). */
+static int lacks(const ls_device_caps *caps, int cap, const char *why)
+{
+    char reason[sizeof caps->why_not[0]];
+    return !ls_caps_supports(caps, (ls_cap)cap, reason, sizeof reason) && (!why || strcmp(reason, why) == 0);
+}
+
+/* What the device can do, for people: a line of what it supports, then
+ * what it does not, a line a reason, after the capabilities it covers
+ * ("kernels, warp shuffles (openmp runs ...)"). */
+static void supports_text(FILE *out, const ls_device_caps *caps, int indent)
+{
+    fprintf(out, "%-8s %*s  supports:", "", indent, "");
+    int n = 0;
+    for (int cap = 0; cap < LS_CAPS; cap++)
+        if (!lacks(caps, cap, NULL))
+            fprintf(out, "%s %s", n++ ? "," : "", ls_cap_text((ls_cap)cap));
+    fprintf(out, "%s\n", n ? "" : " none of what lockstep asks");
+    uint32_t said = 0;
+    for (int cap = 0; cap < LS_CAPS; cap++) {
+        char why[sizeof caps->why_not[0]];
+        if ((said & LS_CAP_BIT(cap)) || ls_caps_supports(caps, (ls_cap)cap, why, sizeof why))
+            continue;
+        fprintf(out, "%-8s %*s  %s", "", indent, "", said ? "              " : "not supported:");
+        for (int same = cap; same < LS_CAPS; same++)
+            if (!(said & LS_CAP_BIT(same)) && lacks(caps, same, why)) {
+                fprintf(out, "%s %s", same == cap ? "" : ",", ls_cap_text((ls_cap)same));
+                said |= LS_CAP_BIT(same);
+            }
+        fprintf(out, " (%s)\n", why);
+    }
 }
 
 /* One device of `lockstep devices --json`. */
@@ -159,9 +218,11 @@ static void device_text(FILE *out, const ls_backend *b, int index, const ls_devi
         fprintf(out, "\n%-8s %*s  kernel shape: refused: %s", "", indent, "", why.msg);
     else if (shape != LS_SHAPE_NONE)
         fprintf(out, "\n%-8s %*s  kernel shape: %s (%s)", "", indent, "", ls_shape_name(shape), ls_shape_text(shape));
+    fputc('\n', out);
+    supports_text(out, &d->caps, indent);
     /* The memory is the implementation's word, and what fits follows it
      * (PoCL's changed between runs: issue 34). */
-    fprintf(out, "\n%-8s %*s  memory %.1f GiB as reported (%s), ", "", indent, "", gib(d->memory_bytes),
+    fprintf(out, "%-8s %*s  memory %.1f GiB as reported (%s), ", "", indent, "", gib(d->memory_bytes),
             d->memory_reported_by[0] ? d->memory_reported_by : "by the backend");
     if (d->max_alloc_bytes)
         fprintf(out, "at most %.1f GiB in one allocation, ", gib(d->max_alloc_bytes));
@@ -214,7 +275,10 @@ int ls_cmd_devices(int argc, char **argv)
         ls_opts_help(stdout, "lockstep devices [--json | --specs]",
                      "Lists every compiled backend and its devices (name, platform, type: CPU, GPU or\n"
                      "accelerator, and the reference CPU the others are checked against; vendor, driver\n"
-                     "version, OpenCL C version, clock, compute units; memory, the largest single\n"
+                     "version, OpenCL C version, clock, compute units; its kernel shape and what it\n"
+                     "supports, with why not: kernels, warp or sub-group shuffles, the exact float rule,\n"
+                     "programs built with definitions, device-to-device copies, memory shared between\n"
+                     "processes; memory, the largest single\n"
                      "allocation, the free memory where the API tells it, and the largest square and\n"
                      "cube Life grid that fits: two generations, a bit per cell), or why a backend\n"
                      "cannot run here. The memory is taken as the implementation reports it, and the\n"

@@ -31,7 +31,7 @@ static void describe(const ls_set *set, int failed, ls_census_measure measure, r
         j->slot = i;
         j->is_gpu = d->info.kind == LS_DEVICE_GPU;
         j->shape = ls_device_shape(d);
-        j->shares = ls_gpu_shares(d->backend->gpu);
+        j->shares = ls_device_supports(d, LS_CAP_SHARE, NULL, 0);
         j->pid = (int32_t)getpid();
         snprintf(j->host, sizeof j->host, "%s", ls_job_host(&set->job));
         snprintf(j->backend, sizeof j->backend, "%s", d->backend->name);

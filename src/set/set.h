@@ -105,7 +105,7 @@ typedef struct ls_set_report {
 typedef struct ls_job_device {
     int32_t rank, slot, is_gpu, pid;
     int32_t shape;    /* its kernel shape (shape.h's ls_shape), LS_SHAPE_NONE for the reference */
-    int32_t shares;   /* its memory can be written by another process of its node (gpu.h's ls_gpu_shares) */
+    int32_t shares;   /* its memory can be written by another process of its node (caps.h's LS_CAP_SHARE) */
     uint64_t measure; /* the census's measure of it (Life: the memory it may use); 0 without one */
     char label[64];   /* "cuda:0", or "rank 1 cuda:0" in an MPI job */
     char backend[16]; /* its backend's name, "cuda" (another rank's device has no ls_backend here) */

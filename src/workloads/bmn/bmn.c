@@ -296,9 +296,9 @@ static int bmn_case_search(ls_set *set, const void *arg, char *d, size_t n, ls_e
 }
 
 static const ls_case bmn_cases[] = {
-    {"bmn published records (5 deals)", bmn_case_deals, &bmn_records},
-    {"bmn small hand-built games and a loop", bmn_case_deals, &bmn_small},
-    {"bmn fixed-seed search digest", bmn_case_search, NULL},
+    {"bmn published records (5 deals)", bmn_case_deals, &bmn_records, 0},
+    {"bmn small hand-built games and a loop", bmn_case_deals, &bmn_small, 0},
+    {"bmn fixed-seed search digest", bmn_case_search, NULL, 0},
 };
 
 /* ---- lockstep bmn play | search ---------------------------------------------- */

@@ -270,13 +270,13 @@ static int grv_case(ls_set *set, const void *arg, char *detail, size_t len, ls_e
 }
 
 static const ls_case grv_cases[] = {
-    {"graveler 231 turns, 1e5 battles", grv_case, &grv_golden_cases[0]},
-    {"graveler 231 turns, unaligned range", grv_case, &grv_golden_cases[1]},
-    {"graveler 16 turns (one-word tail)", grv_case, &grv_golden_cases[2]},
-    {"graveler 17 turns, stream > 2^32", grv_case, &grv_golden_cases[3]},
-    {"graveler 32 turns (exact pair)", grv_case, &grv_golden_cases[4]},
-    {"graveler 1 turn, max seed", grv_case, &grv_golden_cases[5]},
-    {"graveler 1000 turns", grv_case, &grv_golden_cases[6]},
+    {"graveler 231 turns, 1e5 battles", grv_case, &grv_golden_cases[0], 0},
+    {"graveler 231 turns, unaligned range", grv_case, &grv_golden_cases[1], 0},
+    {"graveler 16 turns (one-word tail)", grv_case, &grv_golden_cases[2], 0},
+    {"graveler 17 turns, stream > 2^32", grv_case, &grv_golden_cases[3], 0},
+    {"graveler 32 turns (exact pair)", grv_case, &grv_golden_cases[4], 0},
+    {"graveler 1 turn, max seed", grv_case, &grv_golden_cases[5], 0},
+    {"graveler 1000 turns", grv_case, &grv_golden_cases[6], 0},
 };
 _Static_assert(sizeof grv_cases / sizeof grv_cases[0] == GRV_GOLDEN_COUNT, "one conformance case per golden entry");
 

@@ -1452,7 +1452,7 @@ static int life_case(ls_set *set, const void *arg, char *detail, size_t len, ls_
     return pass;
 }
 
-#define LIFE_CASE(i) {life_golden_cases[i].name, life_case, &life_golden_cases[i]}
+#define LIFE_CASE(i) {life_golden_cases[i].name, life_case, &life_golden_cases[i], 0}
 /* For `lockstep devices`: the largest square and cube grid a device holds
  * (life_largest_side: two generations, a bit per cell, each generation in
  * one allocation), under LOCKSTEP_DEVICE_MEMORY_CAP as a run is. */

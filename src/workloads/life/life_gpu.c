@@ -475,14 +475,14 @@ static const char *rule_defines(const life_gpu_state *st, const ls_gpu_info *inf
 }
 
 /* Kernel `name` of the life program with `defines` built in where the
- * backend can build them (gpu.h's kernel_with), else the one that takes
+ * device builds them (caps.h's LS_CAP_DEFINES), else the one that takes
  * the rule as arguments: both take the same arguments. */
 static int life_kernel(life_gpu_state *st, const char *defines, const char *name, ls_kernel **out, ls_error *err)
 {
     *out = NULL;
-    if (defines && ls_gpu_kernel_with(st->s, "life", defines, name, out, err) != 0)
-        return -1;
-    return *out ? 0 : ls_gpu_kernel(st->s, "life", name, out, err);
+    if (defines && ls_device_supports(st->s, LS_CAP_DEFINES, NULL, 0))
+        return ls_gpu_kernel_with(st->s, "life", defines, name, out, err);
+    return ls_gpu_kernel(st->s, "life", name, out, err);
 }
 
 /* LOCKSTEP_DEBUG_LIFE_RULE_ARGS=1: the kernels take the rule as arguments
@@ -687,7 +687,8 @@ int life_gpu_write_planes(life_gpu_state *st, uint32_t first, uint32_t count, co
 
 int life_gpu_can_copy(const life_gpu_state *dst, const life_gpu_state *src)
 {
-    return ls_gpu_can_copy(dst->cur, src->cur);
+    return dst->s->backend == src->s->backend && ls_device_supports(dst->s, LS_CAP_COPY, NULL, 0) &&
+           ls_device_supports(src->s, LS_CAP_COPY, NULL, 0);
 }
 
 int life_gpu_planes_to(life_gpu_state *src, uint32_t first, uint32_t count, ls_buf *dst, ls_error *err)

@@ -164,10 +164,11 @@ static int ray_params_validate(void *pp, ls_error *err)
     return check_out(o, err);
 }
 
-static int ray_exact_fp(const void *pp)
+/* Exact mode follows the exact floating-point rule; fast mode does not. */
+static uint32_t ray_needs(const void *pp)
 {
     const ray_opts *o = pp;
-    return o->job.mode == RAY_MODE_EXACT;
+    return o->job.mode == RAY_MODE_EXACT ? LS_CAP_BIT(LS_CAP_EXACT_FP) : 0;
 }
 
 static void ray_run_free(ls_run *run)
@@ -489,8 +490,6 @@ static int ray_fault(ls_run *run, const char *field)
 static int ray_case(ls_set *set, const void *arg, char *detail, size_t len, ls_error *err)
 {
     const ray_golden *g = arg;
-    if (!ls_set_exact_fp(set, detail, len))
-        return LS_CASE_NOT_SUPPORTED; /* exact mode would be refused */
     ray_job job;
     if (ray_job_init(&job, g->width, g->height, g->samples, g->seed, RAY_MODE_EXACT, err) != 0)
         return -1;
@@ -507,13 +506,15 @@ static int ray_case(ls_set *set, const void *arg, char *detail, size_t len, ls_e
     return pass;
 }
 
+/* Every golden image is rendered in exact mode. */
+#define RAY_CASE_NEEDS LS_CAP_BIT(LS_CAP_EXACT_FP)
 static const ls_case ray_cases[] = {
-    {"ray 16x16, 4 spp", ray_case, &ray_golden_cases[0]},
-    {"ray 33x7, 3 spp (partial tiles)", ray_case, &ray_golden_cases[1]},
-    {"ray 1x1, 1 spp", ray_case, &ray_golden_cases[2]},
-    {"ray 64x64, 64 spp", ray_case, &ray_golden_cases[3]},
-    {"ray 40x24, 5 spp, 64-bit seed", ray_case, &ray_golden_cases[4]},
-    {"ray 512x512, 2 spp (the whole card)", ray_case, &ray_golden_cases[5]},
+    {"ray 16x16, 4 spp", ray_case, &ray_golden_cases[0], RAY_CASE_NEEDS},
+    {"ray 33x7, 3 spp (partial tiles)", ray_case, &ray_golden_cases[1], RAY_CASE_NEEDS},
+    {"ray 1x1, 1 spp", ray_case, &ray_golden_cases[2], RAY_CASE_NEEDS},
+    {"ray 64x64, 64 spp", ray_case, &ray_golden_cases[3], RAY_CASE_NEEDS},
+    {"ray 40x24, 5 spp, 64-bit seed", ray_case, &ray_golden_cases[4], RAY_CASE_NEEDS},
+    {"ray 512x512, 2 spp (the whole card)", ray_case, &ray_golden_cases[5], RAY_CASE_NEEDS},
 };
 _Static_assert(sizeof ray_cases / sizeof ray_cases[0] == RAY_GOLDEN_COUNT, "one conformance case per golden entry");
 
@@ -534,7 +535,7 @@ const ls_workload ls_workload_ray = {
     .output_on_stdout = ray_output_on_stdout,
     .diff = ray_diff,
     .fault = ray_fault,
-    .exact_fp = ray_exact_fp,
+    .needs = ray_needs,
     .run_free = ray_run_free,
     .cases = ray_cases,
     .ncases = RAY_GOLDEN_COUNT,
