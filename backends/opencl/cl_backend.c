@@ -23,7 +23,6 @@
 typedef struct cl_built {
     const char *name; /* the program's, in ls_cl_sources */
     char *defines;    /* owned */
-    int registers_128; /* built under the register cap of LS_CL_REGISTERS_128 */
     cl_program program;
     struct cl_built *next;
 } cl_built;
@@ -57,7 +56,6 @@ struct ls_ctx {
     cl_event first[LS_GPU_QUEUES], last[LS_GPU_QUEUES];
     const char *extra_options; /* cl_quirks' build options for it, or "" */
     const char *registers_128; /* and for LS_CL_REGISTERS_128 programs */
-    uint32_t unit_registers;   /* a compute unit's registers where the driver says (NVIDIA), else 0 */
 };
 
 #define CL_TRY(call, err, what)                                                              \
@@ -176,7 +174,6 @@ static const ls_gpu opencl_gpu; /* the method table, at the end of the file */
 #define LS_CL_DEVICE_PCI_BUS_ID_NV 0x4008
 #define LS_CL_DEVICE_PCI_SLOT_ID_NV 0x4009
 #define LS_CL_DEVICE_PCI_DOMAIN_ID_NV 0x400A
-#define LS_CL_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002
 
 /* A GPU's UUID and PCI address where the driver tells them, so that
  * NVIDIA's OpenCL and CUDA name one GPU alike (ls_same_silicon); queries
@@ -512,11 +509,6 @@ static ls_ctx *cl_open(int index, ls_error *err)
     cl_platform_quirks quirks = cl_quirks(ctx->platform);
     char *extensions = cl_extensions(ctx->device);
     cl_caps(ctx->platform, ctx->device, extensions, &ctx->info.caps);
-    cl_uint unit_registers = 0;
-    if (has_extension(extensions, "cl_nv_device_attribute_query") &&
-        clGetDeviceInfo(ctx->device, LS_CL_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof unit_registers, &unit_registers,
-                        NULL) == CL_SUCCESS)
-        ctx->unit_registers = unit_registers;
     free(extensions);
     if (ls_shape_choose(&ctx->info.caps, &ctx->info.shape, err) != 0) {
         cl_close(ctx);
@@ -783,7 +775,6 @@ static cl_built *cl_program_for(ls_ctx *ctx, const char *name, const char *defin
         return NULL;
     }
     b->name = src->name;
-    b->registers_128 = (src->flags & LS_CL_REGISTERS_128) && ctx->registers_128[0];
     char *opts = cl_build_options(ctx, src, defines, err);
     int rc = opts ? cl_make(ctx, b, src, opts, err) : -1;
     free(opts);
@@ -834,25 +825,16 @@ static int cl_find_kernel(ls_ctx *ctx, const char *program, const char *name, ls
     return cl_kernel_with(ctx, program, "", name, out, err);
 }
 
-/* OpenCL has no occupancy query. Where the program was built under a
- * register cap and the driver tells a compute unit's registers (NVIDIA),
- * as many groups as the register file holds at the cap, what CUDA's query
- * answers for the same kernel there; elsewhere on GPUs as many as fit in
- * 2048 work-items per compute unit (the most resident threads on current
- * NVIDIA and AMD GPUs), at most 16; on CPUs (PoCL), where a group is a
- * loop on one core, 4 per core for balance. A workload sizes its waves by
- * this count, and a wave four times too large has a cost: BMN's deals
- * took 1.06 s on NVIDIA's OpenCL against CUDA's 0.96 (docs/perf/README.md,
- * 2026-11-28). */
+/* OpenCL has no occupancy query. On GPUs: as many groups as fit in 2048
+ * work-items per compute unit (the most resident threads on current NVIDIA
+ * and AMD GPUs), at most 16; on CPUs (PoCL), where a group is a loop on
+ * one core, 4 per core for balance. Extra groups only wait their turn, so
+ * an overestimate costs little. */
 static int cl_groups_per_unit(ls_ctx *ctx, ls_kernel *k, uint32_t group_size, size_t local_bytes, uint32_t *out,
                               ls_error *err)
 {
-    (void)local_bytes, (void)err; /* the estimate does not use them */
-    uint32_t group = group_size ? group_size : 1, n;
-    if (ctx->info.is_gpu && k->built->registers_128 && ctx->unit_registers)
-        n = ctx->unit_registers / (128u * group);
-    else
-        n = ctx->info.is_gpu ? 2048u / group : 4u;
+    (void)k, (void)local_bytes, (void)err; /* the estimate uses neither */
+    uint32_t n = ctx->info.is_gpu ? 2048u / (group_size ? group_size : 1) : 4u;
     if (n > 16)
         n = 16;
     *out = n ? n : 1;
