@@ -50,6 +50,12 @@
  * GRV_GPU_MAX_STREAMS such blocks per launch, each lane with its own
  * counters. */
 #define GRV_CPU_LANES 16u
+/* The CPU shape's work-items take blocks of GRV_CPU_LANES streams from a
+ * counter of the launch, GRV_CPU_GRAB blocks at a time and at most
+ * GRV_CPU_MAX_GRABS times a launch (so at most GRV_GPU_MAX_STREAMS blocks:
+ * the counters' bound above). */
+#define GRV_CPU_GRAB 4u
+#define GRV_CPU_MAX_GRABS (GRV_GPU_MAX_STREAMS / GRV_CPU_GRAB)
 
 #define GRV_MWC_A 4294883355u /* MWC64X's multiplier: A * 2^32 - 1 is a safe prime */
 

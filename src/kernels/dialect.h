@@ -25,6 +25,8 @@
  *   ls_atomic_inc_local(p)        32-bit atomic increment of local memory,
  *                                 returning the old value
  *   ls_atomic_inc_global(p)       the same on global memory
+ *   ls_atomic_add_global(p, v)    32-bit atomic add of v to global memory,
+ *                                 returning the old value
  *   LS_RESTRICT                   after the * of a buffer parameter: the
  *                                 kernel reaches that memory through no
  *                                 other pointer, so loads may be moved
@@ -194,6 +196,7 @@
 #define ls_barrier() barrier(CLK_LOCAL_MEM_FENCE)
 #define ls_atomic_inc_local(p) atomic_inc(p)
 #define ls_atomic_inc_global(p) atomic_inc(p)
+#define ls_atomic_add_global(p, v) atomic_add((p), (v))
 #if LS_SHAPE == LS_SHAPE_CPU
 /* A CPU multiplies 32 x 32 -> 64 bits in one instruction, but PoCL's
  * mul_hi builds the high word from four 16-bit products: Philox's rounds
@@ -341,6 +344,7 @@ static inline ls_u32 ls_nv_shfl_idx(ls_u32 v, ls_u32 lane)
 #define ls_barrier() __syncthreads()
 #define ls_atomic_inc_local(p) atomicAdd((p), 1u)
 #define ls_atomic_inc_global(p) atomicAdd((p), 1u)
+#define ls_atomic_add_global(p, v) atomicAdd((p), (v))
 #define LS_EXCHANGE_BUF(name, n) ls_u32 *name = 0
 #define ls_exchange(buf, n, v, up, dn)                                            \
     do {                                                                          \

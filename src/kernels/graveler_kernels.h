@@ -17,9 +17,10 @@
  * counting battles with index in [lo, hi).
  *
  * The CPU kernel shape (src/shape.h) has its own two kernels of the same
- * names, arguments and roles, at the end of this file: there a work-item
- * plays GRV_CPU_LANES streams at once in vector lanes, each lane with its
- * own counters in graveler_private. */
+ * names and roles, at the end of this file: there a work-item plays
+ * GRV_CPU_LANES streams at once in vector lanes, each lane with its own
+ * counters in graveler_private, and takes its blocks of streams from a
+ * counter of the launch (one argument more, after `partial`). */
 #include "dialect.h"
 #if LS_SHAPE == LS_SHAPE_CPU
 /* The CPU shape (PoCL, Intel's CPU runtime): a group is a loop over its
@@ -202,44 +203,65 @@ LS_DEVICE void grv_count_lane(LS_LOCAL ls_u16 *hist, ls_u32 rows, LS_LOCAL ls_u3
         hist[(ls_u32)c * rows + l]++;
 }
 
-/* Plays this work-item's blocks of GRV_CPU_LANES streams: blocks start at
- * stream0 + 16 * (gid + k * global size), and lanes past stream0 +
- * nstreams play but do not count, nor do battles outside [lo, hi). The
- * blocks wholly inside count without a test a lane (all but the first and
- * last of a range). Inlined for each kernel and turn count, so use_shared
- * and turns are constants there. */
-LS_DEVICE void grv_play_lanes(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls_u64 lo, ls_u64 hi, ls_u32 turns,
+/* Plays the block of GRV_CPU_LANES streams from s0: lanes past `end`
+ * play but do not count, nor do battles outside [lo, hi). A block wholly
+ * inside counts without a test a lane (all but the first and last of a
+ * range). Inlined for each kernel and turn count, so use_shared and turns
+ * are constants there. */
+LS_DEVICE void grv_play_block(ls_u64 seed, ls_u64 s0, ls_u64 end, ls_u64 lo, ls_u64 hi, ls_u32 turns,
                               LS_LOCAL ls_u16 *hist, ls_u32 rows, LS_LOCAL ls_u32 *shared, int use_shared)
 {
-    const ls_u64 end = stream0 + nstreams;
-    const ls_u64 stride = ls_gsize() * GRV_CPU_LANES;
-    for (ls_u64 s0 = stream0 + ls_gid() * GRV_CPU_LANES; s0 < end; s0 += stride) {
-        grv_mwc x = grv_lanes_start(seed, s0);
-        const ls_u64 b0 = s0 * GRV_BATTLES_PER_STREAM;
-        const int whole = s0 + GRV_CPU_LANES <= end && b0 >= lo &&
-                          b0 + GRV_CPU_LANES * GRV_BATTLES_PER_STREAM <= hi;
-        for (ls_u32 j = 0; j < GRV_BATTLES_PER_STREAM; j++) {
-            ls_u64 c[GRV_CPU_LANES];
-            vstore16(grv_battle(&x, turns), 0, c);
-            if (whole) {
-                for (ls_u32 l = 0; l < GRV_CPU_LANES; l++)
-                    grv_count_lane(hist, rows, shared, use_shared, c[l], l);
-                continue;
-            }
-            for (ls_u32 l = 0; l < GRV_CPU_LANES; l++) {
-                ls_u64 b = b0 + (ls_u64)l * GRV_BATTLES_PER_STREAM + j;
-                if (s0 + l < end && b >= lo && b < hi)
-                    grv_count_lane(hist, rows, shared, use_shared, c[l], l);
-            }
+    grv_mwc x = grv_lanes_start(seed, s0);
+    const ls_u64 b0 = s0 * GRV_BATTLES_PER_STREAM;
+    const int whole = s0 + GRV_CPU_LANES <= end && b0 >= lo && b0 + GRV_CPU_LANES * GRV_BATTLES_PER_STREAM <= hi;
+    for (ls_u32 j = 0; j < GRV_BATTLES_PER_STREAM; j++) {
+        ls_u64 c[GRV_CPU_LANES];
+        vstore16(grv_battle(&x, turns), 0, c);
+        if (whole) {
+            for (ls_u32 l = 0; l < GRV_CPU_LANES; l++)
+                grv_count_lane(hist, rows, shared, use_shared, c[l], l);
+            continue;
         }
+        for (ls_u32 l = 0; l < GRV_CPU_LANES; l++) {
+            ls_u64 b = b0 + (ls_u64)l * GRV_BATTLES_PER_STREAM + j;
+            if (s0 + l < end && b >= lo && b < hi)
+                grv_count_lane(hist, rows, shared, use_shared, c[l], l);
+        }
+    }
+}
+
+/* Plays blocks of the launch's streams, block k being the GRV_CPU_LANES
+ * streams from stream0 + 16k, as long as the launch's counter `next`
+ * hands out blocks, GRV_CPU_GRAB at a time: a core that runs ahead takes
+ * more of them, so all cores finish a launch within a grab of each other
+ * whatever their speeds, where a fixed share a work-item (blocks gid, gid
+ * + global size, ...) left every core waiting for the slowest one's last
+ * groups. Which work-item plays a block changes no result. At most
+ * GRV_CPU_MAX_GRABS grabs (the counters' bound); the host gives a launch
+ * half the blocks its work-items could take, so they always finish it. */
+LS_DEVICE void grv_play_lanes(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls_u64 lo, ls_u64 hi, ls_u32 turns,
+                              LS_GLOBAL ls_u32 *next, LS_LOCAL ls_u16 *hist, ls_u32 rows, LS_LOCAL ls_u32 *shared,
+                              int use_shared)
+{
+    const ls_u64 end = stream0 + nstreams;
+    const ls_u32 blocks = (ls_u32)((nstreams + GRV_CPU_LANES - 1u) / GRV_CPU_LANES);
+    for (ls_u32 g = 0; g < GRV_CPU_MAX_GRABS; g++) {
+        const ls_u32 first = ls_atomic_add_global(next, GRV_CPU_GRAB);
+        if (first >= blocks)
+            return;
+        const ls_u32 last = blocks - first < GRV_CPU_GRAB ? blocks : first + GRV_CPU_GRAB;
+        for (ls_u32 k = first; k < last; k++)
+            grv_play_block(seed, stream0 + (ls_u64)k * GRV_CPU_LANES, end, lo, hi, turns, hist, rows, shared,
+                           use_shared);
     }
 }
 
 /* Each lane of each work-item has its own 16-bit counters (rows = group
  * size * 16 of them a bin); a work-item plays at most GRV_GPU_MAX_STREAMS
- * blocks a launch, so a counter stays below 2^16. */
+ * blocks a launch, so a counter stays below 2^16. `next` is the launch's
+ * block counter, zero when it starts. */
 LS_KERNEL void graveler_private(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls_u64 lo, ls_u64 hi, ls_u32 turns,
-                                LS_GLOBAL ls_u64 *partial LS_DYNAMIC_LOCAL_PARAM(ls_u16, hist))
+                                LS_GLOBAL ls_u64 *partial, LS_GLOBAL ls_u32 *next LS_DYNAMIC_LOCAL_PARAM(ls_u16, hist))
 {
     LS_DYNAMIC_LOCAL(ls_u16, hist);
     const ls_u32 lid = ls_lid(), rows = ls_lsize() * GRV_CPU_LANES, bins = turns + 1u;
@@ -248,9 +270,9 @@ LS_KERNEL void graveler_private(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls
         hist[i] = 0;
     ls_barrier();
     if (turns == GRV_DEFAULT_TURNS)
-        grv_play_lanes(seed, stream0, nstreams, lo, hi, GRV_DEFAULT_TURNS, mine, rows, 0, 0);
+        grv_play_lanes(seed, stream0, nstreams, lo, hi, GRV_DEFAULT_TURNS, next, mine, rows, 0, 0);
     else
-        grv_play_lanes(seed, stream0, nstreams, lo, hi, turns, mine, rows, 0, 0);
+        grv_play_lanes(seed, stream0, nstreams, lo, hi, turns, next, mine, rows, 0, 0);
     ls_barrier();
     LS_GLOBAL ls_u64 *row = partial + ls_group() * bins;
     for (ls_u32 b = lid; b < bins; b += ls_lsize()) {
@@ -264,14 +286,14 @@ LS_KERNEL void graveler_private(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls
 /* One 32-bit counter per bin per group, by local atomics: for long
  * battles whose lanes' counters would not fit in local memory. */
 LS_KERNEL void graveler_shared(ls_u64 seed, ls_u64 stream0, ls_u64 nstreams, ls_u64 lo, ls_u64 hi, ls_u32 turns,
-                               LS_GLOBAL ls_u64 *partial LS_DYNAMIC_LOCAL_PARAM(ls_u32, hist))
+                               LS_GLOBAL ls_u64 *partial, LS_GLOBAL ls_u32 *next LS_DYNAMIC_LOCAL_PARAM(ls_u32, hist))
 {
     LS_DYNAMIC_LOCAL(ls_u32, hist);
     const ls_u32 lid = ls_lid(), bins = turns + 1u;
     for (ls_u32 i = lid; i < bins; i += ls_lsize())
         hist[i] = 0;
     ls_barrier();
-    grv_play_lanes(seed, stream0, nstreams, lo, hi, turns, 0, 0, hist, 1);
+    grv_play_lanes(seed, stream0, nstreams, lo, hi, turns, next, 0, 0, hist, 1);
     ls_barrier();
     LS_GLOBAL ls_u64 *row = partial + ls_group() * bins;
     for (ls_u32 b = lid; b < bins; b += ls_lsize())

@@ -7,7 +7,10 @@
  * work-item plays at most GRV_GPU_MAX_STREAMS streams per launch so its
  * 16-bit counters cannot wrap, and launches follow each other on one queue
  * without waiting; each group adds its histogram to its own 64-bit row of
- * `partial`, which is read and summed once at the end of the range. */
+ * `partial`, which is read and summed once at the end of the range. On the
+ * CPU kernel shape work-items take blocks of streams from a counter of the
+ * launch, which a write of zero before each launch resets (the queue runs
+ * in order). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,18 +41,24 @@
  * run one after another on the same core. */
 #define GRV_GROUP_CPU_SHAPE 1u
 
+/* Streams a launch of the CPU shape gives each work-item: half of the
+ * GRV_CPU_MAX_GRABS grabs it may make, so that the work-items of a core
+ * that runs ahead can take up to twice their share of the blocks. */
+#define GRV_CPU_SHARE (GRV_CPU_LANES * GRV_CPU_GRAB * GRV_CPU_MAX_GRABS / 2u)
+
 typedef struct grv_shape {
     const char *kernel;
     uint32_t group;
     size_t local_bytes;
-    uint32_t lanes; /* streams a work-item plays at once (GRV_CPU_LANES on the CPU shape, else 1) */
+    uint32_t share;   /* streams a launch gives each work-item */
+    int takes_blocks; /* the kernel takes blocks from a counter (the CPU shape): one argument more */
 } grv_shape;
 
 /* The CPU shape's: each lane's own 16-bit counters when they fit in local
  * memory, else the group's shared 32-bit ones. */
 static grv_shape grv_choose_cpu_shape(const ls_gpu_info *info, uint32_t bins)
 {
-    grv_shape sh = {"graveler_private", GRV_GROUP_CPU_SHAPE, 0, GRV_CPU_LANES};
+    grv_shape sh = {"graveler_private", GRV_GROUP_CPU_SHAPE, 0, GRV_CPU_SHARE, 1};
     sh.local_bytes = (size_t)bins * sh.group * GRV_CPU_LANES * sizeof(uint16_t);
     if (sh.local_bytes > info->local_bytes) {
         sh.kernel = "graveler_shared";
@@ -66,7 +75,8 @@ static grv_shape grv_choose_shape(const ls_gpu_info *info, uint32_t bins)
     if (info->shape == LS_SHAPE_CPU)
         return grv_choose_cpu_shape(info, bins);
     grv_shape sh;
-    sh.lanes = 1;
+    sh.share = GRV_GPU_MAX_STREAMS;
+    sh.takes_blocks = 0;
     uint32_t wg = info->is_gpu ? GRV_GROUP_GPU : GRV_GROUP_CPU;
     if (wg > info->max_group)
         wg = info->max_group;
@@ -99,26 +109,33 @@ int grv_gpu_range(ls_device *s, const grv_params *p, uint64_t lo, uint64_t hi, u
     if (info.is_gpu && per_unit < GRV_MIN_GROUPS_PER_UNIT_GPU)
         per_unit = GRV_MIN_GROUPS_PER_UNIT_GPU;
     const uint64_t groups = (uint64_t)per_unit * info.compute_units;
-    const uint64_t per_launch = groups * sh.group * sh.lanes * GRV_GPU_MAX_STREAMS;
+    const uint64_t per_launch = groups * sh.group * sh.share;
     const uint64_t s_first = lo / GRV_BATTLES_PER_STREAM;
     const uint64_t s_end = (hi + GRV_BATTLES_PER_STREAM - 1) / GRV_BATTLES_PER_STREAM;
 
     const size_t partial_bytes = groups * bins * sizeof(uint64_t);
     uint64_t *partial = malloc(partial_bytes);
-    ls_buf *d_partial = NULL;
+    ls_buf *d_partial = NULL, *d_next = NULL;
     if (!partial)
         return ls_fail(err, "out of host memory for %zu bytes of partial histograms", partial_bytes);
     int rc = ls_gpu_alloc(s, partial_bytes, "partial histograms", &d_partial, err);
+    if (rc == 0 && sh.takes_blocks)
+        rc = ls_gpu_alloc(s, sizeof(uint32_t), "the launch's block counter", &d_next, err);
     if (rc == 0)
         rc = ls_gpu_timer_start(s, err);
+    static const uint32_t zero = 0; /* lives as long as the queue reads it */
     for (uint64_t st = s_first; st < s_end && rc == 0;) {
         uint64_t n = s_end - st < per_launch ? s_end - st : per_launch;
         uint64_t seed = p->seed;
         uint32_t turns = p->turns;
         ls_arg args[] = {LS_ARG(seed), LS_ARG(st), LS_ARG(n), LS_ARG(lo), LS_ARG(hi), LS_ARG(turns),
-                         LS_ARG_BUF(d_partial)};
-        ls_launch l = {groups, sh.group, sh.local_bytes, 0, args, (int)(sizeof args / sizeof args[0])};
-        rc = ls_gpu_launch(s, k, &l, err);
+                         LS_ARG_BUF(d_partial), LS_ARG_BUF(d_next)};
+        int nargs = (int)(sizeof args / sizeof args[0]) - (sh.takes_blocks ? 0 : 1);
+        ls_launch l = {groups, sh.group, sh.local_bytes, 0, args, nargs};
+        if (sh.takes_blocks)
+            rc = ls_gpu_write(d_next, 0, 0, &zero, sizeof zero, err);
+        if (rc == 0)
+            rc = ls_gpu_launch(s, k, &l, err);
         st += n;
     }
     if (rc == 0)
@@ -129,6 +146,7 @@ int grv_gpu_range(ls_device *s, const grv_params *p, uint64_t lo, uint64_t hi, u
         for (uint64_t g = 0; g < groups; g++)
             for (uint32_t b = 0; b < bins; b++)
                 hist[b] += partial[g * bins + b];
+    ls_gpu_free(d_next);
     ls_gpu_free(d_partial);
     free(partial);
     return rc;
