@@ -96,19 +96,6 @@
 /* Pixels side by side in a tile of the CPU's SIMD form (ray_lanes.h). */
 #define RAY_LANES 16
 
-/* The CPU shape's launch (src/kernels/ray_render.h) takes the image's
- * tiles in RAY_STRIPES stripes: group g renders tile (g % RAY_STRIPES)
- * rows + g / RAY_STRIPES, of rows = ceil(tiles / RAY_STRIPES) a stripe,
- * and the launch has RAY_STRIPES rows groups. PoCL deals a launch's groups
- * out to its threads in runs of consecutive ids, so tiles in order gave
- * each thread one band of the image, and bands differ in cost (sky against
- * spheres): a run of groups now covers every stripe alike. */
-#define RAY_STRIPES 64u
-LS_FN ls_u64 ray_stripe_rows(ls_u64 tiles)
-{
-    return (tiles + RAY_STRIPES - 1u) / RAY_STRIPES;
-}
-
 /* Philox counter word 3 of the ray streams: "ray_". */
 #define RAY_TAG 0x7261795fu
 

@@ -29,9 +29,8 @@
  * threads do: the lanes side by side in its private arrays, whose loops
  * the OpenCL compiler vectorizes (one vector test a sphere for all
  * lanes); the same additions in the same order, so the same bits.
- * Work-item gid renders tile t, pixels first + 16 t .. first + 16 t + 15
- * (of the range's count), t its place in RAY_STRIPES stripes (ray.h);
- * per_group and round are the other shapes'. */
+ * Work-item gid renders pixels first + 16 gid .. first + 16 gid + 15 (of
+ * the range's count); per_group and round are the other shapes'. */
 typedef struct {
     ls_u64 seed;
     ray_camera camera;
@@ -50,8 +49,7 @@ LS_KERNEL void RAY_KERNEL(ls_u64 seed, ls_u32 width, ls_u32 height, ls_u32 sampl
                           ls_u32 per_group, ls_u32 round, LS_GLOBAL ls_u8 *rgb)
 {
     (void)per_group, (void)round;
-    ls_u64 rows = ray_stripe_rows((count + RAY_LANES - 1u) / RAY_LANES), g = ls_gid();
-    ls_u64 at = ((g % RAY_STRIPES) * rows + g / RAY_STRIPES) * RAY_LANES;
+    ls_u64 at = ls_gid() * RAY_LANES;
     if (at >= count)
         return;
     ray_tile_job job;

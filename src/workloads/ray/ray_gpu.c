@@ -52,8 +52,7 @@ int ray_gpu_range(ls_device *s, const ray_job *job, uint64_t first, uint64_t cou
     ls_launch l = {(count + per_group - 1) / per_group, group, 3 * sizeof(float) * round, 0, args,
                    (int)(sizeof args / sizeof args[0])};
     if (info.shape == LS_SHAPE_CPU)
-        l = (ls_launch){RAY_STRIPES * ray_stripe_rows((count + RAY_LANES - 1) / RAY_LANES), 1, 0, 0, args,
-                        (int)(sizeof args / sizeof args[0])};
+        l = (ls_launch){(count + RAY_LANES - 1) / RAY_LANES, 1, 0, 0, args, (int)(sizeof args / sizeof args[0])};
     int rc = ls_gpu_timer_start(s, err);
     if (rc == 0)
         rc = ls_gpu_launch(s, k, &l, err);
