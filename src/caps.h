@@ -4,18 +4,19 @@
  * whether it keeps the exact floating-point rule (src/kernels/dialect.h),
  * builds programs with definitions, copies device to device or lets
  * another process write its memory: each is an ls_cap, and
- * ls_caps_supports (or ls_device_supports, ls_set_supports) is the one
- * question that asks it, as ggml's ggml_backend_dev_supports_op is. The
- * kernel-shape choice (shape.h), conformance and check ("not supported",
+ * ls_caps_supports is the one question that asks it, as ggml's
+ * ggml_backend_dev_supports_op is (of an opened device gpu_call.h's
+ * ls_device_supports, of a set set.h's ls_set_supports). The kernel-shape
+ * choice (shape.h), conformance and check ("not supported",
  * with the reason), the wrappers of gpu_call.h (copies, sharing) and the
  * backends' own refusals (an exact program on a device without correctly
  * rounded divide) all ask it; `lockstep devices` shows every answer.
  *
  * Each backend fills an ls_device_caps once per device, when it lists the
  * device (backend.h's list_devices; the same function when it opens it):
- * first what its method table offers (ls_caps_from_methods: a backend
- * without gpu.h's copy copies nothing device to device), then what the
- * device reports through its API, never what its name suggests; a cap it
+ * first what its method table offers (gpu.h's ls_caps_from_methods: a
+ * backend without gpu.h's copy copies nothing device to device), then the
+ * device's reports through its API, never what its name suggests; a cap it
  * cannot have carries the reason in the backend's words. */
 #ifndef LOCKSTEP_CAPS_H
 #define LOCKSTEP_CAPS_H
@@ -59,28 +60,6 @@ typedef struct ls_device_caps {
  * in why[0..len) when why is not NULL ("no device-to-device copy:
  * opencl has none"). An ls_cap out of range is never supported. */
 int ls_caps_supports(const ls_device_caps *caps, ls_cap cap, char *why, size_t len);
-
-/* The same of an opened device (device.h), from the caps its backend
- * listed; the reason names the device and the capability ("opencl:0:
- * device-to-device copies: opencl copies through the host"). */
-struct ls_device;
-int ls_device_supports(const struct ls_device *d, ls_cap cap, char *why, size_t len);
-
-/* Whether every device of a set (set.h) can do every cap of `needs`
- * (LS_CAP_BIT of each; 0: nothing is needed): 1, or 0 with the first
- * device that cannot and why ("opencl:1: this OpenCL device ..."). What
- * a conformance case or a workload's run needs is asked so. */
-struct ls_set;
-int ls_set_supports(const struct ls_set *set, uint32_t needs, char *why, size_t len);
-
-/* The caps that a backend's method table gives (gpu.h; NULL: the host's
- * CPU, which runs no kernels): KERNELS with a table, COPY with its copy,
- * SHARE with share, open_shared and close_shared, DEFINES with
- * kernel_with; every other cap cleared, for the backend to grant from
- * what the device reports. The one place where a method's presence is
- * read as a capability. */
-struct ls_gpu;
-void ls_caps_from_methods(const struct ls_gpu *methods, const char *backend, ls_device_caps *caps);
 
 /* Grants `cap`, or refuses it with why (printf-style), for a backend
  * filling its device's caps. */

@@ -173,6 +173,14 @@ typedef struct ls_gpu {
     void (*close_shared)(ls_ctx *ctx, ls_buf *buf);
 } ls_gpu;
 
+/* The caps that a backend's method table gives (gpu.h; NULL: the host's
+ * CPU, which runs no kernels): KERNELS with a table, COPY with its copy,
+ * SHARE with share, open_shared and close_shared, DEFINES with
+ * kernel_with; every other cap cleared, for the backend to grant from
+ * what the device reports. The one place where a method's presence is
+ * read as a capability (tests/layers.py); gpu_call.c has it. */
+void ls_caps_from_methods(const ls_gpu *methods, const char *backend, ls_device_caps *caps);
+
 /* The bytes of a share handle (CUDA's cudaIpcMemHandle_t). */
 #define LS_GPU_HANDLE_BYTES 64
 

@@ -234,3 +234,43 @@ int ls_gpu_launch(const ls_device *d, ls_kernel *k, const ls_launch *launch, ls_
         return -1;
     return gpu_of(d)->launch(d->ctx, k, launch, err);
 }
+
+int ls_device_supports(const ls_device *d, ls_cap cap, char *why, size_t len)
+{
+    char reason[sizeof d->info.caps.why_not[0] + 64];
+    if (ls_caps_supports(&d->info.caps, cap, reason, sizeof reason))
+        return 1;
+    /* A reason longer than why is cut: it still names the device and the cap. */
+    if (why && len && snprintf(why, len, "%s: %s: %s", d->label, ls_cap_text(cap), reason) >= (int)len)
+        why[len - 1] = '\0';
+    return 0;
+}
+
+void ls_caps_from_methods(const ls_gpu *methods, const char *backend, ls_device_caps *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!methods) {
+        /* The host CPU runs the workloads' own C, compiled to keep the
+         * float rule (-ffp-contract=off, meson.build). */
+        for (int cap = 0; cap < LS_CAPS; cap++)
+            ls_caps_refuse(c, (ls_cap)cap, "%s runs the workloads' own C code on the host's CPU", backend);
+        ls_caps_grant(c, LS_CAP_EXACT_FP);
+        return;
+    }
+    ls_caps_grant(c, LS_CAP_KERNELS);
+    ls_caps_refuse(c, LS_CAP_WARP_SHUFFLE, "no 32-lane register shuffles");
+    ls_caps_refuse(c, LS_CAP_SUBGROUP_SHUFFLE, "no shuffles in sub-groups of 32");
+    ls_caps_refuse(c, LS_CAP_EXACT_FP, "%s does not say how this device computes floats", backend);
+    if (methods->kernel_with)
+        ls_caps_grant(c, LS_CAP_DEFINES);
+    else
+        ls_caps_refuse(c, LS_CAP_DEFINES, "this build of %s builds no program at run time", backend);
+    if (methods->copy)
+        ls_caps_grant(c, LS_CAP_COPY);
+    else
+        ls_caps_refuse(c, LS_CAP_COPY, "%s copies through the host", backend);
+    if (methods->share && methods->open_shared && methods->close_shared)
+        ls_caps_grant(c, LS_CAP_SHARE);
+    else
+        ls_caps_refuse(c, LS_CAP_SHARE, "%s has no memory another process can open", backend);
+}

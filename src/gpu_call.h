@@ -80,4 +80,9 @@ int ls_gpu_groups_per_unit(const ls_device *d, ls_kernel *k, uint32_t group_size
  * queue 0 or 1, each buffer argument NULL or one of d's. */
 int ls_gpu_launch(const ls_device *d, ls_kernel *k, const ls_launch *launch, ls_error *err);
 
+/* caps.h's ls_caps_supports of an opened device, from the caps its backend
+ * listed; the reason names the device and the capability ("opencl:0:
+ * device-to-device copies: opencl copies through the host"). */
+int ls_device_supports(const ls_device *d, ls_cap cap, char *why, size_t len);
+
 #endif

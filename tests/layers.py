@@ -20,9 +20,10 @@ the set (set.h, the set runner, the registry) and the backends.
   - no file asks the CPU which instruction sets it has but cpu_isa.c: the
     choice of the CPU code's compiled copy is made there once;
   - no file asks whether a device can do something but through caps.h's
-    query (issue 37): only caps.c reads a method's presence in a backend's
-    table as a capability (gpu->copy, ->share, ->kernel_with ...) or the
-    bits of ls_device_caps, and the old questions (ls_gpu_can_copy,
+    query (issue 37): only gpu_call.c (ls_caps_from_methods) reads a
+    method's presence in a backend's table as a capability (gpu->copy,
+    ->share, ->kernel_with ...) and only caps.c the bits of
+    ls_device_caps, and the old questions (ls_gpu_can_copy,
     ls_gpu_can_share, ls_gpu_shares, exact_fp_refused,
     LS_CASE_NOT_SUPPORTED, ls_set_exact_fp) are gone from every source.
 
@@ -89,9 +90,9 @@ expect(not asking, 'only src/cpu_isa.c asks the CPU what it runs', ', '.join(ask
 
 CAP_METHODS = r'copy|share|open_shared|close_shared|kernel_with'
 everything = list(sources('src', 'backends', 'tests'))
-presence = [p for p, t in everything if p != 'src/caps.c' and
+presence = [p for p, t in everything if p != 'src/gpu_call.c' and
             re.search(r'->\s*(%s)\b(?!\s*\()' % CAP_METHODS, t)]
-expect(not presence, 'only src/caps.c reads a backend method\'s presence as a capability', ', '.join(presence))
+expect(not presence, 'only src/gpu_call.c (ls_caps_from_methods) reads a backend method\'s presence as a capability', ', '.join(presence))
 bits = [p for p, t in everything if p not in ('src/caps.c', 'src/caps.h', 'tests/test_shape.c') and
         re.search(r'(\.|->)can\b(?!\'t)', t)]
 expect(not bits, 'only src/caps.c reads the bits of ls_device_caps (the others ask ls_caps_supports)',

@@ -136,3 +136,12 @@ void ls_set_share_fill(ls_set_share *d, const ls_job_device *of, uint64_t items,
     d->wall_clock = wall_clock != 0;
     d->timer_rejected = timer_rejected != 0;
 }
+
+int ls_set_supports(const ls_set *set, uint32_t needs, char *why, size_t len)
+{
+    for (int i = 0; i < set->ndevices; i++)
+        for (int cap = 0; cap < LS_CAPS; cap++)
+            if ((needs & LS_CAP_BIT(cap)) && !ls_device_supports(&set->dev[i], (ls_cap)cap, why, len))
+                return 0;
+    return 1;
+}

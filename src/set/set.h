@@ -170,4 +170,10 @@ void ls_set_clock(const ls_set *set, uint64_t rejected_before, ls_clock *out);
  * `width`; nothing when the clock is what it always is for the device. */
 void ls_clock_print(FILE *out, const ls_clock *clock, int width);
 
+/* Whether every device of a set can do every cap of `needs`
+ * (LS_CAP_BIT of each; 0: nothing is needed): 1, or 0 with the first
+ * device that cannot and why ("opencl:1: this OpenCL device ..."). What
+ * a conformance case or a workload's run needs is asked so. */
+int ls_set_supports(const ls_set *set, uint32_t needs, char *why, size_t len);
+
 #endif
