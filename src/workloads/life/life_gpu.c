@@ -418,6 +418,31 @@ static uint32_t tile_count(const life_gpu_state *st)
     return (st->ny + out - 1) / out;
 }
 
+/* The segment length of the tile walk on a GPU that holds `wave` of its
+ * groups at once: of the lengths segment_length makes, the one whose
+ * launch takes the fewest steps of a group one after the other, waves x
+ * (segment + 3 LIFE_GPU_3D_DEPTH - 1, the steps that store nothing), the
+ * longest of those. A group a segment and tile; groups of a wave take the
+ * same time, and a wave that is not full leaves units idle: 2048 rows
+ * are 74 tiles of the wide walk, which made one wave of 74 groups on the
+ * 132 units of an H200 where segments were as long as one wave allows
+ * (2053 steps), and are 518 groups of 294 planes here (4 waves, 1196). */
+static uint32_t tile_segment(uint32_t tiles, uint32_t nz, uint64_t wave)
+{
+    uint64_t best = UINT64_MAX;
+    uint32_t best_seg = nz;
+    for (uint64_t segs = 1; segs <= (uint64_t)nz / LIFE_MIN_SEGMENT + 1u; segs++) {
+        uint32_t seg = segment_length(tiles, nz, tiles * segs);
+        uint64_t groups = (uint64_t)tiles * ((nz + seg - 1) / seg);
+        uint64_t steps = (groups + wave - 1) / wave * (seg + 3u * LIFE_GPU_3D_DEPTH - 1u);
+        if (steps < best) {
+            best = steps;
+            best_seg = seg;
+        }
+    }
+    return best_seg;
+}
+
 /* Whether this build lays out 3D launches other than the kernel source's
  * defaults would (src/algo/life.h's knobs, a variant build's). */
 static int life_3d_variant(void)
@@ -528,7 +553,7 @@ typedef struct life_kernels {
     uint32_t margin;     /* life_many_margin */
     uint64_t wave;       /* work-items of one wave of `many` on the device */
     uint64_t tile_wave;  /* groups of one wave of `tile` */
-    uint32_t tile_seg;   /* the segment length of its launches */
+    uint32_t tile_seg;   /* the segment length of its launches (tile_segment) */
     ls_kernel *group_2d;     /* the group shape's 2D walk (group_kernel_name), or NULL */
     uint64_t group_2d_wave;  /* groups of one wave of it */
 } life_kernels;
@@ -578,13 +603,7 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
     ks->many_gens = cpu ? LIFE_CPU_2D_GENS : LIFE_2D_GENS;
     ks->wave = (uint64_t)ks->info.compute_units * per_unit * ks->group;
     ks->tile_wave = (uint64_t)ks->info.compute_units * tile_per_unit;
-    /* Segments as long as one wave of groups allows on a GPU (the walk
-     * starts each with 3 LIFE_GPU_3D_DEPTH - 1 steps that store nothing);
-     * on a CPU device a few groups a core. */
-    uint32_t tiles = tile_count(st);
-    uint64_t target = !cpu ? (ks->tile_wave < tiles ? tiles : ks->tile_wave / tiles * tiles)
-                           : (uint64_t)ks->info.compute_units * 2u;
-    ks->tile_seg = segment_length(tiles, st->nz, target);
+    ks->tile_seg = ks->tile ? tile_segment(tile_count(st), st->nz, ks->tile_wave) : 0u;
     return 0;
 }
 
