@@ -13,7 +13,8 @@ Oclgrind (issue 35):
 - Life 3D's tile walk, many generations a launch with group barriers
   between them (LOCKSTEP_DEBUG_LIFE_MANY=1 makes the driver choose it on
   a CPU; 2D's many-generation kernel runs on CPUs anyway), agrees with
-  OpenMP and PoCL;
+  OpenMP and PoCL; forced to sub-groups of 32 (where the walk runs), its
+  rows of a warp and its wide rows of two agree with OpenMP;
 - ray's fast mode runs on it, within its PSNR bound of exact mode
   (docs/ray.md), 40 dB from 10 samples on, also at the horizon.
 
@@ -141,6 +142,31 @@ args = ['--dims', '3', '--size', '1023x20x61', '--steps', '13']
 rc, out, err = run(['check', 'life'] + args + ['--backend', spec, '--quiet'], {'LOCKSTEP_DEBUG_LIFE_MANY': '1'})
 expect(rc == 0 and '%d devices agree' % len(spec.split(',')) in out,
        'check life %s, the tile walk: %s agrees' % (' '.join(args), INTEL), why('check life', rc, out, err))
+
+# The tile walk runs only where work-items shuffle, so here with the
+# runtime forced to sub-groups of 32 (LOCKSTEP_SHAPE=subgroup), beside
+# OpenMP: rows of up to 32 words (a warp a row), and the wide walk's rows
+# of 33 to 64 words (two warps a row, their end words handed over through
+# local memory: a wrong hand-over makes the grids differ), with tiles
+# moved up, short last words, another rule built in and as kernel
+# arguments, a bounded plane; rows of 65 words take the walk of one
+# generation.
+SUBGROUP = {'LOCKSTEP_DEBUG_LIFE_MANY': '1', 'LOCKSTEP_SHAPE': 'subgroup'}
+TILE_WALK = [
+    (['--dims', '3', '--size', '1023x20x61', '--steps', '13'], {}),
+    (['--dims', '3', '--size', '2048x61x23', '--steps', '9', '--density', '0.3'], {}),
+    (['--dims', '3', '--size', '2047x45x13', '--steps', '7', '--density', '0.3'], {}),
+    (['--dims', '3', '--size', '1056x30x11', '--steps', '6', '--rule', 'B5/S45'], {}),
+    (['--dims', '3', '--size', '1500x37x11', '--steps', '7', '--rule', 'B0,5/S4-6'],
+     {'LOCKSTEP_DEBUG_LIFE_RULE_ARGS': '1'}),
+    (['--rule', 'B0,6/S5-7:P2047,45,20', '--steps', '9'], {}),
+    (['--dims', '3', '--size', '2080x40x9', '--steps', '4'], {}),
+]
+for args, env in TILE_WALK:
+    rc, out, err = run(['check', 'life'] + args + ['--backend', 'openmp,' + INTEL, '--quiet'], dict(SUBGROUP, **env))
+    expect(rc == 0 and '2 devices agree' in out,
+           'check life %s%s, the tile walk in sub-groups: %s agrees' % (' '.join(args), ''.join(
+               ' ' + k + '=' + v for k, v in env.items()), INTEL), why('check life', rc, out, err))
 
 
 # ---- ray's fast mode ----------------------------------------------------------

@@ -66,11 +66,19 @@ CHECKS = [
     ['life', '--dims', '3', '--size', '9x5x4', '--steps', '3'],
     ['life', '--dims', '3', '--size', '32x4x4', '--steps', '3', '--rule', 'B5/S45'],
     ['life', '--dims', '3', '--size', '9x5x4', '--steps', '3', '--rule', 'B5/S45'],
+    # The wide tile walk (rows of 33 to 64 words, two warps a row): rows
+    # of whole words and not (1045 cells: 33 words, the last of 21), both
+    # rules, and below a bounded plane.
+    ['life', '--dims', '3', '--size', '1056x4x4', '--steps', '3'],
+    ['life', '--dims', '3', '--size', '1045x5x4', '--steps', '3'],
+    ['life', '--dims', '3', '--size', '1056x4x4', '--steps', '3', '--rule', 'B5/S45'],
+    ['life', '--dims', '3', '--size', '1045x5x4', '--steps', '3', '--rule', 'B5/S45'],
     # Bounded planes (Golly's :P grids): the 2D kernels of one and two
     # generations (an odd step count) and the 3D one, with a B0 rule, whose
     # births along the edges show a wrap that leaked through.
     ['life', '--steps', '3', '--rule', 'B03/S23:P37,5'],
     ['life', '--steps', '3', '--rule', 'B0,6/S5-7:P9,5,4'],
+    ['life', '--steps', '3', '--rule', 'B0,6/S5-7:P1045,5,4'],
     # The 2D kernels of LIFE_2D_GENS (16, src/algo/life.h: the step count
     # must reach it) generations a launch: aligned
     # rows and not (37: two margin lanes), both rules, a bounded plane.

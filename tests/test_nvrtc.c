@@ -111,8 +111,10 @@ static void check_other_rules(const void *cubin, size_t bytes)
     printf("life, 3D rule built in, for sm_90: %.2f s, %zu bytes\n", seconds_since(&t0), three_bytes);
     check(three && holds(three, three_bytes, "life_step_3d_aligned") && holds(three, three_bytes, "life_step_3d_plane") &&
               holds(three, three_bytes, "life_tile_3d_aligned") && holds(three, three_bytes, "life_tile_3d_plane") &&
-              !holds(three, three_bytes, "life_tile_3d_b6s567") && !holds(three, three_bytes, "life_many_2d"),
-          "with the 3D kernels that take a rule (the tile walk's too), and no 2D kernel");
+              holds(three, three_bytes, "life_tile_3d_wide_aligned") &&
+              holds(three, three_bytes, "life_tile_3d_wide_plane") && !holds(three, three_bytes, "life_tile_3d_b6s567") &&
+              !holds(three, three_bytes, "life_many_2d"),
+          "with the 3D kernels that take a rule (the tile walks' too, the wide one's), and no 2D kernel");
 }
 
 /* What is refused, and where NVRTC cannot. */

@@ -102,6 +102,28 @@
 #if LIFE_GPU_3D_LOCAL_WORDS * 4u > 49152u
 #error "the 3D tile walk's local memory exceeds 48 KiB: fewer LIFE_GPU_3D_WARPS, LIFE_GPU_3D_DEPTH or LIFE_GPU_3D_STAGES"
 #endif
+/* The tile walk of rows wider than a warp (life_t3_walk's `wide`): rows
+ * of 33 to 64 words, each held by LIFE_GPU_3D_WIDE_PIECES warps of 32
+ * words side by side, so the tile has half the rows; the warps hand each
+ * other their rows' words through local memory (the x neighbours of a
+ * piece's end words are in the other piece). Its local memory: the halo
+ * in one set (a second barrier a step orders its writes after the
+ * previous step's reads), every level's words of the tile's rows, and the
+ * planes read ahead where the device copies without registers. Wider rows
+ * run the walk of one generation. */
+#define LIFE_GPU_3D_WIDE_PIECES 2u
+#define LIFE_GPU_3D_WIDE_WORDS (32u * LIFE_GPU_3D_WIDE_PIECES) /* the widest row it takes */
+#define LIFE_GPU_3D_WIDE_TILE_ROWS (LIFE_GPU_3D_WARPS / LIFE_GPU_3D_WIDE_PIECES * LIFE_GPU_3D_ROWS)
+#define LIFE_GPU_3D_WIDE_TILE_OUT (LIFE_GPU_3D_WIDE_TILE_ROWS - 2u * LIFE_GPU_3D_DEPTH)
+#define LIFE_GPU_3D_WIDE_HALO_WORDS (LIFE_GPU_3D_HALO_WORDS / 2u)
+#define LIFE_GPU_3D_WIDE_ROW_WORDS (LIFE_GPU_3D_DEPTH * LIFE_GPU_3D_WIDE_TILE_ROWS * LIFE_GPU_3D_WIDE_WORDS)
+#define LIFE_GPU_3D_WIDE_LOCAL_WORDS (LIFE_GPU_3D_WIDE_HALO_WORDS + LIFE_GPU_3D_WIDE_ROW_WORDS + LIFE_GPU_3D_RING_WORDS)
+#if LIFE_GPU_3D_WIDE_LOCAL_WORDS * 4u > 49152u
+#error "the wide 3D tile walk's local memory exceeds 48 KiB: fewer LIFE_GPU_3D_WARPS, LIFE_GPU_3D_DEPTH or LIFE_GPU_3D_STAGES"
+#endif
+#if LIFE_GPU_3D_WARPS % LIFE_GPU_3D_WIDE_PIECES != 0 || LIFE_GPU_3D_WIDE_TILE_ROWS <= 2u * LIFE_GPU_3D_DEPTH
+#error "the wide 3D tile walk needs LIFE_GPU_3D_WARPS a multiple of its pieces, and its tile taller than its edges"
+#endif
 #if LIFE_GPU_3D_DEPTH < 1
 #error "LIFE_GPU_3D_DEPTH must be at least 1"
 #endif

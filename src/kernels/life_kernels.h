@@ -6,7 +6,7 @@
  * LIFE_2D_GENS (life_2d_many: temporal blocking, the default path;
  * LIFE_GROUP_2D_GENS on the group shape, life_g2_walk), in
  * 3D LIFE_GPU_3D_DEPTH (life_t3_walk: the same, the default path where
- * rows have at most 32 words). A work-item owns one 32-bit word column and
+ * rows have at most 64 words). A work-item owns one 32-bit word column and
  * walks along the slowest axis (y in 2D, z in 3D) through a segment of the
  * grid, keeping the sums it has made in registers as a sliding window:
  *
@@ -973,8 +973,9 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
  *
  * Temporal blocking along z. A group owns a tile of whole rows: its
  * LIFE_GPU_3D_WARPS warps are stacked along y, LIFE_GPU_3D_ROWS rows each,
- * and a warp's 32 lanes hold a row's words (rows of at most 32 words: the
- * driver runs the walk of one generation on wider ones). The group walks
+ * and a warp's 32 lanes hold a row's words (rows of at most 32 words;
+ * the wide walk below takes rows of up to 64, and the driver runs the
+ * walk of one generation on wider ones). The group walks
  * its tile along a segment of planes; every plane read (generation 0)
  * goes down a pipeline of LIFE_GPU_3D_DEPTH levels, level g making
  * generation g + 1 as life_3d makes one: each row's x sum (west and east
@@ -1021,7 +1022,27 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
  * Bounded planes: rows and planes beyond the edges are dead at every
  * level (masked where they are made or read), and the x seam's masks
  * are life_xsum's. Rows whose last word is short: the x seam of
- * life_xsum, and every level's words masked to their cells. */
+ * life_xsum, and every level's words masked to their cells.
+ *
+ * Rows of 33 to 64 words (the wide walk, `wide`): a row is cut into
+ * LIFE_GPU_3D_WIDE_PIECES pieces of 32 words held by as many warps side
+ * by side, so a group's tile has half the rows (LIFE_GPU_3D_WIDE_TILE_ROWS:
+ * 32 rows storing 28 at 16 warps of 4 rows and 2 generations). A piece's
+ * end words have their x neighbours in the other piece: every step each
+ * work-item first puts its words of every level into local memory (the
+ * tile's rows, whole), and after a barrier reads its west and east words
+ * there instead of shuffling; nothing is made twice, and each row is a
+ * ring of words as before (lanes past the row's end hold copies of its
+ * first words). The halo keeps one set: the barrier before the words are
+ * read also keeps a step's halo writes after the previous step's reads,
+ * and 16 KiB of halo, 16 KiB of rows' words and 16 KiB of planes read
+ * ahead fill the 48 KiB a group has. The count a word and generation:
+ * the same logic (the 23 operations and the rest: nvcc 13 for sm_90 puts
+ * 869 instructions on the logic pipe in four steps of
+ * life_tile_3d_b6s567_wide_aligned's loop against 856 in
+ * life_tile_3d_b6s567_aligned's), a store and two loads of local memory
+ * for the two shuffles, one more barrier a step, and the tile's edges: 32
+ * / 28 rows made for those stored against 64 / 60. */
 
 #define LIFE_T3_D LIFE_GPU_3D_DEPTH
 #define LIFE_T3_R LIFE_GPU_3D_ROWS
@@ -1040,14 +1061,15 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
 
 /* A work-item's constants. */
 typedef struct life_t3 {
-    life_xwrap x;                 /* its word j; jm, jp are the lanes of its neighbour words */
+    life_xwrap x;                 /* its word j; jm, jp are the lanes (wide: the words) of its neighbour words */
     ls_u32 lane, warp, up, dn;    /* up, dn: the warps above and below (wrapping in the tile) */
+    int mine;                     /* its word is its own: not a copy of a word another lane holds */
     ls_u32 rowoff[LIFE_T3_R];     /* byte offset of word j of each of its rows in a plane */
     ls_u32 rowkeep[LIFE_T3_R];    /* bounded planes: all ones for a row inside the grid, else 0 */
     ls_u32 store;                 /* bit k: row k is one of the tile's stored rows */
     ls_u32 nz;
     life_rule r;
-    int b6s567, aligned, bounded;
+    int b6s567, aligned, bounded, wide;
 } life_t3;
 
 /* A plane of a level's window: the 3x3 sums of the work-item's rows (as
@@ -1058,11 +1080,22 @@ typedef struct life_t3_plane {
 } life_t3_plane;
 
 /* The x sums of a level's rows from their words w, into s0[1 ..] and
- * s1[1 ..] (0 and LIFE_T3_R + 1 are the rows beyond, from the halo). */
-LS_DEVICE void life_t3_xsums(const life_t3 *c, const ls_u32 *w, LS_LOCAL ls_u32 *buf, ls_u32 *s0, ls_u32 *s1)
+ * s1[1 ..] (0 and LIFE_T3_R + 1 are the rows beyond, from the halo). The
+ * neighbour words from the lanes that hold them, or in the wide walk
+ * from the level's rows in local memory, `rows` (its first row's). */
+LS_DEVICE void life_t3_xsums(const life_t3 *c, const ls_u32 *w, const LS_LOCAL ls_u32 *rows, LS_LOCAL ls_u32 *buf,
+                             ls_u32 *s0, ls_u32 *s1)
 {
     ls_u32 wm[LIFE_T3_R], wp[LIFE_T3_R];
-    ls_shuffle(buf, LIFE_T3_R, LIFE_T3_GROUP, w, c->x.jm, c->x.jp, wm, wp);
+    if (c->wide) {
+#pragma unroll
+        for (ls_u32 k = 0; k < LIFE_T3_R; k++) {
+            wm[k] = rows[k * LIFE_GPU_3D_WIDE_WORDS + c->x.jm];
+            wp[k] = rows[k * LIFE_GPU_3D_WIDE_WORDS + c->x.jp];
+        }
+    } else {
+        ls_shuffle(buf, LIFE_T3_R, LIFE_T3_GROUP, w, c->x.jm, c->x.jp, wm, wp);
+    }
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_T3_R; k++)
         life_xsum(w[k], wm[k], wp[k], c->x, c->aligned, c->bounded, &s0[k + 1u], &s1[k + 1u]);
@@ -1110,15 +1143,27 @@ LS_DEVICE ls_u32 life_t3_row(const life_t3 *c, const ls_u32 *s0, const ls_u32 *s
  * out; pair[g] is its z pair (life_t3_row; `odd` a constant). `halo` is this step's set. The rows that need no x sum from
  * another warp are made before the barrier, and the levels from the last
  * down, so that a level keeps its words (its plane's self) before the
- * level below overwrites them. */
+ * level below overwrites them. The wide walk first puts every level's
+ * words into `rows` (its first row of level 0 there), where the lanes
+ * of the other pieces read them after a barrier; the barrier of the halo
+ * keeps the next step's writes after these reads. */
 LS_DEVICE void life_t3_step(const life_t3 *c, ls_u32 in[LIFE_T3_D][LIFE_T3_R], life_t3_plane win[LIFE_T3_D][4],
                             life_t3_pair pair[LIFE_T3_D], ls_u32 ia, ls_u32 ib, ls_u32 ic, int odd, ls_u32 q,
-                            LS_LOCAL ls_u32 *halo, LS_LOCAL ls_u32 *buf, ls_u32 *out)
+                            LS_LOCAL ls_u32 *halo, LS_LOCAL ls_u32 *rows, LS_LOCAL ls_u32 *buf, ls_u32 *out)
 {
     ls_u32 s0[LIFE_T3_D][LIFE_T3_R + 2u], s1[LIFE_T3_D][LIFE_T3_R + 2u], inside[LIFE_T3_D];
+    if (c->wide) {
+        if (c->mine)
+#pragma unroll
+            for (ls_u32 g = 0; g < LIFE_T3_D; g++)
+#pragma unroll
+                for (ls_u32 k = 0; k < LIFE_T3_R; k++)
+                    rows[(g * LIFE_GPU_3D_WIDE_TILE_ROWS + k) * LIFE_GPU_3D_WIDE_WORDS + c->x.j] = in[g][k];
+        ls_barrier();
+    }
 #pragma unroll
     for (ls_u32 g = 0; g < LIFE_T3_D; g++) {
-        life_t3_xsums(c, in[g], buf, s0[g], s1[g]);
+        life_t3_xsums(c, in[g], rows + g * LIFE_GPU_3D_WIDE_TILE_ROWS * LIFE_GPU_3D_WIDE_WORDS, buf, s0[g], s1[g]);
         LS_LOCAL ls_u32 *h = halo + (g * LIFE_T3_W + c->warp) * 128u + c->lane;
         h[0] = s0[g][1];
         h[32] = s1[g][1];
@@ -1184,42 +1229,56 @@ LS_DEVICE const LS_GLOBAL ls_u8 *life_t3_plane_at(const LS_GLOBAL ls_u32 *grid, 
 /* Group = (tile of rows, segment of `seg` planes): tile t % tiles, segment
  * t / tiles. Every work-item of a group takes every step (the barriers
  * and shuffles need them all); lanes past the row's words hold copies of
- * its first words and store nothing. */
+ * its first words and store nothing. The wide walk (`wide`, rows of 33 to
+ * LIFE_GPU_3D_WIDE_WORDS words) has LIFE_GPU_3D_WIDE_PIECES warps side by
+ * side on each of its LIFE_GPU_3D_WIDE_TILE_ROWS / LIFE_GPU_3D_ROWS bands
+ * of rows: warp w holds words 32 (w % pieces) on of band w / pieces. */
 LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 ny, ls_u32 nz,
                             ls_u32 last_bits, ls_u32 seg, ls_u32 tiles, life_rule r, int b6s567, int aligned,
-                            int bounded, LS_LOCAL ls_u32 *words)
+                            int bounded, int wide, LS_LOCAL ls_u32 *words)
 {
     /* The ring and ls_shuffle's buffer share their place: no device uses
-     * both (LIFE_GPU_3D_LOCAL_WORDS). */
-    LS_LOCAL ls_u32 *halo = words, *ring = words + LIFE_GPU_3D_HALO_WORDS, *buf = ring;
+     * both (LIFE_GPU_3D_LOCAL_WORDS). The wide walk: the halo's one set,
+     * the rows' words, the ring (LIFE_GPU_3D_WIDE_LOCAL_WORDS). */
+    ls_u32 halo_words = wide ? LIFE_GPU_3D_WIDE_HALO_WORDS : LIFE_GPU_3D_HALO_WORDS;
+    LS_LOCAL ls_u32 *halo = words, *ring = words + halo_words, *buf = ring, *rows = ring;
+    if (wide)
+        ring = rows + LIFE_GPU_3D_WIDE_ROW_WORDS;
+    ls_u32 pieces = wide ? LIFE_GPU_3D_WIDE_PIECES : 1u, bands = LIFE_T3_W / pieces;
+    ls_u32 tile_out = wide ? LIFE_GPU_3D_WIDE_TILE_OUT : LIFE_GPU_3D_TILE_OUT;
     life_t3 c;
     ls_u32 lid = ls_lid();
     c.lane = lid % 32u;
     c.warp = lid / 32u;
-    c.up = (c.warp + LIFE_T3_W - 1u) % LIFE_T3_W;
-    c.dn = (c.warp + 1u) % LIFE_T3_W;
+    ls_u32 band = c.warp / pieces, piece = c.warp % pieces;
+    c.up = (band + bands - 1u) % bands * pieces + piece;
+    c.dn = (band + 1u) % bands * pieces + piece;
     c.nz = nz;
     c.r = r;
     c.b6s567 = b6s567;
     c.aligned = aligned;
     c.bounded = bounded;
-    c.x = life_xwrap_make(c.lane % row_words, row_words, last_bits);
+    c.wide = wide;
+    ls_u32 u = piece * 32u + c.lane; /* the word it holds, before wrapping */
+    c.mine = u < row_words;
+    c.x = life_xwrap_make(u % row_words, row_words, last_bits);
+    rows += band * LIFE_T3_R * LIFE_GPU_3D_WIDE_WORDS;
     ls_u64 group = ls_group();
     ls_u32 tile = (ls_u32)(group % tiles), z0 = (ls_u32)(group / tiles) * seg;
     ls_u32 zend = z0 + seg < nz ? z0 + seg : nz;
     /* The tile's first stored row y0: its row i is row y0 - DEPTH + i. */
-    ls_u32 stored = LIFE_GPU_3D_TILE_OUT < ny ? LIFE_GPU_3D_TILE_OUT : ny;
-    ls_u32 y0 = tile * LIFE_GPU_3D_TILE_OUT;
+    ls_u32 stored = tile_out < ny ? tile_out : ny;
+    ls_u32 y0 = tile * tile_out;
     if (y0 > ny - stored)
         y0 = ny - stored;
     ls_u32 rb = row_words * 4u;
     c.store = 0u;
 #pragma unroll
     for (ls_u32 k = 0; k < LIFE_T3_R; k++) {
-        ls_u32 i = c.warp * LIFE_T3_R + k;
+        ls_u32 i = band * LIFE_T3_R + k;
         c.rowoff[k] = (y0 + i + ny - LIFE_T3_D % ny) % ny * rb + c.x.j * 4u;
         c.rowkeep[k] = y0 + i - LIFE_T3_D < ny ? 0xffffffffu : 0u;
-        if (c.lane < row_words && i >= LIFE_T3_D && i - LIFE_T3_D < stored)
+        if (c.mine && i >= LIFE_T3_D && i - LIFE_T3_D < stored)
             c.store |= 1u << k;
     }
     ls_u64 pb = (ls_u64)rb * ny;
@@ -1300,7 +1359,8 @@ LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
             for (ls_u32 k = 0; k < LIFE_T3_R; k++)                                                                 \
                 in[0][k] &= c.rowkeep[k] & plane_in;                                                               \
         }                                                                                                          \
-        life_t3_step(&c, in, win, pair, ia, ib, ic, odd, q, halo + (odd) * LIFE_T3_HALO_SET, buf, out);            \
+        life_t3_step(&c, in, win, pair, ia, ib, ic, odd, q, halo + (wide ? 0u : (odd) * LIFE_T3_HALO_SET), rows,  \
+                     buf, out);                                                                                    \
         LIFE_T3_AHEAD()                                                                                            \
         ls_u32 o = q - 2u * LIFE_T3_D + 1u;                                                                        \
         if (o - z0 < zend - z0) {                                                                                  \
@@ -1399,7 +1459,7 @@ LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
  * not arrays of the kernel: Oclgrind counts every such array of a
  * program against each of its kernels. Built at depth 1 too, where the
  * driver runs life_3d instead. */
-#define LIFE_KERNEL_3D_TILE(name, aligned, bounded, b6s567, birth_c, survive_c)                                   \
+#define LIFE_KERNEL_3D_TILE(name, aligned, bounded, b6s567, wide, birth_c, survive_c)                             \
     LS_KERNEL LS_MAX_GROUP_FIT(LIFE_T3_GROUP, LIFE_T3_FIT) void name(                                             \
         const LS_GLOBAL ls_u32 *LS_RESTRICT src, LS_GLOBAL ls_u32 *LS_RESTRICT dst, ls_u32 row_words, ls_u32 ny,  \
         ls_u32 nz, ls_u32 last_bits, ls_u32 seg, ls_u32 tiles, ls_u32 birth,                                      \
@@ -1409,7 +1469,7 @@ LS_DEVICE void life_t3_walk(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, 
         life_rule r;                                                                                              \
         r.birth = birth_c;                                                                                        \
         r.survive = survive_c;                                                                                    \
-        life_t3_walk(src, dst, row_words, ny, nz, last_bits, seg, tiles, r, b6s567, aligned, bounded, words);     \
+        life_t3_walk(src, dst, row_words, ny, nz, last_bits, seg, tiles, r, b6s567, aligned, bounded, wide, words); \
     }
 
 #else /* LS_SHAPE == LS_SHAPE_CPU */
@@ -1921,9 +1981,12 @@ LIFE_KERNEL_2D_MANY(life_many_2d_plane, 0, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
 LIFE_KERNEL_3D(life_step_3d, 0, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
 LIFE_KERNEL_3D(life_step_3d_aligned, 1, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
 LIFE_KERNEL_3D(life_step_3d_plane, 0, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
-LIFE_KERNEL_3D_TILE(life_tile_3d, 0, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
-LIFE_KERNEL_3D_TILE(life_tile_3d_aligned, 1, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
-LIFE_KERNEL_3D_TILE(life_tile_3d_plane, 0, 1, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_3D_TILE(life_tile_3d, 0, 0, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_3D_TILE(life_tile_3d_aligned, 1, 0, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_3D_TILE(life_tile_3d_plane, 0, 1, 0, 0, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_3D_TILE(life_tile_3d_wide, 0, 0, 0, 1, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_3D_TILE(life_tile_3d_wide_aligned, 1, 0, 0, 1, LIFE_BIRTH, LIFE_SURVIVE)
+LIFE_KERNEL_3D_TILE(life_tile_3d_wide_plane, 0, 1, 0, 1, LIFE_BIRTH, LIFE_SURVIVE)
 #endif
 #ifndef LIFE_FIXED_DIMS
 LIFE_KERNEL_2D(life_step_2d_b3s23, 0, 0, ((void)birth, LIFE_B3S23_BIRTH), ((void)survive, LIFE_B3S23_SURVIVE))
@@ -1935,8 +1998,13 @@ LIFE_KERNEL_2D_MANY(life_many_2d_b3s23_aligned, 1, 0, 1, ((void)birth, LIFE_B3S2
 LIFE_KERNEL_3D(life_step_3d_b6s567, 0, 0, 1, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
 LIFE_KERNEL_3D(life_step_3d_b6s567_aligned, 1, 0, 1, ((void)birth, LIFE_B6S567_BIRTH),
                ((void)survive, LIFE_B6S567_SURVIVE))
-LIFE_KERNEL_3D_TILE(life_tile_3d_b6s567, 0, 0, 1, ((void)birth, LIFE_B6S567_BIRTH), ((void)survive, LIFE_B6S567_SURVIVE))
-LIFE_KERNEL_3D_TILE(life_tile_3d_b6s567_aligned, 1, 0, 1, ((void)birth, LIFE_B6S567_BIRTH),
+LIFE_KERNEL_3D_TILE(life_tile_3d_b6s567, 0, 0, 1, 0, ((void)birth, LIFE_B6S567_BIRTH),
+                    ((void)survive, LIFE_B6S567_SURVIVE))
+LIFE_KERNEL_3D_TILE(life_tile_3d_b6s567_aligned, 1, 0, 1, 0, ((void)birth, LIFE_B6S567_BIRTH),
+                    ((void)survive, LIFE_B6S567_SURVIVE))
+LIFE_KERNEL_3D_TILE(life_tile_3d_b6s567_wide, 0, 0, 1, 1, ((void)birth, LIFE_B6S567_BIRTH),
+                    ((void)survive, LIFE_B6S567_SURVIVE))
+LIFE_KERNEL_3D_TILE(life_tile_3d_b6s567_wide_aligned, 1, 0, 1, 1, ((void)birth, LIFE_B6S567_BIRTH),
                     ((void)survive, LIFE_B6S567_SURVIVE))
 #endif
 #else /* LS_SHAPE == LS_SHAPE_CPU */
@@ -2032,6 +2100,11 @@ LS_KERNEL void life_fill(LS_GLOBAL ls_u32 *dst, ls_u32 row_words, ls_u32 nx, ls_
     X(life_tile_3d_b6s567)                                                                                        \
     X(life_tile_3d_b6s567_aligned)                                                                                \
     X(life_tile_3d_plane)                                                                                         \
+    X(life_tile_3d_wide)                                                                                          \
+    X(life_tile_3d_wide_aligned)                                                                                  \
+    X(life_tile_3d_b6s567_wide)                                                                                   \
+    X(life_tile_3d_b6s567_wide_aligned)                                                                           \
+    X(life_tile_3d_wide_plane)                                                                                    \
     X(life_fill)
 
 /* The entry points the program has on the group shape only (OpenCL built

@@ -346,6 +346,13 @@ static const char *cpu_many_kernel_name(const life_gpu_state *st, life_rule r)
  * LIFE_GPU_3D_ROWS rows of its tile; its local memory. */
 #define LIFE_TILE_GROUP (32u * LIFE_GPU_3D_WARPS)
 
+/* Whether the grid's rows take the wide tile walk (life_tile_3d_*wide*,
+ * rows of 33 to LIFE_GPU_3D_WIDE_WORDS words), where the tile walk runs. */
+static int tile_wide(const life_gpu_state *st)
+{
+    return st->row_words > 32;
+}
+
 /* The local memory a group of the tile walk uses on this device, of the
  * kernel's layout (LIFE_GPU_3D_LOCAL_WORDS in life.h): the halo, then
  * the planes read ahead where the device copies without registers
@@ -354,11 +361,16 @@ static const char *cpu_many_kernel_name(const life_gpu_state *st, life_rule r)
  * nothing more. A launch that gave NVIDIA's OpenCL the whole 48 KiB where
  * the kernel uses the halo's 32 could not start there
  * (CL_OUT_OF_RESOURCES: its limit of 48 KiB counts the program's byte of
- * static local memory too). */
-static size_t tile_local_bytes(const ls_gpu_info *info)
+ * static local memory too). The wide walk's (LIFE_GPU_3D_WIDE_LOCAL_WORDS):
+ * its halo, its rows' words, then the planes read ahead where the device
+ * copies without registers; it never shuffles. */
+static size_t tile_local_bytes(const life_gpu_state *st, const ls_gpu_info *info)
 {
     size_t words = LIFE_GPU_3D_HALO_WORDS;
-    if (info->prebuilt)
+    if (tile_wide(st))
+        words = info->prebuilt ? LIFE_GPU_3D_WIDE_LOCAL_WORDS
+                               : LIFE_GPU_3D_WIDE_HALO_WORDS + LIFE_GPU_3D_WIDE_ROW_WORDS;
+    else if (info->prebuilt)
         words = LIFE_GPU_3D_LOCAL_WORDS;
     else if (!ls_shape_shuffles(info->shape))
         words += LIFE_GPU_3D_SHUFFLE_WORDS;
@@ -367,10 +379,11 @@ static size_t tile_local_bytes(const ls_gpu_info *info)
 
 /* The 3D kernel that makes LIFE_GPU_3D_DEPTH generations a pass (the tile
  * walk), or NULL where there is none (LIFE_GPU_3D_DEPTH 1) or it cannot
- * run: rows of more than 32 words (a warp holds a whole row), planes of 4
- * GiB or more (its offsets in a plane are 32-bit), groups or local memory
- * smaller than its on the device. Only where work-items shuffle words
- * (ls_shape_shuffles: CUDA, NVIDIA's OpenCL): elsewhere each shuffle is
+ * run: rows of more than LIFE_GPU_3D_WIDE_WORDS words (a warp holds a
+ * whole row of up to 32 words, the wide walk two warps one of up to 64),
+ * planes of 4 GiB or more (its offsets in a plane are 32-bit), groups or
+ * local memory smaller than its on the device. Only where work-items
+ * shuffle words (ls_shape_shuffles: CUDA, NVIDIA's OpenCL): elsewhere each shuffle is
  * two barriers, and on a CPU device (PoCL) the walk ran several times
  * slower than one generation a launch, every work-item's state crossing
  * every barrier (fewer barriers, one shuffle for both levels' rows, were
@@ -383,16 +396,51 @@ static size_t tile_local_bytes(const ls_gpu_info *info)
  * LOCKSTEP_DEBUG_LIFE_MANY=1 runs it wherever it can run, for the tests. */
 static const char *tile_kernel_name(const life_gpu_state *st, const ls_gpu_info *info, life_rule r)
 {
-    static const char *const names[2][2] = {{"life_tile_3d", "life_tile_3d_aligned"},
-                                            {"life_tile_3d_b6s567", "life_tile_3d_b6s567_aligned"}};
-    if (LIFE_GPU_3D_DEPTH < 2 || st->dims != 3 || st->row_words > 32 ||
+    static const char *const names[2][2][2] = {
+        {{"life_tile_3d", "life_tile_3d_aligned"}, {"life_tile_3d_b6s567", "life_tile_3d_b6s567_aligned"}},
+        {{"life_tile_3d_wide", "life_tile_3d_wide_aligned"},
+         {"life_tile_3d_b6s567_wide", "life_tile_3d_b6s567_wide_aligned"}}};
+    if (LIFE_GPU_3D_DEPTH < 2 || st->dims != 3 || st->row_words > LIFE_GPU_3D_WIDE_WORDS ||
         (uint64_t)st->row_words * sizeof(uint32_t) * st->ny > UINT32_MAX || info->max_group < LIFE_TILE_GROUP ||
-        info->local_bytes < tile_local_bytes(info) ||
+        info->local_bytes < tile_local_bytes(st, info) ||
         ((!ls_shape_shuffles(info->shape) || !info->prebuilt) && !many_forced()))
         return NULL;
     if (st->bounded)
-        return "life_tile_3d_plane";
-    return names[default_rule_kernels(st, r)][st->last_bits == 32];
+        return tile_wide(st) ? "life_tile_3d_wide_plane" : "life_tile_3d_plane";
+    return names[tile_wide(st)][default_rule_kernels(st, r)][st->last_bits == 32];
+}
+
+/* Tiles of rows a segment of the tile walk has: a tile stores
+ * LIFE_GPU_3D_TILE_OUT rows (the wide walk's LIFE_GPU_3D_WIDE_TILE_OUT). */
+static uint32_t tile_count(const life_gpu_state *st)
+{
+    uint32_t out = tile_wide(st) ? LIFE_GPU_3D_WIDE_TILE_OUT : LIFE_GPU_3D_TILE_OUT;
+    return (st->ny + out - 1) / out;
+}
+
+/* The segment length of the tile walk on a GPU that holds `wave` of its
+ * groups at once: of the lengths segment_length makes, the one whose
+ * launch takes the fewest steps of a group one after the other, waves x
+ * (segment + 3 LIFE_GPU_3D_DEPTH - 1, the steps that store nothing), the
+ * longest of those. A group a segment and tile; groups of a wave take the
+ * same time, and a wave that is not full leaves units idle: 2048 rows
+ * are 74 tiles of the wide walk, which made one wave of 74 groups on the
+ * 132 units of an H200 where segments were as long as one wave allows
+ * (2053 steps), and are 518 groups of 294 planes here (4 waves, 1196). */
+static uint32_t tile_segment(uint32_t tiles, uint32_t nz, uint64_t wave)
+{
+    uint64_t best = UINT64_MAX;
+    uint32_t best_seg = nz;
+    for (uint64_t segs = 1; segs <= (uint64_t)nz / LIFE_MIN_SEGMENT + 1u; segs++) {
+        uint32_t seg = segment_length(tiles, nz, tiles * segs);
+        uint64_t groups = (uint64_t)tiles * ((nz + seg - 1) / seg);
+        uint64_t steps = (groups + wave - 1) / wave * (seg + 3u * LIFE_GPU_3D_DEPTH - 1u);
+        if (steps < best) {
+            best = steps;
+            best_seg = seg;
+        }
+    }
+    return best_seg;
 }
 
 /* Whether this build lays out 3D launches other than the kernel source's
@@ -505,6 +553,7 @@ typedef struct life_kernels {
     uint32_t margin;     /* life_many_margin */
     uint64_t wave;       /* work-items of one wave of `many` on the device */
     uint64_t tile_wave;  /* groups of one wave of `tile` */
+    uint32_t tile_seg;   /* the segment length of its launches (tile_segment) */
     ls_kernel *group_2d;     /* the group shape's 2D walk (group_kernel_name), or NULL */
     uint64_t group_2d_wave;  /* groups of one wave of it */
 } life_kernels;
@@ -547,33 +596,28 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
         (tile_name && life_kernel(st, defines, tile_name, &ks->tile, err) != 0) ||
         (ks->many && ls_gpu_groups_per_unit(st->s, ks->many, ks->group, 0, &per_unit, err) != 0) ||
         (ks->tile &&
-         ls_gpu_groups_per_unit(st->s, ks->tile, LIFE_TILE_GROUP, tile_local_bytes(&ks->info), &tile_per_unit,
+         ls_gpu_groups_per_unit(st->s, ks->tile, LIFE_TILE_GROUP, tile_local_bytes(st, &ks->info), &tile_per_unit,
                                 err) != 0))
         return -1;
     ks->margin = life_many_margin(st);
     ks->many_gens = cpu ? LIFE_CPU_2D_GENS : LIFE_2D_GENS;
     ks->wave = (uint64_t)ks->info.compute_units * per_unit * ks->group;
     ks->tile_wave = (uint64_t)ks->info.compute_units * tile_per_unit;
+    ks->tile_seg = ks->tile ? tile_segment(tile_count(st), st->nz, ks->tile_wave) : 0u;
     return 0;
 }
 
 /* LIFE_GPU_3D_DEPTH generations from st->cur into st->next with the tile
- * walk k: a group a tile of LIFE_GPU_3D_TILE_OUT rows and a segment of
- * planes, the segments as long as one wave of groups allows on a GPU (the
- * walk starts each with 3 LIFE_GPU_3D_DEPTH - 1 steps that store
- * nothing); on a CPU device a few groups a core. */
+ * walk k: a group a tile of rows and a segment of planes (ks->tile_seg). */
 static int launch_tile(life_gpu_state *st, const life_kernels *ks, life_rule r, ls_error *err)
 {
     uint32_t birth = r.birth, survive = r.survive;
-    uint32_t tiles = (st->ny + LIFE_GPU_3D_TILE_OUT - 1) / LIFE_GPU_3D_TILE_OUT;
-    uint64_t target = !cpu_shaped(&ks->info) ? (ks->tile_wave < tiles ? tiles : ks->tile_wave / tiles * tiles)
-                                             : (uint64_t)ks->info.compute_units * 2u;
-    uint32_t seg = segment_length(tiles, st->nz, target);
+    uint32_t tiles = tile_count(st), seg = ks->tile_seg;
     ls_arg args[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
                      LS_ARG(st->nz), LS_ARG(st->last_bits), LS_ARG(seg), LS_ARG(tiles), LS_ARG(birth),
                      LS_ARG(survive)};
-    ls_launch l = {(uint64_t)tiles * ((st->nz + seg - 1) / seg), LIFE_TILE_GROUP, tile_local_bytes(&ks->info), 0, args,
-                   (int)(sizeof args / sizeof args[0])};
+    ls_launch l = {(uint64_t)tiles * ((st->nz + seg - 1) / seg), LIFE_TILE_GROUP, tile_local_bytes(st, &ks->info), 0,
+                   args, (int)(sizeof args / sizeof args[0])};
     return ls_gpu_launch(st->s, ks->tile, &l, err);
 }
 
