@@ -1,7 +1,7 @@
 # bench/device_env.sh - what the scripts run on a lent NVIDIA machine
 # share (sourced, not run): the banner that opens each log, the machine
 # made ready for a build and a run, a build, an A/B pair of builds, MPI
-# found, and a whole process timed by the shell.
+# found, a whole process timed by the shell, and a bench as one line.
 
 # device_banner WHAT...: the lines every log starts with: the date and
 # WHAT (the part, the trees compared, the commit), the host's cores and
@@ -81,4 +81,15 @@ whole() {
   s=$(date +%s.%N); "$@" > /tmp/device-whole.txt 2>&1; rc=$?; e=$(date +%s.%N)
   printf '%s: %.3f s (exit %d) %s\n' "$label" "$(awk -v a="$s" -v b="$e" 'BEGIN{print b - a}')" "$rc" \
     "$(grep -E 'grid digest|^time:' /tmp/device-whole.txt | tr -s ' ' | tr '\n' ' ')"
+}
+
+# bench_line LABEL BIN ARGS...: `BIN bench ARGS` as one line: its mean
+# and rate lines (the digest is on the rate line), or what refused or
+# failed it (an OpenCL kernel that could not start names OpenCL).
+bench_line() {
+  local label=$1 bin=$2
+  shift 2
+  printf '%-40s ' "$label"
+  "$bin" bench "$@" 2>&1 | grep -E '^mean|^rate|error|refused|OpenCL' | tr '\n' ' '
+  echo
 }

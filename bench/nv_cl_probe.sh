@@ -52,13 +52,6 @@ for t in a b; do
   done
 done
 
-bench_line() {
-  local label=$1 bin=$2
-  shift 2
-  printf '%-40s ' "$label"
-  "$bin" bench "$@" 2>&1 | grep -E '^mean|^rate|digest|error|refused|OpenCL' | tr '\n' ' '
-  echo
-}
 for p in $programs; do
   case $p in
   bmn) cases=("bmn --deals 1e9") ;;

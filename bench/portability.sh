@@ -34,14 +34,6 @@ print(next(("opencl:%d" % x["index"] for b in d["backends"] if b["backend"] == "
             for x in b["devices"] if "Portable" in x["platform"]), ""))')
 echo "== NVIDIA OpenCL: ${nv:-none}; PoCL: ${pocl:-none}"
 
-# bench_line LABEL BIN ARGS...: one bench's median and rate lines.
-bench_line() {
-  local label=$1 bin=$2
-  shift 2
-  printf '%-34s ' "$label"
-  "$bin" bench "$@" 2>&1 | grep -E '^mean|^rate|error|refused' | tr '\n' ' '
-  echo
-}
 
 if [ "$part" = all ] || [ "$part" = check ]; then
   $B devices
