@@ -23,25 +23,8 @@ set -u
 base=${1:?usage: bench/life3d_ops.sh BASE.tar [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 mkdir -p "$out"
-exec > >(tee -a "$out/life3d_ops.log") 2>&1
-. bench/device_env.sh
 . bench/variants_lib.sh
-device_banner "issue 36: A $base, B the working tree"
-device_env "$PWD"
-variants_t0=$(date +%s)
-variant_defines() { :; }
-variant_source() {
-  if [ "$1" = a ]; then
-    rm -rf /tmp/l3d-src-a && mkdir -p /tmp/l3d-src-a && tar -xf "$base" -C /tmp/l3d-src-a && echo /tmp/l3d-src-a
-  else
-    echo "$PWD"
-  fi
-}
-variants_build l3d a b
-A=/tmp/l3d-a/lockstep
-B=/tmp/l3d-b/lockstep
-nv=$($B devices --json | python3 bench/nvidia_cl_device.py)
-echo "== NVIDIA OpenCL: ${nv:-none}"
+variants_ab life3d_ops l3d "$base" "issue 36"
 
 # line LABEL BIN ARGS...: a bench's median, digest and rate lines.
 line() {

@@ -25,25 +25,8 @@ set -u
 base=${1:?usage: bench/life3d_wide.sh BASE.tar [OUTDIR]}
 out=${2:-${OUT:-/tmp}}
 mkdir -p "$out"
-exec > >(tee -a "$out/life3d_wide.log") 2>&1
-. bench/device_env.sh
 . bench/variants_lib.sh
-device_banner "issue 36, the wide tile walk: A $base, B the working tree"
-device_env "$PWD"
-variants_t0=$(date +%s)
-variant_defines() { :; }
-variant_source() {
-  if [ "$1" = a ]; then
-    rm -rf /tmp/l3w-src-a && mkdir -p /tmp/l3w-src-a && tar -xf "$base" -C /tmp/l3w-src-a && echo /tmp/l3w-src-a
-  else
-    echo "$PWD"
-  fi
-}
-variants_build l3w a b
-A=/tmp/l3w-a/lockstep
-B=/tmp/l3w-b/lockstep
-nv=$($B devices --json | python3 bench/nvidia_cl_device.py)
-echo "== NVIDIA OpenCL: ${nv:-none}"
+variants_ab life3d_wide l3w "$base" "issue 36, the wide tile walk"
 
 # line LABEL BIN REPEAT ARGS...: a bench's median, digest and rate lines.
 line() {

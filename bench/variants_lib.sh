@@ -80,3 +80,32 @@ variants_bench_nvidia() {
 variants_done() {
   echo "== done in $(( $(date +%s) - variants_t0 )) s"
 }
+
+# variants_ab NAME PREFIX BASE.tar WHAT: the A/B batches' set-up (from the
+# repository root): the log also in $out/NAME.log ($out: the caller's
+# output folder), the banner naming WHAT, the machine made ready, and A
+# (the tree in BASE.tar) and B (the checkout) built side by side as
+# /tmp/PREFIX-a and -b; sets A, B and nv (NVIDIA's OpenCL device, or "").
+variants_ab() {
+  local name=$1 prefix=$2
+  variants_base=$3
+  exec > >(tee -a "$out/$name.log") 2>&1
+  . bench/device_env.sh
+  device_banner "$4: A $variants_base, B the working tree"
+  device_env "$PWD"
+  variants_t0=$(date +%s)
+  variant_defines() { :; }
+  variant_source() {
+    if [ "$1" = a ]; then
+      rm -rf "/tmp/$prefix-src-a" && mkdir -p "/tmp/$prefix-src-a" && tar -xf "$variants_base" -C "/tmp/$prefix-src-a" &&
+        echo "/tmp/$prefix-src-a"
+    else
+      echo "$PWD"
+    fi
+  }
+  variants_build "$prefix" a b
+  A=/tmp/$prefix-a/lockstep
+  B=/tmp/$prefix-b/lockstep
+  nv=$($B devices --json | python3 bench/nvidia_cl_device.py)
+  echo "== NVIDIA OpenCL: ${nv:-none}"
+}
