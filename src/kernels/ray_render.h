@@ -43,6 +43,16 @@ typedef struct {
  * as long. */
 #define RAY_LANES_MIN(acc, use, v) (((use) ? (v) : INT_MAX) < (acc) ? ((use) ? (v) : INT_MAX) : (acc))
 #define RAY_LANES_MAX(acc, use, v) (((use) ? (v) : INT_MIN) > (acc) ? ((use) ? (v) : INT_MIN) : (acc))
+/* Whether the lane loops are vectorized is the compiler's guess, and
+ * PoCL 5.0's LLVM guessed no where PoCL 3.1's said yes (docs/perf,
+ * 2026-11-29): asked, both vectorize them. A loop it still cannot
+ * vectorize would make clang warn on stderr (-Wpass-failed); that says
+ * nothing a user can act on. */
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpass-failed"
+#define RAY_LANES_SIMD _Pragma("clang loop vectorize(enable)")
+#define RAY_LANES_SIMD_WINDOW _Pragma("clang loop vectorize(enable)")
+#endif
 #include "ray_lanes.h"
 
 LS_KERNEL void RAY_KERNEL(ls_u64 seed, ls_u32 width, ls_u32 height, ls_u32 samples, ls_u64 first, ls_u64 count,
