@@ -767,15 +767,40 @@ static char *cl_driver_log(const ls_ctx *ctx, const cl_built *b)
     return log;
 }
 
+/* The build log of src built with opts and one empty kernel more, named
+ * for this moment: a module the driver has never compiled, so that its
+ * log tells what a cached one's would not (cl_keep_log); the registers of
+ * the other kernels are theirs alone. NULL where it cannot be built. */
+static char *cl_probe_log(const ls_ctx *ctx, const ls_cl_source *src, const char *opts)
+{
+    char probe[96];
+    snprintf(probe, sizeof probe, "\n__kernel void ls_registers_probe_%llx(void) {}\n",
+             (unsigned long long)(ls_now() * 1e9));
+    const char *texts[2] = {src->source, probe};
+    cl_int st;
+    cl_built b = {0};
+    b.program = clCreateProgramWithSource(ctx->context, 2, texts, NULL, &st);
+    if (st != CL_SUCCESS)
+        return NULL;
+    char *log = clBuildProgram(b.program, 1, &ctx->device, opts, NULL, NULL) == CL_SUCCESS ? cl_driver_log(ctx, &b)
+                                                                                           : NULL;
+    clReleaseProgram(b.program);
+    return log;
+}
+
 /* b->log, for cl_groups_per_unit, where the compiler tells registers
  * there (ctx->unit_registers). NVIDIA's driver keeps its own cache of
  * compiled PTX, and a program it takes from there has a log that tells
- * nothing, so a log that tells is also kept in lockstep's cache of built
+ * nothing. So a log that tells is kept in lockstep's cache of built
  * programs, beside the binary under the same key (backend "opencl-log"),
- * and read from there when the driver's is silent. Where neither has it
- * (the cache off, or cleared while the driver's was not), the count falls
- * back to its estimate. */
-static void cl_keep_log(const ls_ctx *ctx, cl_built *b, const ls_program_key *key, int cached)
+ * and read from there when the driver's is silent; where that has none
+ * either (lockstep's cache cleared, or a new lockstep, while the driver's
+ * holds the PTX), the program is built once more with a kernel that makes
+ * its module new to the driver (cl_probe_log), whose log is kept. With
+ * the cache off nothing would be kept, so nothing is built twice: the
+ * count falls back to its estimate. */
+static void cl_keep_log(const ls_ctx *ctx, cl_built *b, const ls_cl_source *src, const char *opts,
+                        const ls_program_key *key, int cached)
 {
     if (!ctx->unit_registers)
         return;
@@ -784,7 +809,7 @@ static void cl_keep_log(const ls_ctx *ctx, cl_built *b, const ls_program_key *ke
     void *stored = NULL;
     size_t bytes = 0;
     b->log = cl_driver_log(ctx, b);
-    if (b->log && strstr(b->log, " registers")) {
+    if (!cached || (b->log && strstr(b->log, " registers"))) {
         if (cached && !ls_program_cache_find(&log_key, &stored, &bytes))
             ls_program_cache_store(&log_key, b->log, strlen(b->log) + 1);
         free(stored);
@@ -792,12 +817,16 @@ static void cl_keep_log(const ls_ctx *ctx, cl_built *b, const ls_program_key *ke
     }
     free(b->log);
     b->log = NULL;
-    if (cached && ls_program_cache_find(&log_key, &stored, &bytes)) {
-        if (bytes && ((char *)stored)[bytes - 1] == '\0')
+    if (ls_program_cache_find(&log_key, &stored, &bytes)) {
+        if (bytes && ((char *)stored)[bytes - 1] == '\0') {
             b->log = stored;
-        else
-            free(stored);
+            return;
+        }
+        free(stored);
     }
+    b->log = cl_probe_log(ctx, src, opts);
+    if (b->log && strstr(b->log, " registers"))
+        ls_program_cache_store(&log_key, b->log, strlen(b->log) + 1);
 }
 
 /* b->program: loaded from the cache where it holds a binary built for
@@ -811,7 +840,7 @@ static int cl_make(ls_ctx *ctx, cl_built *b, const ls_cl_source *src, const char
     double t0 = ls_now();
     if (cached && cl_load_cached(ctx, b, &key)) {
         ls_program_cache_count(1, ls_now() - t0);
-        cl_keep_log(ctx, b, &key, cached);
+        cl_keep_log(ctx, b, src, opts, &key, cached);
         return 0;
     }
     if (cl_build(ctx, b, src, opts, err) != 0)
@@ -819,7 +848,7 @@ static int cl_make(ls_ctx *ctx, cl_built *b, const ls_cl_source *src, const char
     if (cached)
         cl_store_built(b, &key);
     ls_program_cache_count(0, ls_now() - t0);
-    cl_keep_log(ctx, b, &key, cached);
+    cl_keep_log(ctx, b, src, opts, &key, cached);
     return 0;
 }
 
