@@ -8,7 +8,7 @@
 #     not NVIDIA's runs them);
 #   - the GPU: CUDA's kernels A against B (within 2%), NVIDIA's OpenCL against
 #     CUDA (1.05x), and the group shape against NVIDIA's OpenCL (1.1x);
-#   - the host's CPU: OpenMP against PoCL (1.5x), A's PoCL and B's.
+#   - the host's CPU: OpenMP against PoCL (1.5x), A's OpenMP and PoCL and B's.
 # Medians of --repeat runs after a warm-up (lockstep bench). The output is
 # what docs/perf/ records.
 #
@@ -67,7 +67,7 @@ if [ "$part" = all ] || [ "$part" = gpu ]; then
 fi
 
 if [ "$part" = all ] || [ "$part" = cpu ]; then
-  echo "== CPU ($(nproc) cores): OpenMP B, PoCL A, PoCL B (bench median of 3 after 1)"
+  echo "== CPU ($(nproc) cores): OpenMP A, OpenMP B, PoCL A, PoCL B (bench median of 3 after 1)"
   cpu_cases=(
     "graveler --battles 1e9"
     "life --dims 3 --size 512 --steps 64"
@@ -78,6 +78,7 @@ if [ "$part" = all ] || [ "$part" = cpu ]; then
   )
   for c in "${cpu_cases[@]}"; do
     echo "-- $c"
+    bench_line "openmp A" "$A" $c --backend openmp --repeat 3 --warmup 1
     bench_line "openmp B" "$B" $c --backend openmp --repeat 3 --warmup 1
     if [ -n "$pocl" ]; then
       bench_line "pocl A" "$A" $c --backend "$pocl" --repeat 3 --warmup 1
