@@ -1332,19 +1332,13 @@ static int write_slabs(ls_slabs *S, const ls_slab_file *f, uint64_t *population,
         rc = pass_local(S, write_piece, &wp, 0, err);
     if (!root && close(*f->fd) != 0 && rc == 0)
         rc = ls_fail(err, "%s", strerror(errno));
-    if (rc != 0 && !err->usage) {
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        ls_fail(err, "cannot write %s: %s", f->path, why);
-    }
+    if (rc != 0 && !err->usage)
+        ls_fail_in(err, "cannot write %s", f->path);
     rc = ls_job_agree(&S->job, rc, err);
     if (rc == 0)
         rc = news_gather(S, &news, population, digest, err);
-    if (rc == 0 && root && f->finish(f->arg, *digest, err) != 0) {
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        rc = ls_fail(err, "cannot write %s: %s", f->path, why);
-    }
+    if (rc == 0 && root && f->finish(f->arg, *digest, err) != 0)
+        rc = ls_fail_in(err, "cannot write %s", f->path);
     news_close(&news);
     return ls_job_agree(&S->job, rc, err);
 }

@@ -497,11 +497,7 @@ static int check_out_shape(const life_opts *o, unsigned dims, uint32_t nx, uint3
         option = "--frames";
         name = o->frames;
     }
-    if (!option)
-        return 0;
-    char why[sizeof err->msg];
-    snprintf(why, sizeof why, "%s", err->msg);
-    return ls_fail_usage(err, "%s %s: %s", option, name, why);
+    return option ? ls_fail_in(err, "%s %s", option, name) : 0;
 }
 
 static int life_params_validate(void *pp, ls_error *err)
@@ -664,11 +660,7 @@ static void grid_text(const life_grid *g, char *out, size_t len)
  * it counts even when --rule replaces the rule. */
 static int pattern_suffix(const life_opts *o, const life_pattern *p, life_topology *t, ls_error *err)
 {
-    if (life_topology_parse(p->rule, t, err) == 0)
-        return 0;
-    char why[sizeof err->msg]; /* err->msg is rewritten below: copied first */
-    snprintf(why, sizeof why, "%s", err->msg);
-    return ls_fail_usage(err, "%s: %s", o->in, why);
+    return life_topology_parse(p->rule, t, err) ? ls_fail_in(err, "%s", o->in) : 0;
 }
 
 /* A grid for a pattern. Its sides: --size or --rule's suffix, else the
@@ -706,9 +698,7 @@ static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_data
     boxed.has_pos = boxed.has_pos && !from_box;
     if (life_place(g, &boxed, o->has_at ? &o->at : NULL, err)) {
         life_grid_free(g);
-        char why[sizeof err->msg]; /* err->msg is rewritten below: copied first */
-        snprintf(why, sizeof why, "%s", err->msg);
-        return ls_fail_usage(err, "%s: %s", o->in, why);
+        return ls_fail_in(err, "%s", o->in);
     }
     char shape[64];
     grid_text(g, shape, sizeof shape);

@@ -237,12 +237,8 @@ static int frames_add(frames_out *f, const life_grid *g, uint64_t generation, ls
     if (!file)
         return frame_failed(f, strerror(errno), err);
     int rc = life_write_png(file, g, &meta, err);
-    if (rc != 0 && !err->usage) {
-        /* life_write_png says why, not which file. */
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        frame_failed(f, why, err);
-    }
+    if (rc != 0 && !err->usage) /* life_write_png says why, not which file */
+        ls_fail_in(err, "--frames %s: cannot write %s", f->dir.path, name);
     if (ls_atomic_dir_close(file) != 0 && rc == 0)
         rc = frame_failed(f, strerror(errno), err);
     if (rc == 0)

@@ -1596,9 +1596,7 @@ static int write_pieces(life_out *out, const char *path, life_format fmt, const 
     if (rc == 0 && p.trailer)
         rc = life_pieces_finish(&p, life_grid_digest(g), err);
     if (rc != 0) {
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        ls_fail(err, "cannot write %s: %s", path, why);
+        ls_fail_in(err, "cannot write %s", path);
         life_out_abort(out);
     }
     return rc;
@@ -1636,11 +1634,8 @@ int life_out_write(life_out *out, const char *path, life_format fmt, const life_
         return -1;
     /* A writer's messages do not name the file. */
     rc = write_stream(&out->file, fmt, g, meta, beside, err);
-    if (rc != 0 && !err->usage) {
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        ls_fail(err, "cannot write %s: %s", path, why);
-    }
+    if (rc != 0 && !err->usage)
+        ls_fail_in(err, "cannot write %s", path);
     if (rc != 0) {
         ls_atomic_abort(&out->file);
         return -1;
