@@ -1156,7 +1156,7 @@ static int summarise_and_write(const life_opts *o, life_data *d, int finished, l
     double t1 = ls_now();
     d->phase[PH_SUMMARY] = t1 - t0; /* the digest is made beside the writing, in its phase */
     life_meta meta = picture_meta(o, d);
-    life_beside digest = {digest_grid, d};
+    ls_beside digest = {digest_grid, d};
     int rc = life_out_write(&d->out, o->out, o->out_format, &d->grid, &meta, &digest, err);
     d->phase[PH_OUTPUT] += ls_now() - t1;
     return rc;

@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "file_pass.h"
 #include "life_format.h"
 #include "life_png.h"
 #include "output.h"
@@ -77,14 +78,10 @@ int life_read_file(const char *path, life_format fmt, const life_pattern_want *w
  * is reported whole; life_out_abort removes it. Both do nothing to an out
  * never written, or already committed. A PKU or native file is written by
  * threads into a mapping of the temporary file (ls_atomic_map) where the
- * target takes one, else through pwrite(). Meanwhile one of the threads
- * runs beside->fn(beside->arg) (or it runs first, for a writer of one
+ * target takes one, else through pwrite() (file_pass.h). Meanwhile one
+ * of the threads runs `beside` (or it runs first, for a writer of one
  * thread): the run's digest, a single thread's work that the writing
  * would otherwise wait for. It has run when life_out_write returns 0. */
-typedef struct life_beside {
-    void (*fn)(void *arg);
-    void *arg;
-} life_beside;
 
 typedef struct life_out {
     ls_atomic_file file;
@@ -108,7 +105,7 @@ typedef struct life_out {
  * give; nothing is left. life_out_abort removes what was made ready. */
 int life_out_prepare(life_out *out, const char *path, life_format fmt, const life_grid *shape, ls_error *err);
 int life_out_write(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
-                   const life_beside *beside, ls_error *err);
+                   const ls_beside *beside, ls_error *err);
 int life_out_commit(life_out *out, ls_error *err);
 void life_out_abort(life_out *out);
 
@@ -186,7 +183,7 @@ int life_out_pieces_open(life_out *out, const char *path, life_format fmt, const
 /* Where p is a mapping (life_out_pieces_open's `map`), its pages faulted
  * in before pieces of the grid are written into it a few rows at a time:
  * each thread a share of the file in one piece, the fast order
- * (ROW_MAP_CHUNK_MAX in life_io.c). Nothing otherwise, nor where the file
+ * (ls_map_fault_in). Nothing otherwise, nor where the file
  * was made ready ahead (life_out_prepare faulted it in). */
 void life_pieces_prefault(const life_pieces *p);
 /* The cells of `rows` (rows of p->nx cells), rows first_row .. of the
