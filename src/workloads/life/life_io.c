@@ -519,23 +519,10 @@ static int pku_check_size(const char *name, uint64_t m, long long left, ls_error
     return 0;
 }
 
-/* Reads the M^2 rows of M bytes into g from a file of known size, in
- * parallel (file_pass.h). */
-static int pku_read_cells_parallel(FILE *f, const char *name, life_grid *g, ls_error *err)
-{
-    off_t head = ftello(f);
-    if (head < 0)
-        return ls_fail(err, "%s: %s", name, strerror(errno));
-    rows_io io = {.dst = g, .nx = g->nx};
-    ls_file_pass p = {.fd = fileno(f), .head = (uint64_t)head, .record_bytes = g->nx,
-                      .records = (int64_t)g->ny * g->nz, .arg = &io};
-    if (ls_pass_run(&p, pku_read_chunk) != 0)
-        return ls_fail(err, "out of memory for %u MiB of read buffers", LS_PASS_CHUNK_BYTES >> 20);
-    return rows_read_result(&p, name, PKU_BAD, p.records, err);
-}
-
-/* The same from a stream (a pipe): row after row into the sink, whose
- * memory grows with the rows that arrive. */
+/* The M^2 rows of M bytes in order into the sink, whose memory grows
+ * with the rows that arrive where the length is unknown (a pipe). A
+ * regular file is read by every thread where the slabs live
+ * (life_grid_in): this reader has what is not one. */
 static int pku_read_cells_stream(FILE *f, const char *name, row_sink *s, ls_error *err)
 {
     uint32_t m = s->nx;
@@ -577,7 +564,7 @@ int life_read_pku(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_e
     row_sink sink;
     if (pku_check_size(name, m, left, err) || sink_open(&sink, g, 3, m, m, m, left < 0, err))
         return -1;
-    if (left >= 0 ? pku_read_cells_parallel(f, name, g, err) : pku_read_cells_stream(f, name, &sink, err)) {
+    if (pku_read_cells_stream(f, name, &sink, err)) {
         sink_abort(&sink);
         return -1;
     }
