@@ -181,10 +181,7 @@ static int life_params_options(void *pp, ls_opt *out, int max)
          "generations between the slabs' exchanges, their ghost planes' depth",
          "2 on CPUs; with a GPU 16 in 2D, 8 in 3D", NULL},
     };
-    int n = (int)(sizeof opts / sizeof opts[0]);
-    n = n < max ? n : max;
-    memcpy(out, opts, (size_t)n * sizeof *out);
-    return n;
+    return ls_opts_copy(out, max, opts, (int)(sizeof opts / sizeof opts[0]));
 }
 
 static int life_run_options(void *pp, ls_opt *out, int max)
@@ -207,10 +204,7 @@ static int life_run_options(void *pp, ls_opt *out, int max)
         {"frames", LS_OPT_STRING, &o->frames, 0, 0, "DIR",
          "a numbered PNG of every --every sample in DIR (new or empty; whole set or none)", NULL, NULL},
     };
-    int n = (int)(sizeof opts / sizeof opts[0]);
-    n = n < max ? n : max;
-    memcpy(out, opts, (size_t)n * sizeof *out);
-    return n;
+    return ls_opts_copy(out, max, opts, (int)(sizeof opts / sizeof opts[0]));
 }
 
 /* `lockstep life IN OUT N`: the PKU contest's command line. */
