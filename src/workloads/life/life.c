@@ -635,21 +635,6 @@ static int touches_edges(const life_grid *g, uint32_t z)
     return 0;
 }
 
-/* "300x200" or "300x200x100". */
-static void extents_text(unsigned dims, const uint32_t *ext, char *out, size_t len)
-{
-    if (dims == 3)
-        snprintf(out, len, "%ux%ux%u", ext[0], ext[1], ext[2]);
-    else
-        snprintf(out, len, "%ux%u", ext[0], ext[1]);
-}
-
-static void grid_text(const life_grid *g, char *out, size_t len)
-{
-    uint32_t ext[3] = {g->nx, g->ny, g->nz};
-    extents_text(g->dims, ext, out, len);
-}
-
 /* The grid's suffix in a pattern file's rule ("B3/S23:T64,64"), alone:
  * it counts even when --rule replaces the rule. */
 static int pattern_suffix(const life_opts *o, const life_pattern *p, life_topology *t, ls_error *err)
@@ -695,7 +680,7 @@ static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_data
         return ls_fail_in(err, "%s", o->in);
     }
     char shape[64];
-    grid_text(g, shape, sizeof shape);
+    life_shape_text(g->dims, g->nx, g->ny, g->nz, shape, sizeof shape);
     if (from_box && touches_edges(g, g->nz / 2))
         note(d, "grid %s: the pattern's box, and its cells touch the edges, where the torus wraps them around (give "
              "--size for more room)",
@@ -718,8 +703,8 @@ static int check_grid_shape(const life_opts *o, life_grid *g, ls_error *err)
         return -1;
     if (asked && (ext[0] != g->nx || ext[1] != g->ny || ext[2] != g->nz)) {
         char have[64], want[64];
-        grid_text(g, have, sizeof have);
-        extents_text(g->dims, ext, want, sizeof want);
+        life_shape_text(g->dims, g->nx, g->ny, g->nz, have, sizeof have);
+        life_shape_text(g->dims, ext[0], ext[1], ext[2], want, sizeof want);
         return ls_fail_usage(err, "%s holds a %s grid; %s says %s", o->in, have,
                              o->size ? "--size" : "the grid of --rule", want);
     }
