@@ -994,14 +994,6 @@ static int record_sample(void *arg, ls_slabs *S, uint64_t done, ls_error *err)
     return d->anim ? life_anim_add(d->anim, &d->grid, d->generation0 + d->steps, err) : 0;
 }
 
-/* A PKU file of a grid that is no cube: the writer refuses it, as for a
- * whole grid, so it is gathered and written whole to be refused there. */
-static int pku_of_no_cube(const life_opts *o, const life_grid *g)
-{
-    return o->out_format == LIFE_FORMAT_PKU &&
-           (g->dims != 3 || (uint64_t)g->nx * g->ny != (uint64_t)g->nz * g->nz);
-}
-
 /* The last generation where it is wanted: --out's PKU or native file
  * written where the slabs live, each its rows at their offsets, counted
  * and hashed in the same pass; the population and digest counted and
@@ -1011,7 +1003,7 @@ static int finish_grid(ls_slabs *S, int root, const life_opts *o, life_data *d, 
 {
     double t0 = ls_now();
     int whole = o->out && o->out_format != LIFE_FORMAT_GIF && d->steps == o->steps;
-    if (whole && life_format_is_grid(o->out_format) && !pku_of_no_cube(o, &d->grid)) {
+    if (whole && life_format_is_grid(o->out_format)) {
         life_meta meta = picture_meta(o, d);
         life_slab_file file;
         life_slab_file_init(&file, &d->out, o->out, o->out_format, &d->grid, &meta);
