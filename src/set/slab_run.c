@@ -1431,8 +1431,17 @@ typedef struct start_news {
     char why[384];
 } start_news;
 
+/* mpirun gives its standard input to rank 0 alone: what a refusal of
+ * another rank's start adds when the input is standard input. */
+static const char *stdin_note(const char *input)
+{
+    int from_stdin = input && (strcmp(input, "-") == 0 || strncmp(input, "/dev/stdin", 10) == 0 ||
+                               strcmp(input, "/dev/fd/0") == 0 || strcmp(input, "/proc/self/fd/0") == 0);
+    return from_stdin ? " (under mpirun standard input reaches rank 0 only: give every rank a file)" : "";
+}
+
 int ls_slabs_agree_start(const ls_set *set, int ok, uint64_t fingerprint, const char *what, const char *input,
-                         const char *stdin_note, ls_error *err)
+                         ls_error *err)
 {
     const ls_job *job = &set->job;
     if (job->size < 2)
@@ -1458,7 +1467,7 @@ int ls_slabs_agree_start(const ls_set *set, int ok, uint64_t fingerprint, const 
     int rc = 0;
     if (failed >= 0)
         rc = ls_fail(err, "MPI rank %d (on %.64s) could not start: %s%s; nothing was run", failed, all[failed].host,
-                     all[failed].why, failed > 0 ? stdin_note : "");
+                     all[failed].why, failed > 0 ? stdin_note(input) : "");
     else if (differs >= 0 && all[0].ok)
         rc = ls_fail(err, "MPI rank %d (on %.64s) read another %s from %s than rank 0 (on %.64s): every rank "
                           "must compute the same problem on the same input; nothing was run",
@@ -1494,7 +1503,7 @@ static int slowest_of_ranks(const ls_set *set, const double *mine, int n, double
 int ls_slabs_run(ls_set *set, const ls_slab_ops *ops, const void *job, const ls_slab_grid *grid, ls_slab_run *run,
                  const ls_progress *progress, ls_error *err)
 {
-    if (ls_slabs_agree_start(set, run->ok, run->fingerprint, run->what, run->input, run->stdin_note, err) != 0)
+    if (ls_slabs_agree_start(set, run->ok, run->fingerprint, run->what, run->input, err) != 0)
         return -1;
     ls_slabs *S = NULL;
     double t0 = ls_now();

@@ -1143,15 +1143,6 @@ static int fingerprint_input(const ls_set *set, life_data *d, int ok, ls_error *
     return rc;
 }
 
-/* mpirun gives its standard input to rank 0 alone: what a refusal of
- * another rank's start adds. */
-static const char *stdin_note(const life_opts *o)
-{
-    int from_stdin = o->in && (strcmp(o->in, "-") == 0 || strncmp(o->in, "/dev/stdin", 10) == 0 ||
-                               strcmp(o->in, "/dev/fd/0") == 0 || strcmp(o->in, "/proc/self/fd/0") == 0);
-    return from_stdin ? " (under mpirun standard input reaches rank 0 only: give every rank a file)" : "";
-}
-
 /* The run as the slab runner takes it. The ranks of a job compare their
  * starts before any computes: each rank reads --in itself (node-local
  * copies of a file on a cluster may differ), so a rank that could not
@@ -1172,7 +1163,6 @@ static void slab_run_of(life_device *dev, ls_set *set, int ok, ls_run *out)
                                 .damaged = check ? refuse_damaged : NULL};
     dev->run = (ls_slab_run){
         .ok = ok, .fingerprint = ok ? start_fingerprint(o, d) : 0, .what = "grid", .input = o->in,
-        .stdin_note = stdin_note(o),
         .start = {d->grid.words, !d->grid.words && !d->in, d->in ? &dev->src : NULL},
         .slabs = o->slabs, .halo = o->halo,
         .drive = {.steps = o->steps, .first = first_chunk(d), .every = d->every, .unit = "generation"},
@@ -1221,7 +1211,7 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
         if (!err->msg[0])
             ls_fail(err, "out of memory for %zu populations", points);
         /* The other ranks of a job learn of it, and refuse with this one. */
-        ls_slabs_agree_start(set, 0, 0, "grid", o->in, stdin_note(o), err);
+        ls_slabs_agree_start(set, 0, 0, "grid", o->in, err);
         life_run_free(out);
         return -1;
     }
