@@ -580,15 +580,13 @@ static void pku_header(uint8_t head[PKU_HEADER], const life_grid *g, const life_
 
 /* The header, then the cells row after row through the stream (a pipe,
  * a terminal, a target written through: regular files are written in
- * pieces, write_pieces); beside runs first. */
-static int pku_write_stream(FILE *f, const life_grid *g, const life_meta *meta, const ls_beside *beside,
-                            ls_error *err)
+ * pieces, write_pieces). */
+int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
 {
     if (life_format_check_shape(&life_pku_format, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
         return -1;
     uint8_t head[PKU_HEADER];
     pku_header(head, g, meta);
-    ls_beside_run(beside);
     unpack_table_init();
     uint32_t m = g->nx;
     uint8_t *row = malloc(m);
@@ -602,11 +600,6 @@ static int pku_write_stream(FILE *f, const life_grid *g, const life_meta *meta, 
     }
     free(row);
     return ok ? 0 : write_error(err);
-}
-
-int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
-{
-    return pku_write_stream(f, g, meta, NULL, err);
 }
 
 const life_format_methods life_pku_format = {
@@ -1363,17 +1356,6 @@ static int write_pieces(life_out *out, const char *path, life_format fmt, const 
     return rc;
 }
 
-/* g in format fmt through the stream a->f; beside has run when this
- * returns 0. */
-static int write_stream(ls_atomic_file *a, life_format fmt, const life_grid *g, const life_meta *meta,
-                        const ls_beside *beside, ls_error *err)
-{
-    if (fmt == &life_pku_format)
-        return pku_write_stream(a->f, g, meta, beside, err);
-    ls_beside_run(beside);
-    return fmt->write(a->f, g, meta, err);
-}
-
 int life_out_write(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
                    const ls_beside *beside, ls_error *err)
 {
@@ -1393,8 +1375,10 @@ int life_out_write(life_out *out, const char *path, life_format fmt, const life_
     life_out_abort(out);
     if (ls_atomic_open(&out->file, path, err) != 0)
         return -1;
-    /* A writer's messages do not name the file. */
-    rc = write_stream(&out->file, fmt, g, meta, beside, err);
+    /* Through the stream, beside first. A writer's messages do not name
+     * the file. */
+    ls_beside_run(beside);
+    rc = fmt->write(out->file.f, g, meta, err);
     if (rc != 0 && !err->usage)
         ls_fail_in(err, "cannot write %s", path);
     if (rc != 0) {
