@@ -168,6 +168,26 @@ void ls_map_fault_in(uint8_t *map, uint64_t bytes, int threads)
     }
 }
 
+int ls_atomic_ready(ls_atomic_file *a, const char *path, uint64_t size, ls_error *err)
+{
+    const char *wanted = getenv("LOCKSTEP_DEBUG_OUT_AHEAD");
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if ((wanted && strcmp(wanted, "0") == 0) || pages <= 0 || page <= 0 ||
+        size > (uint64_t)pages * (uint64_t)page / 8)
+        return 1;
+    if (ls_atomic_open(a, path, err) != 0)
+        return -1;
+    void *map = NULL;
+    int rc = ls_atomic_map(a, size, &map, err);
+    if (rc != 0) {
+        ls_atomic_abort(a);
+        return rc;
+    }
+    int threads = ls_team_threads();
+    ls_map_fault_in(map, size, threads > 1 ? threads - 1 : 1);
+    return 0;
+}
+
 int ls_file_hash(int fd, uint64_t bytes, const char *name, uint64_t *out, ls_error *err)
 {
     uint64_t chunk = LS_PASS_CHUNK_BYTES, chunks = (bytes + chunk - 1) / chunk;

@@ -13,7 +13,8 @@
  *     the threads runs other work first (ls_beside), which the pass would
  *     otherwise wait for;
  *   - a shared writable mapping's pages faulted in by threads, before it
- *     is written (ls_atomic_map's, output.h);
+ *     is written (ls_atomic_map's, output.h), and an output file made
+ *     ready so, before its contents are known;
  *   - a file's fingerprint, its every byte hashed by threads. */
 #ifndef LOCKSTEP_FILE_PASS_H
 #define LOCKSTEP_FILE_PASS_H
@@ -22,6 +23,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "output.h"
 
 /* The threads of the calling thread's team (1 where there is no OpenMP:
  * the fuzz harnesses build without it). */
@@ -102,6 +104,21 @@ void ls_pass_write(ls_file_pass *p, uint8_t *bytes, size_t len, uint64_t at);
  * share of it: threads that fill pieces next to each other fault their
  * pages in far more slowly (docs/perf/2026-11-24-h200-pku-chunks.log). */
 void ls_map_fault_in(uint8_t *map, uint64_t bytes, int threads);
+
+/* A replaced file of `size` bytes made ready before its contents are
+ * known, so that a write after a long computation only fills it: opened
+ * (ls_atomic_open), its blocks reserved and mapped (ls_atomic_map), and
+ * its pages faulted in by the calling thread's team less a thread (a
+ * core left to what runs meanwhile: a driver's open). 0 with a->map the
+ * mapping; 1 when nothing is made ready, a left unopened: a target
+ * written through or not mapped (a pipe, a file system that reserves no
+ * blocks or maps no files), a file larger than an eighth of the memory
+ * (its pages would stay dirty and held until written; the kernel starts
+ * writing dirty pages back at a tenth, by default), or with
+ * LOCKSTEP_DEBUG_OUT_AHEAD=0 (the benchmarks' A/B in one build); -1 with
+ * err set when the file cannot be written (no space for it, over quota),
+ * nothing left. */
+int ls_atomic_ready(ls_atomic_file *a, const char *path, uint64_t size, ls_error *err);
 
 /* XXH3 of every byte of the file's `bytes` (hash.h): each 4 MiB's in
  * parallel, seeded with its index, then of those hashes in order, seeded

@@ -16,7 +16,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1279,52 +1278,21 @@ int life_pieces_finish(const life_pieces *p, uint64_t digest, ls_error *err)
 
 /* ---- a grid file made ready while the devices open ---------------------------- */
 
-/* LOCKSTEP_DEBUG_OUT_AHEAD=0 leaves --out's file to the write after the
- * run, for the benchmarks' A/B in one build. */
-static int out_ahead_wanted(void)
-{
-    const char *v = getenv("LOCKSTEP_DEBUG_OUT_AHEAD");
-    return !v || strcmp(v, "0") != 0;
-}
-
-/* Whether a file of `bytes` may be faulted in before the run: its pages
- * are dirty and held until the run writes them, so an eighth of the
- * memory at most (the kernel starts writing dirty pages back at a tenth,
- * by default). */
-static int fits_ahead(uint64_t bytes)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 && bytes <= (uint64_t)pages * (uint64_t)page / 8;
-}
-
 int life_out_prepare(life_out *out, const char *path, life_format fmt, const life_grid *shape, ls_error *err)
 {
     memset(out, 0, sizeof *out);
     out->file.std_fd = -1;
     ls_error ignored;
-    if (!out_ahead_wanted() || life_format_resolve(path, fmt, &fmt, &ignored) || !life_format_is_grid(fmt) ||
+    if (life_format_resolve(path, fmt, &fmt, &ignored) || !life_format_is_grid(fmt) ||
         life_format_check_shape(fmt, shape->dims, shape->nx, shape->ny, shape->nz, 1, &ignored))
         return 0; /* the write after the run says what is wrong */
     life_pieces p;
     life_meta no_meta; /* the header is written when the file is taken; its size is the format's */
     memset(&no_meta, 0, sizeof no_meta);
     life_pieces_layout(&p, fmt, shape, &no_meta);
-    uint64_t bytes = pieces_file_bytes(&p);
-    if (!fits_ahead(bytes))
-        return 0;
-    if (ls_atomic_open(&out->file, path, err) != 0)
-        return -1;
-    void *map = NULL;
-    int rc = ls_atomic_map(&out->file, bytes, &map, err);
-    if (rc != 0) {
-        ls_atomic_abort(&out->file); /* a target written through, or not mapped: the write after the run's */
-        return rc < 0 ? -1 : 0;
-    }
-    /* A core is left to the devices' open, a driver's work on one thread. */
-    int threads = ls_team_threads();
-    ls_map_fault_in(map, bytes, threads > 1 ? threads - 1 : 1);
-    out->ready = bytes;
-    return 0;
+    int rc = ls_atomic_ready(&out->file, path, pieces_file_bytes(&p), err);
+    out->ready = rc == 0 ? pieces_file_bytes(&p) : 0; /* 1: the write after the run's */
+    return rc < 0 ? -1 : 0;
 }
 
 /* ---- a whole grid written ---------------------------------------------------- */

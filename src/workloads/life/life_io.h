@@ -92,17 +92,13 @@ typedef struct life_out {
 /* A write of path begun ahead, while the devices open (life_out_write
  * and life_out_pieces_open, given this out, take it, or remove it and
  * make their own; the out they are given is zeroed otherwise): the
- * temporary file of a PKU or native grid of this shape, its blocks
- * reserved, mapped and its pages faulted in by the calling thread's
- * OpenMP team less a thread (a core left to the driver's open), so that
- * the write after the run only fills them. Nothing is made ready
- * (out->ready 0, and 0 returned) where the write would not map the file
- * (a pipe, a FIFO, a terminal, a file system that reserves no blocks or
- * maps no files), for a file larger than an eighth of the memory (its
- * pages would stay dirty and held through the run), or with
- * LOCKSTEP_DEBUG_OUT_AHEAD=0. -1 with err set when the file cannot be
- * written (no space for it, over quota), the message the write would
- * give; nothing is left. life_out_abort removes what was made ready. */
+ * temporary file of a PKU or native grid of this shape made ready
+ * (ls_atomic_ready, file_pass.h: reserved, mapped and faulted in), so
+ * that the write after the run only fills it. 0 (out->ready 0 where
+ * nothing was made ready: a pipe, a file larger than an eighth of the
+ * memory ...), or -1 with err set when the file cannot be written (no
+ * space for it), the message the write would give; nothing is left.
+ * life_out_abort removes what was made ready. */
 int life_out_prepare(life_out *out, const char *path, life_format fmt, const life_grid *shape, ls_error *err);
 int life_out_write(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
                    const ls_beside *beside, ls_error *err);
