@@ -9,6 +9,7 @@
 #include "life_text.h"
 #include "file_pass.h"
 #include "hash.h"
+#include "le_bytes.h"
 #include "output.h"
 
 #include <errno.h>
@@ -115,21 +116,7 @@ int life_format_resolve(const char *path, life_format given, life_format *out, l
                          extensions);
 }
 
-/* ---- little-endian integers ----------------------------------------------- */
-
-static uint64_t load_le(const uint8_t *b, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = bytes; i-- > 0;)
-        v = v << 8 | b[i];
-    return v;
-}
-
-static void store_le(uint8_t *b, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-}
+/* ---- stdio files ------------------------------------------------------------ */
 
 /* Size of a regular file from its current position on, or -1 when it is
  * not seekable (a pipe): then only reading tells. */
@@ -558,7 +545,7 @@ int life_read_pku(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_e
     memset(g, 0, sizeof *g);
     if (fread(head, 1, sizeof head, f) != sizeof head)
         return ls_fail_usage(err, "%s: too short for a PKU header (uint64 M, uint64 T: 16 bytes)", name);
-    uint64_t m = load_le(head, 8);
+    uint64_t m = ls_load_le(head, 8);
     long long left = bytes_left(f);
     row_sink sink;
     if (pku_check_size(name, m, left, err) || sink_open(&sink, g, 3, m, m, m, left < 0, err))
@@ -567,14 +554,14 @@ int life_read_pku(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_e
         sink_abort(&sink);
         return -1;
     }
-    meta->generation = load_le(head + 8, 8);
+    meta->generation = ls_load_le(head + 8, 8);
     return 0;
 }
 
 static void pku_header(uint8_t head[PKU_HEADER], const life_grid *g, const life_meta *meta)
 {
-    store_le(head, g->nx, 8);
-    store_le(head + 8, meta->generation, 8);
+    ls_store_le(head, g->nx, 8);
+    ls_store_le(head + 8, meta->generation, 8);
 }
 
 /* The header, then the cells row after row through the stream (a pipe,
@@ -655,13 +642,13 @@ static uint64_t native_cell_bytes(int version, uint64_t nx, uint64_t ny, uint64_
 static void native_header_bytes(uint8_t head[NATIVE_HEADER], const life_grid *g, const life_meta *meta)
 {
     memcpy(head, native_magic, 8);
-    store_le(head + 8, g->dims | (g->bounded ? NATIVE_PLANE : 0u), 4);
-    store_le(head + 12, g->nx, 4);
-    store_le(head + 16, g->ny, 4);
-    store_le(head + 20, g->nz, 4);
-    store_le(head + 24, meta->has_rule ? meta->rule.birth : 0, 4);
-    store_le(head + 28, meta->has_rule ? meta->rule.survive : 0, 4);
-    store_le(head + 32, meta->generation, 8);
+    ls_store_le(head + 8, g->dims | (g->bounded ? NATIVE_PLANE : 0u), 4);
+    ls_store_le(head + 12, g->nx, 4);
+    ls_store_le(head + 16, g->ny, 4);
+    ls_store_le(head + 20, g->nz, 4);
+    ls_store_le(head + 24, meta->has_rule ? meta->rule.birth : 0, 4);
+    ls_store_le(head + 28, meta->has_rule ? meta->rule.survive : 0, 4);
+    ls_store_le(head + 32, meta->generation, 8);
 }
 
 /* lslife3's trailer: the grid digest, and XXH3 of the header and the
@@ -670,9 +657,9 @@ static void native_trailer(uint8_t out[NATIVE_TRAILER], const uint8_t head[NATIV
 {
     uint8_t covered[NATIVE_HEADER + 8];
     memcpy(covered, head, NATIVE_HEADER);
-    store_le(covered + NATIVE_HEADER, digest, 8);
-    store_le(out, digest, 8);
-    store_le(out + 8, ls_hash64(covered, sizeof covered, NATIVE_CHECK_SEED), 8);
+    ls_store_le(covered + NATIVE_HEADER, digest, 8);
+    ls_store_le(out, digest, 8);
+    ls_store_le(out + 8, ls_hash64(covered, sizeof covered, NATIVE_CHECK_SEED), 8);
 }
 
 /* lslife3: whether the trailer's check covers this header and the
@@ -680,7 +667,7 @@ static void native_trailer(uint8_t out[NATIVE_TRAILER], const uint8_t head[NATIV
 static int native_check_holds(const uint8_t head[NATIVE_HEADER], const uint8_t trailer[NATIVE_TRAILER])
 {
     uint8_t want[NATIVE_TRAILER];
-    native_trailer(want, head, load_le(trailer, 8));
+    native_trailer(want, head, ls_load_le(trailer, 8));
     return memcmp(want, trailer, NATIVE_TRAILER) == 0;
 }
 
@@ -694,7 +681,7 @@ static int native_check_holds(const uint8_t head[NATIVE_HEADER], const uint8_t t
 static int native_damaged_side(const uint8_t head[NATIVE_HEADER], const uint8_t tail[NATIVE_TRAILER],
                                uint64_t cell_bytes, unsigned *side, uint64_t *value)
 {
-    uint64_t ext[3] = {load_le(head + 12, 4), load_le(head + 16, 4), load_le(head + 20, 4)};
+    uint64_t ext[3] = {ls_load_le(head + 12, 4), ls_load_le(head + 16, 4), ls_load_le(head + 20, 4)};
     uint64_t row = packed_row_bytes((uint32_t)ext[0]);
     for (unsigned s = 0; s < 3; s++) {
         /* The bytes of everything but side s: cell_bytes is their multiple. */
@@ -706,7 +693,7 @@ static int native_damaged_side(const uint8_t head[NATIVE_HEADER], const uint8_t 
         for (uint64_t v = lo; q && v <= hi && v <= UINT32_MAX; v++) {
             uint8_t fixed[NATIVE_HEADER];
             memcpy(fixed, head, NATIVE_HEADER);
-            store_le(fixed + 12 + 4 * s, v, 4);
+            ls_store_le(fixed + 12 + 4 * s, v, 4);
             if (v != ext[s] && native_check_holds(fixed, tail)) {
                 *side = s;
                 *value = v;
@@ -723,7 +710,7 @@ static int native_damaged_header(const char *name, const uint8_t head[NATIVE_HEA
                                  ls_error *err)
 {
     static const char *const sides[3] = {"nx", "ny", "nz"};
-    uint64_t ext[3] = {load_le(head + 12, 4), load_le(head + 16, 4), load_le(head + 20, 4)}, said = ext[side];
+    uint64_t ext[3] = {ls_load_le(head + 12, 4), ls_load_le(head + 16, 4), ls_load_le(head + 20, 4)}, said = ext[side];
     ext[side] = value;
     return ls_fail_usage(err, "%s: damaged header: its %s is %llu, but the file's length and its check say %llu (a "
                               "%llux%llux%llu grid)",
@@ -747,11 +734,11 @@ static int native_header(const char *name, const uint8_t *head, long long left, 
     if (!h->version)
         return ls_fail_usage(err, "%s: not a lockstep Life grid (the file does not start with 'lslife3' or 'lslife2')",
                              name);
-    uint32_t shape = (uint32_t)load_le(head + 8, 4);
+    uint32_t shape = (uint32_t)ls_load_le(head + 8, 4);
     h->dims = shape & ~NATIVE_PLANE;
     h->bounded = (shape & NATIVE_PLANE) != 0;
-    uint64_t nx = h->ext[0] = load_le(head + 12, 4), ny = h->ext[1] = load_le(head + 16, 4);
-    uint64_t nz = h->ext[2] = load_le(head + 20, 4);
+    uint64_t nx = h->ext[0] = ls_load_le(head + 12, 4), ny = h->ext[1] = ls_load_le(head + 16, 4);
+    uint64_t nz = h->ext[2] = ls_load_le(head + 20, 4);
     int valid = life_grid_check_size(h->dims, nx, ny, nz, err) == 0;
     h->cell_bytes = valid ? native_cell_bytes(h->version, nx, ny, nz) : 0;
     unsigned long long want = h->cell_bytes + (h->version == 3 ? NATIVE_TRAILER : NATIVE_V2_TRAILER);
@@ -771,10 +758,10 @@ static int native_header(const char *name, const uint8_t *head, long long left, 
                              name, (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz, want, left,
                              (unsigned long long)left < want ? "truncated" : "extra bytes at the end",
                              h->version == 2 ? ", or its header's size is damaged" : "");
-    meta->rule.birth = (uint32_t)load_le(head + 24, 4);
-    meta->rule.survive = (uint32_t)load_le(head + 28, 4);
+    meta->rule.birth = (uint32_t)ls_load_le(head + 24, 4);
+    meta->rule.survive = (uint32_t)ls_load_le(head + 28, 4);
     meta->has_rule = 1;
-    meta->generation = load_le(head + 32, 8);
+    meta->generation = ls_load_le(head + 32, 8);
     uint32_t all = (2u << life_max_count(h->dims)) - 1u;
     if ((meta->rule.birth | meta->rule.survive) & ~all)
         return ls_fail_usage(err, "%s: the header's rule has counts above %u", name, life_max_count(h->dims));
@@ -828,7 +815,7 @@ static int native2_cells(FILE *f, const char *name, const uint8_t *head, row_sin
     if (s.failed || fread(sum, 1, sizeof sum, f) != sizeof sum)
         return ls_fail_usage(err, "%s: the cells or the checksum are cut short" NATIVE_SHORT, name);
     /* The last byte's padding bits are zeros, as written. */
-    if (s.acc != 0 || fgetc(f) != EOF || load_le(sum, 8) != s.hash)
+    if (s.acc != 0 || fgetc(f) != EOF || ls_load_le(sum, 8) != s.hash)
         return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, name);
     return sink_close(sink, err);
 }
@@ -862,7 +849,7 @@ static int native3_cells(FILE *f, const char *name, const uint8_t *head, row_sin
         return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, name);
     if (sink_close(sink, err))
         return -1;
-    if (life_grid_digest(sink->g) != load_le(trailer, 8))
+    if (life_grid_digest(sink->g) != ls_load_le(trailer, 8))
         return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, name);
     return 0;
 }
@@ -976,7 +963,7 @@ static int grid_in_pku(life_grid_in *in, life_grid *shape, life_meta *meta, ls_e
     in->header_len = PKU_HEADER;
     if (in->file_bytes < PKU_HEADER || in_read(in, head, PKU_HEADER, 0))
         return ls_fail_usage(err, "%s: too short for a PKU header (uint64 M, uint64 T: 16 bytes)", in->name);
-    uint64_t m = load_le(head, 8);
+    uint64_t m = ls_load_le(head, 8);
     if (pku_check_size(in->name, m, (long long)(in->file_bytes - PKU_HEADER), err))
         return -1;
     in->nx = (uint32_t)m;
@@ -985,7 +972,7 @@ static int grid_in_pku(life_grid_in *in, life_grid *shape, life_meta *meta, ls_e
     in->head = PKU_HEADER;
     in->row_bytes = m;
     life_grid_shape(shape, 3, (uint32_t)m, (uint32_t)m, (uint32_t)m);
-    meta->generation = load_le(head + 8, 8);
+    meta->generation = ls_load_le(head + 8, 8);
     return 0;
 }
 
@@ -1011,7 +998,7 @@ static int native2_verify(life_grid_in *in, uint64_t cell_bytes, uint64_t cells,
     }
     free(buf);
     uint8_t padding = cells % 8 ? (uint8_t)(0xffu << (cells % 8)) : 0;
-    if (rc == 0 && (hash != load_le(in->trailer, 8) || (last & padding)))
+    if (rc == 0 && (hash != ls_load_le(in->trailer, 8) || (last & padding)))
         return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, in->name);
     return rc;
 }
@@ -1121,7 +1108,7 @@ int life_grid_in_digest(const life_grid_in *in, uint64_t *digest)
 {
     if (in->version != 3)
         return 0;
-    *digest = load_le(in->trailer, 8);
+    *digest = ls_load_le(in->trailer, 8);
     return 1;
 }
 
