@@ -475,7 +475,7 @@ static int check_frames(const life_opts *o, ls_error *err)
         return 0;
     if (!o->every)
         return ls_fail_usage(err, "--frames %s: a frame is taken every K generations: give --every K", o->frames);
-    return life_frames_check(o->frames, err);
+    return ls_atomic_dir_check(o->frames, "--frames", err); /* a new or empty DIR, whole or not at all */
 }
 
 /* Whether --out's format holds a grid of this shape (PKU a cube; RLE,

@@ -172,11 +172,6 @@ int life_gif_available(ls_error *err)
 
 /* ---- the directory of frames ------------------------------------------ */
 
-int life_frames_check(const char *dir, ls_error *err)
-{
-    return ls_atomic_dir_check(dir, "--frames", err);
-}
-
 typedef struct frames_out {
     ls_atomic_dir dir; /* DIR, written whole (output.h) */
     int digits;        /* of the frame numbers */
