@@ -245,6 +245,13 @@ static int looks_like_option(const char *a)
 static const void *given_targets[LS_MAX_GIVEN];
 static int ngiven;
 
+int ls_opts_copy(ls_opt *out, int max, const ls_opt *opts, int n)
+{
+    n = n < max ? n : max;
+    memcpy(out, opts, (size_t)(n > 0 ? n : 0) * sizeof *out);
+    return n > 0 ? n : 0;
+}
+
 int ls_opt_given(const void *target)
 {
     for (int i = 0; i < ngiven; i++)

@@ -96,6 +96,9 @@ int ls_opts_parse(int argc, char **argv, int first, const ls_opt *opts, int n,
  * from the command line (a value equal to the default is still given):
  * a resumed search takes what was not given from its checkpoint. */
 int ls_opt_given(const void *target);
+/* Copies a table of n options into out, at most max of them: how many
+ * (what a workload's params_options and run_options return). */
+int ls_opts_copy(ls_opt *out, int max, const ls_opt *opts, int n);
 /* Prints "usage: <usage>\n\n<summary>\n\noptions:" and the table, in the
  * style ls_help_set_style chose; for people, filled to ls_help_width. */
 void ls_opts_help(FILE *out, const char *usage, const char *summary, const ls_opt *opts, int n);

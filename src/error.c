@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 size_t ls_utf8_length(const char *text)
 {
@@ -63,5 +64,21 @@ int ls_fail_usage(ls_error *err, const char *fmt, ...)
     va_start(ap, fmt);
     vfail(err, 1, fmt, ap);
     va_end(ap);
+    return -1;
+}
+
+int ls_fail_in(ls_error *err, const char *fmt, ...)
+{
+    if (!err)
+        return -1;
+    char why[sizeof err->msg];
+    memcpy(why, err->msg, sizeof why);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < sizeof err->msg)
+        snprintf(err->msg + n, sizeof err->msg - (size_t)n, ": %s", why);
+    one_line(err->msg);
     return -1;
 }

@@ -30,6 +30,9 @@ extern "C" {
  * `return ls_fail(err, ...)`. */
 int ls_fail(ls_error *err, const char *fmt, ...) LS_PRINTF(2, 3);
 int ls_fail_usage(ls_error *err, const char *fmt, ...) LS_PRINTF(2, 3);
+/* Puts what the message err holds is about before it ("cannot write
+ * out.data: " + "No space left on device"), err->usage as it was; -1. */
+int ls_fail_in(ls_error *err, const char *fmt, ...) LS_PRINTF(2, 3);
 /* The length of the valid UTF-8 sequence that text starts with (1 to 4;
  * 1 for ASCII), or 0 when its first byte does not start one. text must be
  * NUL-terminated (the NUL ends any sequence). */

@@ -37,34 +37,11 @@ int ls_image_format_of(const char *path, int channels, ls_image_format *out, ls_
 
 /* ---- PNG ------------------------------------------------------------- */
 
-/* Where libpng's error callback leaves its message before jumping back:
- * the reason a write failed ("No space left on device") where one did,
- * rather than libpng's "Write Error", else libpng's message. */
-typedef struct png_failure {
-    const char *name;
-    ls_error *err;
-    const ls_png_out *out; /* the write's errno where one failed (png_out.h) */
-} png_failure;
-
-static void png_on_error(png_structp png, png_const_charp msg)
-{
-    png_failure *f = png_get_error_ptr(png);
-    int e = f->out->write_errno;
-    ls_fail(f->err, "cannot write %s: %s", f->name, e ? strerror(e) : msg);
-    png_longjmp(png, 1);
-}
-
-static void png_on_warning(png_structp png, png_const_charp msg)
-{
-    (void)png;
-    (void)msg; /* warnings do not make a file wrong */
-}
-
 int ls_image_write_png(FILE *f, const char *name, const ls_image *img, ls_error *err)
 {
     ls_png_out out = {f, 0};
-    png_failure failure = {name, err, &out};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, png_on_error, png_on_warning);
+    ls_png_failure failure = {"", &out};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, ls_png_on_error, ls_png_on_warning);
     if (!png)
         return ls_fail(err, "cannot write %s: out of memory starting libpng", name);
     png_infop info = png_create_info_struct(png);
@@ -74,7 +51,7 @@ int ls_image_write_png(FILE *f, const char *name, const ls_image *img, ls_error 
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        return -1; /* png_on_error has filled err */
+        return ls_fail(err, "cannot write %s: %s", name, failure.msg);
     }
     ls_png_out_set(png, &out);
     int type = img->channels == LS_IMAGE_RGB ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "hash.h"
+#include "le_bytes.h"
 #include "output.h"
 #include "version.h"
 
@@ -183,20 +184,6 @@ static int path_of(const char *dir, const ls_program_key *k, char *out, size_t l
     return 0;
 }
 
-static void put64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 /* Reads n bytes at fd's position: 0, or -1 (an error, or the file ended). */
 static int read_exactly(int fd, void *buf, size_t n)
 {
@@ -224,11 +211,11 @@ static int read_entry(int fd, uint64_t key, void **data, size_t *bytes)
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         return ABSENT;
     if ((uint64_t)st.st_size < HEADER_BYTES || read_exactly(fd, head, sizeof head) != 0 ||
-        memcmp(head, cache_magic, sizeof cache_magic) != 0 || get64(head + 8) != CACHE_FORMAT)
+        memcmp(head, cache_magic, sizeof cache_magic) != 0 || ls_load_le(head + 8, 8) != CACHE_FORMAT)
         return DAMAGED;
-    if (get64(head + 16) != key)
+    if (ls_load_le(head + 16, 8) != key)
         return STALE;
-    uint64_t length = get64(head + 24), digest = get64(head + 32);
+    uint64_t length = ls_load_le(head + 24, 8), digest = ls_load_le(head + 32, 8);
     if (length == 0 || length > MAX_BINARY_BYTES || length != (uint64_t)st.st_size - HEADER_BYTES)
         return DAMAGED;
     void *binary = malloc((size_t)length);
@@ -274,10 +261,10 @@ static int write_entry(const char *path, uint64_t key, const void *data, size_t 
 {
     unsigned char head[HEADER_BYTES];
     memcpy(head, cache_magic, sizeof cache_magic);
-    put64(head + 8, CACHE_FORMAT);
-    put64(head + 16, key);
-    put64(head + 24, bytes);
-    put64(head + 32, ls_hash64(data, bytes, 0));
+    ls_store_le(head + 8, CACHE_FORMAT, 8);
+    ls_store_le(head + 16, key, 8);
+    ls_store_le(head + 24, bytes, 8);
+    ls_store_le(head + 32, ls_hash64(data, bytes, 0), 8);
     ls_atomic_file a;
     if (ls_atomic_open(&a, path, err) != 0)
         return -1;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """life_pku_io.py LOCKSTEP SHIM - how `lockstep life IN OUT N` writes OUT
-(src/workloads/life/life_io.c, src/output.c ls_atomic_map), whichever way
-the target takes it:
+(src/workloads/life/life_io.c over src/file_pass.c, src/output.c
+ls_atomic_map), whichever way the target takes it:
   - the same bytes through every path: threads into a mapping of the
     temporary file (a regular file), pwrite where the file system reserves
     no blocks or maps no files, the stream (stdout, a FIFO), /dev/null;

@@ -18,7 +18,7 @@ flags="-g -O1 -std=c17 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sa
 bmn="src/workloads/bmn/bmn_host.c"
 ckpt="src/store.c src/error.c src/workloads/bmn/bmn_checkpoint.c src/workloads/bmn/bmn_topk.c $bmn -lsqlite3"
 life="src/error.c src/workloads/life/life_format.c src/workloads/life/life_io.c src/workloads/life/life_text.c src/workloads/life/life_png.c src/workloads/life/life_mc.c
-      src/workloads/life/life_grid.c src/workloads/life/life_rule.c src/output.c src/hash.c src/numbers.c -Isrc/workloads/life -lpng"
+      src/workloads/life/life_grid.c src/workloads/life/life_rule.c src/output.c src/file_pass.c src/hash.c src/numbers.c -Isrc/workloads/life -lpng"
 declare -A srcs=([deal]="$bmn" [checkpoint]="$ckpt" [life]="$life")
 failed=0
 for name in deal checkpoint life; do

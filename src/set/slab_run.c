@@ -1332,19 +1332,13 @@ static int write_slabs(ls_slabs *S, const ls_slab_file *f, uint64_t *population,
         rc = pass_local(S, write_piece, &wp, 0, err);
     if (!root && close(*f->fd) != 0 && rc == 0)
         rc = ls_fail(err, "%s", strerror(errno));
-    if (rc != 0 && !err->usage) {
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        ls_fail(err, "cannot write %s: %s", f->path, why);
-    }
+    if (rc != 0 && !err->usage)
+        ls_fail_in(err, "cannot write %s", f->path);
     rc = ls_job_agree(&S->job, rc, err);
     if (rc == 0)
         rc = news_gather(S, &news, population, digest, err);
-    if (rc == 0 && root && f->finish(f->arg, *digest, err) != 0) {
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        rc = ls_fail(err, "cannot write %s: %s", f->path, why);
-    }
+    if (rc == 0 && root && f->finish(f->arg, *digest, err) != 0)
+        rc = ls_fail_in(err, "cannot write %s", f->path);
     news_close(&news);
     return ls_job_agree(&S->job, rc, err);
 }
@@ -1437,8 +1431,17 @@ typedef struct start_news {
     char why[384];
 } start_news;
 
+/* mpirun gives its standard input to rank 0 alone: what a refusal of
+ * another rank's start adds when the input is standard input. */
+static const char *stdin_note(const char *input)
+{
+    int from_stdin = input && (strcmp(input, "-") == 0 || strncmp(input, "/dev/stdin", 10) == 0 ||
+                               strcmp(input, "/dev/fd/0") == 0 || strcmp(input, "/proc/self/fd/0") == 0);
+    return from_stdin ? " (under mpirun standard input reaches rank 0 only: give every rank a file)" : "";
+}
+
 int ls_slabs_agree_start(const ls_set *set, int ok, uint64_t fingerprint, const char *what, const char *input,
-                         const char *stdin_note, ls_error *err)
+                         ls_error *err)
 {
     const ls_job *job = &set->job;
     if (job->size < 2)
@@ -1464,7 +1467,7 @@ int ls_slabs_agree_start(const ls_set *set, int ok, uint64_t fingerprint, const 
     int rc = 0;
     if (failed >= 0)
         rc = ls_fail(err, "MPI rank %d (on %.64s) could not start: %s%s; nothing was run", failed, all[failed].host,
-                     all[failed].why, failed > 0 ? stdin_note : "");
+                     all[failed].why, failed > 0 ? stdin_note(input) : "");
     else if (differs >= 0 && all[0].ok)
         rc = ls_fail(err, "MPI rank %d (on %.64s) read another %s from %s than rank 0 (on %.64s): every rank "
                           "must compute the same problem on the same input; nothing was run",
@@ -1500,7 +1503,7 @@ static int slowest_of_ranks(const ls_set *set, const double *mine, int n, double
 int ls_slabs_run(ls_set *set, const ls_slab_ops *ops, const void *job, const ls_slab_grid *grid, ls_slab_run *run,
                  const ls_progress *progress, ls_error *err)
 {
-    if (ls_slabs_agree_start(set, run->ok, run->fingerprint, run->what, run->input, run->stdin_note, err) != 0)
+    if (ls_slabs_agree_start(set, run->ok, run->fingerprint, run->what, run->input, err) != 0)
         return -1;
     ls_slabs *S = NULL;
     double t0 = ls_now();

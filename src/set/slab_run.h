@@ -177,7 +177,7 @@ typedef struct ls_slab_run {
      * why), a hash of it, and what the refusals name. */
     int ok;
     uint64_t fingerprint;
-    const char *what, *input, *stdin_note;
+    const char *what, *input;
     ls_slab_start start;
     uint64_t slabs, halo; /* asked (0: not) */
     ls_slab_drive drive;
@@ -263,10 +263,11 @@ int ls_slabs_cpu_threads(const ls_slabs *S);
  * itself: node-local copies of a file may differ): ok, this rank made its
  * start (else err says why); fingerprint, a hash of it. Every rank then
  * refuses with the same one line naming the rank that could not start
- * (with `stdin_note` after a rank but 0's reason) or that read another
- * `what` from `input` than rank 0, and none ends the others (err marked
+ * (after a rank but 0's reason, where `input` is standard input: that
+ * mpirun gives it to rank 0 alone) or that read another `what` from
+ * `input` (NULL: none) than rank 0, and none ends the others (err marked
  * LS_ERROR_EVERY_RANK). 0 when all agree, or alone. */
 int ls_slabs_agree_start(const ls_set *set, int ok, uint64_t fingerprint, const char *what, const char *input,
-                         const char *stdin_note, ls_error *err);
+                         ls_error *err);
 
 #endif

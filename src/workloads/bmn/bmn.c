@@ -40,11 +40,7 @@ static int bmn_params_options(void *pp, ls_opt *out, int max)
         {"cap", LS_OPT_COUNT, &p->cap, 10000, 4000000000ull, "C",
          "cards after which a device hands a game to the exact host player", NULL, NULL},
     };
-    int n = (int)(sizeof opts / sizeof opts[0]);
-    if (n > max)
-        n = max;
-    memcpy(out, opts, (size_t)n * sizeof *out);
-    return n;
+    return ls_opts_copy(out, max, opts, (int)(sizeof opts / sizeof opts[0]));
 }
 
 static int bmn_params_validate(void *pp, ls_error *err)

@@ -61,11 +61,7 @@ static int grv_params_options(void *pp, ls_opt *out, int max)
         {"first", LS_OPT_COUNT, &p->first, 0, 1000000000000000000ull, "B",
          "index of the first battle, to split one run across machines", NULL, NULL},
     };
-    int n = (int)(sizeof opts / sizeof opts[0]);
-    if (n > max)
-        n = max;
-    memcpy(out, opts, (size_t)n * sizeof *out);
-    return n;
+    return ls_opts_copy(out, max, opts, (int)(sizeof opts / sizeof opts[0]));
 }
 
 static int grv_params_validate(void *pp, ls_error *err)

@@ -181,10 +181,7 @@ static int life_params_options(void *pp, ls_opt *out, int max)
          "generations between the slabs' exchanges, their ghost planes' depth",
          "2 on CPUs; with a GPU 16 in 2D, 8 in 3D", NULL},
     };
-    int n = (int)(sizeof opts / sizeof opts[0]);
-    n = n < max ? n : max;
-    memcpy(out, opts, (size_t)n * sizeof *out);
-    return n;
+    return ls_opts_copy(out, max, opts, (int)(sizeof opts / sizeof opts[0]));
 }
 
 static int life_run_options(void *pp, ls_opt *out, int max)
@@ -207,10 +204,7 @@ static int life_run_options(void *pp, ls_opt *out, int max)
         {"frames", LS_OPT_STRING, &o->frames, 0, 0, "DIR",
          "a numbered PNG of every --every sample in DIR (new or empty; whole set or none)", NULL, NULL},
     };
-    int n = (int)(sizeof opts / sizeof opts[0]);
-    n = n < max ? n : max;
-    memcpy(out, opts, (size_t)n * sizeof *out);
-    return n;
+    return ls_opts_copy(out, max, opts, (int)(sizeof opts / sizeof opts[0]));
 }
 
 /* `lockstep life IN OUT N`: the PKU contest's command line. */
@@ -481,7 +475,7 @@ static int check_frames(const life_opts *o, ls_error *err)
         return 0;
     if (!o->every)
         return ls_fail_usage(err, "--frames %s: a frame is taken every K generations: give --every K", o->frames);
-    return life_frames_check(o->frames, err);
+    return ls_atomic_dir_check(o->frames, "--frames", err); /* a new or empty DIR, whole or not at all */
 }
 
 /* Whether --out's format holds a grid of this shape (PKU a cube; RLE,
@@ -497,11 +491,7 @@ static int check_out_shape(const life_opts *o, unsigned dims, uint32_t nx, uint3
         option = "--frames";
         name = o->frames;
     }
-    if (!option)
-        return 0;
-    char why[sizeof err->msg];
-    snprintf(why, sizeof why, "%s", err->msg);
-    return ls_fail_usage(err, "%s %s: %s", option, name, why);
+    return option ? ls_fail_in(err, "%s %s", option, name) : 0;
 }
 
 static int life_params_validate(void *pp, ls_error *err)
@@ -645,30 +635,11 @@ static int touches_edges(const life_grid *g, uint32_t z)
     return 0;
 }
 
-/* "300x200" or "300x200x100". */
-static void extents_text(unsigned dims, const uint32_t *ext, char *out, size_t len)
-{
-    if (dims == 3)
-        snprintf(out, len, "%ux%ux%u", ext[0], ext[1], ext[2]);
-    else
-        snprintf(out, len, "%ux%u", ext[0], ext[1]);
-}
-
-static void grid_text(const life_grid *g, char *out, size_t len)
-{
-    uint32_t ext[3] = {g->nx, g->ny, g->nz};
-    extents_text(g->dims, ext, out, len);
-}
-
 /* The grid's suffix in a pattern file's rule ("B3/S23:T64,64"), alone:
  * it counts even when --rule replaces the rule. */
 static int pattern_suffix(const life_opts *o, const life_pattern *p, life_topology *t, ls_error *err)
 {
-    if (life_topology_parse(p->rule, t, err) == 0)
-        return 0;
-    char why[sizeof err->msg]; /* err->msg is rewritten below: copied first */
-    snprintf(why, sizeof why, "%s", err->msg);
-    return ls_fail_usage(err, "%s: %s", o->in, why);
+    return life_topology_parse(p->rule, t, err) ? ls_fail_in(err, "%s", o->in) : 0;
 }
 
 /* A grid for a pattern. Its sides: --size or --rule's suffix, else the
@@ -706,12 +677,10 @@ static int grid_for_pattern(const life_opts *o, const life_pattern *p, life_data
     boxed.has_pos = boxed.has_pos && !from_box;
     if (life_place(g, &boxed, o->has_at ? &o->at : NULL, err)) {
         life_grid_free(g);
-        char why[sizeof err->msg]; /* err->msg is rewritten below: copied first */
-        snprintf(why, sizeof why, "%s", err->msg);
-        return ls_fail_usage(err, "%s: %s", o->in, why);
+        return ls_fail_in(err, "%s", o->in);
     }
     char shape[64];
-    grid_text(g, shape, sizeof shape);
+    life_shape_text(g->dims, g->nx, g->ny, g->nz, shape, sizeof shape);
     if (from_box && touches_edges(g, g->nz / 2))
         note(d, "grid %s: the pattern's box, and its cells touch the edges, where the torus wraps them around (give "
              "--size for more room)",
@@ -734,8 +703,8 @@ static int check_grid_shape(const life_opts *o, life_grid *g, ls_error *err)
         return -1;
     if (asked && (ext[0] != g->nx || ext[1] != g->ny || ext[2] != g->nz)) {
         char have[64], want[64];
-        grid_text(g, have, sizeof have);
-        extents_text(g->dims, ext, want, sizeof want);
+        life_shape_text(g->dims, g->nx, g->ny, g->nz, have, sizeof have);
+        life_shape_text(g->dims, ext[0], ext[1], ext[2], want, sizeof want);
         return ls_fail_usage(err, "%s holds a %s grid; %s says %s", o->in, have,
                              o->size ? "--size" : "the grid of --rule", want);
     }
@@ -908,30 +877,6 @@ static void digest_grid(void *data)
     d->digest = life_grid_digest(&d->grid);
 }
 
-/* The summary of the final grid but its digest. */
-/* The result's shape (the grid's, as computed). */
-static void summarise_shape(life_data *d)
-{
-    d->digest_version = LIFE_DIGEST_VERSION;
-    d->dims = d->grid.dims;
-    d->extent[0] = d->grid.nx;
-    d->extent[1] = d->grid.ny;
-    d->extent[2] = d->grid.nz;
-    d->bounded = d->grid.bounded;
-}
-
-static void summarise_but_digest(life_data *d)
-{
-    summarise_shape(d);
-    d->population = life_grid_population(&d->grid);
-}
-
-static void summarise(life_data *d)
-{
-    summarise_but_digest(d);
-    digest_grid(d);
-}
-
 static void life_run_free(ls_run *run)
 {
     life_data *d = run->data;
@@ -1025,14 +970,6 @@ static int record_sample(void *arg, ls_slabs *S, uint64_t done, ls_error *err)
     return d->anim ? life_anim_add(d->anim, &d->grid, d->generation0 + d->steps, err) : 0;
 }
 
-/* A PKU file of a grid that is no cube: the writer refuses it, as for a
- * whole grid, so it is gathered and written whole to be refused there. */
-static int pku_of_no_cube(const life_opts *o, const life_grid *g)
-{
-    return o->out_format == LIFE_FORMAT_PKU &&
-           (g->dims != 3 || (uint64_t)g->nx * g->ny != (uint64_t)g->nz * g->nz);
-}
-
 /* The last generation where it is wanted: --out's PKU or native file
  * written where the slabs live, each its rows at their offsets, counted
  * and hashed in the same pass; the population and digest counted and
@@ -1042,7 +979,7 @@ static int finish_grid(ls_slabs *S, int root, const life_opts *o, life_data *d, 
 {
     double t0 = ls_now();
     int whole = o->out && o->out_format != LIFE_FORMAT_GIF && d->steps == o->steps;
-    if (whole && life_format_is_grid(o->out_format) && !pku_of_no_cube(o, &d->grid)) {
+    if (whole && life_format_is_grid(o->out_format)) {
         life_meta meta = picture_meta(o, d);
         life_slab_file file;
         life_slab_file_init(&file, &d->out, o->out, o->out_format, &d->grid, &meta);
@@ -1152,12 +1089,16 @@ static int started(void *arg, ls_slabs *S, ls_error *err)
  * threads meanwhile, instead of before the writing starts. */
 static int summarise_and_write(const life_opts *o, life_data *d, int finished, ls_error *err)
 {
-    if (d->summarised) {
-        summarise_shape(d); /* population and digest came from the slabs (drive) */
-        return 0;
-    }
+    d->digest_version = LIFE_DIGEST_VERSION; /* the result's shape: the grid's, as computed */
+    d->dims = d->grid.dims;
+    d->extent[0] = d->grid.nx;
+    d->extent[1] = d->grid.ny;
+    d->extent[2] = d->grid.nz;
+    d->bounded = d->grid.bounded;
+    if (d->summarised)
+        return 0; /* population and digest came from the slabs (drive) */
     double t0 = ls_now();
-    summarise_but_digest(d);
+    d->population = life_grid_population(&d->grid);
     if (!finished || !o->out || o->out_format == LIFE_FORMAT_GIF) {
         digest_grid(d);
         d->phase[PH_SUMMARY] = ls_now() - t0;
@@ -1166,7 +1107,7 @@ static int summarise_and_write(const life_opts *o, life_data *d, int finished, l
     double t1 = ls_now();
     d->phase[PH_SUMMARY] = t1 - t0; /* the digest is made beside the writing, in its phase */
     life_meta meta = picture_meta(o, d);
-    life_beside digest = {digest_grid, d};
+    ls_beside digest = {digest_grid, d};
     int rc = life_out_write(&d->out, o->out, o->out_format, &d->grid, &meta, &digest, err);
     d->phase[PH_OUTPUT] += ls_now() - t1;
     return rc;
@@ -1202,15 +1143,6 @@ static int fingerprint_input(const ls_set *set, life_data *d, int ok, ls_error *
     return rc;
 }
 
-/* mpirun gives its standard input to rank 0 alone: what a refusal of
- * another rank's start adds. */
-static const char *stdin_note(const life_opts *o)
-{
-    int from_stdin = o->in && (strcmp(o->in, "-") == 0 || strncmp(o->in, "/dev/stdin", 10) == 0 ||
-                               strcmp(o->in, "/dev/fd/0") == 0 || strcmp(o->in, "/proc/self/fd/0") == 0);
-    return from_stdin ? " (under mpirun standard input reaches rank 0 only: give every rank a file)" : "";
-}
-
 /* The run as the slab runner takes it. The ranks of a job compare their
  * starts before any computes: each rank reads --in itself (node-local
  * copies of a file on a cluster may differ), so a rank that could not
@@ -1231,7 +1163,6 @@ static void slab_run_of(life_device *dev, ls_set *set, int ok, ls_run *out)
                                 .damaged = check ? refuse_damaged : NULL};
     dev->run = (ls_slab_run){
         .ok = ok, .fingerprint = ok ? start_fingerprint(o, d) : 0, .what = "grid", .input = o->in,
-        .stdin_note = stdin_note(o),
         .start = {d->grid.words, !d->grid.words && !d->in, d->in ? &dev->src : NULL},
         .slabs = o->slabs, .halo = o->halo,
         .drive = {.steps = o->steps, .first = first_chunk(d), .every = d->every, .unit = "generation"},
@@ -1280,7 +1211,7 @@ static int life_run(ls_set *set, const void *pp, ls_run *out, const ls_progress 
         if (!err->msg[0])
             ls_fail(err, "out of memory for %zu populations", points);
         /* The other ranks of a job learn of it, and refuse with this one. */
-        ls_slabs_agree_start(set, 0, 0, "grid", o->in, stdin_note(o), err);
+        ls_slabs_agree_start(set, 0, 0, "grid", o->in, err);
         life_run_free(out);
         return -1;
     }
@@ -1396,9 +1327,9 @@ static int life_fault(ls_run *run, const char *field)
         d->digest ^= 1u;
     } else if (strcmp(field, "grid_digest") == 0 || strcmp(field, "population") == 0) {
         d->grid.words[d->grid.nwords / 2] ^= 1u;
-        summarise(d);
-    }
-    else if (strcmp(field, "generations") == 0)
+        d->population = life_grid_population(&d->grid);
+        digest_grid(d);
+    } else if (strcmp(field, "generations") == 0)
         d->steps++;
     else if (strcmp(field, "dims") == 0)
         d->dims ^= 1u; /* 2 <-> 3 */
@@ -1444,8 +1375,9 @@ static int life_case(ls_set *set, const void *arg, char *detail, size_t len, ls_
     const life_data *d = run.data;
     uint64_t pop = d->population, digest = d->digest;
     int pass = pop == g->population && digest == g->digest;
-    snprintf(detail, len, "population %" PRIu64 " digest %016" PRIx64 "%s", pop, digest, pass ? "" : ", expected other");
-    if (!pass)
+    if (pass)
+        snprintf(detail, len, "population %" PRIu64 " digest %016" PRIx64, pop, digest);
+    else
         snprintf(detail, len, "population %" PRIu64 " digest %016" PRIx64 ", expected %" PRIu64 " %016" PRIx64, pop,
                  digest, g->population, g->digest);
     life_run_free(&run);

@@ -172,11 +172,6 @@ int life_gif_available(ls_error *err)
 
 /* ---- the directory of frames ------------------------------------------ */
 
-int life_frames_check(const char *dir, ls_error *err)
-{
-    return ls_atomic_dir_check(dir, "--frames", err);
-}
-
 typedef struct frames_out {
     ls_atomic_dir dir; /* DIR, written whole (output.h) */
     int digits;        /* of the frame numbers */
@@ -237,12 +232,8 @@ static int frames_add(frames_out *f, const life_grid *g, uint64_t generation, ls
     if (!file)
         return frame_failed(f, strerror(errno), err);
     int rc = life_write_png(file, g, &meta, err);
-    if (rc != 0 && !err->usage) {
-        /* life_write_png says why, not which file. */
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        frame_failed(f, why, err);
-    }
+    if (rc != 0 && !err->usage) /* life_write_png says why, not which file */
+        ls_fail_in(err, "--frames %s: cannot write %s", f->dir.path, name);
     if (ls_atomic_dir_close(file) != 0 && rc == 0)
         rc = frame_failed(f, strerror(errno), err);
     if (rc == 0)

@@ -30,11 +30,6 @@
  * err->usage set and a message saying how to get them. */
 int life_gif_available(ls_error *err);
 
-/* Checks, before the run, that --frames DIR can be made: DIR is an empty
- * directory or does not exist, and the directory it is in takes a new
- * directory (made and removed). 0, or -1 with err->usage set. */
-int life_frames_check(const char *dir, ls_error *err);
-
 typedef struct life_anim life_anim;
 
 typedef struct life_anim_opts {

@@ -200,8 +200,7 @@ int life_format_is_grid(life_format f)
     return f && f->read_grid != NULL;
 }
 
-/* "300x200" or "300x200x100". */
-static void shape_text(unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, char *out, size_t len)
+void life_shape_text(unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, char *out, size_t len)
 {
     if (dims == 3)
         snprintf(out, len, "%ux%ux%u", nx, ny, nz);
@@ -213,7 +212,7 @@ int life_format_check_shape(life_format f, unsigned dims, uint32_t nx, uint32_t 
                             ls_error *err)
 {
     char shape[64];
-    shape_text(dims, nx, ny, nz, shape, sizeof shape);
+    life_shape_text(dims, nx, ny, nz, shape, sizeof shape);
     if ((f->dims && f->dims != dims) || (f->cubes && (nx != ny || nx != nz)))
         return ls_fail_usage(err, "the %s format holds %s; this grid is %uD (%s)%s", f->name, f->holds, dims, shape,
                              f->dims == 2 && f->write ? ": the native format holds any grid" : "");

@@ -147,6 +147,8 @@ typedef struct life_format_methods {
 typedef const life_format_methods *life_format;
 
 const char *life_format_name(life_format f);
+/* A grid's shape for messages: "300x200" or "300x200x100". */
+void life_shape_text(unsigned dims, uint32_t nx, uint32_t ny, uint32_t nz, char *out, size_t len);
 /* 1 for formats that hold a whole grid (pku, native), 0 for patterns. */
 int life_format_is_grid(life_format f);
 

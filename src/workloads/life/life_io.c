@@ -7,7 +7,9 @@
 #include "life_io.h"
 #include "life_mc.h"
 #include "life_text.h"
+#include "file_pass.h"
 #include "hash.h"
+#include "le_bytes.h"
 #include "output.h"
 
 #include <errno.h>
@@ -15,12 +17,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* ---- formats ------------------------------------------------------------ */
 
@@ -118,21 +116,7 @@ int life_format_resolve(const char *path, life_format given, life_format *out, l
                          extensions);
 }
 
-/* ---- little-endian integers ----------------------------------------------- */
-
-static uint64_t load_le(const uint8_t *b, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = bytes; i-- > 0;)
-        v = v << 8 | b[i];
-    return v;
-}
-
-static void store_le(uint8_t *b, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-}
+/* ---- stdio files ------------------------------------------------------------ */
 
 /* Size of a regular file from its current position on, or -1 when it is
  * not seekable (a pipe): then only reading tells. */
@@ -397,79 +381,16 @@ static void bits_to_row(const uint8_t *bytes, uint64_t bit, uint32_t nx, uint32_
 
 /* ---- rows in parallel --------------------------------------------------------- */
 
-/* Rows a thread converts at a time through a buffer of its own (reading,
- * and writing with pwrite): about 4 MiB of bytes, so that the buffer stays
- * in cache-sized pieces and the work spreads over threads. */
-#define ROW_CHUNK_BYTES (4u << 20)
-/* Writing into a mapping, a thread takes larger pieces of the file: an
- * equal share of it, between ROW_CHUNK_BYTES and this. Threads filling
- * pieces next to each other fault their pages in far more slowly: pieces
- * of 32 MiB and more took under half the time of 4 and 8 MiB on a lent
- * H200 host (docs/perf/2026-11-24-h200-pku-chunks.log). */
-#define ROW_MAP_CHUNK_MAX (32u << 20)
-/* A buffer's bytes past its rows: lslife2's rows are read 8 bytes at a
- * time from any bit on (bits_to_row). */
-#define ROW_SLACK 16u
-
-/* Moves len bytes between buf and the file at offset `at` (pwrite when
- * `writing`, else pread; no shared file position, so threads may do it at
- * once), retrying interrupted and short transfers. Returns the bytes moved:
- * fewer than len at the end of the file, or on an error (*error = errno). */
-static size_t file_transfer(int fd, int writing, uint8_t *buf, size_t len, uint64_t at, int *error)
-{
-    size_t done = 0;
-    while (done < len) {
-        ssize_t k = writing ? pwrite(fd, buf + done, len - done, (off_t)(at + done))
-                            : pread(fd, buf + done, len - done, (off_t)(at + done));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            *error = k < 0 ? errno : 0;
-            break;
-        }
-        done += (size_t)k;
-    }
-    return done;
-}
-
-/* A parallel pass over rows of a grid file (PKU, native): threads take
- * chunks of whole rows and convert them between the grid's words and the
- * file's bytes in a buffer of their own that file_transfer moves to or
- * from the file, or, writing, straight in a mapping of the file. Rows are
- * numbered as in the whole grid: row r's bytes are at head + r * row_bytes
- * (lslife2's rows share bytes: its bits start at bit 8 head + r nx). The
- * pass covers rows first_row .. first_row + rows, which are rows 0 .. of
- * dst or src. What went wrong is gathered here. */
-typedef struct row_pass row_pass;
-typedef void (*row_chunk_fn)(row_pass *p, uint8_t *bytes, int64_t r0, int64_t nr);
-struct row_pass {
-    int fd;
-    uint8_t *map;          /* writing: the file mapped (its first byte), or NULL: through fd */
-    uint64_t head;         /* file offset of the grid's row 0 */
-    uint64_t first_row;    /* the grid's row that is the pass's row 0 */
-    uint32_t nx;           /* cells a row */
-    size_t row_bytes;      /* a row's bytes in the file (lslife2: the most a row touches) */
-    int64_t rows, per;     /* rows in the pass, rows a chunk */
-    life_grid *dst;        /* reading: the rows go to dst's rows 0 .. */
-    const life_grid *src;  /* writing: the rows come from src's rows 0 .. */
-    int io_errno;          /* an I/O error (errno) */
-    int64_t short_row;     /* reading: the first grid row a read fell short in (the file shrank meanwhile) */
-    uint64_t first_bad;    /* reading: file offset of the first bad byte */
-    unsigned bad_value;
-    const life_beside *beside; /* run by one of the threads meanwhile, or NULL */
-};
-
-static void run_beside(const life_beside *beside)
-{
-    if (beside && beside->fn)
-        beside->fn(beside->arg);
-}
-
-/* File offset of the pass's row r (PKU, lslife3). */
-static uint64_t row_offset(const row_pass *p, int64_t r)
-{
-    return p->head + (p->first_row + (uint64_t)r) * p->row_bytes;
-}
+/* A grid file's rows (PKU, native) read or written by every thread at
+ * once (file_pass.h), a record a row: row r's bytes are at head + r *
+ * row_bytes (lslife2's rows share bytes: its bits start at bit 8 head +
+ * r nx). The pass's rows are rows 0 .. of dst (reading) or src (writing);
+ * this is its arg. */
+typedef struct rows_io {
+    life_grid *dst;
+    const life_grid *src;
+    uint32_t nx; /* cells a row */
+} rows_io;
 
 /* Words of the pass's row r in dst or src. */
 static size_t row_words_at(const life_grid *g, int64_t r)
@@ -477,174 +398,84 @@ static size_t row_words_at(const life_grid *g, int64_t r)
     return (size_t)r * g->row_words;
 }
 
-/* The threads of the calling thread's team (one where there is no
- * OpenMP: the fuzz harnesses build this file without it). */
-static int team_threads(void)
-{
-#ifdef _OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-
-/* Bytes a chunk of a pass holds: ROW_CHUNK_BYTES through buffers; into a
- * mapping, the file shared among the threads, within ROW_CHUNK_BYTES ..
- * ROW_MAP_CHUNK_MAX. */
-static uint64_t row_chunk_bytes(const row_pass *p)
-{
-    if (!p->map)
-        return ROW_CHUNK_BYTES;
-    uint64_t threads = (uint64_t)team_threads();
-    uint64_t share = (uint64_t)p->rows * p->row_bytes / threads;
-    return share < ROW_CHUNK_BYTES ? ROW_CHUNK_BYTES : share > ROW_MAP_CHUNK_MAX ? ROW_MAP_CHUNK_MAX : share;
-}
-
-/* Runs chunk() over every chunk on the threads, with the chunk's bytes:
- * in the mapping, or in the thread's buffer; the first thread to come runs
- * p->beside first, and then takes chunks as the others do. 0, or -1 when
- * a thread had no memory for its buffer. */
-static int rows_parallel(row_pass *p, row_chunk_fn chunk)
-{
-    uint64_t bytes = row_chunk_bytes(p);
-    p->per = bytes / p->row_bytes ? (int64_t)(bytes / p->row_bytes) : 1;
-    int64_t chunks = (p->rows + p->per - 1) / p->per;
-    int nomem = 0;
-#pragma omp parallel
-    {
-#pragma omp single nowait
-        run_beside(p->beside);
-        uint8_t *buf = p->map ? NULL : malloc((size_t)p->per * p->row_bytes + ROW_SLACK);
-        if (!p->map && !buf) {
-#pragma omp atomic write
-            nomem = 1;
-        }
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t c = 0; c < chunks; c++) {
-            int64_t r0 = c * p->per, nr = p->rows - r0 < p->per ? p->rows - r0 : p->per;
-            if (p->map)
-                chunk(p, p->map + row_offset(p, r0), r0, nr);
-            else if (buf)
-                chunk(p, buf, r0, nr);
-        }
-        free(buf);
-    }
-    return nomem ? -1 : 0;
-}
-
-/* Reads len bytes at `at` into bytes for the chunk of rows from r0 on; 0,
- * or -1 having noted the short read (the first grid row it fell short in,
- * by rows of row_bytes). */
-static int chunk_read(row_pass *p, uint8_t *bytes, size_t len, uint64_t at, int64_t r0)
-{
-    int e = 0;
-    size_t got = file_transfer(p->fd, 0, bytes, len, at, &e);
-    if (got == len)
-        return 0;
-    int64_t row = (int64_t)p->first_row + r0 + (int64_t)(got / p->row_bytes);
-#pragma omp critical(life_rows_read)
-    {
-        if (e)
-            p->io_errno = e;
-        if (p->short_row < 0 || row < p->short_row)
-            p->short_row = row;
-    }
-    return -1;
-}
-
-/* A bad byte at file offset `at`: the first in file order is kept,
- * whichever thread finds it. */
-static void chunk_bad(row_pass *p, uint64_t at, unsigned value)
-{
-#pragma omp critical(life_rows_read)
-    if (at < p->first_bad) {
-        p->first_bad = at;
-        p->bad_value = value;
-    }
-}
-
-/* Writes the chunk's bytes at `at` unless they are the mapped file's. */
-static void chunk_write(row_pass *p, uint8_t *bytes, size_t len, uint64_t at)
-{
-    int e = 0;
-    if (p->map || file_transfer(p->fd, 1, bytes, len, at, &e) == len)
-        return;
-#pragma omp critical(life_rows_write)
-    p->io_errno = e ? e : ENOSPC;
-}
-
 /* PKU: rows r0 .. r0 + nr read and packed. (pread, not a mapping of the
  * input: a mapping measured no faster, and a file cut short under it
  * would end the process with SIGBUS instead of a message.) */
-static void pku_read_chunk(row_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
+static void pku_read_chunk(ls_file_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
 {
-    uint32_t m = p->nx;
-    if (chunk_read(p, bytes, (size_t)nr * m, row_offset(p, r0), r0))
+    const rows_io *io = p->arg;
+    uint32_t m = io->nx;
+    if (ls_pass_read(p, bytes, (size_t)nr * m, ls_pass_offset(p, r0), r0))
         return;
     for (int64_t r = 0; r < nr; r++) {
         uint32_t bad;
-        if (pack_row(bytes + (size_t)r * m, m, p->dst->words + row_words_at(p->dst, r0 + r), &bad)) {
-            chunk_bad(p, row_offset(p, r0 + r) + bad, bytes[(size_t)r * m + bad]);
+        if (pack_row(bytes + (size_t)r * m, m, io->dst->words + row_words_at(io->dst, r0 + r), &bad)) {
+            ls_pass_bad(p, ls_pass_offset(p, r0 + r) + bad, bytes[(size_t)r * m + bad]);
             return;
         }
     }
 }
 
 /* PKU: rows r0 .. r0 + nr expanded and written. */
-static void pku_write_chunk(row_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
+static void pku_write_chunk(ls_file_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
 {
-    uint32_t m = p->nx;
+    const rows_io *io = p->arg;
+    uint32_t m = io->nx;
     for (int64_t r = 0; r < nr; r++)
-        unpack_row(p->src->words + row_words_at(p->src, r0 + r), m, bytes + (size_t)r * m);
-    chunk_write(p, bytes, (size_t)nr * m, row_offset(p, r0));
+        unpack_row(io->src->words + row_words_at(io->src, r0 + r), m, bytes + (size_t)r * m);
+    ls_pass_write(p, bytes, (size_t)nr * m, ls_pass_offset(p, r0));
 }
 
 /* lslife3: rows r0 .. r0 + nr read and unpacked; a bit set past a row's
  * last cell is a bad byte. */
-static void native_read_chunk(row_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
+static void native_read_chunk(ls_file_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
 {
-    size_t rb = p->row_bytes;
-    if (chunk_read(p, bytes, (size_t)nr * rb, row_offset(p, r0), r0))
+    const rows_io *io = p->arg;
+    size_t rb = p->record_bytes;
+    if (ls_pass_read(p, bytes, (size_t)nr * rb, ls_pass_offset(p, r0), r0))
         return;
     for (int64_t r = 0; r < nr; r++)
-        if (bytes_to_row(bytes + (size_t)r * rb, p->nx, p->dst->words + row_words_at(p->dst, r0 + r))) {
-            chunk_bad(p, row_offset(p, r0 + r) + rb - 1, bytes[(size_t)r * rb + rb - 1]);
+        if (bytes_to_row(bytes + (size_t)r * rb, io->nx, io->dst->words + row_words_at(io->dst, r0 + r))) {
+            ls_pass_bad(p, ls_pass_offset(p, r0 + r) + rb - 1, bytes[(size_t)r * rb + rb - 1]);
             return;
         }
 }
 
 /* lslife3: rows r0 .. r0 + nr packed and written. */
-static void native_write_chunk(row_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
+static void native_write_chunk(ls_file_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
 {
-    size_t rb = p->row_bytes;
+    const rows_io *io = p->arg;
+    size_t rb = p->record_bytes;
     for (int64_t r = 0; r < nr; r++)
-        row_to_bytes(p->src->words + row_words_at(p->src, r0 + r), p->nx, bytes + (size_t)r * rb);
-    chunk_write(p, bytes, (size_t)nr * rb, row_offset(p, r0));
+        row_to_bytes(io->src->words + row_words_at(io->src, r0 + r), io->nx, bytes + (size_t)r * rb);
+    ls_pass_write(p, bytes, (size_t)nr * rb, ls_pass_offset(p, r0));
 }
 
-/* lslife2: rows r0 .. r0 + nr read from the bytes their bits span. */
-static void native2_read_chunk(row_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
+/* lslife2: rows r0 .. r0 + nr read from the bytes their bits span (the
+ * buffer's slack holds the 8 bytes bits_to_row reads past them). */
+static void native2_read_chunk(ls_file_pass *p, uint8_t *bytes, int64_t r0, int64_t nr)
 {
-    uint64_t bit0 = (p->first_row + (uint64_t)r0) * p->nx, bit1 = bit0 + (uint64_t)nr * p->nx;
+    const rows_io *io = p->arg;
+    uint64_t bit0 = (p->first + (uint64_t)r0) * io->nx, bit1 = bit0 + (uint64_t)nr * io->nx;
     uint64_t from = bit0 / 8, to = (bit1 + 7) / 8;
-    if (chunk_read(p, bytes, (size_t)(to - from), p->head + from, r0))
+    if (ls_pass_read(p, bytes, (size_t)(to - from), p->head + from, r0))
         return;
     memset(bytes + (to - from), 0, 8);
     for (int64_t r = 0; r < nr; r++)
-        bits_to_row(bytes, bit0 - from * 8 + (uint64_t)r * p->nx, p->nx,
-                    p->dst->words + row_words_at(p->dst, r0 + r));
+        bits_to_row(bytes, bit0 - from * 8 + (uint64_t)r * io->nx, io->nx,
+                    io->dst->words + row_words_at(io->dst, r0 + r));
 }
 
 /* What a reading pass found, as the message a reader gives: 0, or -1
  * with err set (err->usage for bad input). */
-static int rows_read_result(const row_pass *p, const char *name, const char *what_bad, int64_t grid_rows,
+static int rows_read_result(const ls_file_pass *p, const char *name, const char *what_bad, int64_t grid_rows,
                             ls_error *err)
 {
     if (p->io_errno)
         return ls_fail(err, "%s: %s", name, strerror(p->io_errno));
-    if (p->short_row >= 0)
+    if (p->short_record >= 0)
         return ls_fail_usage(err, "%s: truncated: the cells end within row %lld of %lld", name,
-                             (long long)p->short_row, (long long)grid_rows);
+                             (long long)p->short_record, (long long)grid_rows);
     if (p->first_bad != UINT64_MAX)
         return ls_fail_usage(err, "%s: the byte at offset %llu is %u; %s", name, (unsigned long long)p->first_bad,
                              p->bad_value, what_bad);
@@ -674,22 +505,10 @@ static int pku_check_size(const char *name, uint64_t m, long long left, ls_error
     return 0;
 }
 
-/* Reads the M^2 rows of M bytes into g from a file of known size, in
- * parallel (rows_parallel). */
-static int pku_read_cells_parallel(FILE *f, const char *name, life_grid *g, ls_error *err)
-{
-    off_t head = ftello(f);
-    if (head < 0)
-        return ls_fail(err, "%s: %s", name, strerror(errno));
-    row_pass p = {.fd = fileno(f), .head = (uint64_t)head, .nx = g->nx, .row_bytes = g->nx,
-                  .rows = (int64_t)g->ny * g->nz, .dst = g, .short_row = -1, .first_bad = UINT64_MAX};
-    if (rows_parallel(&p, pku_read_chunk) != 0)
-        return ls_fail(err, "out of memory for %u MiB of read buffers", ROW_CHUNK_BYTES >> 20);
-    return rows_read_result(&p, name, PKU_BAD, p.rows, err);
-}
-
-/* The same from a stream (a pipe): row after row into the sink, whose
- * memory grows with the rows that arrive. */
+/* The M^2 rows of M bytes in order into the sink, whose memory grows
+ * with the rows that arrive where the length is unknown (a pipe). A
+ * regular file is read by every thread where the slabs live
+ * (life_grid_in): this reader has what is not one. */
 static int pku_read_cells_stream(FILE *f, const char *name, row_sink *s, ls_error *err)
 {
     uint32_t m = s->nx;
@@ -726,36 +545,34 @@ int life_read_pku(FILE *f, const char *name, life_grid *g, life_meta *meta, ls_e
     memset(g, 0, sizeof *g);
     if (fread(head, 1, sizeof head, f) != sizeof head)
         return ls_fail_usage(err, "%s: too short for a PKU header (uint64 M, uint64 T: 16 bytes)", name);
-    uint64_t m = load_le(head, 8);
+    uint64_t m = ls_load_le(head, 8);
     long long left = bytes_left(f);
     row_sink sink;
     if (pku_check_size(name, m, left, err) || sink_open(&sink, g, 3, m, m, m, left < 0, err))
         return -1;
-    if (left >= 0 ? pku_read_cells_parallel(f, name, g, err) : pku_read_cells_stream(f, name, &sink, err)) {
+    if (pku_read_cells_stream(f, name, &sink, err)) {
         sink_abort(&sink);
         return -1;
     }
-    meta->generation = load_le(head + 8, 8);
+    meta->generation = ls_load_le(head + 8, 8);
     return 0;
 }
 
 static void pku_header(uint8_t head[PKU_HEADER], const life_grid *g, const life_meta *meta)
 {
-    store_le(head, g->nx, 8);
-    store_le(head + 8, meta->generation, 8);
+    ls_store_le(head, g->nx, 8);
+    ls_store_le(head + 8, meta->generation, 8);
 }
 
 /* The header, then the cells row after row through the stream (a pipe,
  * a terminal, a target written through: regular files are written in
- * pieces, write_pieces); beside runs first. */
-static int pku_write_stream(FILE *f, const life_grid *g, const life_meta *meta, const life_beside *beside,
-                            ls_error *err)
+ * pieces, write_pieces). */
+int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
 {
     if (life_format_check_shape(&life_pku_format, g->dims, g->nx, g->ny, g->nz, meta->scale, err))
         return -1;
     uint8_t head[PKU_HEADER];
     pku_header(head, g, meta);
-    run_beside(beside);
     unpack_table_init();
     uint32_t m = g->nx;
     uint8_t *row = malloc(m);
@@ -769,11 +586,6 @@ static int pku_write_stream(FILE *f, const life_grid *g, const life_meta *meta, 
     }
     free(row);
     return ok ? 0 : write_error(err);
-}
-
-int life_write_pku(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)
-{
-    return pku_write_stream(f, g, meta, NULL, err);
 }
 
 const life_format_methods life_pku_format = {
@@ -830,13 +642,13 @@ static uint64_t native_cell_bytes(int version, uint64_t nx, uint64_t ny, uint64_
 static void native_header_bytes(uint8_t head[NATIVE_HEADER], const life_grid *g, const life_meta *meta)
 {
     memcpy(head, native_magic, 8);
-    store_le(head + 8, g->dims | (g->bounded ? NATIVE_PLANE : 0u), 4);
-    store_le(head + 12, g->nx, 4);
-    store_le(head + 16, g->ny, 4);
-    store_le(head + 20, g->nz, 4);
-    store_le(head + 24, meta->has_rule ? meta->rule.birth : 0, 4);
-    store_le(head + 28, meta->has_rule ? meta->rule.survive : 0, 4);
-    store_le(head + 32, meta->generation, 8);
+    ls_store_le(head + 8, g->dims | (g->bounded ? NATIVE_PLANE : 0u), 4);
+    ls_store_le(head + 12, g->nx, 4);
+    ls_store_le(head + 16, g->ny, 4);
+    ls_store_le(head + 20, g->nz, 4);
+    ls_store_le(head + 24, meta->has_rule ? meta->rule.birth : 0, 4);
+    ls_store_le(head + 28, meta->has_rule ? meta->rule.survive : 0, 4);
+    ls_store_le(head + 32, meta->generation, 8);
 }
 
 /* lslife3's trailer: the grid digest, and XXH3 of the header and the
@@ -845,9 +657,9 @@ static void native_trailer(uint8_t out[NATIVE_TRAILER], const uint8_t head[NATIV
 {
     uint8_t covered[NATIVE_HEADER + 8];
     memcpy(covered, head, NATIVE_HEADER);
-    store_le(covered + NATIVE_HEADER, digest, 8);
-    store_le(out, digest, 8);
-    store_le(out + 8, ls_hash64(covered, sizeof covered, NATIVE_CHECK_SEED), 8);
+    ls_store_le(covered + NATIVE_HEADER, digest, 8);
+    ls_store_le(out, digest, 8);
+    ls_store_le(out + 8, ls_hash64(covered, sizeof covered, NATIVE_CHECK_SEED), 8);
 }
 
 /* lslife3: whether the trailer's check covers this header and the
@@ -855,7 +667,7 @@ static void native_trailer(uint8_t out[NATIVE_TRAILER], const uint8_t head[NATIV
 static int native_check_holds(const uint8_t head[NATIVE_HEADER], const uint8_t trailer[NATIVE_TRAILER])
 {
     uint8_t want[NATIVE_TRAILER];
-    native_trailer(want, head, load_le(trailer, 8));
+    native_trailer(want, head, ls_load_le(trailer, 8));
     return memcmp(want, trailer, NATIVE_TRAILER) == 0;
 }
 
@@ -869,7 +681,7 @@ static int native_check_holds(const uint8_t head[NATIVE_HEADER], const uint8_t t
 static int native_damaged_side(const uint8_t head[NATIVE_HEADER], const uint8_t tail[NATIVE_TRAILER],
                                uint64_t cell_bytes, unsigned *side, uint64_t *value)
 {
-    uint64_t ext[3] = {load_le(head + 12, 4), load_le(head + 16, 4), load_le(head + 20, 4)};
+    uint64_t ext[3] = {ls_load_le(head + 12, 4), ls_load_le(head + 16, 4), ls_load_le(head + 20, 4)};
     uint64_t row = packed_row_bytes((uint32_t)ext[0]);
     for (unsigned s = 0; s < 3; s++) {
         /* The bytes of everything but side s: cell_bytes is their multiple. */
@@ -881,7 +693,7 @@ static int native_damaged_side(const uint8_t head[NATIVE_HEADER], const uint8_t 
         for (uint64_t v = lo; q && v <= hi && v <= UINT32_MAX; v++) {
             uint8_t fixed[NATIVE_HEADER];
             memcpy(fixed, head, NATIVE_HEADER);
-            store_le(fixed + 12 + 4 * s, v, 4);
+            ls_store_le(fixed + 12 + 4 * s, v, 4);
             if (v != ext[s] && native_check_holds(fixed, tail)) {
                 *side = s;
                 *value = v;
@@ -898,7 +710,7 @@ static int native_damaged_header(const char *name, const uint8_t head[NATIVE_HEA
                                  ls_error *err)
 {
     static const char *const sides[3] = {"nx", "ny", "nz"};
-    uint64_t ext[3] = {load_le(head + 12, 4), load_le(head + 16, 4), load_le(head + 20, 4)}, said = ext[side];
+    uint64_t ext[3] = {ls_load_le(head + 12, 4), ls_load_le(head + 16, 4), ls_load_le(head + 20, 4)}, said = ext[side];
     ext[side] = value;
     return ls_fail_usage(err, "%s: damaged header: its %s is %llu, but the file's length and its check say %llu (a "
                               "%llux%llux%llu grid)",
@@ -922,11 +734,11 @@ static int native_header(const char *name, const uint8_t *head, long long left, 
     if (!h->version)
         return ls_fail_usage(err, "%s: not a lockstep Life grid (the file does not start with 'lslife3' or 'lslife2')",
                              name);
-    uint32_t shape = (uint32_t)load_le(head + 8, 4);
+    uint32_t shape = (uint32_t)ls_load_le(head + 8, 4);
     h->dims = shape & ~NATIVE_PLANE;
     h->bounded = (shape & NATIVE_PLANE) != 0;
-    uint64_t nx = h->ext[0] = load_le(head + 12, 4), ny = h->ext[1] = load_le(head + 16, 4);
-    uint64_t nz = h->ext[2] = load_le(head + 20, 4);
+    uint64_t nx = h->ext[0] = ls_load_le(head + 12, 4), ny = h->ext[1] = ls_load_le(head + 16, 4);
+    uint64_t nz = h->ext[2] = ls_load_le(head + 20, 4);
     int valid = life_grid_check_size(h->dims, nx, ny, nz, err) == 0;
     h->cell_bytes = valid ? native_cell_bytes(h->version, nx, ny, nz) : 0;
     unsigned long long want = h->cell_bytes + (h->version == 3 ? NATIVE_TRAILER : NATIVE_V2_TRAILER);
@@ -946,10 +758,10 @@ static int native_header(const char *name, const uint8_t *head, long long left, 
                              name, (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz, want, left,
                              (unsigned long long)left < want ? "truncated" : "extra bytes at the end",
                              h->version == 2 ? ", or its header's size is damaged" : "");
-    meta->rule.birth = (uint32_t)load_le(head + 24, 4);
-    meta->rule.survive = (uint32_t)load_le(head + 28, 4);
+    meta->rule.birth = (uint32_t)ls_load_le(head + 24, 4);
+    meta->rule.survive = (uint32_t)ls_load_le(head + 28, 4);
     meta->has_rule = 1;
-    meta->generation = load_le(head + 32, 8);
+    meta->generation = ls_load_le(head + 32, 8);
     uint32_t all = (2u << life_max_count(h->dims)) - 1u;
     if ((meta->rule.birth | meta->rule.survive) & ~all)
         return ls_fail_usage(err, "%s: the header's rule has counts above %u", name, life_max_count(h->dims));
@@ -1003,7 +815,7 @@ static int native2_cells(FILE *f, const char *name, const uint8_t *head, row_sin
     if (s.failed || fread(sum, 1, sizeof sum, f) != sizeof sum)
         return ls_fail_usage(err, "%s: the cells or the checksum are cut short" NATIVE_SHORT, name);
     /* The last byte's padding bits are zeros, as written. */
-    if (s.acc != 0 || fgetc(f) != EOF || load_le(sum, 8) != s.hash)
+    if (s.acc != 0 || fgetc(f) != EOF || ls_load_le(sum, 8) != s.hash)
         return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, name);
     return sink_close(sink, err);
 }
@@ -1037,7 +849,7 @@ static int native3_cells(FILE *f, const char *name, const uint8_t *head, row_sin
         return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, name);
     if (sink_close(sink, err))
         return -1;
-    if (life_grid_digest(sink->g) != load_le(trailer, 8))
+    if (life_grid_digest(sink->g) != ls_load_le(trailer, 8))
         return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, name);
     return 0;
 }
@@ -1138,7 +950,7 @@ struct life_grid_in {
 static int in_read(const life_grid_in *in, void *buf, size_t len, uint64_t at)
 {
     int e = 0;
-    if (file_transfer(in->fd, 0, buf, len, at, &e) == len)
+    if (ls_file_transfer(in->fd, 0, buf, len, at, &e) == len)
         return 0;
     errno = e;
     return -1;
@@ -1151,7 +963,7 @@ static int grid_in_pku(life_grid_in *in, life_grid *shape, life_meta *meta, ls_e
     in->header_len = PKU_HEADER;
     if (in->file_bytes < PKU_HEADER || in_read(in, head, PKU_HEADER, 0))
         return ls_fail_usage(err, "%s: too short for a PKU header (uint64 M, uint64 T: 16 bytes)", in->name);
-    uint64_t m = load_le(head, 8);
+    uint64_t m = ls_load_le(head, 8);
     if (pku_check_size(in->name, m, (long long)(in->file_bytes - PKU_HEADER), err))
         return -1;
     in->nx = (uint32_t)m;
@@ -1160,7 +972,7 @@ static int grid_in_pku(life_grid_in *in, life_grid *shape, life_meta *meta, ls_e
     in->head = PKU_HEADER;
     in->row_bytes = m;
     life_grid_shape(shape, 3, (uint32_t)m, (uint32_t)m, (uint32_t)m);
-    meta->generation = load_le(head + 8, 8);
+    meta->generation = ls_load_le(head + 8, 8);
     return 0;
 }
 
@@ -1169,10 +981,10 @@ static int grid_in_pku(life_grid_in *in, life_grid *shape, life_meta *meta, ls_e
  * a pass of one thread over all of it, as reading it whole was. */
 static int native2_verify(life_grid_in *in, uint64_t cell_bytes, uint64_t cells, ls_error *err)
 {
-    size_t chunk = ROW_CHUNK_BYTES;
+    size_t chunk = LS_PASS_CHUNK_BYTES;
     uint8_t *buf = malloc(chunk);
     if (!buf)
-        return ls_fail(err, "out of memory for %u MiB of read buffers", ROW_CHUNK_BYTES >> 20);
+        return ls_fail(err, "out of memory for %u MiB of read buffers", LS_PASS_CHUNK_BYTES >> 20);
     uint64_t hash = LS_FNV_INIT, end = in->head + cell_bytes, last = 0;
     int rc = 0;
     for (uint64_t at = 0; at < end && rc == 0; at += chunk) {
@@ -1186,7 +998,7 @@ static int native2_verify(life_grid_in *in, uint64_t cell_bytes, uint64_t cells,
     }
     free(buf);
     uint8_t padding = cells % 8 ? (uint8_t)(0xffu << (cells % 8)) : 0;
-    if (rc == 0 && (hash != load_le(in->trailer, 8) || (last & padding)))
+    if (rc == 0 && (hash != ls_load_le(in->trailer, 8) || (last & padding)))
         return ls_fail_usage(err, "%s: " NATIVE_DAMAGED, in->name);
     return rc;
 }
@@ -1269,58 +1081,22 @@ int life_grid_in_planes(const life_grid_in *in, uint32_t first, uint32_t n, uint
     life_grid rows; /* n units of rows_a_plane rows: as many rows as a 3D view holds */
     life_grid_shape(&rows, 3, in->nx, (uint32_t)in->rows_a_plane, n);
     rows.words = words;
-    row_pass p = {.fd = in->fd, .head = in->head, .first_row = first * in->rows_a_plane, .nx = in->nx,
-                  .row_bytes = in->row_bytes, .rows = (int64_t)(n * in->rows_a_plane), .dst = &rows,
-                  .short_row = -1, .first_bad = UINT64_MAX};
-    row_chunk_fn chunk = in->fmt == &life_pku_format ? pku_read_chunk
-                         : in->version == 2          ? native2_read_chunk
-                                                     : native_read_chunk;
-    if (rows_parallel(&p, chunk) != 0)
-        return ls_fail(err, "out of memory for %u MiB of read buffers", ROW_CHUNK_BYTES >> 20);
+    rows_io io = {.dst = &rows, .nx = in->nx};
+    ls_file_pass p = {.fd = in->fd, .head = in->head, .first = first * in->rows_a_plane,
+                      .record_bytes = in->row_bytes, .records = (int64_t)(n * in->rows_a_plane), .arg = &io};
+    ls_pass_chunk chunk = in->fmt == &life_pku_format ? pku_read_chunk
+                          : in->version == 2          ? native2_read_chunk
+                                                      : native_read_chunk;
+    if (ls_pass_run(&p, chunk) != 0)
+        return ls_fail(err, "out of memory for %u MiB of read buffers", LS_PASS_CHUNK_BYTES >> 20);
     return rows_read_result(&p, in->name, in->fmt == &life_pku_format ? PKU_BAD : NATIVE_BAD,
                             (int64_t)in->grid_rows, err);
-}
-
-/* XXH3 of every byte of the file: each chunk's in parallel, seeded with
- * its index, then of those hashes in order. */
-static int whole_file_hash(const life_grid_in *in, uint64_t *out, ls_error *err)
-{
-    uint64_t chunk = ROW_CHUNK_BYTES, chunks = (in->file_bytes + chunk - 1) / chunk;
-    uint64_t *hashes = calloc(chunks + 1, sizeof *hashes);
-    int io_errno = 0, nomem = !hashes;
-#pragma omp parallel if (hashes)
-    {
-        uint8_t *buf = hashes ? malloc(chunk) : NULL;
-        if (!buf && hashes) {
-#pragma omp atomic write
-            nomem = 1;
-        }
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t c = 0; c < (int64_t)chunks; c++) {
-            uint64_t at = (uint64_t)c * chunk, n = in->file_bytes - at < chunk ? in->file_bytes - at : chunk;
-            if (!buf)
-                continue;
-            if (in_read(in, buf, n, at) == 0) {
-                hashes[c] = ls_hash64(buf, n, (uint64_t)c);
-            } else {
-#pragma omp atomic write
-                io_errno = errno ? errno : EIO;
-            }
-        }
-        free(buf);
-    }
-    if (!nomem && !io_errno)
-        *out = ls_hash64(hashes, chunks * sizeof *hashes, in->file_bytes);
-    free(hashes);
-    if (nomem)
-        return ls_fail(err, "out of memory for %u MiB of read buffers", ROW_CHUNK_BYTES >> 20);
-    return io_errno ? ls_fail(err, "%s: %s", in->name, strerror(io_errno)) : 0;
 }
 
 int life_grid_in_fingerprint(const life_grid_in *in, int whole, uint64_t *out, ls_error *err)
 {
     if (in->fmt == &life_pku_format && whole)
-        return whole_file_hash(in, out, err);
+        return ls_file_hash(in->fd, in->file_bytes, in->name, out, err);
     uint8_t ends[NATIVE_HEADER + NATIVE_TRAILER];
     memcpy(ends, in->header, in->header_len);
     memcpy(ends + in->header_len, in->trailer, sizeof in->trailer);
@@ -1332,7 +1108,7 @@ int life_grid_in_digest(const life_grid_in *in, uint64_t *digest)
 {
     if (in->version != 3)
         return 0;
-    *digest = load_le(in->trailer, 8);
+    *digest = ls_load_le(in->trailer, 8);
     return 1;
 }
 
@@ -1445,62 +1221,26 @@ int life_out_pieces_open(life_out *out, const char *path, life_format fmt, const
 
 /* The cells of `rows` (rows of p->nx cells), the grid's rows from
  * first_row on, at their offsets; beside runs meanwhile. */
-static int pieces_write(const life_pieces *p, const life_grid *rows, uint64_t first_row, const life_beside *beside,
+static int pieces_write(const life_pieces *p, const life_grid *rows, uint64_t first_row, const ls_beside *beside,
                         ls_error *err)
 {
     int pku = p->fmt == &life_pku_format;
     if (pku)
         unpack_table_init();
-    row_pass pass = {.fd = p->fd, .map = p->map, .head = p->head, .first_row = first_row, .nx = p->nx,
-                     .row_bytes = p->row_bytes, .rows = (int64_t)rows->ny * rows->nz, .src = rows, .beside = beside};
-    if (rows_parallel(&pass, pku ? pku_write_chunk : native_write_chunk) != 0)
-        return ls_fail(err, "out of memory for %u MiB of write buffers", ROW_CHUNK_BYTES >> 20);
+    rows_io io = {.src = rows, .nx = p->nx};
+    ls_file_pass pass = {.fd = p->fd, .map = p->map, .head = p->head, .first = first_row, .record_bytes = p->row_bytes,
+                         .records = (int64_t)rows->ny * rows->nz, .beside = beside, .arg = &io};
+    if (ls_pass_run(&pass, pku ? pku_write_chunk : native_write_chunk) != 0)
+        return ls_fail(err, "out of memory for %u MiB of write buffers", LS_PASS_CHUNK_BYTES >> 20);
     if (pass.io_errno)
         return ls_fail(err, "%s", strerror(pass.io_errno));
     return 0;
 }
 
-/* A thread faults its share of a mapping in a piece of this at a time:
- * MADV_POPULATE_WRITE holds the process's memory map lock while it runs,
- * and a driver that maps memory meanwhile (the devices' open) waits for
- * it; a call a piece lets it in between pieces (on a tmpfs a call over
- * the whole file kept another thread's mmap() waiting ten times longer:
- * docs/perf/2026-11-28-cpu-output-ahead.log). */
-#define FAULT_PIECE_BYTES (4u << 20)
-
-/* n bytes of a shared writable mapping (whole pages but the last) faulted
- * in for writing. */
-static void fault_in_piece(uint8_t *at, uint64_t n, uint64_t page)
-{
-#ifdef MADV_POPULATE_WRITE
-    /* Linux 5.14: the pages made writable without a fault each. */
-    if (madvise(at, n, MADV_POPULATE_WRITE) == 0)
-        return;
-#endif
-    volatile uint8_t *cell = at;
-    for (uint64_t i = 0; i < n; i += page)
-        cell[i] = cell[i]; /* a write fault, the byte kept (the header may be there) */
-}
-
-/* The first `bytes` of a shared writable mapping faulted in for writing
- * on `threads` threads of a team of the calling thread, each a contiguous
- * share of it (the fast order: ROW_MAP_CHUNK_MAX). */
-static void fault_in(uint8_t *map, uint64_t bytes, int threads)
-{
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t share = (bytes / (uint64_t)threads + page - 1) / page * page;
-#pragma omp parallel for schedule(static, 1) num_threads(threads)
-    for (int t = 0; t < threads; t++) {
-        uint64_t from = (uint64_t)t * share, to = from + share < bytes ? from + share : bytes;
-        for (uint64_t at = from; at < to; at += FAULT_PIECE_BYTES)
-            fault_in_piece(map + at, to - at < FAULT_PIECE_BYTES ? to - at : FAULT_PIECE_BYTES, page);
-    }
-}
-
 void life_pieces_prefault(const life_pieces *p)
 {
     if (p->map && !p->faulted_in)
-        fault_in(p->map, pieces_file_bytes(p), team_threads());
+        ls_map_fault_in(p->map, pieces_file_bytes(p), ls_team_threads());
 }
 
 int life_pieces_write_rows(const life_pieces *p, const life_grid *rows, uint64_t first_row, ls_error *err)
@@ -1518,59 +1258,28 @@ int life_pieces_finish(const life_pieces *p, uint64_t digest, ls_error *err)
     int e = 0;
     if (p->map)
         memcpy(p->map + at, trailer, sizeof trailer);
-    else if (file_transfer(p->fd, 1, trailer, sizeof trailer, at, &e) != sizeof trailer)
+    else if (ls_file_transfer(p->fd, 1, trailer, sizeof trailer, at, &e) != sizeof trailer)
         return ls_fail(err, "%s", strerror(e ? e : ENOSPC));
     return 0;
 }
 
 /* ---- a grid file made ready while the devices open ---------------------------- */
 
-/* LOCKSTEP_DEBUG_OUT_AHEAD=0 leaves --out's file to the write after the
- * run, for the benchmarks' A/B in one build. */
-static int out_ahead_wanted(void)
-{
-    const char *v = getenv("LOCKSTEP_DEBUG_OUT_AHEAD");
-    return !v || strcmp(v, "0") != 0;
-}
-
-/* Whether a file of `bytes` may be faulted in before the run: its pages
- * are dirty and held until the run writes them, so an eighth of the
- * memory at most (the kernel starts writing dirty pages back at a tenth,
- * by default). */
-static int fits_ahead(uint64_t bytes)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 && bytes <= (uint64_t)pages * (uint64_t)page / 8;
-}
-
 int life_out_prepare(life_out *out, const char *path, life_format fmt, const life_grid *shape, ls_error *err)
 {
     memset(out, 0, sizeof *out);
     out->file.std_fd = -1;
     ls_error ignored;
-    if (!out_ahead_wanted() || life_format_resolve(path, fmt, &fmt, &ignored) || !life_format_is_grid(fmt) ||
+    if (life_format_resolve(path, fmt, &fmt, &ignored) || !life_format_is_grid(fmt) ||
         life_format_check_shape(fmt, shape->dims, shape->nx, shape->ny, shape->nz, 1, &ignored))
         return 0; /* the write after the run says what is wrong */
     life_pieces p;
     life_meta no_meta; /* the header is written when the file is taken; its size is the format's */
     memset(&no_meta, 0, sizeof no_meta);
     life_pieces_layout(&p, fmt, shape, &no_meta);
-    uint64_t bytes = pieces_file_bytes(&p);
-    if (!fits_ahead(bytes))
-        return 0;
-    if (ls_atomic_open(&out->file, path, err) != 0)
-        return -1;
-    void *map = NULL;
-    int rc = ls_atomic_map(&out->file, bytes, &map, err);
-    if (rc != 0) {
-        ls_atomic_abort(&out->file); /* a target written through, or not mapped: the write after the run's */
-        return rc < 0 ? -1 : 0;
-    }
-    /* A core is left to the devices' open, a driver's work on one thread. */
-    int threads = team_threads();
-    fault_in(map, bytes, threads > 1 ? threads - 1 : 1);
-    out->ready = bytes;
-    return 0;
+    int rc = ls_atomic_ready(&out->file, path, pieces_file_bytes(&p), err);
+    out->ready = rc == 0 ? pieces_file_bytes(&p) : 0; /* 1: the write after the run's */
+    return rc < 0 ? -1 : 0;
 }
 
 /* ---- a whole grid written ---------------------------------------------------- */
@@ -1582,7 +1291,7 @@ int life_out_prepare(life_out *out, const char *path, life_format fmt, const lif
  * written through (a pipe, a terminal), and nothing was written; -1 with
  * err set and nothing left. */
 static int write_pieces(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
-                        const life_beside *beside, ls_error *err)
+                        const ls_beside *beside, ls_error *err)
 {
     life_pieces p;
     char *tmp;
@@ -1596,27 +1305,14 @@ static int write_pieces(life_out *out, const char *path, life_format fmt, const 
     if (rc == 0 && p.trailer)
         rc = life_pieces_finish(&p, life_grid_digest(g), err);
     if (rc != 0) {
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        ls_fail(err, "cannot write %s: %s", path, why);
+        ls_fail_in(err, "cannot write %s", path);
         life_out_abort(out);
     }
     return rc;
 }
 
-/* g in format fmt through the stream a->f; beside has run when this
- * returns 0. */
-static int write_stream(ls_atomic_file *a, life_format fmt, const life_grid *g, const life_meta *meta,
-                        const life_beside *beside, ls_error *err)
-{
-    if (fmt == &life_pku_format)
-        return pku_write_stream(a->f, g, meta, beside, err);
-    run_beside(beside);
-    return fmt->write(a->f, g, meta, err);
-}
-
 int life_out_write(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
-                   const life_beside *beside, ls_error *err)
+                   const ls_beside *beside, ls_error *err)
 {
     int rc = life_format_resolve(path, fmt, &fmt, err);
     if (rc == 0 && !fmt->write)
@@ -1634,13 +1330,12 @@ int life_out_write(life_out *out, const char *path, life_format fmt, const life_
     life_out_abort(out);
     if (ls_atomic_open(&out->file, path, err) != 0)
         return -1;
-    /* A writer's messages do not name the file. */
-    rc = write_stream(&out->file, fmt, g, meta, beside, err);
-    if (rc != 0 && !err->usage) {
-        char why[sizeof err->msg];
-        memcpy(why, err->msg, sizeof why);
-        ls_fail(err, "cannot write %s: %s", path, why);
-    }
+    /* Through the stream, beside first. A writer's messages do not name
+     * the file. */
+    ls_beside_run(beside);
+    rc = fmt->write(out->file.f, g, meta, err);
+    if (rc != 0 && !err->usage)
+        ls_fail_in(err, "cannot write %s", path);
     if (rc != 0) {
         ls_atomic_abort(&out->file);
         return -1;

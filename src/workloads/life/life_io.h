@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "file_pass.h"
 #include "life_format.h"
 #include "life_png.h"
 #include "output.h"
@@ -77,14 +78,10 @@ int life_read_file(const char *path, life_format fmt, const life_pattern_want *w
  * is reported whole; life_out_abort removes it. Both do nothing to an out
  * never written, or already committed. A PKU or native file is written by
  * threads into a mapping of the temporary file (ls_atomic_map) where the
- * target takes one, else through pwrite(). Meanwhile one of the threads
- * runs beside->fn(beside->arg) (or it runs first, for a writer of one
+ * target takes one, else through pwrite() (file_pass.h). Meanwhile one
+ * of the threads runs `beside` (or it runs first, for a writer of one
  * thread): the run's digest, a single thread's work that the writing
  * would otherwise wait for. It has run when life_out_write returns 0. */
-typedef struct life_beside {
-    void (*fn)(void *arg);
-    void *arg;
-} life_beside;
 
 typedef struct life_out {
     ls_atomic_file file;
@@ -95,20 +92,16 @@ typedef struct life_out {
 /* A write of path begun ahead, while the devices open (life_out_write
  * and life_out_pieces_open, given this out, take it, or remove it and
  * make their own; the out they are given is zeroed otherwise): the
- * temporary file of a PKU or native grid of this shape, its blocks
- * reserved, mapped and its pages faulted in by the calling thread's
- * OpenMP team less a thread (a core left to the driver's open), so that
- * the write after the run only fills them. Nothing is made ready
- * (out->ready 0, and 0 returned) where the write would not map the file
- * (a pipe, a FIFO, a terminal, a file system that reserves no blocks or
- * maps no files), for a file larger than an eighth of the memory (its
- * pages would stay dirty and held through the run), or with
- * LOCKSTEP_DEBUG_OUT_AHEAD=0. -1 with err set when the file cannot be
- * written (no space for it, over quota), the message the write would
- * give; nothing is left. life_out_abort removes what was made ready. */
+ * temporary file of a PKU or native grid of this shape made ready
+ * (ls_atomic_ready, file_pass.h: reserved, mapped and faulted in), so
+ * that the write after the run only fills it. 0 (out->ready 0 where
+ * nothing was made ready: a pipe, a file larger than an eighth of the
+ * memory ...), or -1 with err set when the file cannot be written (no
+ * space for it), the message the write would give; nothing is left.
+ * life_out_abort removes what was made ready. */
 int life_out_prepare(life_out *out, const char *path, life_format fmt, const life_grid *shape, ls_error *err);
 int life_out_write(life_out *out, const char *path, life_format fmt, const life_grid *g, const life_meta *meta,
-                   const life_beside *beside, ls_error *err);
+                   const ls_beside *beside, ls_error *err);
 int life_out_commit(life_out *out, ls_error *err);
 void life_out_abort(life_out *out);
 
@@ -186,7 +179,7 @@ int life_out_pieces_open(life_out *out, const char *path, life_format fmt, const
 /* Where p is a mapping (life_out_pieces_open's `map`), its pages faulted
  * in before pieces of the grid are written into it a few rows at a time:
  * each thread a share of the file in one piece, the fast order
- * (ROW_MAP_CHUNK_MAX in life_io.c). Nothing otherwise, nor where the file
+ * (ls_map_fault_in). Nothing otherwise, nor where the file
  * was made ready ahead (life_out_prepare faulted it in). */
 void life_pieces_prefault(const life_pieces *p);
 /* The cells of `rows` (rows of p->nx cells), rows first_row .. of the

@@ -66,20 +66,24 @@ typedef struct mc_reader {
     size_t count, cap;
 } mc_reader;
 
+/* b grown to hold box m too. */
+static void box_add(mc_box *b, mc_box m)
+{
+    if (box_empty(b))
+        *b = m;
+    b->x0 = m.x0 < b->x0 ? m.x0 : b->x0;
+    b->y0 = m.y0 < b->y0 ? m.y0 : b->y0;
+    b->x1 = m.x1 > b->x1 ? m.x1 : b->x1;
+    b->y1 = m.y1 > b->y1 ? m.y1 : b->y1;
+}
+
 /* The box of the cells in bits (8 a row). */
 static mc_box bits_box(uint64_t bits)
 {
     mc_box b = {1, 1, 0, 0};
     for (unsigned i = 0; i < 64; i++)
-        if (bits >> i & 1u) {
-            uint64_t x = i % 8, y = i / 8;
-            if (box_empty(&b))
-                b = (mc_box){x, y, x, y};
-            b.x0 = x < b.x0 ? x : b.x0;
-            b.x1 = x > b.x1 ? x : b.x1;
-            b.y0 = y < b.y0 ? y : b.y0;
-            b.y1 = y > b.y1 ? y : b.y1;
-        }
+        if (bits >> i & 1u)
+            box_add(&b, (mc_box){i % 8, i / 8, i % 8, i / 8});
     return b;
 }
 
@@ -90,16 +94,9 @@ static mc_box kids_box(const mc_reader *r, const mc_node *n)
     uint64_t half = 1ull << (n->level - 1);
     for (unsigned q = 0; q < 4; q++) {
         const mc_box *k = &r->nodes[n->u.kids[q]].box;
-        if (box_empty(k))
-            continue;
         uint64_t dx = (q & 1u) * half, dy = (q >> 1) * half;
-        mc_box m = {k->x0 + dx, k->y0 + dy, k->x1 + dx, k->y1 + dy};
-        if (box_empty(&b))
-            b = m;
-        b.x0 = m.x0 < b.x0 ? m.x0 : b.x0;
-        b.y0 = m.y0 < b.y0 ? m.y0 : b.y0;
-        b.x1 = m.x1 > b.x1 ? m.x1 : b.x1;
-        b.y1 = m.y1 > b.y1 ? m.y1 : b.y1;
+        if (!box_empty(k))
+            box_add(&b, (mc_box){k->x0 + dx, k->y0 + dy, k->x1 + dx, k->y1 + dy});
     }
     return b;
 }

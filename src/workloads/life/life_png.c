@@ -16,29 +16,6 @@
 #include "life_png.h"
 #include "png_out.h"
 
-/* libpng reports errors through a callback that must not return: it
- * keeps the message and jumps back to the setjmp in the caller. A write
- * that failed keeps its errno, the reason ("No space left on device"),
- * which libpng's own message ("Write Error") does not give. */
-typedef struct png_failure {
-    char msg[200];
-    const ls_png_out *out; /* a write's errno where one failed (png_out.h); NULL when reading */
-} png_failure;
-
-static void on_png_error(png_structp png, png_const_charp msg)
-{
-    png_failure *f = png_get_error_ptr(png);
-    int e = f->out ? f->out->write_errno : 0;
-    snprintf(f->msg, sizeof f->msg, "%s", e ? strerror(e) : msg);
-    png_longjmp(png, 1);
-}
-
-static void on_png_warning(png_structp png, png_const_charp msg)
-{
-    (void)png;
-    (void)msg; /* warnings (unknown chunks, gamma) do not concern cells */
-}
-
 /* One 1-bit row: bit 7 of byte 0 is the leftmost pixel, 0 is black. */
 static void png_row(const life_grid *g, uint32_t y, uint32_t scale, uint32_t width, png_bytep row)
 {
@@ -95,8 +72,8 @@ int life_write_png(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
     _Static_assert(LIFE_PNG_MAX_SIDE == PNG_UINT_31_MAX, "PNG's limit on a side");
     uint32_t width = g->nx * scale, height = g->ny * scale; /* below 2^31: checked */
     ls_png_out out = {f, 0};
-    png_failure failure = {"", &out};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, on_png_error, on_png_warning);
+    ls_png_failure failure = {"", &out};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &failure, ls_png_on_error, ls_png_on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     png_bytep volatile row = malloc(((size_t)width + 7) / 8);
     if (!png || !info || !row) {
@@ -230,9 +207,9 @@ static void png_free_memory(png_structp png, png_voidp p)
 }
 
 /* A libpng reader whose errors land in failure, its allocations bounded. */
-static png_structp png_reader(png_failure *failure)
+static png_structp png_reader(ls_png_failure *failure)
 {
-    return png_create_read_struct_2(PNG_LIBPNG_VER_STRING, failure, on_png_error, on_png_warning, NULL,
+    return png_create_read_struct_2(PNG_LIBPNG_VER_STRING, failure, ls_png_on_error, ls_png_on_warning, NULL,
                                     png_bounded_malloc, png_free_memory);
 }
 
@@ -277,7 +254,7 @@ static int png_text_after_data(FILE *f, const char *name, off_t start, ls_error 
  * checked after the image (png_read_cells). 0, or -1 with err set. */
 static int png_read_all_text(FILE *f, const char *name, off_t start, png_said *said, life_pattern *p, ls_error *err)
 {
-    png_failure failure = {"", NULL};
+    ls_png_failure failure = {"", NULL};
     png_structp png = png_reader(&failure);
     png_infop info = png ? png_create_info_struct(png) : NULL, after = png ? png_create_info_struct(png) : NULL;
     if (!png || !info || !after) {
@@ -333,7 +310,7 @@ static void png_cells(png_structp png, uint32_t scale, png_bytep row, life_patte
 static int png_read_cells(FILE *f, const char *name, const life_pattern_want *want, png_said *said, life_pattern *p,
                           ls_error *err)
 {
-    png_failure failure = {"", NULL};
+    ls_png_failure failure = {"", NULL};
     png_structp png = png_reader(&failure);
     png_infop info = png ? png_create_info_struct(png) : NULL, after = png ? png_create_info_struct(png) : NULL;
     png_bytep volatile row = NULL;

@@ -375,26 +375,31 @@ int life_write_rle(FILE *f, const life_grid *g, const life_meta *meta, ls_error 
 
 /* ---- plaintext (.cells) ------------------------------------------------- */
 
-/* Measures the pattern: rows that are not '!' comments, longest row. */
-static int cells_measure(const char *text, const char *name, uint64_t *w, uint64_t *h, ls_error *err)
+/* Walks the pattern's rows, the lines that are not '!' comments: their
+ * count (*h) and the longest (*w), every character checked; and, once p
+ * has its cells, paints them. */
+static int cells_rows(const char *text, const char *name, life_pattern *p, uint64_t *w, uint64_t *h, ls_error *err)
 {
     unsigned line = 1;
     *w = 0;
     *h = 0;
-    for (const char *p = text; *p; line++) {
-        const char *eol = strchr(p, '\n');
-        size_t raw = eol ? (size_t)(eol - p) : strlen(p), len = raw;
-        if (len && p[len - 1] == '\r')
+    for (const char *q = text; *q; line++) {
+        const char *eol = strchr(q, '\n');
+        size_t raw = eol ? (size_t)(eol - q) : strlen(q), len = raw;
+        if (len && q[len - 1] == '\r')
             len--;
-        if (*p != '!') {
-            for (size_t i = 0; i < len; i++)
-                if (!strchr(".Oo*", p[i]))
-                    return ls_fail_usage(err, "%s:%u: unexpected '%c' (a .cells row has '.' for dead, 'O' for alive)",
-                                         name, line, p[i]);
+        for (size_t x = 0; *q != '!' && x < len; x++) {
+            if (!strchr(".Oo*", q[x]))
+                return ls_fail_usage(err, "%s:%u: unexpected '%c' (a .cells row has '.' for dead, 'O' for alive)",
+                                     name, line, q[x]);
+            if (p->cells)
+                p->cells[*h * p->width + x] = q[x] != '.';
+        }
+        if (*q != '!') {
             *w = len > *w ? len : *w;
             (*h)++;
         }
-        p = eol ? eol + 1 : p + raw; /* past a final "\r" too */
+        q = eol ? eol + 1 : q + raw; /* past a final "\r" too */
     }
     return 0;
 }
@@ -408,25 +413,10 @@ int life_read_cells(FILE *f, const char *name, const life_pattern_want *want, li
     /* A row is at most LIFE_MAX_SIZE cells, and a '\r' before its '\n'. */
     if (life_read_text(f, name, LIFE_MAX_SIZE + 1, &text, &len, err))
         return -1;
-    if (cells_measure(text, name, &w, &h, err) || life_pattern_alloc(p, name, w, h, want, err)) {
-        free(text);
-        return -1;
-    }
-    uint32_t y = 0;
-    for (const char *q = text; *q;) {
-        const char *eol = strchr(q, '\n');
-        size_t n = eol ? (size_t)(eol - q) : strlen(q), cells = n;
-        if (cells && q[cells - 1] == '\r')
-            cells--;
-        if (*q != '!') {
-            for (size_t x = 0; x < cells; x++)
-                p->cells[(size_t)y * p->width + x] = q[x] != '.';
-            y++;
-        }
-        q = eol ? eol + 1 : q + n;
-    }
+    int rc = cells_rows(text, name, p, &w, &h, err) || life_pattern_alloc(p, name, w, h, want, err) ||
+             cells_rows(text, name, p, &w, &h, err);
     free(text);
-    return 0;
+    return rc ? -1 : 0;
 }
 
 int life_write_cells(FILE *f, const life_grid *g, const life_meta *meta, ls_error *err)

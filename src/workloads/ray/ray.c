@@ -80,11 +80,7 @@ static int ray_params_options(void *pp, ls_opt *out, int max)
          "exact: the same bytes on every device; fast: fast math, within 40 dB PSNR of exact from 10 spp, 30 dB at 1",
          NULL, NULL},
     };
-    int n = (int)(sizeof opts / sizeof opts[0]);
-    if (n > max)
-        n = max;
-    memcpy(out, opts, (size_t)n * sizeof *out);
-    return n;
+    return ls_opts_copy(out, max, opts, (int)(sizeof opts / sizeof opts[0]));
 }
 
 static int ray_run_options(void *pp, ls_opt *out, int max)
@@ -95,9 +91,7 @@ static int ray_run_options(void *pp, ls_opt *out, int max)
          "write the image: .png, or .ppm (whole or not at all); - writes PPM to standard output and the report to "
          "standard error", NULL, NULL},
     };
-    int n = max < 1 ? 0 : 1;
-    memcpy(out, opts, (size_t)n * sizeof *out);
-    return n;
+    return ls_opts_copy(out, max, opts, (int)(sizeof opts / sizeof opts[0]));
 }
 
 /* "WxH" with decimal W and H, or "N" for N x N (as life's --size); 0, or
