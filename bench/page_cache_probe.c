@@ -6,7 +6,7 @@
  * For 1, 2, 4, ... threads up to the cores this process may use, a file
  * of MIB MiB (default 1024) in DIR, removed before and after each case:
  *   - map: fallocate, a shared mapping, MADV_POPULATE_WRITE (each thread
- *     its share, in 4 MiB calls, as life_io.c's fault_in), then a memset
+ *     its share, in 4 MiB calls, as file_pass.c's ls_map_fault_in), then a memset
  *     of each share (what the write after the run does into pages that
  *     are in already): "reserve", "fault in", "fill";
  *   - pwrite: fallocate, then each thread pwrite()s 4 MiB chunks of one
