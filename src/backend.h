@@ -5,12 +5,13 @@
  * platform), and then it says why instead of failing. The host program
  * never calls a backend API directly: it goes through ls_backend.
  *
- * Backends know no workload. A GPU backend (CUDA, OpenCL) offers the
- * primitives of gpu.h, over which each workload's GPU driver is written
- * once; the OpenMP backend offers none (gpu is NULL): there each workload
- * runs its own CPU implementation on the host's threads. Adding a workload
- * therefore touches no backend, and adding a backend means filling this
- * table (and gpu.h's, for a GPU API) once. */
+ * Backends know no workload. Every backend offers the primitives of
+ * gpu.h, over which each workload's device driver is written once: a GPU
+ * backend (CUDA, OpenCL) with the programs of src/kernels, the OpenMP
+ * backend with host memory and the workloads' own CPU implementations as
+ * its kernels (host_kernel.h), run on the host's threads. Adding a
+ * workload therefore touches no backend, and adding a backend means
+ * filling this table and gpu.h's once. */
 #ifndef LOCKSTEP_BACKEND_H
 #define LOCKSTEP_BACKEND_H
 
@@ -117,8 +118,12 @@ typedef struct ls_backend {
     /* Opens device `index` (as numbered by list_devices). */
     ls_ctx *(*open)(int index, ls_error *err);
     void (*close)(ls_ctx *ctx);
-    /* The GPU primitives; NULL for the host CPU (OpenMP). */
+    /* The device primitives (gpu.h). */
     const ls_gpu *gpu;
+    /* 1 where its devices are the host's CPU, reached through no driver
+     * (OpenMP): naming one of them leaves a GPU API's driver free to be
+     * narrowed (narrow, below). */
+    int host_only;
     /* Device `index`'s free memory now, where the API tells it (CUDA's
      * cudaMemGetInfo, the host's MemAvailable): 1 with *bytes set, 0 when
      * it does not. NULL: never (core OpenCL has no such query). Only

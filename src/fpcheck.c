@@ -15,6 +15,7 @@
 #include "cpu_isa.h"
 #include "fpcheck.h"
 #include "gpu_call.h"
+#include "host_kernel.h"
 #include "workload.h"
 
 #define FP_INPUTS 256u
@@ -72,8 +73,31 @@ static void fp_probe_cpu(const float *in, float *out)
         fp_probe(in[3 * i], in[3 * i + 1], in[3 * i + 2], out + FP_PROBE_OUTPUTS * i);
 }
 
-static int fp_probe_gpu(ls_device *s, const float *in, float *out, ls_error *err)
+/* The probe kernel's C copy for the host device (host_kernel.h): the
+ * same arguments as fp_probe_kernel, all of the inputs in one call. */
+static int fp_probe_host(const ls_host_call *c, ls_error *err)
 {
+    uint32_t n;
+    void *in, *out;
+    if (ls_host_u32(c, 0, &n, err) != 0)
+        return -1;
+    if (n != FP_INPUTS)
+        return ls_fail(err, "host kernel %s: %u inputs, it probes %u", c->kernel, n, FP_INPUTS);
+    if (ls_host_buf(c, 1, 3 * FP_INPUTS * sizeof(float), &in, err) != 0 ||
+        ls_host_buf(c, 2, FP_PROBE_OUTPUTS * FP_INPUTS * sizeof(float), &out, err) != 0)
+        return -1;
+    fp_probe_cpu(in, out);
+    return 0;
+}
+
+static const ls_host_kernel fp_host_kernels[] = {{"fp_probe_kernel", fp_probe_host, 3}, {NULL, NULL, 0}};
+static const ls_host_program fp_host_program = {"fpcheck", fp_host_kernels};
+
+/* The probe on any device: its kernel, or on the host its C copy. */
+static int fp_probe_device(ls_device *s, const float *in, float *out, ls_error *err)
+{
+    if (ls_host_program_add(&fp_host_program, err) != 0)
+        return -1;
     ls_kernel *k;
     ls_buf *d_in = NULL, *d_out = NULL;
     const size_t in_bytes = 3 * FP_INPUTS * sizeof(float), out_bytes = FP_PROBE_OUTPUTS * FP_INPUTS * sizeof(float);
@@ -106,12 +130,8 @@ static int fp_device(ls_device *s, char *detail, size_t len, ls_error *err)
     float in[3 * FP_INPUTS], got[FP_PROBE_OUTPUTS * FP_INPUTS], want[FP_PROBE_OUTPUTS * FP_INPUTS];
     fp_inputs(in);
     fp_expected(in, want);
-    if (s->backend->gpu) {
-        if (fp_probe_gpu(s, in, got, err) != 0)
-            return -1;
-    } else {
-        fp_probe_cpu(in, got);
-    }
+    if (fp_probe_device(s, in, got, err) != 0)
+        return -1;
     unsigned bad = 0, first = 0;
     for (unsigned i = 0; i < FP_PROBE_OUTPUTS * FP_INPUTS; i++)
         if (memcmp(&got[i], &want[i], sizeof got[i]) != 0 && bad++ == 0)

@@ -1,8 +1,9 @@
-/* gpu.h - what a GPU backend offers the workloads: mechanisms, not
+/* gpu.h - what a device's backend offers the workloads: mechanisms, not
  * workloads (in the manner of OCCA's device primitives).
  *
- * Each workload's GPU driver (src/workloads/NAME/NAME_gpu.c) is written
- * once over this table and runs on CUDA and OpenCL alike: it sizes the
+ * Each workload's device driver (src/workloads/NAME/NAME_gpu.c) is written
+ * once over this table and runs on CUDA, OpenCL and the host CPU (OpenMP,
+ * whose kernels are the workloads' own C: host_kernel.h) alike: it sizes the
  * launch from ls_gpu_info and the occupancy query, allocates zeroed
  * buffers, launches kernels by name on one of two queues, times them with
  * the timer, and reads the results back. Kernels come from programs: one
@@ -140,6 +141,8 @@ typedef struct ls_gpu {
      * against the wall clock: a backend passes on what its device says. */
     int (*timer_start)(ls_ctx *ctx, ls_error *err);
     int (*timer_stop)(ls_ctx *ctx, double *seconds, ls_error *err);
+    /* Both NULL where the device runs its work when it is queued (the host
+     * CPU): its time is the wall clock, which gpu_timer.h reads itself. */
 
     /* Optional (NULL where the API has none: OpenCL, whose callers stage
      * through the host with read and write): copies `bytes` from src at
@@ -171,10 +174,17 @@ typedef struct ls_gpu {
     int (*share)(ls_ctx *ctx, ls_buf *buf, unsigned char *handle, ls_error *err);
     int (*open_shared)(ls_ctx *ctx, const unsigned char *handle, ls_buf **out, ls_error *err);
     void (*close_shared)(ls_ctx *ctx, ls_buf *buf);
+
+    /* 1 where `kernel` finds the workloads' host programs (host_kernel.h:
+     * their CPU implementations as C functions, which the host CPU runs),
+     * not the programs of src/kernels: the device then lacks
+     * LS_CAP_KERNELS and keeps the float rule as the C is compiled. */
+    int runs_host_programs;
 } ls_gpu;
 
-/* The caps that a backend's method table gives (gpu.h; NULL: the host's
- * CPU, which runs no kernels): KERNELS with a table, COPY with its copy,
+/* The caps that a backend's method table gives (gpu.h; NULL, or one that
+ * runs host programs: the host's CPU, which runs the workloads' own C and
+ * no program of src/kernels): KERNELS with a table, COPY with its copy,
  * SHARE with share, open_shared and close_shared, DEFINES with
  * kernel_with; every other cap cleared, for the backend to grant from
  * what the device reports. The one place where a method's presence is

@@ -55,8 +55,6 @@ void ls_gpu_info_of(const ls_device *d, ls_gpu_info *out)
 
 ls_shape ls_device_shape(const ls_device *d)
 {
-    if (!d->backend->gpu)
-        return LS_SHAPE_NONE;
     ls_gpu_info info;
     ls_gpu_info_of(d, &info);
     return info.shape;
@@ -76,7 +74,7 @@ int ls_gpu_alloc(const ls_device *d, size_t bytes, const char *what, ls_buf **ou
 {
     *out = NULL;
     if (!gpu_of(d))
-        return ls_fail(err, "%s is no GPU device: it has no device memory for %s", d->label, what);
+        return ls_fail(err, "%s has no device primitives: no memory for %s", d->label, what);
     if (gpu_of(d)->alloc(d->ctx, bytes, what, out, err) != 0)
         return -1;
     label_buf(*out, d, bytes, what);
@@ -180,10 +178,11 @@ int ls_gpu_copy(ls_buf *dst, size_t dst_offset, ls_buf *src, size_t src_offset, 
 }
 
 /* LOCKSTEP_DEBUG_STALL=build:HOW (progress.h): the first program build
- * of the process stalls here, above every backend. */
+ * of the process stalls here, above every backend; the host, whose
+ * kernels are C compiled with it (no LS_CAP_KERNELS), builds nothing. */
 int ls_gpu_kernel(const ls_device *d, const char *program, const char *name, ls_kernel **out, ls_error *err)
 {
-    if (ls_debug_stall("build", err) != 0)
+    if (ls_device_supports(d, LS_CAP_KERNELS, NULL, 0) && ls_debug_stall("build", err) != 0)
         return -1;
     return gpu_of(d)->kernel(d->ctx, program, name, out, err);
 }
@@ -249,7 +248,7 @@ int ls_device_supports(const ls_device *d, ls_cap cap, char *why, size_t len)
 void ls_caps_from_methods(const ls_gpu *methods, const char *backend, ls_device_caps *c)
 {
     memset(c, 0, sizeof *c);
-    if (!methods) {
+    if (!methods || methods->runs_host_programs) {
         /* The host CPU runs the workloads' own C, compiled to keep the
          * float rule (-ffp-contract=off, meson.build). */
         for (int cap = 0; cap < LS_CAPS; cap++)

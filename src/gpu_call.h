@@ -11,8 +11,9 @@
  * device, before any backend sees it. The backends keep only the
  * checks of their own API.
  *
- * Each call returns 0, or -1 with err set; d is a GPU device (its backend
- * has the primitives: ls_gpu_alloc refuses one that has none). The timer
+ * Each call returns 0, or -1 with err set; d is any device: the host CPU
+ * (OpenMP) offers the primitives too, with host memory and the workloads'
+ * own C as its kernels (host_kernel.h). The timer
  * primitives are wrapped by gpu_timer.h, which also checks their figures. */
 #ifndef LOCKSTEP_GPU_CALL_H
 #define LOCKSTEP_GPU_CALL_H
@@ -26,7 +27,7 @@
 /* The device's limits (gpu.h's info). */
 void ls_gpu_info_of(const ls_device *d, ls_gpu_info *out);
 /* The kernel shape an opened device runs (shape.h): its ls_gpu_info's,
- * LS_SHAPE_NONE for the reference, which runs no kernels. */
+ * LS_SHAPE_NONE for the reference, whose kernels are the workloads' own C. */
 ls_shape ls_device_shape(const ls_device *d);
 
 /* `bytes` of d's memory, zeroed; `what` names it in every message about

@@ -50,6 +50,11 @@ int ls_gpu_timer_stop(ls_device *d, uint64_t work, double *seconds, ls_error *er
  * of its own; d's timing record is left as it was. 0, or -1 with err set. */
 int ls_gpu_wait(ls_device *d, ls_error *err);
 
+/* 1 where d's time is the wall clock: its backend has no timer of its own
+ * (gpu.h: the host CPU, which runs its work as it is queued), and the
+ * calls above read the host's clock, with nothing to check or reject. */
+int ls_device_timed_by_wall(const ls_device *d);
+
 /* How many of d's timings so far were taken by the wall clock (a mark for
  * ls_set_clock). */
 uint64_t ls_gpu_timer_rejected(const ls_device *d);

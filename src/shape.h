@@ -26,7 +26,7 @@
 
 /* The numbers are the kernels' too (dialect.h's LS_SHAPE_* ): keep them. */
 typedef enum ls_shape {
-    LS_SHAPE_NONE = 0,     /* not a kernel device: OpenMP runs the workloads' own C */
+    LS_SHAPE_NONE = 0,     /* no program of src/kernels: the host (OpenMP), whose kernels are the workloads' C */
     LS_SHAPE_WARP = 1,     /* 32-lane register shuffles (CUDA; NVIDIA's OpenCL, inline PTX) */
     LS_SHAPE_SUBGROUP = 2, /* a GPU whose OpenCL offers shuffles in sub-groups of 32 */
     LS_SHAPE_GROUP = 3,    /* a GPU without them: exchanges through local memory between barriers */

@@ -17,6 +17,9 @@ the set (set.h, the set runner, the registry) and the backends.
   - no file calls a GPU backend's primitives (gpu.h's ls_gpu) but the
     wrappers that check their arguments once (gpu_call.c, and gpu_timer.c
     for the timer): the others reach a device's memory through them;
+  - every device, the host CPU too, offers gpu.h's primitives (issue 37):
+    no workload branches on its backend's table (backend->gpu) to run a
+    CPU path or a GPU one, and no file but the wrappers reads the table;
   - no file asks the CPU which instruction sets it has but cpu_isa.c: the
     choice of the CPU code's compiled copy is made there once;
   - no file asks whether a device can do something but through caps.h's
@@ -84,6 +87,12 @@ expect(not direct, 'only the wrappers (%s) call a backend\'s GPU primitives' % '
 wrapped = [p for p in WRAPPERS if re.search(r'\bgpu\w*\([^)]*\)\s*->\s*(%s)\b|\bgpu\s*->\s*(%s)\b' %
                                            (PRIMITIVES, PRIMITIVES), open(os.path.join(ROOT, p)).read())]
 expect(wrapped == list(WRAPPERS), 'the wrappers are found calling the primitives', str(wrapped))
+
+TABLE = r'\bbackend\s*->\s*gpu\b'
+branching = [p for p, t in sources('src/workloads') if re.search(TABLE, t)]
+expect(not branching, 'no workload branches on backend->gpu: the host CPU is a device of gpu.h too', ', '.join(branching))
+reading = [p for p, t in sources('src', 'backends') if p not in WRAPPERS and re.search(TABLE, t)]
+expect(not reading, 'only the wrappers (%s) read a backend\'s method table' % ', '.join(WRAPPERS), ', '.join(reading))
 
 asking = [p for p, t in sources('src', 'backends') if p != 'src/cpu_isa.c' and re.search(r'__builtin_cpu_(supports|is)\b|\bcpuid\b', t)]
 expect(not asking, 'only src/cpu_isa.c asks the CPU what it runs', ', '.join(asking))

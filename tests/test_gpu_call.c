@@ -375,8 +375,8 @@ int main(void)
     host_memory();
     shared_buffers(grid);
     ls_buf *none = grid;
-    REFUSED(ls_gpu_alloc(&host, 16, "host memory", &none, &err), "device memory on a CPU device",
-            WORDS("cpu:0", "no GPU device"));
+    REFUSED(ls_gpu_alloc(&host, 16, "host memory", &none, &err), "memory of a backend without the primitives",
+            WORDS("cpu:0", "no device primitives"));
     check(none == NULL, "a refused alloc leaves no buffer");
     ls_gpu_free(NULL);
     ls_gpu_free(grid);

@@ -1,9 +1,15 @@
 /* omp_backend.c - the OpenMP backend: the host CPU, all its threads.
  *
  * Always compiled and always available; it is the fallback for `auto` and
- * the reference the other backends are checked against. It offers no GPU
- * primitives: each workload runs its own CPU implementation here
- * (src/workloads/NAME/NAME_cpu.c), with as many threads as OpenMP gives. */
+ * the reference the other backends are checked against. It offers gpu.h's
+ * primitives as the host has them (issue 37), so that a workload drives
+ * every device through one interface: buffers are host memory, a write or
+ * a read is a memcpy, and a launch runs the kernel's C copy, the
+ * workload's own CPU implementation (src/workloads/NAME/NAME_cpu.c),
+ * which the workload registers as a host program (host_kernel.h) and
+ * which runs on as many threads as OpenMP gives. Its kernels are not the
+ * programs of src/kernels, so the device lacks LS_CAP_KERNELS, and its
+ * time is the wall clock (no timer methods: gpu_timer.h). */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +17,31 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "host_kernel.h"
 
-/* Nothing to hold: the CPU implementations use OpenMP's own thread pool. */
+/* A kernel is its entry in the workload's host program. */
+struct ls_kernel {
+    const ls_host_kernel *k;
+};
+
+/* More entry points than the workloads have, all programs together. */
+#define HOST_KERNELS 64
+
+/* The kernels asked for; the CPU implementations use OpenMP's own thread
+ * pool, which needs no holding. */
 struct ls_ctx {
-    int opened;
+    ls_gpu_info info; /* made at open: list_devices reads /proc */
+    ls_kernel kernels[HOST_KERNELS];
+    int nkernels;
+};
+
+extern const ls_backend ls_backend_openmp;
+
+/* Host memory, as gpu.h's buffers are device memory. */
+struct ls_buf {
+    ls_buf_head head; /* first: the wrappers' view (gpu.h) */
+    void *mem;
+    size_t bytes;
 };
 
 static uint64_t host_memory_bytes(void)
@@ -109,7 +136,7 @@ static int omp_list_devices(ls_device_info *out, int max, ls_error *why)
     snprintf(out->memory_reported_by, sizeof out->memory_reported_by, "sysconf(_SC_PHYS_PAGES)");
     out->max_alloc_bytes = out->memory_bytes; /* one malloc may take it all */
     out->kind = LS_DEVICE_REFERENCE;
-    ls_caps_from_methods(NULL, "openmp", &out->caps); /* no kernels; the float rule (caps.h) */
+    ls_caps_from_methods(ls_backend_openmp.gpu, "openmp", &out->caps); /* the workloads' C; the float rule */
     return 1;
 }
 
@@ -124,7 +151,17 @@ static ls_ctx *omp_open(int index, ls_error *err)
         ls_fail(err, "out of memory opening the openmp backend");
         return NULL;
     }
-    ctx->opened = 1;
+    ls_device_info d;
+    omp_list_devices(&d, 1, err);
+    ctx->info = (ls_gpu_info){
+        .is_gpu = 0,
+        .compute_units = (uint32_t)omp_get_max_threads(),
+        .max_group = 1, /* a launch's groups are no threads here: its C copy spreads them itself */
+        .global_bytes = d.memory_bytes,
+        .shape = LS_SHAPE_NONE, /* the workloads' own C (shape.h) */
+        .caps = d.caps,
+        .prebuilt = 1, /* compiled with the host, for it */
+    };
     return ctx;
 }
 
@@ -133,11 +170,132 @@ static void omp_close(ls_ctx *ctx)
     free(ctx);
 }
 
+/* ---- gpu.h's primitives on the host ------------------------------------- */
+
+static void host_info(ls_ctx *ctx, ls_gpu_info *out)
+{
+    *out = ctx->info;
+}
+
+/* Zeroed, and aligned to a cache line, as the CPU implementations' own
+ * arrays are (their vector loads do not split lines). */
+static int host_alloc(ls_ctx *ctx, size_t bytes, const char *what, ls_buf **out, ls_error *err)
+{
+    (void)ctx;
+    size_t rounded = (bytes + 63u) / 64u * 64u;
+    ls_buf *b = calloc(1, sizeof *b);
+    void *mem = rounded >= bytes ? aligned_alloc(64, rounded ? rounded : 64) : NULL;
+    if (!b || !mem) {
+        free(b);
+        free(mem);
+        return ls_fail(err, "out of host memory for %s (%zu bytes)", what, bytes);
+    }
+    memset(mem, 0, rounded);
+    b->mem = mem;
+    b->bytes = bytes;
+    *out = b;
+    return 0;
+}
+
+static void host_free(ls_ctx *ctx, ls_buf *buf)
+{
+    (void)ctx;
+    if (buf)
+        free(buf->mem);
+    free(buf);
+}
+
+/* The host runs a queue's work when it is queued: a write is done when
+ * it returns, and a read has nothing to wait for. */
+static int host_write(ls_ctx *ctx, int queue, ls_buf *buf, size_t offset, const void *src, size_t bytes,
+                      ls_error *err)
+{
+    (void)ctx, (void)queue, (void)err;
+    if (bytes)
+        memcpy((char *)buf->mem + offset, src, bytes);
+    return 0;
+}
+
+static int host_read(ls_ctx *ctx, ls_buf *buf, size_t offset, void *dst, size_t bytes, ls_error *err)
+{
+    (void)ctx, (void)err;
+    if (bytes)
+        memcpy(dst, (const char *)buf->mem + offset, bytes);
+    return 0;
+}
+
+/* Entry point `name` of the host program `program`, kept by the context
+ * as a GPU backend keeps the kernels it built. */
+static int host_kernel(ls_ctx *ctx, const char *program, const char *name, ls_kernel **out, ls_error *err)
+{
+    *out = NULL;
+    const ls_host_kernel *k = ls_host_kernel_find(program, name);
+    if (!k)
+        return ls_fail(err, "openmp has no kernel %s in program %s: the workload registers its host program "
+                            "(host_kernel.h) before it asks for its kernels", name, program);
+    int i = 0;
+    while (i < ctx->nkernels && ctx->kernels[i].k != k)
+        i++;
+    if (i == HOST_KERNELS)
+        return ls_fail(err, "openmp: kernel %s of program %s is one more than the %d a context keeps", name, program,
+                       HOST_KERNELS);
+    if (i == ctx->nkernels)
+        ctx->kernels[ctx->nkernels++].k = k;
+    *out = &ctx->kernels[i];
+    return 0;
+}
+
+/* One group at a time would serialise what the C copy spreads over every
+ * thread: a launch is one call, whatever its shape. */
+static int host_groups_per_unit(ls_ctx *ctx, ls_kernel *k, uint32_t group_size, size_t local_bytes, uint32_t *out,
+                                ls_error *err)
+{
+    (void)ctx, (void)k, (void)group_size, (void)local_bytes, (void)err;
+    *out = 1;
+    return 0;
+}
+
+/* Runs the kernel's C copy over the whole launch, on the calling thread
+ * (and OpenMP's team inside it), with each buffer argument's memory. */
+static int host_launch(ls_ctx *ctx, ls_kernel *k, const ls_launch *l, ls_error *err)
+{
+    (void)ctx;
+    if (l->nargs != k->k->nargs)
+        return ls_fail(err, "openmp: kernel %s takes %d arguments, the launch gave %d", k->k->name, k->k->nargs,
+                       l->nargs);
+    if (l->nargs > LS_HOST_MAX_ARGS)
+        return ls_fail(err, "openmp: kernel %s: %d arguments, more than the %d a host launch passes", k->k->name,
+                       l->nargs, LS_HOST_MAX_ARGS);
+    ls_host_call call = {k->k->name, l->groups, l->group_size, l->nargs, l->args, {0}, {0}};
+    for (int i = 0; i < l->nargs; i++)
+        if (l->args[i].is_buf && l->args[i].buf) {
+            call.mem[i] = l->args[i].buf->mem;
+            call.bytes[i] = l->args[i].buf->bytes;
+        }
+    return k->k->run(&call, err);
+}
+
+static const ls_gpu host_gpu = {
+    .info = host_info,
+    .alloc = host_alloc,
+    .free = host_free,
+    .write = host_write,
+    .read = host_read,
+    .kernel = host_kernel,
+    .kernel_with = NULL,    /* no program is built at run time: no LS_CAP_DEFINES */
+    .groups_per_unit = host_groups_per_unit,
+    .launch = host_launch,
+    .timer_start = NULL,    /* the wall clock is its clock (gpu_timer.h) */
+    .timer_stop = NULL,
+    .runs_host_programs = 1,
+};
+
 const ls_backend ls_backend_openmp = {
     .name = "openmp",
     .list_devices = omp_list_devices,
     .open = omp_open,
     .close = omp_close,
-    .gpu = NULL,
+    .gpu = &host_gpu,
+    .host_only = 1,
     .free_memory = omp_free_memory,
 };

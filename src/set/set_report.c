@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "gpu_timer.h"
 #include "set.h"
 
 int ls_set_several(const ls_set *set)
@@ -38,7 +39,7 @@ void ls_set_clock(const ls_set *set, uint64_t rejected_before, ls_clock *out)
 {
     memset(out, 0, sizeof *out);
     const ls_device *d = &set->dev[0];
-    out->wall = ls_set_several(set) || !d->backend->gpu;
+    out->wall = ls_set_several(set) || ls_device_timed_by_wall(d);
     if (!ls_set_several(set) && d->timing.rejected > rejected_before) {
         out->wall = 1;
         snprintf(out->why, sizeof out->why, "%s", d->timing.why);

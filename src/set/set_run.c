@@ -170,7 +170,7 @@ static void *device_thread(void *arg)
         int rc = sp->ops->compute(sp->job, w->dev, lo, n, w->hint_len ? w->hint : NULL, w->hint_len, &out, &secs,
                                   &err);
         int secs_rejected = ls_gpu_timer_rejected(w->dev) != rejected;
-        int secs_wall = !w->dev->backend->gpu || secs_rejected;
+        int secs_wall = ls_device_timed_by_wall(w->dev) || secs_rejected;
         pthread_mutex_lock(&sp->lock);
         w->has_job = 0;
         w->finished = 1;

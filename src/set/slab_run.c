@@ -132,6 +132,14 @@ int ls_slabs_cpu_threads(const ls_slabs *S)
     return most;
 }
 
+/* Whether device d queues its work and is timed by its own timer (a GPU),
+ * rather than running it as it is asked and being timed by the wall clock
+ * (the host CPU, whose slabs the runner steps on this thread). */
+static int queues(const ls_device *d)
+{
+    return !ls_device_timed_by_wall(d);
+}
+
 static int job_rank(const ls_slabs *S, int slab_index)
 {
     return S->census.dev[S->device_of[slab_index]].rank;
@@ -256,8 +264,13 @@ static int put_planes(ls_slabs *S, slab *sl, uint32_t at, uint32_t n, const void
 static int open_slab(ls_slabs *S, slab *sl, const ls_slab_start *start, ls_error *err)
 {
     ls_slab_place at = {sl->index, sl->first, sl->owned, {sl->ghost[LOW], sl->ghost[HIGH]}};
-    sl->gpu = sl->dev->s->backend->gpu != NULL;
-    if (S->ops->open(S->work, sl->dev->s, &at, &sl->state, err) || alloc_edges(S, sl, err))
+    if (S->ops->open(S->work, sl->dev->s, &at, &sl->state, err))
+        return -1;
+    /* Where the workload keeps the slab's planes decides how it is driven:
+     * in host memory, stepped on this thread; else in the device's memory,
+     * through read, write and queued steps. */
+    sl->gpu = S->ops->host(sl->state) == NULL;
+    if (alloc_edges(S, sl, err))
         return -1;
     if (start->made)
         return S->ops->make(S->work, sl->state, &at, err);
@@ -504,7 +517,7 @@ static int rank_messages(ls_slabs *S, ls_job_msg *sends, int *nsends, ls_job_msg
     /* The shared edges have reached the other ranks' devices before the
      * messages say so. */
     for (int i = 0; S->sharing && i < S->nlocal_devs; i++)
-        if (S->local_devs[i].s->backend->gpu && ls_gpu_wait(S->local_devs[i].s, err))
+        if (ls_gpu_wait(S->local_devs[i].s, err))
             return -1;
     return 0;
 }
@@ -591,7 +604,7 @@ static int wait_devices(ls_slabs *S, uint64_t e, ls_error *err)
         local_device *d = &S->local_devs[i];
         double seconds = 0;
         uint64_t rejected = ls_gpu_timer_rejected(d->s);
-        if (d->s->backend->gpu && ls_gpu_timer_stop(d->s, e, &seconds, err))
+        if (queues(d->s) && ls_gpu_timer_stop(d->s, e, &seconds, err))
             return -1;
         d->seconds += seconds;
         d->timer_rejected |= ls_gpu_timer_rejected(d->s) != rejected;
@@ -606,7 +619,7 @@ static int settle_devices(ls_slabs *S, ls_error *err)
 {
     for (int i = 0; i < S->nlocal_devs; i++) {
         ls_device *d = S->local_devs[i].s;
-        if (d->backend->gpu && ls_gpu_wait(d, err))
+        if (ls_gpu_wait(d, err))
             return -1;
     }
     return 0;
@@ -643,9 +656,9 @@ static int epoch(ls_slabs *S, uint32_t e, int wait, ls_error *err)
     /* The GPUs run while the host runs the CPU slabs. */
     for (int i = 0; i < S->nlocal_devs; i++) {
         local_device *d = &S->local_devs[i];
-        if (d->s->backend->gpu && wait && start_device(S, d, err))
+        if (queues(d->s) && wait && start_device(S, d, err))
             return -1;
-        if (d->s->backend->gpu && launch_slabs(S, d, e, err))
+        if (queues(d->s) && launch_slabs(S, d, e, err))
             return -1;
     }
     for (int j = 0; j < S->nlocal; j++) {
@@ -1378,7 +1391,7 @@ static int report(ls_slabs *S, ls_set_report *st, double wall_seconds, ls_error 
         return ls_fail(err, "out of memory");
     for (int i = 0; i < S->nlocal_devs; i++) {
         const local_device *d = &S->local_devs[i];
-        mine[i] = (ls_device_work){d->items, d->seconds, !d->s->backend->gpu || d->timer_rejected, d->timer_rejected};
+        mine[i] = (ls_device_work){d->items, d->seconds, ls_device_timed_by_wall(d->s) || d->timer_rejected, d->timer_rejected};
     }
     int rc = ls_census_report(&S->job, &S->census, mine, wall_seconds, st, err);
     free(mine);

@@ -1,6 +1,8 @@
-/* bmn_gpu.c - a range of Beggar My Neighbour deals on any GPU backend
- * (CUDA, OpenCL), written once over the primitives of src/gpu.h; the
- * kernels are src/kernels/bmn_kernels.h.
+/* bmn_gpu.c - a range of Beggar My Neighbour deals on any device (CUDA,
+ * OpenCL, the host CPU), written once over the primitives of src/gpu.h;
+ * the kernels are src/kernels/bmn_kernels.h, and on the host the CPU
+ * implementation (bmn_device.c's host program), which deals each game
+ * where it plays it: there the whole range is one batch of one launch.
  *
  * The range is played in batches: bmn_deal_batch deals a batch's starting
  * states, bmn_play_batch plays them. Batches alternate between the two
@@ -36,12 +38,25 @@ enum { GAMES, DEALS, HIST, CARDS, QUEUE_BUFS };
 
 typedef struct bmn_gpu_run {
     const ls_device *dev;
-    ls_kernel *deal, *play;
+    ls_kernel *deal, *play; /* deal NULL: play deals too (the host's), taking the deal's arguments after its own */
     uint32_t group;
     uint64_t groups, batch;
     ls_buf *shared[SHARED_BUFS];
     ls_buf *queue[LS_GPU_QUEUES][QUEUE_BUFS];
 } bmn_gpu_run;
+
+/* The host's (shape.h's none): bmn_cpu_range, which threads itself,
+ * over the whole range in one launch. */
+static int bmn_host_shape(bmn_gpu_run *R, const bmn_range *r, ls_error *err)
+{
+    R->batch = r->count ? r->count : 1;
+    R->group = 1;
+    R->groups = 1;
+    R->deal = NULL;
+    if (ls_host_program_add(&bmn_host_program, err) != 0)
+        return -1;
+    return ls_gpu_kernel(R->dev, "bmn", "bmn_host_play", &R->play, err);
+}
 
 /* Group size, groups (one wave: resident groups per unit times units, no
  * more than the batch needs) and batch size for this device. */
@@ -49,6 +64,8 @@ static int bmn_gpu_shape(bmn_gpu_run *R, const bmn_range *r, ls_error *err)
 {
     ls_gpu_info info;
     ls_gpu_info_of(R->dev, &info);
+    if (info.shape == LS_SHAPE_NONE)
+        return bmn_host_shape(R, r, err);
     R->batch = info.is_gpu ? BMN_BATCH_GPU : BMN_BATCH_CPU;
     if (R->batch > r->count)
         R->batch = r->count;
@@ -81,7 +98,7 @@ static int bmn_gpu_alloc(bmn_gpu_run *R, const bmn_range *r, const bmn_range_out
         if (ls_gpu_alloc(R->dev, shared_bytes[b], shared_what[b], &R->shared[b], err) != 0)
             return -1;
     const size_t queue_bytes[QUEUE_BUFS] = {
-        (size_t)R->batch * sizeof(bmn_start_bits),
+        R->deal ? (size_t)R->batch * sizeof(bmn_start_bits) : 0,
         r->deals ? (size_t)R->batch * sizeof(bmn_deal_in) : 0,
         (size_t)R->groups * BMN_HIST_BINS * sizeof(uint64_t),
         (size_t)R->groups * R->group * sizeof(uint64_t),
@@ -115,9 +132,10 @@ static int bmn_gpu_batch(bmn_gpu_run *R, const bmn_range *r, const bmn_range_out
                           LS_ARG(cap),                LS_ARG(min_cards),       LS_ARG(min_tricks),
                           LS_ARG_BUF(B[HIST]),        LS_ARG_BUF(B[CARDS]),    LS_ARG_BUF(R->shared[HITS]),
                           LS_ARG_BUF(R->shared[CAPPED]), LS_ARG_BUF(R->shared[COUNTERS]), LS_ARG(max_hits),
-                          LS_ARG(max_capped)};
-    ls_launch play = {R->groups, R->group, 0, q, play_args, 13};
-    if (ls_gpu_launch(R->dev, R->deal, &deal, err) != 0)
+                          LS_ARG(max_capped),         LS_ARG(seed),            LS_ARG(given),
+                          LS_ARG_BUF(B[DEALS])};
+    ls_launch play = {R->groups, R->group, 0, q, play_args, R->deal ? 13 : BMN_HOST_PLAY_ARGS};
+    if (R->deal && ls_gpu_launch(R->dev, R->deal, &deal, err) != 0)
         return -1;
     return ls_gpu_launch(R->dev, R->play, &play, err);
 }

@@ -12,15 +12,17 @@
  *     exact loop detection).
  * The lists are unordered; the host sorts. When a list has more entries
  * than room, n_* still counts them all and the host replays the range with
- * more room, so nothing is ever lost. On GPUs the range runs in bmn_gpu.c
- * (kernels: src/kernels/bmn_kernels.h), on the CPU in bmn_cpu.c. */
+ * more room, so nothing is ever lost. The range runs in bmn_gpu.c on every
+ * device, whose kernels are src/kernels/bmn_kernels.h on GPUs and, on the
+ * host CPU, bmn_cpu.c's implementation (bmn_device.c's host program). */
 #ifndef LOCKSTEP_BMN_TYPES_H
 #define LOCKSTEP_BMN_TYPES_H
 
 #include <stdint.h>
 
-#include "set.h"
 #include "bmn.h"
+#include "host_kernel.h"
+#include "set.h"
 
 typedef struct bmn_range {
     uint64_t seed, first, count;
@@ -40,6 +42,11 @@ typedef struct bmn_range_out {
     uint32_t max_capped, n_capped;
     double seconds;          /* computation time (device events on GPUs) */
 } bmn_range_out;
+
+/* The host device's program (bmn_device.c): bmn_cpu_range as kernel
+ * bmn_host_play, which takes bmn_play_batch's arguments and three more. */
+extern const ls_host_program bmn_host_program;
+#define BMN_HOST_PLAY_ARGS 16
 
 /* Plays range r on session s's device (bmn_device.c): 0, or -1 with err. */
 int bmn_range_run(ls_device *s, const bmn_range *r, bmn_range_out *out, ls_error *err);

@@ -116,8 +116,7 @@ static int grv_compute(const void *job, ls_device *d, uint64_t lo, uint64_t n, c
     uint64_t *hist = calloc(bins, sizeof *hist);
     if (!hist)
         return ls_fail(err, "out of memory for a histogram of %zu bins", bins);
-    int rc = d->backend->gpu ? grv_gpu_range(d, p, lo, lo + n, hist, secs, err)
-                             : grv_cpu_range(p, lo, lo + n, hist, secs, err);
+    int rc = grv_gpu_range(d, p, lo, lo + n, hist, secs, err);
     if (rc == 0 && ls_bytes_put(out, hist, bins * sizeof *hist) != 0)
         rc = ls_fail(err, "out of memory for a histogram of %zu bins", bins);
     free(hist);

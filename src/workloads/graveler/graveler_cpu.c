@@ -2,7 +2,8 @@
  * lanes (graveler_simd.c, compiled once per instruction set; the widest
  * copy this CPU runs is picked here), threads over groups of streams, and
  * per-thread 32-bit lane histograms folded into the 64-bit result before
- * they can wrap. */
+ * they can wrap. The host device (OpenMP) runs it as its kernel
+ * graveler_host, registered below (host_kernel.h). */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "graveler.h"
 #include "graveler_range.h"
 #include "graveler_simd.h"
+#include "host_kernel.h"
 
 typedef void (*grv_simd_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint32_t, uint32_t *);
 
@@ -68,3 +70,30 @@ int grv_cpu_range(const grv_params *p, uint64_t lo, uint64_t hi, uint64_t *hist,
     free(lanehists);
     return 0;
 }
+
+/* The host device's kernel: grv_cpu_range over the battles of streams
+ * [st, st + n) inside [lo, hi), added to row 0 of `partial`, with the
+ * arguments of the GPU kernels' (seed, st, n, lo, hi, turns, partial). */
+static int grv_host_kernel(const ls_host_call *c, ls_error *err)
+{
+    uint64_t seed, st, n, lo, hi;
+    uint32_t turns;
+    void *row;
+    if (ls_host_u64(c, 0, &seed, err) || ls_host_u64(c, 1, &st, err) || ls_host_u64(c, 2, &n, err) ||
+        ls_host_u64(c, 3, &lo, err) || ls_host_u64(c, 4, &hi, err) || ls_host_u32(c, 5, &turns, err) ||
+        ls_host_buf(c, 6, ((size_t)turns + 1) * sizeof(uint64_t), &row, err))
+        return -1;
+    uint64_t first = st * GRV_BATTLES_PER_STREAM, end = (st + n) * GRV_BATTLES_PER_STREAM;
+    if (first < lo)
+        first = lo;
+    if (end > hi)
+        end = hi;
+    if (first >= end)
+        return 0;
+    grv_params p = {seed, 0, 0, turns};
+    double ignored;
+    return grv_cpu_range(&p, first, end, row, &ignored, err);
+}
+
+static const ls_host_kernel grv_host_kernels[] = {{"graveler_host", grv_host_kernel, 7}, {NULL, NULL, 0}};
+const ls_host_program grv_host_program = {"graveler", grv_host_kernels};

@@ -1,6 +1,7 @@
-/* graveler_gpu.c - Graveler on any GPU backend (CUDA, OpenCL), written once
- * over the primitives of src/gpu.h; the kernels are
- * src/kernels/graveler_kernels.h.
+/* graveler_gpu.c - Graveler on any device (CUDA, OpenCL, the host CPU),
+ * written once over the primitives of src/gpu.h; the kernels are
+ * src/kernels/graveler_kernels.h, and on the host the CPU implementation
+ * (graveler_cpu.c's host program), launched once over the whole range.
  *
  * A range of battles is a run of streams (64 battles each). The grid fills
  * the device several times over (GRV_MIN_GROUPS_PER_UNIT_GPU), each
@@ -52,13 +53,21 @@ typedef struct grv_shape {
     size_t local_bytes;
     uint32_t share;   /* streams a launch gives each work-item */
     int takes_blocks; /* the kernel takes blocks from a counter (the CPU shape): one argument more */
+    int one_group;    /* one group does it all (its kernel spreads it over the threads itself) */
 } grv_shape;
+
+/* The host's (shape.h's none): graveler_cpu.c's implementation, which
+ * threads itself, over the whole range in one launch. */
+static grv_shape grv_choose_host_shape(void)
+{
+    return (grv_shape){"graveler_host", 1, 0, UINT32_MAX, 0, 1};
+}
 
 /* The CPU shape's: each lane's own 16-bit counters when they fit in local
  * memory, else the group's shared 32-bit ones. */
 static grv_shape grv_choose_cpu_shape(const ls_gpu_info *info, uint32_t bins)
 {
-    grv_shape sh = {"graveler_private", GRV_GROUP_CPU_SHAPE, 0, GRV_CPU_SHARE, 1};
+    grv_shape sh = {"graveler_private", GRV_GROUP_CPU_SHAPE, 0, GRV_CPU_SHARE, 1, 0};
     sh.local_bytes = (size_t)bins * sh.group * GRV_CPU_LANES * sizeof(uint16_t);
     if (sh.local_bytes > info->local_bytes) {
         sh.kernel = "graveler_shared";
@@ -72,9 +81,12 @@ static grv_shape grv_choose_cpu_shape(const ls_gpu_info *info, uint32_t bins)
  * per bin with local atomics. */
 static grv_shape grv_choose_shape(const ls_gpu_info *info, uint32_t bins)
 {
+    if (info->shape == LS_SHAPE_NONE)
+        return grv_choose_host_shape();
     if (info->shape == LS_SHAPE_CPU)
         return grv_choose_cpu_shape(info, bins);
     grv_shape sh;
+    sh.one_group = 0;
     sh.share = GRV_GPU_MAX_STREAMS;
     sh.takes_blocks = 0;
     uint32_t wg = info->is_gpu ? GRV_GROUP_GPU : GRV_GROUP_CPU;
@@ -103,12 +115,12 @@ int grv_gpu_range(ls_device *s, const grv_params *p, uint64_t lo, uint64_t hi, u
     grv_shape sh = grv_choose_shape(&info, bins);
     ls_kernel *k;
     uint32_t per_unit;
-    if (ls_gpu_kernel(s, "graveler", sh.kernel, &k, err) != 0 ||
+    if (ls_host_program_add(&grv_host_program, err) != 0 || ls_gpu_kernel(s, "graveler", sh.kernel, &k, err) != 0 ||
         ls_gpu_groups_per_unit(s, k, sh.group, sh.local_bytes, &per_unit, err) != 0)
         return -1;
     if (info.is_gpu && per_unit < GRV_MIN_GROUPS_PER_UNIT_GPU)
         per_unit = GRV_MIN_GROUPS_PER_UNIT_GPU;
-    const uint64_t groups = (uint64_t)per_unit * info.compute_units;
+    const uint64_t groups = sh.one_group ? 1 : (uint64_t)per_unit * info.compute_units;
     const uint64_t per_launch = groups * sh.group * sh.share;
     const uint64_t s_first = lo / GRV_BATTLES_PER_STREAM;
     const uint64_t s_end = (hi + GRV_BATTLES_PER_STREAM - 1) / GRV_BATTLES_PER_STREAM;

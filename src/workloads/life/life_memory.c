@@ -48,10 +48,15 @@ int life_memory_under_cap(uint64_t own, uint64_t *bytes, ls_error *err)
     return 0;
 }
 
+int life_runs_kernels(const ls_device *d)
+{
+    return ls_device_supports(d, LS_CAP_KERNELS, NULL, 0);
+}
+
 int life_device_memory(const ls_device *d, uint64_t *bytes, ls_error *err)
 {
     uint64_t own = UINT64_MAX;
-    if (d->backend->gpu) {
+    if (life_runs_kernels(d)) {
         ls_gpu_info info;
         ls_gpu_info_of(d, &info);
         own = info.global_bytes;
@@ -61,7 +66,7 @@ int life_device_memory(const ls_device *d, uint64_t *bytes, ls_error *err)
 
 uint64_t life_device_max_alloc(const ls_device *d)
 {
-    return d->backend->gpu && d->info.max_alloc_bytes ? d->info.max_alloc_bytes : UINT64_MAX;
+    return life_runs_kernels(d) && d->info.max_alloc_bytes ? d->info.max_alloc_bytes : UINT64_MAX;
 }
 
 int life_grid_fits(uint64_t bytes, uint64_t memory, uint64_t max_alloc)

@@ -17,6 +17,13 @@
  * GiB), GPUs and the OpenMP device alike. */
 #define LIFE_MEMORY_CAP_ENV "LOCKSTEP_DEVICE_MEMORY_CAP"
 
+/* Whether Life runs on device d with its kernels (life_gpu.c, over the
+ * device's memory), or with its CPU implementation (life_cpu.c, in host
+ * memory, on the host's threads): the kernels where the device runs the
+ * programs of src/kernels (caps.h's LS_CAP_KERNELS), which the host CPU
+ * does not. The one place Life asks; its slabs follow it. */
+int life_runs_kernels(const ls_device *d);
+
 /* The memory a Life grid may use on device d: a GPU's own, the host's for
  * OpenMP (unlimited: malloc says), either at most the cap when one is set.
  * 0, or -1 with err->usage set (a cap that is not a size). */

@@ -77,7 +77,7 @@ static int slab_open(const void *job, ls_device *d, const ls_slab_place *at, voi
     life_grid shape;
     life_grid_shape(&shape, g->dims, g->nx, g->dims == 3 ? g->ny : planes, g->dims == 3 ? planes : 1);
     shape.bounded = g->bounded;
-    if (d->backend->gpu) {
+    if (life_runs_kernels(d)) {
         sl->grid = shape;
         return life_gpu_open(d, &shape, &sl->gpu, err);
     }

@@ -178,12 +178,7 @@ static void ray_run_free(ls_run *run)
 static int ray_range(ls_device *d, const ray_job *job, uint64_t first, uint64_t count, uint8_t *rgb, double *secs,
                      ls_error *err)
 {
-    if (d->backend->gpu)
-        return ray_gpu_range(d, job, first, count, rgb, secs, err);
-    double t0 = omp_get_wtime();
-    ray_cpu_render(job, first, count, rgb);
-    *secs = omp_get_wtime() - t0;
-    return 0;
+    return ray_gpu_range(d, job, first, count, rgb, secs, err);
 }
 
 /* ---- A render as a split job (set_run.h) ---------------------------------

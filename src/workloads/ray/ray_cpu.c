@@ -1,5 +1,7 @@
 /* ray_cpu.c - the OpenMP driver of the CPU raytracer: picks the widest
- * instruction set this CPU runs and hands tiles of pixels to the threads. */
+ * instruction set this CPU runs and hands tiles of pixels to the threads.
+ * The host device (OpenMP) runs it as its kernels ray_exact and ray_fast
+ * (ray_gpu.c's host programs). */
 #include "ray_cpu.h"
 
 #include <omp.h>
