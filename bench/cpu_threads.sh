@@ -16,11 +16,7 @@ mkdir -p "$out"
 exec > >(tee -a "$out/cpu_threads.log") 2>&1
 . bench/device_env.sh
 cores=$(nproc)
-pocl=$($bin devices --json | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print(next(("opencl:%d" % x["index"] for b in d["backends"] if b["backend"] == "opencl"
-            for x in b["devices"] if "Portable" in x["platform"]), ""))')
+pocl=$(pocl_device "$bin")
 echo "== CPU threads: $cores cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)), PoCL ${pocl:-none}"
 threads=()
 for ((t = 1; t < cores; t *= 2)); do threads+=("$t"); done

@@ -1,7 +1,8 @@
 # bench/device_env.sh - what the scripts run on a lent NVIDIA machine
 # share (sourced, not run): the banner that opens each log, the machine
 # made ready for a build and a run, a build, an A/B pair of builds, MPI
-# found, a whole process timed by the shell, and a bench as one line.
+# found, a whole process timed by the shell, a bench as one line, and
+# PoCL's device found.
 
 # device_banner WHAT...: the lines every log starts with: the date and
 # WHAT (the part, the trees compared, the commit), the host's cores and
@@ -92,4 +93,14 @@ bench_line() {
   printf '%-40s ' "$label"
   "$bin" bench "$@" 2>&1 | grep -E '^mean|^rate|error|refused|OpenCL' | tr '\n' ' '
   echo
+}
+
+# pocl_device BIN: the spec of PoCL's device as BIN's `devices --json`
+# lists it (opencl:N), or nothing where there is none.
+pocl_device() {
+  "$1" devices --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(next(("opencl:%d" % x["index"] for b in d["backends"] if b["backend"] == "opencl"
+            for x in b["devices"] if "Portable" in x["platform"]), ""))'
 }

@@ -23,11 +23,7 @@ exec > >(tee -a "$out/graveler_cpu.log") 2>&1
 device_banner "A $base, B the working tree, Graveler $battles battles on $(nproc) cores, $one on one"
 device_env "$PWD"
 device_build_ab "$base" gravcpu disabled "$out"
-pocl=$($B devices --json | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print(next(("opencl:%d" % x["index"] for b in d["backends"] if b["backend"] == "opencl"
-            for x in b["devices"] if "Portable" in x["platform"]), ""))')
+pocl=$(pocl_device "$B")
 [ -n "$pocl" ] || { echo "== no PoCL device: nothing to compare"; exit 1; }
 $B devices | grep -A1 -E "Portable|OpenMP"
 

@@ -27,11 +27,7 @@ device_banner "A $base, B the working tree, part $part"
 device_env "$PWD"
 device_build_ab "$base" portability disabled "$out"
 nv=$($B devices --json | python3 bench/nvidia_cl_device.py)
-pocl=$($B devices --json | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print(next(("opencl:%d" % x["index"] for b in d["backends"] if b["backend"] == "opencl"
-            for x in b["devices"] if "Portable" in x["platform"]), ""))')
+pocl=$(pocl_device "$B")
 echo "== NVIDIA OpenCL: ${nv:-none}; PoCL: ${pocl:-none}"
 
 
