@@ -927,13 +927,13 @@ static int cl_find_kernel(ls_ctx *ctx, const char *program, const char *name, ls
 
 /* OpenCL has no occupancy query. Where the build log told the kernel's
  * registers (NVIDIA, cl_registers.h): as many groups as the register file
- * holds, CUDA's answer for the same kernel, and no more than 2048
- * work-items. Elsewhere on GPUs as many groups as fit in 2048 work-items
+ * holds, counted as CUDA's occupancy calculator counts them, and no more
+ * than 2048 work-items. Elsewhere on GPUs as many groups as fit in 2048 work-items
  * per compute unit (the most resident threads on current NVIDIA and AMD
  * GPUs), at most 16; on CPUs (PoCL), where a group is a loop on one core,
  * 4 per core for balance. A workload sizes its waves by this count, and
- * too many groups are not free: BMN's wave of 4 groups of 512 where 1 fits
- * made 1.06 s against 0.96 (docs/perf/README.md, 2026-11-28). */
+ * too many groups are not free: BMN's wave of 4 groups of 512 where fewer
+ * fit was measurably slower (docs/perf/README.md, 2026-11-28 and -29). */
 static int cl_groups_per_unit(ls_ctx *ctx, ls_kernel *k, uint32_t group_size, size_t local_bytes, uint32_t *out,
                               ls_error *err)
 {

@@ -4,8 +4,8 @@
  * OpenCL has no occupancy query, and NVIDIA's answers
  * CL_KERNEL_WORK_GROUP_SIZE with 256 for every kernel, whatever its
  * registers. A workload sizes its waves by groups a compute unit
- * (gpu.h's groups_per_unit), and a wave four times what fits costs BMN a
- * tenth of its time there. NVIDIA's compiler, given -cl-nv-verbose,
+ * (gpu.h's groups_per_unit), and a wave four times what fits slows BMN
+ * there (docs/perf/README.md). NVIDIA's compiler, given -cl-nv-verbose,
  * writes ptxas's report into the build log:
  *
  *   ptxas info    : Compiling entry function 'bmn_deal_batch' for 'sm_90a'
