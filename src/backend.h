@@ -118,12 +118,11 @@ typedef struct ls_backend {
     /* Opens device `index` (as numbered by list_devices). */
     ls_ctx *(*open)(int index, ls_error *err);
     void (*close)(ls_ctx *ctx);
-    /* The device primitives (gpu.h). */
+    /* The device primitives (gpu.h); a table that runs host programs
+     * (runs_host_programs: OpenMP) says its devices are the host's CPU,
+     * reached through no driver, so that naming one of them leaves a GPU
+     * API's driver free to be narrowed (narrow, below). */
     const ls_gpu *gpu;
-    /* 1 where its devices are the host's CPU, reached through no driver
-     * (OpenMP): naming one of them leaves a GPU API's driver free to be
-     * narrowed (narrow, below). */
-    int host_only;
     /* Device `index`'s free memory now, where the API tells it (CUDA's
      * cudaMemGetInfo, the host's MemAvailable): 1 with *bytes set, 0 when
      * it does not. NULL: never (core OpenCL has no such query). Only
@@ -142,6 +141,11 @@ typedef struct ls_backend {
      * their meaning for list_devices and open. 1 when it narrowed. */
     int (*narrow)(const int *index, int n);
 } ls_backend;
+
+/* 1 where be's devices are the host's CPU: its method table runs host
+ * programs (gpu.h's runs_host_programs). gpu_call.c has it, as the one
+ * reader of method tables besides gpu_timer.c (tests/layers.py). */
+int ls_backend_runs_host_programs(const ls_backend *be);
 
 /* The backends compiled into this binary, in order of preference for
  * `auto` (cuda, opencl, openmp); NULL-terminated. */

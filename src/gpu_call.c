@@ -245,6 +245,11 @@ int ls_device_supports(const ls_device *d, ls_cap cap, char *why, size_t len)
     return 0;
 }
 
+int ls_backend_runs_host_programs(const ls_backend *be)
+{
+    return be->gpu && be->gpu->runs_host_programs;
+}
+
 void ls_caps_from_methods(const ls_gpu *methods, const char *backend, ls_device_caps *c)
 {
     memset(c, 0, sizeof *c);

@@ -279,7 +279,7 @@ void ls_set_narrow(const char *spec)
         for (int i = 0; i < n; i++) {
             /* auto, or a GPU API that may share the driver (NVIDIA's
              * OpenCL and CUDA: the one variable): every backend sees all. */
-            if (!items[i].backend || (items[i].backend != be && !items[i].backend->host_only))
+            if (!items[i].backend || (items[i].backend != be && !ls_backend_runs_host_programs(items[i].backend)))
                 named = 0;
             else if (items[i].backend == be && items[i].index == LS_SPEC_ALL)
                 named = 0;

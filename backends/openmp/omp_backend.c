@@ -296,6 +296,5 @@ const ls_backend ls_backend_openmp = {
     .open = omp_open,
     .close = omp_close,
     .gpu = &host_gpu,
-    .host_only = 1,
     .free_memory = omp_free_memory,
 };
