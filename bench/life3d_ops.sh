@@ -26,15 +26,8 @@ mkdir -p "$out"
 . bench/variants_lib.sh
 variants_ab life3d_ops l3d "$base" "issue 36"
 
-# line LABEL BIN ARGS...: a bench's median, digest and rate lines.
-line() {
-  local label=$1 bin=$2
-  shift 2
-  printf '%-30s ' "$label"
-  "$bin" bench life "$@" --repeat 5 --warmup 1 2>&1 | grep -E '^Life on|median|^rate|rror|refused|DISAGREE' |
-    tr -s ' ' | tr '\n' ' '
-  echo
-}
+# line LABEL BIN ARGS...: variants_life_line of 5 runs.
+line() { variants_life_line "$1" "$2" 5 "${@:3}"; }
 
 echo "== checks of B ($(( $(date +%s) - variants_t0 )) s)"
 $B conformance --backend cuda:0 --quiet 2>&1 | tail -1

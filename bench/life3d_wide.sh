@@ -28,15 +28,6 @@ mkdir -p "$out"
 . bench/variants_lib.sh
 variants_ab life3d_wide l3w "$base" "issue 36, the wide tile walk"
 
-# line LABEL BIN REPEAT ARGS...: a bench's median, digest and rate lines.
-line() {
-  local label=$1 bin=$2 repeat=$3
-  shift 3
-  printf '%-34s ' "$label"
-  "$bin" bench life "$@" --repeat "$repeat" --warmup 1 2>&1 | grep -E '^Life on|median|^rate|rror|refused|DISAGREE' |
-    tr -s ' ' | tr '\n' ' '
-  echo
-}
 
 echo "== checks of B ($(( $(date +%s) - variants_t0 )) s)"
 devs=openmp,cuda:0${nv:+,$nv}
@@ -72,23 +63,23 @@ done
 echo "== times: lockstep bench life ($(( $(date +%s) - variants_t0 )) s)"
 for c in "--size 2048 --steps 2048" "--size 2048 --steps 2048 --rule B5/S45"; do
   echo "-- --dims 3 --density 0.2 $c (median of 3 after 1)"
-  line "cuda A" $A 3 --dims 3 --density 0.2 $c --backend cuda:0
-  line "cuda B" $B 3 --dims 3 --density 0.2 $c --backend cuda:0
+  variants_life_line "cuda A" $A 3 --dims 3 --density 0.2 $c --backend cuda:0
+  variants_life_line "cuda B" $B 3 --dims 3 --density 0.2 $c --backend cuda:0
 done
 if [ -n "$nv" ]; then
   c="--size 2048 --steps 2048"
   echo "-- --dims 3 --density 0.2 $c on $nv (median of 3 after 1)"
-  line "nvidia opencl A" $A 3 --dims 3 --density 0.2 $c --backend "$nv"
-  line "nvidia opencl B" $B 3 --dims 3 --density 0.2 $c --backend "$nv"
-  LOCKSTEP_DEBUG_LIFE_MANY=1 line "nvidia opencl B, wide tile walk" $B 3 --dims 3 --density 0.2 $c --backend "$nv"
+  variants_life_line "nvidia opencl A" $A 3 --dims 3 --density 0.2 $c --backend "$nv"
+  variants_life_line "nvidia opencl B" $B 3 --dims 3 --density 0.2 $c --backend "$nv"
+  LOCKSTEP_DEBUG_LIFE_MANY=1 variants_life_line "nvidia opencl B, wide tile walk" $B 3 --dims 3 --density 0.2 $c --backend "$nv"
 fi
 for c in "--size 1024" "--size 1024 --rule B5/S45" "--size 1023"; do
   echo "-- --dims 3 --steps 1024 --density 0.2 $c (median of 5 after 1)"
-  line "cuda A" $A 5 --dims 3 --steps 1024 --density 0.2 $c --backend cuda:0
-  line "cuda B" $B 5 --dims 3 --steps 1024 --density 0.2 $c --backend cuda:0
+  variants_life_line "cuda A" $A 5 --dims 3 --steps 1024 --density 0.2 $c --backend cuda:0
+  variants_life_line "cuda B" $B 5 --dims 3 --steps 1024 --density 0.2 $c --backend cuda:0
   if [ -n "$nv" ]; then
-    line "nvidia opencl A" $A 5 --dims 3 --steps 1024 --density 0.2 $c --backend "$nv"
-    line "nvidia opencl B" $B 5 --dims 3 --steps 1024 --density 0.2 $c --backend "$nv"
+    variants_life_line "nvidia opencl A" $A 5 --dims 3 --steps 1024 --density 0.2 $c --backend "$nv"
+    variants_life_line "nvidia opencl B" $B 5 --dims 3 --steps 1024 --density 0.2 $c --backend "$nv"
   fi
 done
 echo "== done in $(( $(date +%s) - variants_t0 )) s"

@@ -77,6 +77,18 @@ variants_bench_nvidia() {
   fi
 }
 
+# variants_life_line LABEL BIN REPEAT ARGS...: `BIN bench life ARGS`,
+# REPEAT runs after a warm-up, as one line: what it ran, its median, rate
+# and digest, or what refused or failed it.
+variants_life_line() {
+  local label=$1 bin=$2 repeat=$3
+  shift 3
+  printf '%-34s ' "$label"
+  "$bin" bench life "$@" --repeat "$repeat" --warmup 1 2>&1 | grep -E '^Life on|median|^rate|rror|refused|DISAGREE' |
+    tr -s ' ' | tr '\n' ' '
+  echo
+}
+
 variants_done() {
   echo "== done in $(( $(date +%s) - variants_t0 )) s"
 }
