@@ -163,6 +163,8 @@ static void test_fill_and_digest(void)
     check(life_grid_digest(&a) != life_grid_digest(&b), "another seed, another digest");
     uint64_t pop = life_grid_population(&a);
     check(pop > 900 && pop < 1100, "density 0.5 gives about 1000 of 2000 cells");
+    uint64_t hashes[50];
+    check(life_grid_unit_hashes(&a, 0, hashes) == pop, "the unit hashes' pass counts the population");
     life_grid_fill_random(&b, 7, 1.0);
     check(life_grid_population(&b) == 2000, "density 1 fills every cell");
     life_grid_fill_random(&b, 7, 0.0);

@@ -198,15 +198,32 @@ uint64_t life_grid_digest_of_units(uint32_t nx, uint32_t ny, uint32_t nz, const 
     return XXH3_64bits_digest(&st);
 }
 
-void life_grid_unit_hashes(const life_grid *g, uint32_t units_before, uint64_t *hashes)
+/* Live cells of g's unit `unit`. */
+static uint64_t unit_population(const life_grid *g, uint32_t unit)
+{
+    size_t words = (size_t)g->row_words * (g->dims == 2 ? 1u : g->ny);
+    const uint32_t *w = g->words + (size_t)unit * words;
+    uint64_t pop = 0;
+    for (size_t i = 0; i < words; i++)
+        pop += popcount32(w[i]);
+    return pop;
+}
+
+uint64_t life_grid_unit_hashes(const life_grid *g, uint32_t units_before, uint64_t *hashes)
 {
     /* Units by the 256 KiB, and at least one: a piece of a few large
-     * planes is shared among the threads too. */
+     * planes is shared among the threads too. Each unit is counted right
+     * after it is hashed, while it is in the core's cache: one pass over
+     * memory, where a count after the hashes made two. */
     size_t unit_bytes = row_bytes(g) * (g->dims == 2 ? 1u : g->ny);
     int chunk = unit_bytes >= ((size_t)256 << 10) ? 1 : (int)(((size_t)256 << 10) / unit_bytes);
-#pragma omp parallel for schedule(dynamic, chunk)
-    for (int64_t u = 0; u < (int64_t)life_grid_units(g); u++)
+    uint64_t pop = 0;
+#pragma omp parallel for schedule(dynamic, chunk) reduction(+ : pop)
+    for (int64_t u = 0; u < (int64_t)life_grid_units(g); u++) {
         hashes[u] = life_grid_unit_hash(g, (uint32_t)u, units_before);
+        pop += unit_population(g, (uint32_t)u);
+    }
+    return pop;
 }
 
 uint64_t life_grid_digest(const life_grid *g)

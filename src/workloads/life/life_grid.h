@@ -100,8 +100,9 @@ uint32_t life_grid_units(const life_grid *g);
  * unit's index in the whole grid). */
 uint64_t life_grid_unit_hash(const life_grid *g, uint32_t unit, uint32_t units_before);
 /* Every unit's hash of g into hashes[0 .. life_grid_units(g)), on every
- * thread (units_before as for life_grid_unit_hash). */
-void life_grid_unit_hashes(const life_grid *g, uint32_t units_before, uint64_t *hashes);
+ * thread (units_before as for life_grid_unit_hash); returns g's live
+ * cells, counted in the same pass. */
+uint64_t life_grid_unit_hashes(const life_grid *g, uint32_t units_before, uint64_t *hashes);
 /* The digest from every unit's hash, in order, of an nx x ny x nz grid. */
 uint64_t life_grid_digest_of_units(uint32_t nx, uint32_t ny, uint32_t nz, const uint64_t *unit_hashes,
                                    uint32_t units);

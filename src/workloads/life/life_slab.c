@@ -182,9 +182,7 @@ static uint64_t slab_count(const void *job, const void *planes, uint32_t first, 
     life_grid view;
     life_grid_shape(&view, g->dims, g->nx, g->dims == 3 ? g->ny : n, g->dims == 3 ? n : 1);
     view.words = (uint32_t *)planes;
-    if (hashes)
-        life_grid_unit_hashes(&view, first, hashes);
-    return life_grid_population(&view);
+    return hashes ? life_grid_unit_hashes(&view, first, hashes) : life_grid_population(&view);
 }
 
 static uint64_t slab_digest(const void *job, const uint64_t *hashes, uint32_t planes)
