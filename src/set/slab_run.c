@@ -1010,6 +1010,22 @@ static uint32_t piece_length(const slab *sl, uint32_t from, uint32_t per)
     return sl->owned - from < per ? sl->owned - from : per;
 }
 
+/* fn on one piece while a reader thread brings the next, on one thread
+ * fewer than the host thread's teams have: the reader needs a core of its
+ * own. On every core, the team's threads (which spin a while after each
+ * region) kept the reader from running until the work was done, so each
+ * read came after the work instead of beside it. */
+static int beside_reader(piece_fn fn, void *arg, const ls_slabs *S, const slab *sl, void *planes, uint32_t from,
+                         uint32_t n, ls_error *err)
+{
+    int team = omp_get_max_threads();
+    if (team > 1)
+        omp_set_num_threads(team - 1);
+    int rc = fn(arg, S, sl, planes, from, n, err);
+    omp_set_num_threads(team);
+    return rc;
+}
+
 /* fn over GPU slab sl's owned planes, a piece at a time through its two
  * page-locked buffers, the next piece crossing the bus (read_piece: the
  * backends select their device in each call, so any host thread may
@@ -1035,7 +1051,8 @@ static int each_piece(const ls_slabs *S, slab *sl, piece_fn fn, void *arg, ls_er
             if (!reading)
                 read_piece(&next); /* no thread: the read before the work, in turn */
         }
-        rc = fn(arg, S, sl, sl->piece[b], from, n, err);
+        rc = reading ? beside_reader(fn, arg, S, sl, sl->piece[b], from, n, err)
+                     : fn(arg, S, sl, sl->piece[b], from, n, err);
         if (reading)
             pthread_join(reader, NULL);
         if (rc == 0 && after < sl->owned && next.rc) {
