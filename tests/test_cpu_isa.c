@@ -6,6 +6,8 @@
  *
  * usage: test_cpu_isa LEVEL   (generic, avx2 or avx512: the cap to set
  * before the first question; a level above this CPU's checks the refusal) */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +54,27 @@ int main(int argc, char **argv)
     snprintf(line, sizeof line, "the raytracer's tiles are the %s copy (got %s)", ls_isa_name(expect),
              ray_cpu_variant());
     check(strcmp(ray_cpu_variant(), ls_isa_name(expect)) == 0, line);
+
+    /* The copy's bit count against one bit at a time: lengths odd and
+     * even (its last word alone), from an odd word too (its pairs of
+     * words unaligned). */
+    uint32_t words[1003];
+    uint64_t state = 0x9e3779b97f4a7c15u;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        words[i] = (uint32_t)(state >> 32);
+    }
+    const size_t lengths[] = {0, 1, 2, 3, 5, 1000, 1001};
+    for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
+        for (size_t first = 0; first < 2; first++) {
+            uint64_t bits = 0;
+            for (size_t i = first; i < first + lengths[l]; i++)
+                for (int b = 0; b < 32; b++)
+                    bits += words[i] >> b & 1u;
+            snprintf(line, sizeof line, "Life's %s bit count of %zu words from word %zu", ls_isa_name(expect),
+                     lengths[l], first);
+            check(life_cpu_population(words + first, lengths[l]) == bits, line);
+        }
 
     setenv(LS_CPU_ISA_ENV, "avx", 1);
     check(ls_cpu_isa() == got, "the cap is read once: a later change of the variable changes nothing");

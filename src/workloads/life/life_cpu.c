@@ -30,19 +30,22 @@ typedef uint32_t *(*generations_fn)(const life_cpu_job *job);
 typedef void (*fill_fn)(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t row0, uint64_t rows,
                         uint64_t seed, uint32_t threshold);
 
+typedef uint64_t (*population_fn)(const uint32_t *words, size_t n);
+
 typedef struct variant {
     ls_isa isa; /* the level it is compiled for; its name is the level's */
     generations_fn run;
     fill_fn fill;
+    population_fn population;
 } variant;
 
 /* Widest first. */
 static const variant variants[] = {
 #if defined(__x86_64__)
-    {LS_ISA_AVX512, life_cpu_generations_avx512, life_cpu_fill_avx512},
-    {LS_ISA_AVX2, life_cpu_generations_avx2, life_cpu_fill_avx2},
+    {LS_ISA_AVX512, life_cpu_generations_avx512, life_cpu_fill_avx512, life_cpu_population_avx512},
+    {LS_ISA_AVX2, life_cpu_generations_avx2, life_cpu_fill_avx2, life_cpu_population_avx2},
 #endif
-    {LS_ISA_GENERIC, life_cpu_generations_generic, life_cpu_fill_generic},
+    {LS_ISA_GENERIC, life_cpu_generations_generic, life_cpu_fill_generic, life_cpu_population_generic},
 };
 
 /* The copy named `name` (NULL: the widest this CPU runs, cpu_isa.h), or
@@ -59,6 +62,11 @@ void life_cpu_fill(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t ro
                    uint32_t threshold)
 {
     find_variant(NULL)->fill(words, nx, row_words, row0, rows, seed, threshold);
+}
+
+uint64_t life_cpu_population(const uint32_t *words, size_t n)
+{
+    return find_variant(NULL)->population(words, n);
 }
 
 int life_cpu_fill_variant(const char *name, life_grid *g, uint64_t seed, double density)

@@ -8,6 +8,7 @@
 #ifndef LOCKSTEP_LIFE_CPU_H
 #define LOCKSTEP_LIFE_CPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -69,7 +70,8 @@ size_t life_cpu_scratch_words(unsigned dims, uint32_t row_words, uint32_t strip)
 #define LIFE_CPU_DECLARE(variant)                                                                          \
     uint32_t *life_cpu_generations_##variant(const life_cpu_job *job);                                        \
     void life_cpu_fill_##variant(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t row0, uint64_t rows, \
-                                 uint64_t seed, uint32_t threshold);
+                                 uint64_t seed, uint32_t threshold);                                      \
+    uint64_t life_cpu_population_##variant(const uint32_t *words, size_t n);
 LIFE_CPU_DECLARE(generic)
 /* Fills the grid at random: cell k (canonical order, x fastest) is alive
  * when its 16-bit lane of Philox4x32-10 block k / 8, keyed by seed, is
@@ -85,6 +87,10 @@ int life_cpu_fill_variant(const char *name, life_grid *g, uint64_t seed, double 
  * r's first cell is cell r * nx), as life_grid_fill_random. */
 void life_cpu_fill(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t row0, uint64_t rows, uint64_t seed,
                    uint32_t threshold);
+/* Live cells of words[0 .. n), on this thread, in the widest copy of the
+ * loop this CPU runs: the summary counts every word it hashes, and the
+ * baseline copy has no bit-count instruction. */
+uint64_t life_cpu_population(const uint32_t *words, size_t n);
 #if defined(__x86_64__)
 LIFE_CPU_DECLARE(avx2)
 LIFE_CPU_DECLARE(avx512)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "life.h"
+#include "life_cpu.h"
 #include "numbers.h"
 
 #define XXH_INLINE_ALL
@@ -128,23 +129,18 @@ uint32_t life_fill_threshold(double density)
     return (uint32_t)t;
 }
 
-/* Live cells of a word: a bit count by adding fields (the compiler's
- * popcount is a library call on x86-64 without -mpopcnt). */
-static inline uint64_t popcount32(uint32_t v)
-{
-    v = v - (v >> 1 & 0x55555555u);
-    v = (v & 0x33333333u) + (v >> 2 & 0x33333333u);
-    v = (v + (v >> 4)) & 0x0f0f0f0fu;
-    return (v * 0x01010101u) >> 24;
-}
+/* Words a thread counts at a time. */
+#define POPULATION_PIECE_WORDS ((size_t)1 << 14)
 
 uint64_t life_grid_population(const life_grid *g)
 {
     uint64_t pop = 0;
-    int64_t n = (int64_t)g->nwords;
+    int64_t pieces = (int64_t)((g->nwords + POPULATION_PIECE_WORDS - 1) / POPULATION_PIECE_WORDS);
 #pragma omp parallel for reduction(+ : pop) schedule(static)
-    for (int64_t i = 0; i < n; i++)
-        pop += popcount32(g->words[i]);
+    for (int64_t i = 0; i < pieces; i++) {
+        size_t first = (size_t)i * POPULATION_PIECE_WORDS, left = g->nwords - first;
+        pop += life_cpu_population(g->words + first, left < POPULATION_PIECE_WORDS ? left : POPULATION_PIECE_WORDS);
+    }
     return pop;
 }
 
@@ -202,11 +198,7 @@ uint64_t life_grid_digest_of_units(uint32_t nx, uint32_t ny, uint32_t nz, const 
 static uint64_t unit_population(const life_grid *g, uint32_t unit)
 {
     size_t words = (size_t)g->row_words * (g->dims == 2 ? 1u : g->ny);
-    const uint32_t *w = g->words + (size_t)unit * words;
-    uint64_t pop = 0;
-    for (size_t i = 0; i < words; i++)
-        pop += popcount32(w[i]);
-    return pop;
+    return life_cpu_population(g->words + (size_t)unit * words, words);
 }
 
 uint64_t life_grid_unit_hashes(const life_grid *g, uint32_t units_before, uint64_t *hashes)
