@@ -927,10 +927,11 @@ int ls_slabs_gather(ls_slabs *S, void *planes, ls_error *err)
 /* A GPU slab's planes cross between host and device in pieces (to be
  * counted and hashed, written to a file, or read from one), through two
  * page-locked buffers the slab keeps: the host never holds a slab whole
- * (a slab of a grid larger than a GPU is tens of GiB). A piece is a 32nd
+ * (a slab of a grid larger than a GPU is tens of GiB). A piece is a 64th
  * of the slab, between these bounds: each piece pays a wait, a thread and
  * a copy's start, and page locking costs in proportion to the buffers'
- * size (docs/perf/README.md, 2026-11-26). */
+ * size, which a 1 GiB slab's summary paid more for at a 32nd than the
+ * pieces cost (docs/perf/README.md, 2026-11-26 and 2026-11-29). */
 #define SUMMARY_PIECE_MIN ((size_t)8 << 20)
 #define SUMMARY_PIECE_MAX ((size_t)64 << 20)
 #define SUMMARY_PIECE_ENV "LOCKSTEP_DEBUG_SUMMARY_PIECE" /* another size, for the tests */
@@ -939,7 +940,7 @@ int ls_slabs_gather(ls_slabs *S, void *planes, ls_error *err)
 static int piece_bytes(size_t slab, size_t *out, ls_error *err)
 {
     const char *text = getenv(SUMMARY_PIECE_ENV);
-    size_t part = slab / 32;
+    size_t part = slab / 64;
     *out = part < SUMMARY_PIECE_MIN ? SUMMARY_PIECE_MIN : part > SUMMARY_PIECE_MAX ? SUMMARY_PIECE_MAX : part;
     if (!text)
         return 0;
