@@ -1,7 +1,9 @@
 /* life_cpu.c - the CPU implementation of Life: allocates the second grid
  * and the per-thread row sums, picks the generation loop compiled for the
  * widest instruction set this CPU runs (life_cpu_gen.c), and leaves the
- * result in the caller's grid. */
+ * result in the caller's grid; and the grid's other passes compiled the
+ * same way: the random fill and the population (with the units' hashes
+ * beside it). */
 #include "life_cpu.h"
 
 #include <omp.h>
@@ -67,6 +69,43 @@ void life_cpu_fill(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t ro
 uint64_t life_cpu_population(const uint32_t *words, size_t n)
 {
     return find_variant(NULL)->population(words, n);
+}
+
+/* Words a thread counts at a time. */
+#define POPULATION_PIECE_WORDS ((size_t)1 << 14)
+
+uint64_t life_grid_population(const life_grid *g)
+{
+    uint64_t pop = 0;
+    int64_t pieces = (int64_t)((g->nwords + POPULATION_PIECE_WORDS - 1) / POPULATION_PIECE_WORDS);
+#pragma omp parallel for reduction(+ : pop) schedule(static)
+    for (int64_t i = 0; i < pieces; i++) {
+        size_t first = (size_t)i * POPULATION_PIECE_WORDS, left = g->nwords - first;
+        pop += life_cpu_population(g->words + first, left < POPULATION_PIECE_WORDS ? left : POPULATION_PIECE_WORDS);
+    }
+    return pop;
+}
+
+/* Live cells of g's unit `unit`. */
+static uint64_t unit_population(const life_grid *g, uint32_t unit)
+{
+    size_t words = (size_t)g->row_words * (g->dims == 2 ? 1u : g->ny);
+    return life_cpu_population(g->words + (size_t)unit * words, words);
+}
+
+uint64_t life_grid_unit_hashes(const life_grid *g, uint32_t units_before, uint64_t *hashes)
+{
+    /* Each unit is counted right after it is hashed, while it is in the
+     * core's cache: one pass over memory, where a count after the hashes
+     * made two. */
+    int chunk = life_grid_hash_chunk(g);
+    uint64_t pop = 0;
+#pragma omp parallel for schedule(dynamic, chunk) reduction(+ : pop)
+    for (int64_t u = 0; u < (int64_t)life_grid_units(g); u++) {
+        hashes[u] = life_grid_unit_hash(g, (uint32_t)u, units_before);
+        pop += unit_population(g, (uint32_t)u);
+    }
+    return pop;
 }
 
 int life_cpu_fill_variant(const char *name, life_grid *g, uint64_t seed, double density)

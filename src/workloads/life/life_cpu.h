@@ -91,6 +91,14 @@ void life_cpu_fill(uint32_t *words, uint32_t nx, uint32_t row_words, uint64_t ro
  * loop this CPU runs: the summary counts every word it hashes, and the
  * baseline copy has no bit-count instruction. */
 uint64_t life_cpu_population(const uint32_t *words, size_t n);
+/* Live cells of g, on every thread (the count of life_cpu_population:
+ * the grid's passes compiled per instruction set live here, as its
+ * fill). */
+uint64_t life_grid_population(const life_grid *g);
+/* Every unit's hash of g into hashes[0 .. life_grid_units(g)), on every
+ * thread (units_before as for life_grid_unit_hash, life_grid.h); returns
+ * g's live cells, counted in the same pass. */
+uint64_t life_grid_unit_hashes(const life_grid *g, uint32_t units_before, uint64_t *hashes);
 #if defined(__x86_64__)
 LIFE_CPU_DECLARE(avx2)
 LIFE_CPU_DECLARE(avx512)

@@ -1,5 +1,7 @@
-/* life_grid.c - the host's Life grid: allocation, random fill, population
- * and digest. The layout is described in life_grid.h and docs/life.md. */
+/* life_grid.c - the host's Life grid: allocation, the threshold of the
+ * random fill, and the digest. The layout is described in life_grid.h
+ * and docs/life.md; the passes compiled per instruction set (the fill,
+ * the population) are life_cpu.c's. */
 #include "life_grid.h"
 
 #include <math.h>
@@ -8,7 +10,6 @@
 #include <string.h>
 
 #include "life.h"
-#include "life_cpu.h"
 #include "numbers.h"
 
 #define XXH_INLINE_ALL
@@ -129,21 +130,6 @@ uint32_t life_fill_threshold(double density)
     return (uint32_t)t;
 }
 
-/* Words a thread counts at a time. */
-#define POPULATION_PIECE_WORDS ((size_t)1 << 14)
-
-uint64_t life_grid_population(const life_grid *g)
-{
-    uint64_t pop = 0;
-    int64_t pieces = (int64_t)((g->nwords + POPULATION_PIECE_WORDS - 1) / POPULATION_PIECE_WORDS);
-#pragma omp parallel for reduction(+ : pop) schedule(static)
-    for (int64_t i = 0; i < pieces; i++) {
-        size_t first = (size_t)i * POPULATION_PIECE_WORDS, left = g->nwords - first;
-        pop += life_cpu_population(g->words + first, left < POPULATION_PIECE_WORDS ? left : POPULATION_PIECE_WORDS);
-    }
-    return pop;
-}
-
 /* ---- the grid digest, version 2 (docs/life.md) ------------------------- */
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
@@ -194,28 +180,21 @@ uint64_t life_grid_digest_of_units(uint32_t nx, uint32_t ny, uint32_t nz, const 
     return XXH3_64bits_digest(&st);
 }
 
-/* Live cells of g's unit `unit`. */
-static uint64_t unit_population(const life_grid *g, uint32_t unit)
-{
-    size_t words = (size_t)g->row_words * (g->dims == 2 ? 1u : g->ny);
-    return life_cpu_population(g->words + (size_t)unit * words, words);
-}
-
-uint64_t life_grid_unit_hashes(const life_grid *g, uint32_t units_before, uint64_t *hashes)
+int life_grid_hash_chunk(const life_grid *g)
 {
     /* Units by the 256 KiB, and at least one: a piece of a few large
-     * planes is shared among the threads too. Each unit is counted right
-     * after it is hashed, while it is in the core's cache: one pass over
-     * memory, where a count after the hashes made two. */
+     * planes is shared among the threads too. */
     size_t unit_bytes = row_bytes(g) * (g->dims == 2 ? 1u : g->ny);
-    int chunk = unit_bytes >= ((size_t)256 << 10) ? 1 : (int)(((size_t)256 << 10) / unit_bytes);
-    uint64_t pop = 0;
-#pragma omp parallel for schedule(dynamic, chunk) reduction(+ : pop)
-    for (int64_t u = 0; u < (int64_t)life_grid_units(g); u++) {
-        hashes[u] = life_grid_unit_hash(g, (uint32_t)u, units_before);
-        pop += unit_population(g, (uint32_t)u);
-    }
-    return pop;
+    return unit_bytes >= ((size_t)256 << 10) ? 1 : (int)(((size_t)256 << 10) / unit_bytes);
+}
+
+/* Every unit's hash of g, on every thread. */
+static void hash_units(const life_grid *g, uint64_t *hashes)
+{
+    int chunk = life_grid_hash_chunk(g);
+#pragma omp parallel for schedule(dynamic, chunk)
+    for (int64_t u = 0; u < (int64_t)life_grid_units(g); u++)
+        hashes[u] = life_grid_unit_hash(g, (uint32_t)u, 0);
 }
 
 uint64_t life_grid_digest(const life_grid *g)
@@ -223,7 +202,7 @@ uint64_t life_grid_digest(const life_grid *g)
     uint32_t units = life_grid_units(g);
     uint64_t *h = malloc((size_t)units * sizeof *h), digest = 0;
     if (h) {
-        life_grid_unit_hashes(g, 0, h);
+        hash_units(g, h);
         digest = life_grid_digest_of_units(g->nx, g->ny, g->nz, h, units);
     } else {
         /* No memory for the list: the same hashes made one at a time. */

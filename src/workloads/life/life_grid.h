@@ -81,8 +81,6 @@ static inline void life_set(life_grid *g, uint32_t x, uint32_t y, uint32_t z, in
 /* round(density * 65536), what a lane is compared with. */
 uint32_t life_fill_threshold(double density);
 
-/* Live cells. */
-uint64_t life_grid_population(const life_grid *g);
 
 /* The grid digest, version 2 (docs/life.md), which any cut of the grid
  * along its slowest axis can compute in pieces: a unit is a row in 2D
@@ -99,10 +97,8 @@ uint32_t life_grid_units(const life_grid *g);
  * from units_before on (a slab: its owned units, then the seed is the
  * unit's index in the whole grid). */
 uint64_t life_grid_unit_hash(const life_grid *g, uint32_t unit, uint32_t units_before);
-/* Every unit's hash of g into hashes[0 .. life_grid_units(g)), on every
- * thread (units_before as for life_grid_unit_hash); returns g's live
- * cells, counted in the same pass. */
-uint64_t life_grid_unit_hashes(const life_grid *g, uint32_t units_before, uint64_t *hashes);
+/* Units of g a thread hashes at a time: those of 256 KiB, at least one. */
+int life_grid_hash_chunk(const life_grid *g);
 /* The digest from every unit's hash, in order, of an nx x ny x nz grid. */
 uint64_t life_grid_digest_of_units(uint32_t nx, uint32_t ny, uint32_t nz, const uint64_t *unit_hashes,
                                    uint32_t units);
