@@ -6,7 +6,6 @@
  * src/algo/ray.h; a range runs on GPUs in ray_gpu.c and on the CPU in
  * ray_cpu.c. */
 #include <inttypes.h>
-#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,12 +419,10 @@ static void ray_diff(const void *pp, const ls_run *a, const char *an, const ls_r
     }
     uint64_t pixels = (uint64_t)x->job.width * x->job.height, differ = 0, first = 0;
     int max = 0;
-    double sq = 0;
     for (uint64_t p = 0; p < pixels; p++) {
         int worst = 0;
         for (int c = 0; c < 3; c++) {
             int e = abs((int)x->rgb[3 * p + c] - (int)y->rgb[3 * p + c]);
-            sq += (double)e * e;
             worst = e > worst ? e : worst;
         }
         if (worst && !differ++)
@@ -436,7 +433,7 @@ static void ray_diff(const void *pp, const ls_run *a, const char *an, const ls_r
         fprintf(out, "  the images are identical\n");
         return;
     }
-    double psnr = 10.0 * log10(255.0 * 255.0 * 3.0 * (double)pixels / sq);
+    double psnr = ray_image_psnr(x->rgb, y->rgb, (size_t)pixels * 3);
     uint64_t row = first / x->job.width, col = first % x->job.width;
     const uint8_t *p = x->rgb + 3 * first, *q = y->rgb + 3 * first;
     fprintf(out, "  %" PRIu64 " of %" PRIu64 " pixels differ, by at most %d in a channel (PSNR %.1f dB)\n", differ,
