@@ -79,8 +79,9 @@ static const char *const environment[][2] = {
                                    "this much memory for a Life grid (devices' largest grid too), so that a grid too "
                                    "large for one device runs on a set"},
     {"LOCKSTEP_DEBUG_FAULT", "BACKEND:FIELD, for the tests: every run on BACKEND reports a wrong FIELD (or, with "
-                             "FIELD conformance, fails every conformance case), to show that check and conformance "
-                             "can fail"},
+                             "FIELD conformance, fails every conformance case; with FIELD image_far, ray's image "
+                             "moved beyond fast mode's bound), to show that check and conformance can fail; "
+                             "BACKEND:N:FIELD, only the runs on device BACKEND:N"},
     {"LOCKSTEP_DEBUG_INEXACT_DIVIDE", "1, for the tests: every OpenCL device seems to lack correctly rounded "
                                       "divide and sqrt, so that what needs the exact float rule is refused "
                                       "(conformance: not supported)"},

@@ -108,6 +108,21 @@ typedef struct ls_device_fit {
     char text[64];  /* for people: "Life 2D 46340x46340" */
 } ls_device_fit;
 
+/* How close a run whose result may rightly differ between kinds of
+ * device (ray's fast mode) is to the exact run that bounds it, for
+ * `check`: a figure where more is closer, and the least that the
+ * documentation promises. */
+typedef struct ls_closeness {
+    const char *bound_name; /* for people: "fast mode's bound" */
+    const char *exact_name; /* what it is measured from: "exact mode's image" */
+    const char *measure;    /* "PSNR" */
+    const char *unit;       /* "dB" */
+    const char *key;        /* the figure's JSON member in check's runs: "psnr_db" */
+    double value;           /* INFINITY: identical to the exact result */
+    double bound;           /* within it when value >= bound */
+    char why[160];          /* when the two are not results of the same inputs: which field differs */
+} ls_closeness;
+
 typedef struct ls_workload {
     const char *name;
     const char *summary;
@@ -176,6 +191,21 @@ typedef struct ls_workload {
      * perturbs the named JSON field of a result; -1 when the field is not
      * one of the result's. */
     int (*fault)(ls_run *run, const char *field);
+    /* For `check`, a run whose result is a pure function of its inputs
+     * only per kind of device, within a documented bound of an exact run
+     * (ray's fast mode, docs/ray.md): 1 when params ask for one, with
+     * exact (params_size bytes) made the params of that exact run; 0 when
+     * every device must give the same result. NULL: never. */
+    int (*approximate)(const void *params, void *exact);
+    /* The kind of device that made such a run: runs of one kind give the
+     * same result byte for byte. 0: several kinds (a set's mosaic), or
+     * none, which no other run need match. */
+    uint64_t (*run_kind)(const ls_run *run);
+    /* How close such a run is to the exact run, into *c: 0, or -1 when
+     * they are not of the same inputs (c->why says which field differs),
+     * so that no figure can hide a wrong size or count. With run and
+     * exact NULL, only the names and the bound (0). */
+    int (*closeness)(const void *params, const ls_run *run, const ls_run *exact, ls_closeness *c);
     /* What a device must be able to do for a run with these (validated)
      * params, as ls_case's needs (caps.h): ray's exact mode needs the
      * exact floating-point rule (dialect.h), which a device may rightly

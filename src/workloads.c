@@ -69,22 +69,28 @@ char *ls_result_json(const ls_workload *w, const void *params, const ls_run *run
 
 /* LOCKSTEP_DEBUG_FAULT=BACKEND:FIELD makes every run on BACKEND report a
  * wrong FIELD (a JSON member of the result): the tests use it to show that
- * `check` catches and names a wrong field of every workload. */
+ * `check` catches and names a wrong field of every workload. BACKEND:N
+ * (opencl:1) makes only the runs on that device wrong, to show that two
+ * devices of one backend (and one kind, as ray's fast mode compares
+ * them) are still compared. */
 static int apply_fault(const ls_workload *w, const ls_set *s, ls_run *run, ls_error *err)
 {
     const char *spec = getenv("LOCKSTEP_DEBUG_FAULT");
-    const char *colon = spec ? strchr(spec, ':') : NULL;
+    const char *colon = spec ? strrchr(spec, ':') : NULL; /* a field has no colon; a device has one */
     if (!spec || !*spec)
         return 0;
     if (!colon)
-        return ls_fail_usage(err, "LOCKSTEP_DEBUG_FAULT: expected BACKEND:FIELD, got '%s'", spec);
+        return ls_fail_usage(err, "LOCKSTEP_DEBUG_FAULT: expected BACKEND:FIELD or BACKEND:N:FIELD, got '%s'", spec);
     size_t n = (size_t)(colon - spec);
-    if (strlen(s->dev[0].backend->name) != n || strncmp(spec, s->dev[0].backend->name, n) != 0)
+    const ls_device *d = &s->dev[0];
+    int is_device = memchr(spec, ':', n) != NULL;
+    const char *target = is_device ? d->label : d->backend->name;
+    if (strlen(target) != n || strncmp(spec, target, n) != 0)
         return 0;
     if (!w->fault || w->fault(run, colon + 1) != 0)
         return ls_fail_usage(err, "LOCKSTEP_DEBUG_FAULT: %s has no result field '%s' to perturb", w->name, colon + 1);
     fprintf(stderr, "lockstep: LOCKSTEP_DEBUG_FAULT is set: %s's field '%s' on %s is deliberately wrong\n", w->name,
-            colon + 1, s->dev[0].backend->name);
+            colon + 1, target);
     return 0;
 }
 

@@ -15,16 +15,23 @@
 - the JSON result carries the golden image digest of the reference;
 - fast mode stays within its PSNR bound of exact mode on each backend
   (docs/ray.md: min(40, 30 + 10 log10(spp)) dB at any size), at extreme
-  aspect ratios too, where the horizon fills the image;
+  aspect ratios too, where the horizon fills the image, as `check ray
+  --mode fast` measures it (the PSNR and the bound have one home, ray_cpu.c,
+  which test_ray pins to hand-computed figures);
 - `check ray` with one wrong pixel on one backend (LOCKSTEP_DEBUG_FAULT)
-  exits 1 and says how many pixels differ and by how much.
+  exits 1 and says how many pixels differ and by how much;
+- `check ray --mode fast` across kinds of device (OpenMP, PoCL) agrees
+  within the bound, and says so, exit 0; an image moved beyond the bound
+  (LOCKSTEP_DEBUG_FAULT=opencl:image_far) or a wrong count is a
+  disagreement, exit 1; two devices of one kind (PoCL twice) must still
+  give the same bytes: one level of one pixel off is a disagreement.
 
 usage: ray_cli.py LOCKSTEP
 """
 import json
-import math
 import os
 import pty
+import re
 import resource
 import signal
 import subprocess
@@ -48,29 +55,21 @@ def run_binary(args, **kw):
     return subprocess.run([LOCKSTEP] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600, **kw)
 
 
-def read_ppm(path):
-    with open(path, 'rb') as f:
-        return ppm_pixels(f.read(), path)
+def fast_check(spec, size, spp, env=None):
+    """`check ray --mode fast` on spec: the run and its JSON ({} when it is
+    none)."""
+    r = run(['check', 'ray', '--mode', 'fast', '--size', size, '--spp', str(spp), '--backends', spec, '--quiet',
+             '--json'], env)
+    try:
+        return r, json.loads(r.stdout)
+    except ValueError:
+        return r, {}
 
 
-def ppm_pixels(data, name):
-    parts = data.split(b'\n', 3)
-    assert len(parts) == 4 and parts[0] == b'P6' and parts[2] == b'255', name
-    w, h = map(int, parts[1].split())
-    pixels = parts[3]
-    assert len(pixels) == w * h * 3, name
-    return pixels
-
-
-def psnr(a, b):
-    se = sum((x - y) * (x - y) for x, y in zip(a, b))
-    return float('inf') if se == 0 else 10 * math.log10(255 * 255 * len(a) / se)
-
-
-def fast_bound(spp):
-    """The PSNR (dB) fast mode keeps from exact mode at spp samples per
-    pixel, at any size (docs/ray.md, "How close fast mode is")."""
-    return min(40.0, 30.0 + 10.0 * math.log10(spp))
+def figures(doc):
+    """Each run's PSNR from exact mode's image, as the check reports it."""
+    return ', '.join('%s %s' % (x.get('device'), x.get('not_comparable') or (
+        'identical' if x.get('psnr_db', 0) is None else '%.1f dB' % x.get('psnr_db', 0))) for x in doc.get('runs', []))
 
 
 # Sizes and sample counts for the fast mode bound: the one-row and two-row
@@ -197,7 +196,7 @@ with tempfile.TemporaryDirectory() as tmp:
     os.close(slave)
 
     for b in backends:
-        png, ppm = os.path.join(tmp, 'card.png'), os.path.join(tmp, 'card.ppm')
+        png = os.path.join(tmp, 'card.png')
         r = run(['ray', '--size', '16x16', '--spp', '4', '--backend', b, '--json', '--quiet', '--out', png])
         doc = json.loads(r.stdout) if r.returncode == 0 else {}
         expect(doc.get('image') == '70fc0297a4eeb9c1' and doc.get('pixels') == 256,
@@ -208,18 +207,15 @@ with tempfile.TemporaryDirectory() as tmp:
                str(os.listdir(tmp)))
         os.unlink(png)
 
+        # Fast mode against exact mode, both on b: `check` renders the
+        # exact image on the first device and measures every fast one.
         for size, spp in FAST_CASES:
-            images = {}
-            for mode in ['exact', 'fast']:
-                r = run(['ray', '--size', size, '--spp', str(spp), '--mode', mode, '--backend', b, '--quiet',
-                         '--out', ppm])
-                expect(r.returncode == 0, '%s: %s mode runs at %s, %d spp' % (b, mode, size, spp), r.stderr)
-                images[mode] = read_ppm(ppm) if r.returncode == 0 else b''
-                if r.returncode == 0:
-                    os.unlink(ppm)
-            db = psnr(images['exact'], images['fast'])
-            expect(db >= fast_bound(spp), '%s: fast mode at %s, %d spp: %.1f dB PSNR from exact (at least %.1f)'
-                   % (b, size, spp, db, fast_bound(spp)))
+            r, doc = fast_check(b, size, spp)
+            runs = doc.get('runs', [])
+            expect(r.returncode in (0, 77) and runs and all(x.get('within_bound') for x in runs) and
+                   (doc.get('exact_reference') or {}).get('device', '').startswith(b + ':'),
+                   '%s: fast mode at %s, %d spp: %s PSNR from exact (at least %s)'
+                   % (b, size, spp, figures(doc), doc.get('bound_psnr_db')), r.stdout + r.stderr)
 
 if 'openmp' in backends and 'opencl' in backends:
     r = run(['check', 'ray', '--size', '64x48', '--spp', '4', '--backends', 'openmp,opencl', '--quiet'],
@@ -229,6 +225,72 @@ if 'openmp' in backends and 'opencl' in backends:
             'check ray names the wrong pixel, how many and by how much', r.stdout + r.stderr)
     r = run(['check', 'ray', '--size', '64x48', '--spp', '4', '--backends', 'openmp,opencl', '--quiet'])
     expect(r.returncode == 0 and ' devices agree' in r.stdout, 'check ray agrees without a fault', r.stdout)
+
+    # Fast mode across kinds of device: the designed difference agrees,
+    # within the bound (36.02 dB at 4 spp) of exact mode's image on openmp.
+    FAST = ['check', 'ray', '--mode', 'fast', '--size', '64x48', '--spp', '4', '--backends', 'openmp,opencl:0',
+            '--quiet']
+    r = run(FAST)
+    expect(r.returncode == 0 and 'DISAGREEMENT' not in r.stdout and 'rendered on openmp:0' in r.stdout and
+           re.search(r"^2 devices agree within fast mode's bound \(PSNR [0-9.]+ dB >= 36.02 dB\)$", r.stdout, re.M),
+           'check ray --mode fast, openmp and PoCL: agree within fast mode\'s bound, exit 0',
+           'exit %d\n%s%s' % (r.returncode, r.stdout, r.stderr))
+    r, doc = fast_check('openmp,opencl:0', '64x48', 4)
+    runs = {x.get('device'): x for x in doc.get('runs', [])}
+    expect(r.returncode == 0 and doc.get('agree') is True and doc.get('identical') is False and
+           doc.get('status') == 'agree' and abs(doc.get('bound_psnr_db', 0) - 36.0206) < 1e-3 and
+           doc.get('lowest_psnr_db', 0) >= doc.get('bound_psnr_db') and
+           (doc.get('exact_reference') or {}).get('device') == 'openmp:0' and sorted(runs) == ['opencl:0', 'openmp:0']
+           and all(x.get('within_bound') is True and x.get('psnr_db', 0) >= 36.0206 for x in runs.values()) and
+           runs['opencl:0'].get('matches_reference') is False,
+           'check ray --mode fast --json: agree, not identical, each run\'s psnr_db within bound_psnr_db',
+           r.stdout + r.stderr)
+
+    # A planted fault beyond the bound (every channel moved by 32 levels,
+    # 18 dB) is a disagreement: exit 1, in the report and the JSON.
+    far = {'LOCKSTEP_DEBUG_FAULT': 'opencl:image_far'}
+    r = run(FAST, far)
+    expect(r.returncode == 1 and 'opencl:0: PSNR 18.0 dB, BEYOND THE BOUND' in r.stdout and
+           'DISAGREEMENT: the backends computed different results' in r.stdout and
+           '3072 of 3072 pixels differ' in r.stdout and ' devices agree' not in r.stdout,
+           'check ray --mode fast with an image beyond the bound on opencl: DISAGREEMENT, exit 1',
+           'exit %d\n%s%s' % (r.returncode, r.stdout, r.stderr))
+    r, doc = fast_check('openmp,opencl:0', '64x48', 4, far)
+    runs = {x.get('device'): x for x in doc.get('runs', [])}
+    expect(r.returncode == 1 and doc.get('agree') is False and doc.get('status') == 'failed' and
+           runs.get('opencl:0', {}).get('within_bound') is False and runs['opencl:0'].get('psnr_db', 99) < 36 and
+           runs.get('openmp:0', {}).get('within_bound') is True and doc.get('lowest_psnr_db', 99) < 36,
+           'check ray --mode fast --json with an image beyond the bound: agree false, the figure below the bound',
+           r.stdout + r.stderr)
+    # One level of one pixel on another kind of device is within the
+    # bound, as fast mode's own differences are; a wrong count never is.
+    r = run(FAST, {'LOCKSTEP_DEBUG_FAULT': 'opencl:image'})
+    expect(r.returncode == 0 and "agree within fast mode's bound" in r.stdout,
+           'check ray --mode fast: one level off on another kind of device is within the bound',
+           r.stdout + r.stderr)
+    r = run(FAST, {'LOCKSTEP_DEBUG_FAULT': 'opencl:pixels'})
+    expect(r.returncode == 1 and 'opencl:0: field pixels differs from the exact run' in r.stdout and
+           'DISAGREEMENT' in r.stdout, 'check ray --mode fast with a wrong pixel count: DISAGREEMENT, exit 1',
+           r.stdout + r.stderr)
+
+    # Two devices of one kind (PoCL twice) must give the same bytes in fast
+    # mode too: one level of one pixel off on the second is a disagreement.
+    twice = {'POCL_DEVICES': 'pthread pthread'}
+    listed = json.loads(run(['devices', '--json'], twice).stdout)
+    names = {d['device']: d['device_name'] for b in listed['backends'] for d in b['devices']}
+    if names.get('opencl:0') and names.get('opencl:0') == names.get('opencl:1'):
+        SAME = FAST[:-2] + ['openmp,opencl:0,opencl:1', '--quiet']
+        r = run(SAME, twice)
+        expect(r.returncode == 0 and "3 devices agree within fast mode's bound" in r.stdout and
+               'opencl:1: PSNR' in r.stdout and 'the same bytes as opencl:0 (the same kind of device)' in r.stdout,
+               'check ray --mode fast on PoCL twice: the same bytes, within the bound', r.stdout + r.stderr)
+        r = run(SAME, dict(twice, LOCKSTEP_DEBUG_FAULT='opencl:1:image'))
+        expect(r.returncode == 1 and 'opencl:1 differs from opencl:0, a device of the same kind' in r.stdout and
+               '1 of 3072 pixels differ, by at most 1' in r.stdout and 'DISAGREEMENT' in r.stdout,
+               'check ray --mode fast: one level off between two devices of one kind is a disagreement, exit 1',
+               'exit %d\n%s%s' % (r.returncode, r.stdout, r.stderr))
+    else:
+        print('skipped: POCL_DEVICES did not give two PoCL devices: %s' % names)
 else:
     print('skipped: check ray needs openmp and opencl, have %s' % backends)
 

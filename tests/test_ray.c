@@ -4,6 +4,7 @@
  *   - the CPU implementation (every instruction set this CPU runs, any
  *     thread count) reproduces the golden digests of the independent
  *     reference (tests/ref_ray.c) and ray.h's scalar ray_pixel;
+ *   - the PSNR and fast mode's bound that `check ray` uses (ray_cpu.c);
  *   - fast mode stays within its PSNR bound of exact mode, on the default
  *     image and on one-row strips (all horizon, the worst case);
  *   - the image writers: PNG and PPM read back, bad names and unwritable
@@ -13,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <omp.h>
 #include <png.h>
 #include <stdio.h>
@@ -248,23 +250,19 @@ static void check_threads(void)
     free(many);
 }
 
-static double psnr(const uint8_t *a, const uint8_t *b, size_t n)
+/* The PSNR and the bound are ray_cpu.c's, the ones `check ray` uses: a
+ * hand-computed figure pins the formula (over all channel values). */
+static void check_psnr(void)
 {
-    double se = 0;
-    for (size_t i = 0; i < n; i++)
-        se += ((double)a[i] - b[i]) * ((double)a[i] - b[i]);
-    if (se == 0)
-        return 1e9;
-    return 10.0 * log10(255.0 * 255.0 / (se / (double)n));
-}
-
-/* The PSNR (dB) fast mode keeps from exact mode at `samples` samples per
- * pixel, at any size: min(40, 30 + 10 log10(samples)) (docs/ray.md, "How
- * close fast mode is"). */
-static double fast_bound(uint32_t samples)
-{
-    double bound = 30.0 + 10.0 * log10((double)samples);
-    return bound < 40.0 ? bound : 40.0;
+    uint8_t a[6] = {0, 10, 20, 30, 40, 50}, b[6] = {0, 10, 20, 30, 40, 50};
+    CHECK(isinf(ray_image_psnr(a, b, 6)), "identical images: PSNR %.2f, expected infinite", ray_image_psnr(a, b, 6));
+    b[4] = 42; /* a squared error of 4 over 6 values: 10 log10(255^2 * 6 / 4) */
+    double want = 10.0 * log10(255.0 * 255.0 * 6.0 / 4.0), got = ray_image_psnr(a, b, 6);
+    CHECK(fabs(got - want) < 1e-9, "PSNR %.6f, expected %.6f", got, want);
+    CHECK(ray_fast_bound_db(1) == 30.0 && fabs(ray_fast_bound_db(4) - 36.0206) < 1e-4 &&
+              ray_fast_bound_db(10) == 40.0 && ray_fast_bound_db(64) == 40.0,
+          "fast bound %.4f %.4f %.4f %.4f, expected 30, 36.02, 40, 40", ray_fast_bound_db(1), ray_fast_bound_db(4),
+          ray_fast_bound_db(10), ray_fast_bound_db(64));
 }
 
 /* Fast mode against exact mode on the default image and on the worst case,
@@ -279,10 +277,10 @@ static void check_fast(void)
         uint32_t w = cases[i].w, h = cases[i].h, spp = cases[i].spp;
         uint8_t *exact = render_cpu(w, h, spp, 1, RAY_MODE_EXACT);
         uint8_t *fast = render_cpu(w, h, spp, 1, RAY_MODE_FAST);
-        double db = psnr(exact, fast, (size_t)w * h * 3);
-        CHECK(db >= fast_bound(spp), "fast mode at %ux%u, %u spp is %.2f dB PSNR from exact mode, below %.1f", w, h,
-              spp, db, fast_bound(spp));
-        printf("fast: %.2f dB PSNR from exact at %ux%u, %u spp (bound %.1f)\n", db, w, h, spp, fast_bound(spp));
+        double db = ray_image_psnr(exact, fast, (size_t)w * h * 3);
+        CHECK(db >= ray_fast_bound_db(spp), "fast mode at %ux%u, %u spp is %.2f dB PSNR from exact mode, below %.1f",
+              w, h, spp, db, ray_fast_bound_db(spp));
+        printf("fast: %.2f dB PSNR from exact at %ux%u, %u spp (bound %.1f)\n", db, w, h, spp, ray_fast_bound_db(spp));
         free(exact);
         free(fast);
     }
@@ -305,9 +303,9 @@ static void check_fast(void)
         if (!variants[v].runs)
             continue;
         uint8_t *fast = render_tiles(variants[v].fn, w, h, 1, 1);
-        double db = psnr(exact, fast, (size_t)w * h * 3);
-        CHECK(db >= fast_bound(1), "%s fast tiles at %ux%u, 1 spp: %.2f dB PSNR from exact, below %.1f",
-              variants[v].name, w, h, db, fast_bound(1));
+        double db = ray_image_psnr(exact, fast, (size_t)w * h * 3);
+        CHECK(db >= ray_fast_bound_db(1), "%s fast tiles at %ux%u, 1 spp: %.2f dB PSNR from exact, below %.1f",
+              variants[v].name, w, h, db, ray_fast_bound_db(1));
         printf("fast: %s tiles %.2f dB PSNR from exact at %ux%u, 1 spp\n", variants[v].name, db, w, h);
         free(fast);
     }
@@ -516,6 +514,7 @@ int main(int argc, char **argv)
     check_variants();
     check_threads();
     check_window();
+    check_psnr();
     check_fast();
     printf("%s\n", failures ? "FAILED" : "all passed");
     return failures != 0;

@@ -1,5 +1,6 @@
 /* check.c - `lockstep check WORKLOAD|all`: the same inputs on every
  * device (or set of devices), every result compared with the first. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,16 +19,76 @@ typedef struct check_row {
     int not_supported;    /* the device rightly refused the run (error says why) */
     ls_run run;
     char *json; /* the result's members */
+    /* An approximate run (ray's fast mode): the earlier row of the same
+     * kind of device, whose bytes it must give (-1: none), how close it is
+     * to the exact run (measured: 1, or -1 when not comparable), whether
+     * that is within the bound, and whether the row agrees (both). */
+    int same_kind, measured, in_bound, within;
+    ls_closeness close;
 } check_row;
 
 typedef struct check_outcome {
     int compared, failures, agree, interrupted, not_supported;
 } check_outcome;
 
+/* The check of an approximate run (w->approximate: ray's fast mode),
+ * whose result may rightly differ between kinds of device: runs of one
+ * kind must still match byte for byte, and every run must be within the
+ * documented bound of the exact run, rendered once on the first device
+ * that runs it. used 0: every device must match byte for byte. */
+typedef struct check_bound {
+    int used;
+    int identical;  /* every run gave the same result */
+    check_row exact; /* exact.ok: the exact run is there to measure against */
+    ls_closeness least; /* the names and bound, and the lowest figure of the runs measured */
+} check_bound;
+
+/* A figure as people read it: "PSNR 62.7 dB", or "identical" (an
+ * infinite PSNR). */
+static const char *figure_text(const ls_closeness *c, double value, char *buf, size_t len)
+{
+    if (isinf(value))
+        snprintf(buf, len, "identical");
+    else
+        snprintf(buf, len, "%s %.1f %s", c->measure, value, c->unit);
+    return buf;
+}
+
+/* A figure in JSON: null for an infinite one (identical), which JSON
+ * cannot write. */
+static void json_figure(FILE *out, double value)
+{
+    if (isinf(value))
+        fputs("null", out);
+    else
+        fprintf(out, "%.4f", value);
+}
+
+/* An approximate run's members: the run of the same kind of device it
+ * must match byte for byte, its figure against the exact run (null:
+ * identical) and whether it is within the bound, or why it cannot be
+ * measured. */
+static void check_row_bound_json(FILE *out, const check_row *r, const check_row *rows)
+{
+    if (r->same_kind >= 0) {
+        fputs(",\"same_kind_as\":", out);
+        ls_json_string(out, rows[r->same_kind].label);
+    }
+    if (r->measured > 0) {
+        fprintf(out, ",\"%s\":", r->close.key);
+        json_figure(out, r->close.value);
+    } else if (r->measured < 0) {
+        fputs(",\"not_comparable\":", out);
+        ls_json_string(out, r->close.why);
+    }
+    fprintf(out, ",\"within_bound\":%s", r->within ? "true" : "false");
+}
+
 /* One run of a check: where it ran, and either its digest and the result
  * fields that differ from the reference run's ("differs":[] when none),
  * why the device does not support it, or why it could not run. */
-static void check_row_json(FILE *out, const check_row *r, const check_row *ref)
+static void check_row_json(FILE *out, const check_row *r, const check_row *ref, const check_row *rows,
+                           const check_bound *b)
 {
     fprintf(out, "{\"device\":");
     ls_json_string(out, r->label);
@@ -42,7 +103,10 @@ static void check_row_json(FILE *out, const check_row *r, const check_row *ref)
                 strcmp(r->run.digest, ref->run.digest) == 0 ? "true" : "false");
         if (r != ref)
             ls_json_diff_members(ref->json, ref->label, r->json, r->label, NULL, out);
-        fputs("]}", out);
+        fputs("]", out);
+        if (b->used)
+            check_row_bound_json(out, r, rows);
+        fputs("}", out);
     } else {
         fprintf(out, r->not_supported ? ",\"not_supported\":" : ",\"error\":");
         ls_json_string(out, r->error);
@@ -50,27 +114,132 @@ static void check_row_json(FILE *out, const check_row *r, const check_row *ref)
     }
 }
 
+/* An approximate check's members: whether every run gave the same
+ * result, the bound and the lowest figure, and the exact run measured
+ * against (null when no device ran it). */
+static void check_bound_json(FILE *out, const check_bound *b)
+{
+    const ls_closeness *c = &b->least;
+    fprintf(out, ",\"identical\":%s,\"bound_%s\":", b->identical ? "true" : "false", c->key);
+    json_figure(out, c->bound);
+    fprintf(out, ",\"lowest_%s\":", c->key);
+    if (b->exact.ok)
+        json_figure(out, c->value);
+    else
+        fputs("null", out);
+    fputs(",\"exact_reference\":", out);
+    if (!b->exact.ok) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"device\":", out);
+    ls_json_string(out, b->exact.label);
+    fputs(",\"device_name\":", out);
+    ls_json_string(out, b->exact.name);
+    fprintf(out, ",\"digest\":\"%s\",\"summary\":", b->exact.run.digest);
+    ls_json_string(out, b->exact.run.summary);
+    fputs("}", out);
+}
+
 /* The members of one workload's check (the caller adds the braces): the
  * workload, its inputs, the verdict and every run. */
 static void check_print_json(FILE *out, const ls_workload *w, const void *params, const check_row *rows, int n,
-                             int ref, const check_outcome *o)
+                             int ref, const check_outcome *o, const check_bound *b)
 {
     fprintf(out, "\"workload\":\"%s\",", w->name);
     ls_cmd_params_json(out, w, params, 0);
-    fprintf(out, ",\"compared\":%d,\"not_supported\":%d,\"agree\":%s,\"runs\":[", o->compared, o->not_supported,
+    fprintf(out, ",\"compared\":%d,\"not_supported\":%d,\"agree\":%s", o->compared, o->not_supported,
             o->agree && !o->failures && o->compared >= 2 ? "true" : "false");
+    if (b->used)
+        check_bound_json(out, b);
+    fputs(",\"runs\":[", out);
     int first = 1;
     for (int i = 0; i < n; i++)
         if (rows[i].ran) {
             fputs(first ? "" : ",", out);
-            check_row_json(out, &rows[i], &rows[ref < 0 ? i : ref]);
+            check_row_json(out, &rows[i], &rows[ref < 0 ? i : ref], rows, b);
             first = 0;
         }
     fprintf(out, "]");
 }
 
+/* Whether a row that ran is marked DIFFERS: its result is not the
+ * reference's, or, in an approximate check, not its kind's or beyond the
+ * bound. */
+static int row_differs(const check_row *rows, int i, int ref, const check_bound *b)
+{
+    if (b->used)
+        return !rows[i].within;
+    return i != ref && strcmp(rows[i].run.digest, rows[ref].run.digest) != 0;
+}
+
+/* How two runs differ: the fields, and the workload's own detail. */
+static void print_diff(const ls_workload *w, const void *params, const check_row *a, const check_row *b)
+{
+    ls_json_diff_members(a->json, a->label, b->json, b->label, stdout, NULL);
+    if (w->diff)
+        w->diff(params, &a->run, a->label, &b->run, b->label, stdout);
+}
+
+/* One run's line under the bound: its figure (or why there is none),
+ * and the run of its kind whose bytes it must give. */
+static void print_bound_row(const check_row *rows, int i, const ls_closeness *c)
+{
+    const check_row *r = &rows[i];
+    char fig[64];
+    printf("  %s: %s%s", r->label, r->measured > 0 ? figure_text(c, r->close.value, fig, sizeof fig) : r->close.why,
+           r->measured > 0 && !r->in_bound ? ", BEYOND THE BOUND" : "");
+    if (r->same_kind >= 0)
+        printf(", %s bytes as %s (the same kind of device)",
+               strcmp(r->run.digest, rows[r->same_kind].run.digest) == 0 ? "the same" : "NOT the same",
+               rows[r->same_kind].label);
+    putchar('\n');
+}
+
+/* An approximate check: each run's figure against the exact run, and for
+ * each run that fails, why: another result than a device of its kind
+ * gave, or beyond the bound (with how its image differs from the exact
+ * one), or not the exact run's inputs. */
+static void print_bound(const ls_workload *w, const void *params, const check_row *rows, int n, int ref,
+                        const check_bound *b)
+{
+    const ls_closeness *c = &b->least;
+    if (!b->exact.ok) {
+        printf("%s not checked: no device here rendered %s, which it is measured from%s%s\n", c->bound_name,
+               c->exact_name, b->exact.error[0] ? ": " : "", b->exact.error);
+        if (!b->identical)
+            printf("so devices of different kinds cannot be shown to agree\n");
+    } else {
+        printf("%s: at least %s %.4g %s from %s, rendered on %s (%s):\n", c->bound_name, c->measure, c->bound,
+               c->unit, c->exact_name, b->exact.label, b->exact.run.summary);
+        for (int i = 0; i < n; i++)
+            if (rows[i].ok)
+                print_bound_row(rows, i, c);
+    }
+    for (int i = 0; i < n; i++) {
+        const check_row *r = &rows[i];
+        if (!r->ok || r->within)
+            continue;
+        if (r->same_kind >= 0 && strcmp(r->run.digest, rows[r->same_kind].run.digest) != 0) {
+            printf("%s differs from %s, a device of the same kind, which must give the same bytes:\n", r->label,
+                   rows[r->same_kind].label);
+            print_diff(w, params, &rows[r->same_kind], r);
+        } else if (r->measured > 0) {
+            printf("%s is further from %s (%s) than %s allows:\n", r->label, c->exact_name, b->exact.label,
+                   c->bound_name);
+            char exact[200];
+            snprintf(exact, sizeof exact, "exact on %s", b->exact.label);
+            if (w->diff)
+                w->diff(params, &b->exact.run, exact, &r->run, r->label, stdout);
+        } else if (i != ref) {
+            printf("%s differs from %s:\n", r->label, rows[ref].label);
+            print_diff(w, params, &rows[ref], r);
+        }
+    }
+}
+
 static void check_print_table(const ls_workload *w, const void *params, const check_row *rows, int n, int ref,
-                              const char *skipped)
+                              const char *skipped, const check_bound *b)
 {
     /* Each column as wide as its widest cell: a set's spec, PoCL's name. */
     int wdev = (int)strlen("device"), wname = (int)strlen("name"), wresult = (int)strlen("result");
@@ -86,20 +255,21 @@ static void check_print_table(const ls_workload *w, const void *params, const ch
             continue; /* not reached: interrupted before it */
         if (rows[i].ok)
             printf("%-*s %-*s %-16s %-*s %10.4f%s\n", wdev, rows[i].label, wname, rows[i].name, rows[i].run.digest,
-                   wresult, rows[i].run.summary, rows[i].run.seconds,
-                   i != ref && strcmp(rows[i].run.digest, rows[ref].run.digest) ? "  DIFFERS" : "");
+                   wresult, rows[i].run.summary, rows[i].run.seconds, row_differs(rows, i, ref, b) ? "  DIFFERS" : "");
         else
             printf("%-*s %-*s %s: %s\n", wdev, rows[i].label, wname, rows[i].name,
                    rows[i].not_supported ? "not supported" : "error", rows[i].error);
     }
     if (skipped[0])
         printf("not available: %s\n", skipped);
+    if (b->used && ref >= 0) {
+        print_bound(w, params, rows, n, ref, b);
+        return;
+    }
     for (int i = 0; i < n; i++)
-        if (rows[i].ok && i != ref && strcmp(rows[i].run.digest, rows[ref].run.digest) != 0) {
+        if (rows[i].ok && row_differs(rows, i, ref, b)) {
             printf("%s differs from %s:\n", rows[i].label, rows[ref].label);
-            ls_json_diff_members(rows[ref].json, rows[ref].label, rows[i].json, rows[i].label, stdout, NULL);
-            if (w->diff)
-                w->diff(params, &rows[ref].run, rows[ref].label, &rows[i].run, rows[i].label, stdout);
+            print_diff(w, params, &rows[ref], &rows[i]);
         }
 }
 
@@ -152,6 +322,97 @@ static void check_one(const ls_workload *w, const void *params, ls_dev_ref d, ch
     ls_set_close(&s);
 }
 
+/* The exact run of an approximate check, on the first device of devs
+ * that runs it (one that rightly refuses it is passed over; exact mode is
+ * the same on every device that runs it, which `check` in exact mode
+ * shows). 0, or -1 when none ran it (b->exact.error says why, empty when
+ * no device could). */
+static int run_exact(const ls_workload *w, const void *exact, const ls_dev_ref *devs, int ndev, check_bound *b,
+                     const ls_common *c)
+{
+    for (int i = 0; i < ndev && !ls_progress_interrupted(); i++) {
+        memset(&b->exact, 0, sizeof b->exact);
+        check_one(w, exact, devs[i], &b->exact, c);
+        if (b->exact.ok)
+            return 0;
+        if (!b->exact.not_supported)
+            return -1; /* a device that failed: its error is the answer */
+    }
+    b->exact.error[0] = 0;
+    return -1;
+}
+
+/* The earlier row of the same kind of device as rows[i], or -1. */
+static int same_kind(const ls_workload *w, const check_row *rows, int i)
+{
+    uint64_t kind = w->run_kind(&rows[i].run);
+    for (int j = 0; kind && j < i; j++)
+        if (rows[j].ok && w->run_kind(&rows[j].run) == kind)
+            return j;
+    return -1;
+}
+
+/* Judges one approximate row: the bytes of its kind, and its figure
+ * against the exact run (without an exact run, only the bytes of every
+ * other row can show it agrees). Returns whether it agrees. */
+static int judge_row(const ls_workload *w, const void *params, check_row *rows, int i, int ref, check_bound *b)
+{
+    check_row *r = &rows[i];
+    r->same_kind = same_kind(w, rows, i);
+    int bytes = r->same_kind < 0 || strcmp(r->run.digest, rows[r->same_kind].run.digest) == 0;
+    if (!b->exact.ok)
+        return r->within = bytes && strcmp(r->run.digest, rows[ref].run.digest) == 0;
+    r->measured = w->closeness(params, &r->run, &b->exact.run, &r->close) == 0 ? 1 : -1;
+    if (r->measured > 0 && r->close.value < b->least.value)
+        b->least.value = r->close.value;
+    r->in_bound = r->measured > 0 && r->close.value >= r->close.bound;
+    return r->within = bytes && r->in_bound;
+}
+
+/* An approximate check (w->approximate): renders the exact run, then
+ * judges every row that ran; o->agree becomes the verdict. Nothing to do
+ * when the run is not approximate. */
+static void check_bounded(const ls_workload *w, const void *params, const ls_dev_ref *devs, int ndev,
+                          check_row *rows, int ref, check_bound *b, check_outcome *o, const ls_common *c)
+{
+    if (!w->approximate || ref < 0)
+        return;
+    void *exact = calloc(1, w->params_size);
+    if (!exact) {
+        fprintf(stderr, "lockstep: out of memory\n");
+        o->failures++;
+        return;
+    }
+    if (!w->approximate(params, exact)) {
+        free(exact);
+        return;
+    }
+    b->used = 1;
+    b->identical = o->agree;
+    w->closeness(params, NULL, NULL, &b->least); /* the names and the bound */
+    b->least.value = INFINITY;
+    if (run_exact(w, exact, devs, ndev, b, c) != 0 && b->exact.error[0] && !b->exact.stopped)
+        o->failures++;
+    free(exact);
+    o->agree = 1;
+    for (int i = 0; i < ndev; i++)
+        if (rows[i].ok && !judge_row(w, params, rows, i, ref, b))
+            o->agree = 0;
+}
+
+/* The last line of an approximate check that agrees: how (the same
+ * bytes, or within the bound) and the lowest figure. */
+static void print_bound_verdict(const check_outcome *o, const check_bound *b)
+{
+    char fig[64];
+    const ls_closeness *c = &b->least;
+    if (!b->exact.ok)
+        printf("%d devices agree (the same bytes; %s not checked)\n", o->compared, c->bound_name);
+    else
+        printf("%d devices agree %s %s (%s >= %.4g %s)\n", o->compared, b->identical ? "(the same bytes), within" :
+               "within", c->bound_name, figure_text(c, c->value, fig, sizeof fig), c->bound, c->unit);
+}
+
 /* Runs w with params on every device in devs and compares each digest with
  * the first device's. */
 static check_outcome check_workload(const ls_workload *w, const void *params, const ls_dev_ref *devs, int ndev,
@@ -180,18 +441,23 @@ static check_outcome check_workload(const ls_workload *w, const void *params, co
             o.agree = 0;
         o.compared++;
     }
+    check_bound b = {0};
+    if (!ls_progress_interrupted())
+        check_bounded(w, params, devs, ndev, rows, ref, &b, &o, c);
     o.interrupted = ls_progress_interrupted();
     if (json_out) {
-        check_print_json(json_out, w, params, rows, ndev, ref, &o);
+        check_print_json(json_out, w, params, rows, ndev, ref, &o, &b);
     } else {
         printf("== check %s\n", w->name);
-        check_print_table(w, params, rows, ndev, ref, skipped);
+        check_print_table(w, params, rows, ndev, ref, skipped, &b);
         if (!o.agree)
             printf("DISAGREEMENT: the backends computed different results\n");
         else if (ls_progress_interrupted())
             printf("interrupted: not every device ran\n");
         else if (!o.failures && o.compared < 2)
             printf("skipped: only %d device ran, so nothing was compared\n", o.compared);
+        else if (!o.failures && b.used)
+            print_bound_verdict(&o, &b);
         else if (!o.failures)
             printf("%d devices agree\n", o.compared);
         if (o.not_supported && o.agree && !o.failures && !ls_progress_interrupted())
@@ -202,6 +468,9 @@ static check_outcome check_workload(const ls_workload *w, const void *params, co
             w->run_free(&rows[i].run);
         free(rows[i].json);
     }
+    if (b.exact.ok)
+        w->run_free(&b.exact.run);
+    free(b.exact.json);
     free(rows);
     return o;
 }
@@ -234,7 +503,7 @@ int ls_cmd_check(int argc, char **argv)
         char names[256] = "";
         for (int i = 0; ls_workloads[i]; i++)
             snprintf(names + strlen(names), sizeof names - strlen(names), " %s", ls_workloads[i]->name);
-        char which[160], text[1400];
+        char which[160], text[1800];
         ls_cmd_set_workloads(which, sizeof which);
         snprintf(text, sizeof text,
                  "Runs WORKLOAD with the same inputs on every available backend and device (or those\n"
@@ -243,6 +512,10 @@ int ls_cmd_check(int argc, char **argv)
                  "77 (skipped) when fewer than two devices could be compared, 0 when all agree.\n"
                  "A device that rightly refuses a run is \"not supported\", with the reason, and not\n"
                  "compared: one without correctly rounded divide and sqrt, for ray's exact mode.\n"
+                 "ray --mode fast is fast math per kind of device (docs/ray.md): devices of one kind must\n"
+                 "give the same bytes, and every image must be within fast mode's bound (PSNR at least\n"
+                 "min(40, 30 + 10 log10(spp)) dB) of exact mode's image, rendered on the first device that\n"
+                 "runs exact mode; then they \"agree within fast mode's bound\" (exit 0), else exit 1.\n"
                  "A set in the list (cuda:all, openmp+opencl:0) is one run spread over its devices, compared\n"
                  "like a device (cuda:0,cuda:all: two GPUs against one); %s all run on a set.\n"
                  "A set of one device is that device; a device named twice (openmp,openmp:all;\n"

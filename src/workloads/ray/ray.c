@@ -6,7 +6,6 @@
  * src/algo/ray.h; a range runs on GPUs in ray_gpu.c and on the CPU in
  * ray_cpu.c. */
 #include <inttypes.h>
-#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +34,7 @@ typedef struct ray_data {
     uint8_t *rgb;    /* width * height * 3 bytes, row 0 first */
     uint64_t image;  /* ray_image_digest of rgb */
     int mixed;       /* fast mode on devices of more than one kind: the image may differ between kinds */
+    uint64_t kind;   /* the one kind of device that rendered it (ray_kind), 0 when several or none */
 } ray_data;
 
 /* --out - : the image as PPM on standard output (as the original card
@@ -203,11 +203,15 @@ typedef struct ray_split {
 } ray_split;
 
 /* A device's kind, as the fingerprint of what decides its fast-mode
- * arithmetic: the backend, the platform or driver, the device's name. */
+ * arithmetic: the backend, the platform or driver (its compiler), the
+ * device's name (a GPU's program, OpenCL's CPU kernel shape), and on the
+ * host the instruction set of the CPU tiles, whose copies contract into
+ * FMAs differently (LOCKSTEP_CPU_ISA). */
 static uint64_t ray_kind(const ls_device *d)
 {
     uint64_t h = LS_FNV_INIT;
-    const char *parts[] = {d->backend->name, d->info.platform, d->info.name};
+    const char *isa = ls_backend_runs_host_programs(d->backend) ? ray_cpu_variant() : "";
+    const char *parts[] = {d->backend->name, d->info.platform, d->info.name, isa};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         h = ls_fnv1a(h, parts[i], strlen(parts[i]) + 1); /* with the NUL: "ab","c" is not "a","bc" */
     return h;
@@ -336,6 +340,7 @@ static int ray_render(ls_set *set, const ray_job *job, ls_run *out, const ls_pro
     const ls_set_report *st = &out->report;
     d->pixels = st->done;
     d->mixed = job->mode == RAY_MODE_FAST && !st->computed_only && mixed_kinds(set, st, &split);
+    d->kind = !d->mixed && split.nkinds == 1 ? split.kinds[0] : 0;
     d->image = ray_image_digest(rgb, job->width, job->height);
     out->seconds = st->seconds;
     out->items = d->pixels * job->samples;
@@ -420,12 +425,10 @@ static void ray_diff(const void *pp, const ls_run *a, const char *an, const ls_r
     }
     uint64_t pixels = (uint64_t)x->job.width * x->job.height, differ = 0, first = 0;
     int max = 0;
-    double sq = 0;
     for (uint64_t p = 0; p < pixels; p++) {
         int worst = 0;
         for (int c = 0; c < 3; c++) {
             int e = abs((int)x->rgb[3 * p + c] - (int)y->rgb[3 * p + c]);
-            sq += (double)e * e;
             worst = e > worst ? e : worst;
         }
         if (worst && !differ++)
@@ -436,7 +439,7 @@ static void ray_diff(const void *pp, const ls_run *a, const char *an, const ls_r
         fprintf(out, "  the images are identical\n");
         return;
     }
-    double psnr = 10.0 * log10(255.0 * 255.0 * 3.0 * (double)pixels / sq);
+    double psnr = ray_image_psnr(x->rgb, y->rgb, (size_t)pixels * 3);
     uint64_t row = first / x->job.width, col = first % x->job.width;
     const uint8_t *p = x->rgb + 3 * first, *q = y->rgb + 3 * first;
     fprintf(out, "  %" PRIu64 " of %" PRIu64 " pixels differ, by at most %d in a channel (PSNR %.1f dB)\n", differ,
@@ -445,16 +448,30 @@ static void ray_diff(const void *pp, const ls_run *a, const char *an, const ls_r
             p[1], p[2], bn, q[0], q[1], q[2]);
 }
 
+/* The image changed: its digest and summary follow. */
+static void image_changed(ls_run *run, ray_data *d)
+{
+    d->image = ray_image_digest(d->rgb, d->job.width, d->job.height);
+    snprintf(run->summary, sizeof run->summary, "image %016" PRIx64, d->image);
+}
+
 /* Fault injection (LOCKSTEP_DEBUG_FAULT): one wrong value per field; a
- * wrong image is one channel of one pixel off by one. */
+ * wrong image is one channel of one pixel off by one. That is within fast
+ * mode's bound, as a device of another kind may rightly differ: image_far
+ * (not a field) moves every channel of every pixel by 32 levels instead,
+ * 18 dB PSNR, below the bound at any size and sample count, so that the
+ * tests can show that `check ray --mode fast` fails on it. */
 static int ray_fault(ls_run *run, const char *field)
 {
     ray_data *d = run->data;
     if (strcmp(field, "image") == 0) {
         uint64_t p = ((uint64_t)d->job.height / 2 * d->job.width + d->job.width / 2) * 3;
         d->rgb[p] ^= 1;
-        d->image = ray_image_digest(d->rgb, d->job.width, d->job.height);
-        snprintf(run->summary, sizeof run->summary, "image %016" PRIx64, d->image);
+        image_changed(run, d);
+    } else if (strcmp(field, "image_far") == 0) {
+        for (uint64_t i = 0; i < (uint64_t)d->job.width * d->job.height * 3; i++)
+            d->rgb[i] ^= 32;
+        image_changed(run, d);
     } else if (strcmp(field, "width") == 0)
         d->job.width++;
     else if (strcmp(field, "height") == 0)
@@ -469,6 +486,69 @@ static int ray_fault(ls_run *run, const char *field)
         d->pixels--;
     else
         return -1;
+    return 0;
+}
+
+/* ---- Fast mode in `check` ---------------------------------------------------
+ *
+ * A fast image is a pure function of its inputs only per kind of device
+ * (ray_kind), and docs/ray.md bounds it against exact mode's image, not
+ * against another kind's fast image: `check` renders the exact image once
+ * and holds every fast image to that bound. */
+
+/* Fast mode is approximate; its exact run is the same job in exact mode. */
+static int ray_approximate(const void *pp, void *exact)
+{
+    const ray_opts *o = pp;
+    if (o->job.mode != RAY_MODE_FAST)
+        return 0;
+    ray_opts *e = exact;
+    *e = *o;
+    e->mode = "exact";
+    e->job.mode = RAY_MODE_EXACT;
+    return 1;
+}
+
+static uint64_t ray_run_kind(const ls_run *run)
+{
+    const ray_data *d = run->data;
+    return d->kind;
+}
+
+/* Which field of a fast run's result is not the exact run's inputs (the
+ * mode aside, which must be the one asked for), or NULL. */
+static const char *not_same_inputs(const ray_opts *o, const ray_data *f, const ray_data *x)
+{
+    if (f->job.width != x->job.width)
+        return "width";
+    if (f->job.height != x->job.height)
+        return "height";
+    if (f->job.samples != x->job.samples)
+        return "samples";
+    if (f->job.seed != x->job.seed)
+        return "seed";
+    if (f->job.mode != o->job.mode)
+        return "mode";
+    uint64_t pixels = (uint64_t)x->job.width * x->job.height;
+    return f->pixels != pixels || x->pixels != pixels ? "pixels" : NULL;
+}
+
+/* The fast image's PSNR from the exact image, and fast mode's bound at
+ * its sample count. */
+static int ray_closeness(const void *pp, const ls_run *run, const ls_run *exact, ls_closeness *c)
+{
+    const ray_opts *o = pp;
+    *c = (ls_closeness){"fast mode's bound", "exact mode's image", "PSNR", "dB", "psnr_db", 0,
+                        ray_fast_bound_db(o->job.samples), ""};
+    if (!run || !exact)
+        return 0;
+    const ray_data *f = run->data, *x = exact->data;
+    const char *field = not_same_inputs(o, f, x);
+    if (field) {
+        snprintf(c->why, sizeof c->why, "field %s differs from the exact run's", field);
+        return -1;
+    }
+    c->value = ray_image_psnr(x->rgb, f->rgb, (size_t)x->job.width * x->job.height * 3);
     return 0;
 }
 
@@ -524,6 +604,9 @@ const ls_workload ls_workload_ray = {
     .output_on_stdout = ray_output_on_stdout,
     .diff = ray_diff,
     .fault = ray_fault,
+    .approximate = ray_approximate,
+    .run_kind = ray_run_kind,
+    .closeness = ray_closeness,
     .needs = ray_needs,
     .run_free = ray_run_free,
     .cases = ray_cases,

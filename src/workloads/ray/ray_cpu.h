@@ -9,6 +9,7 @@
 #ifndef LOCKSTEP_RAY_CPU_H
 #define LOCKSTEP_RAY_CPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -43,6 +44,17 @@ void ray_cpu_render(const ray_job *job, uint64_t first, uint64_t count, uint8_t 
 /* The image's digest: FNV-1a 64 over the width and height (4 bytes each,
  * little-endian) and the RGB bytes, row 0 first (docs/ray.md). */
 uint64_t ray_image_digest(const uint8_t *rgb, uint32_t width, uint32_t height);
+
+/* The PSNR of image b against image a, n channel values each, in dB:
+ * 10 log10(255^2 n / sum of squared differences), over all channel values
+ * (docs/ray.md); INFINITY when they are identical. The one definition
+ * that `check ray` prints and the tests hold fast mode to. */
+double ray_image_psnr(const uint8_t *a, const uint8_t *b, size_t n);
+
+/* The least PSNR (dB) that fast mode's image keeps from exact mode's at
+ * `samples` samples per pixel, at any size: min(40, 30 + 10 log10(samples))
+ * (docs/ray.md, "How close fast mode is"). The one home of that bound. */
+double ray_fast_bound_db(uint32_t samples);
 
 /* The instruction set ray_cpu_render uses here ("avx512", "avx2",
  * "generic"). */
