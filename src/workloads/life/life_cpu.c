@@ -120,16 +120,11 @@ struct life_cpu {
     const variant *v;
 };
 
-int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu **out, ls_error *err)
+/* The fields of a job on grids of g's extents and topology, on `threads`
+ * threads (threads_for): no buffers, no rule, no steps. */
+static void job_shape(life_cpu_job *job, const life_grid *g, int threads)
 {
-    const variant *v = find_variant(name);
-    if (!v)
-        return ls_fail_usage(err, "the CPU loop '%s' does not run on this CPU", name ? name : "(any)");
-    life_cpu *c = calloc(1, sizeof *c);
-    if (!c)
-        return ls_fail(err, "out of memory");
-    life_cpu_job *job = &c->job;
-    c->v = v;
+    memset(job, 0, sizeof *job);
     job->dims = g->dims;
     job->nx = g->nx;
     job->ny = g->ny;
@@ -141,9 +136,29 @@ int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu *
     job->slab = g->dims == 3 && g->nz > LIFE_CPU_SLAB ? LIFE_CPU_SLAB : g->nz;
     job->threads = threads_for(g, job, threads);
     job->scratch_words = life_cpu_scratch_words(g->dims, g->row_words, job->strip);
+}
+
+/* The per-thread row sums of a job, 64-byte aligned; NULL when there is
+ * no memory for them. */
+static uint32_t *alloc_scratch(const life_cpu_job *job)
+{
+    return aligned_alloc(64, (size_t)job->threads * job->scratch_words * sizeof(uint32_t));
+}
+
+int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu **out, ls_error *err)
+{
+    const variant *v = find_variant(name);
+    if (!v)
+        return ls_fail_usage(err, "the CPU loop '%s' does not run on this CPU", name ? name : "(any)");
+    life_cpu *c = calloc(1, sizeof *c);
+    if (!c)
+        return ls_fail(err, "out of memory");
+    life_cpu_job *job = &c->job;
+    c->v = v;
+    job_shape(job, g, threads);
     size_t grid_bytes = (g->nwords * sizeof(uint32_t) + 63) / 64 * 64;
     job->next = life_alloc_cells(grid_bytes);
-    job->scratch = aligned_alloc(64, (size_t)job->threads * job->scratch_words * sizeof(uint32_t));
+    job->scratch = alloc_scratch(job);
     if (!job->next || !job->scratch) {
         life_cpu_stop(c);
         /* The grid's size is the user's choice: too large, like the first copy's (life_grid_init). */
@@ -155,6 +170,34 @@ int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu *
     }
     *out = c;
     return 0;
+}
+
+int life_cpu_between(const life_grid *shape, life_rule r, uint64_t gens, uint32_t *a, uint32_t *b, ls_error *err)
+{
+    if (gens == 0)
+        return 0;
+    life_cpu_job job;
+    job_shape(&job, shape, 0);
+    job.rule = r;
+    job.steps = gens;
+    job.cur = a;
+    job.next = b;
+    /* Made for each call: a few hundred KiB a thread at most, which the C
+     * library hands back from its heap after the first. */
+    job.scratch = alloc_scratch(&job);
+    if (!job.scratch)
+        return ls_fail(err, "out of memory for the row sums of a %ux%ux%u grid's generations", shape->nx, shape->ny,
+                       shape->nz);
+    find_variant(NULL)->run(&job);
+    free(job.scratch);
+    return 0;
+}
+
+int life_cpu_threads_for(const life_grid *shape)
+{
+    life_cpu_job job;
+    job_shape(&job, shape, 0);
+    return job.threads;
 }
 
 void life_cpu_steps(life_cpu *c, life_grid *g, life_rule r, uint64_t steps)

@@ -41,6 +41,18 @@ void life_cpu_stop(life_cpu *c);
  * small grid when OpenMP's default was; life_cpu.c says why). */
 int life_cpu_threads(const life_cpu *c);
 
+/* `gens` generations of rule r of a grid of shape's extents and topology
+ * (shape->words is not read) between two buffers of its cells that do not
+ * overlap, from a into b, then b into a, and so on: the last is in b when
+ * gens is odd, in a when it is even (a GPU launch's one generation from a
+ * buffer into another, several at once: the host device's, life_host.c).
+ * On OpenMP's default threads (fewer on a small grid:
+ * life_cpu_threads_for), in the widest copy of the loop this CPU runs. 0,
+ * or -1 with err set (out of memory for the per-thread buffers). */
+int life_cpu_between(const life_grid *shape, life_rule r, uint64_t gens, uint32_t *a, uint32_t *b, ls_error *err);
+/* The threads each such generation runs on. */
+int life_cpu_threads_for(const life_grid *shape);
+
 /* The instruction set life_cpu_run uses here ("avx512", "avx2", "generic"). */
 const char *life_cpu_variant(void);
 
