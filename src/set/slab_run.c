@@ -127,7 +127,7 @@ int ls_slabs_cpu_threads(const ls_slabs *S)
 {
     int most = 0;
     for (int j = 0; j < S->nlocal; j++)
-        if (!S->slabs[j].gpu && S->ops->threads(S->slabs[j].state) > most)
+        if (S->ops->threads(S->slabs[j].state) > most)
             most = S->ops->threads(S->slabs[j].state);
     return most;
 }
@@ -653,13 +653,22 @@ static int pipelined(ls_slabs *S)
  * before the exchange. */
 static int epoch(ls_slabs *S, uint32_t e, int wait, ls_error *err)
 {
-    /* The GPUs run while the host runs the CPU slabs. */
+    /* The GPUs run while the host runs the slabs of the devices that run
+     * their work as it is asked (the host CPU), timed by the wall clock. */
     for (int i = 0; i < S->nlocal_devs; i++) {
         local_device *d = &S->local_devs[i];
         if (queues(d->s) && wait && start_device(S, d, err))
             return -1;
         if (queues(d->s) && launch_slabs(S, d, e, err))
             return -1;
+    }
+    for (int i = 0; i < S->nlocal_devs; i++) {
+        local_device *d = &S->local_devs[i];
+        double t0 = ls_now();
+        if (!queues(d->s) && launch_slabs(S, d, e, err))
+            return -1;
+        if (!queues(d->s))
+            d->seconds += ls_now() - t0;
     }
     for (int j = 0; j < S->nlocal; j++) {
         slab *sl = &S->slabs[j];

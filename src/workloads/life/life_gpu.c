@@ -1,4 +1,5 @@
-/* life_gpu.c - the GPU driver of Life, written once over src/gpu.h. Two
+/* life_gpu.c - the device driver of Life, written once over src/gpu.h
+ * for the GPUs and the host CPU (OpenMP) alike. Two
  * buffers hold the current and the next generation; a launch per
  * LIFE_GPU_3D_DEPTH generations in 3D (the rest one at a time), per
  * LIFE_2D_GENS in 2D (LIFE_GROUP_2D_GENS on the group shape; the rest
@@ -7,7 +8,11 @@
  * segment of rows (2D) or planes (3D): see src/kernels/life_kernels.h. A
  * device of the CPU shape (shape.h) runs that file's kernels for CPUs: a
  * work-item walks a run of words, one generation a launch, or in 2D
- * LIFE_CPU_2D_GENS (the rest one at a time). */
+ * LIFE_CPU_2D_GENS (the rest one at a time). The host device (the shape
+ * none) runs life_host.c's kernels, life_cpu.c's C over the whole grid on
+ * the host's threads: a launch as many generations as are asked, one less
+ * where that is even (the last lands in the second buffer only when it is
+ * odd), then one. */
 #include "life_gpu.h"
 
 #include <stdio.h>
@@ -16,6 +21,8 @@
 
 #include "gpu_call.h"
 #include "gpu_timer.h"
+#include "life_cpu.h"
+#include "life_host.h"
 #include "life_memory.h"
 #include "numbers.h"
 
@@ -33,6 +40,14 @@
 static int cpu_shaped(const ls_gpu_info *info)
 {
     return info->shape == LS_SHAPE_CPU;
+}
+
+/* Whether the device runs no program of src/kernels but the workloads'
+ * C (shape.h's none: the host CPU), whose one kernel of generations is
+ * Life's own loop over the whole grid (life_host.c). */
+static int host_shaped(const ls_gpu_info *info)
+{
+    return info->shape == LS_SHAPE_NONE;
 }
 
 /* Work-items a group for a device of this shape, at most its largest. */
@@ -79,6 +94,9 @@ int life_gpu_open(ls_device *s, const life_grid *g, life_gpu_state **out, ls_err
                              g->nx, g->ny, g->nz, need, s->info.name, has,
                              life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
     }
+    /* The host device finds Life's kernels among the host programs. */
+    if (ls_host_program_add(&life_host_program, err) != 0)
+        return -1;
     life_gpu_state *st = calloc(1, sizeof *st);
     if (!st)
         return ls_fail(err, "out of memory");
@@ -573,10 +591,23 @@ static int find_group_2d(life_gpu_state *st, life_rule r, const char *defines, l
     return 0;
 }
 
+/* The host's kernels: its generations, and nothing else. */
+static int find_host_kernels(life_gpu_state *st, life_kernels *ks, ls_error *err)
+{
+    ks->two = ks->many = ks->tile = ks->group_2d = NULL;
+    ks->many_gens = 1;
+    ks->margin = 0;
+    ks->wave = ks->tile_wave = ks->group_2d_wave = 0;
+    ks->tile_seg = 0;
+    return ls_gpu_kernel(st->s, "life", "life_host_steps", &ks->one, err);
+}
+
 static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_error *err)
 {
     ls_gpu_info_of(st->s, &ks->info);
     ks->group = group_size(&ks->info);
+    if (host_shaped(&ks->info))
+        return find_host_kernels(st, ks, err);
     /* The CPU shape's kernels: one generation a launch, and in 2D
      * LIFE_CPU_2D_GENS where they can. */
     int cpu = cpu_shaped(&ks->info);
@@ -665,11 +696,42 @@ static int launch_cpu_many(life_gpu_state *st, const life_kernels *ks, life_rule
     return ls_gpu_launch(st->s, ks->many, &l, err);
 }
 
+/* `steps` generations from st->cur into st->next on the host (life_host.h's
+ * life_host_steps): a call over the whole grid, which spreads each
+ * generation over the host's threads itself, the generations between
+ * ping-ponging through st->cur. A generation a launch would start and join
+ * the threads once more each, and on a busy machine a thread the
+ * scheduler has not woken holds up every other (issue 34): as many as
+ * possible a launch, an odd number, so that the last is in st->next. */
+static int launch_host(life_gpu_state *st, const life_kernels *ks, life_rule r, uint64_t steps, ls_error *err)
+{
+    uint32_t birth = r.birth, survive = r.survive, dims = st->dims, bounded = (uint32_t)st->bounded;
+    for (uint64_t left = steps; left > 0;) {
+        uint32_t gens = left < UINT32_MAX ? (uint32_t)left : UINT32_MAX; /* UINT32_MAX is odd */
+        gens -= gens % 2 == 0;
+        ls_arg args[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
+                         LS_ARG(st->nz), LS_ARG(st->last_bits), LS_ARG(dims), LS_ARG(bounded), LS_ARG(birth),
+                         LS_ARG(survive), LS_ARG(gens)};
+        _Static_assert(sizeof args / sizeof args[0] == LIFE_HOST_STEPS_ARGS, "life_host.h's arguments");
+        ls_launch l = {1, 1, 0, 0, args, LIFE_HOST_STEPS_ARGS};
+        if (ls_gpu_launch(st->s, ks->one, &l, err) != 0)
+            return -1;
+        ls_buf *t = st->cur;
+        st->cur = st->next;
+        st->next = t;
+        left -= gens;
+    }
+    return 0;
+}
+
 /* Queues `steps` generations with the kernels ks: ks->many_gens (2D;
  * LIFE_GROUP_2D_GENS with the group shape's walk) or LIFE_GPU_3D_DEPTH
- * (3D) a launch while that many are left, then two, then one. */
+ * (3D) a launch while that many are left, then two, then one; on the host
+ * launch_host's. */
 static int launch_steps(life_gpu_state *st, const life_kernels *ks, life_rule r, uint64_t steps, ls_error *err)
 {
+    if (host_shaped(&ks->info))
+        return launch_host(st, ks, r, steps, err);
     for (uint64_t i = 0, gens; i < steps; i += gens) {
         uint64_t left = steps - i;
         int tile = ks->tile && left >= LIFE_GPU_3D_DEPTH;
@@ -788,6 +850,18 @@ int life_gpu_fill(life_gpu_state *st, uint32_t first, uint32_t count, uint64_t r
 int life_gpu_fetch(life_gpu_state *st, life_grid *g, ls_error *err)
 {
     return ls_gpu_read(st->cur, 0, g->words, g->nwords * sizeof(uint32_t), err);
+}
+
+int life_gpu_host_threads(const life_gpu_state *st)
+{
+    ls_gpu_info info;
+    ls_gpu_info_of(st->s, &info);
+    if (!host_shaped(&info))
+        return 0;
+    life_grid shape;
+    life_grid_shape(&shape, st->dims, (st->row_words - 1u) * 32u + st->last_bits, st->ny, st->nz);
+    shape.bounded = st->bounded;
+    return life_cpu_threads_for(&shape);
 }
 
 void life_gpu_stop(life_gpu_state *st)
