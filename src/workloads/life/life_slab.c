@@ -123,12 +123,6 @@ static int slab_from_buf(void *slab, uint32_t first, uint32_t count, ls_buf *src
     return life_gpu_planes_from(((life_slab *)slab)->gpu, first, count, src, err);
 }
 
-static void *slab_host(void *slab)
-{
-    (void)slab;
-    return NULL; /* every slab's planes are its device's buffers (life_gpu.h) */
-}
-
 static int slab_threads(const void *slab)
 {
     return life_gpu_host_threads(((const life_slab *)slab)->gpu);
@@ -180,7 +174,6 @@ const ls_slab_ops life_slab_ops = {
     .copy = slab_copy,
     .to_buf = slab_to_buf,
     .from_buf = slab_from_buf,
-    .host = slab_host,
     .threads = slab_threads,
     .host_alloc = slab_host_alloc,
     .close = slab_close,
