@@ -172,7 +172,21 @@ int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu *
     return 0;
 }
 
-int life_cpu_between(const life_grid *shape, life_rule r, uint64_t gens, uint32_t *a, uint32_t *b, ls_error *err)
+/* Bytes of a job's per-thread row sums. */
+static size_t scratch_bytes(const life_cpu_job *job)
+{
+    return (size_t)job->threads * job->scratch_words * sizeof(uint32_t);
+}
+
+size_t life_cpu_scratch_bytes(const life_grid *shape)
+{
+    life_cpu_job job;
+    job_shape(&job, shape, 0);
+    return scratch_bytes(&job);
+}
+
+int life_cpu_between(const life_grid *shape, life_rule r, uint64_t gens, uint32_t *a, uint32_t *b, void *scratch,
+                     size_t scratch_len, ls_error *err)
 {
     if (gens == 0)
         return 0;
@@ -182,14 +196,17 @@ int life_cpu_between(const life_grid *shape, life_rule r, uint64_t gens, uint32_
     job.steps = gens;
     job.cur = a;
     job.next = b;
-    /* Made for each call: a few hundred KiB a thread at most, which the C
-     * library hands back from its heap after the first. */
-    job.scratch = alloc_scratch(&job);
+    /* The caller's row sums where they are enough; else made for the
+     * call (the thread count OpenMP gives may have grown). */
+    uint32_t *own = NULL;
+    job.scratch = scratch;
+    if (!scratch || scratch_len < scratch_bytes(&job) || (uintptr_t)scratch % 64 != 0)
+        job.scratch = own = alloc_scratch(&job);
     if (!job.scratch)
         return ls_fail(err, "out of memory for the row sums of a %ux%ux%u grid's generations", shape->nx, shape->ny,
                        shape->nz);
     find_variant(NULL)->run(&job);
-    free(job.scratch);
+    free(own);
     return 0;
 }
 

@@ -47,9 +47,14 @@ int life_cpu_threads(const life_cpu *c);
  * gens is odd, in a when it is even (a GPU launch's one generation from a
  * buffer into another, several at once: the host device's, life_host.c).
  * On OpenMP's default threads (fewer on a small grid:
- * life_cpu_threads_for), in the widest copy of the loop this CPU runs. 0,
- * or -1 with err set (out of memory for the per-thread buffers). */
-int life_cpu_between(const life_grid *shape, life_rule r, uint64_t gens, uint32_t *a, uint32_t *b, ls_error *err);
+ * life_cpu_threads_for), in the widest copy of the loop this CPU runs.
+ * scratch, scratch_len: the threads' row sums, 64-byte aligned, at least
+ * life_cpu_scratch_bytes (else, or NULL, made for the call: fresh pages
+ * each time). 0, or -1 with err set (out of memory for the row sums). */
+int life_cpu_between(const life_grid *shape, life_rule r, uint64_t gens, uint32_t *a, uint32_t *b, void *scratch,
+                     size_t scratch_len, ls_error *err);
+/* The bytes of row sums life_cpu_between takes on a grid of this shape. */
+size_t life_cpu_scratch_bytes(const life_grid *shape);
 /* The threads each such generation runs on. */
 int life_cpu_threads_for(const life_grid *shape);
 
