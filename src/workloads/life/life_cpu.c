@@ -115,11 +115,6 @@ static int threads_for(const life_grid *g, const life_cpu_job *job, int asked)
     return threads > 0 ? (int)threads : 1;
 }
 
-struct life_cpu {
-    life_cpu_job job;
-    const variant *v;
-};
-
 /* The fields of a job on grids of g's extents and topology, on `threads`
  * threads (threads_for): no buffers, no rule, no steps. */
 static void job_shape(life_cpu_job *job, const life_grid *g, int threads)
@@ -143,33 +138,6 @@ static void job_shape(life_cpu_job *job, const life_grid *g, int threads)
 static uint32_t *alloc_scratch(const life_cpu_job *job)
 {
     return aligned_alloc(64, (size_t)job->threads * job->scratch_words * sizeof(uint32_t));
-}
-
-int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu **out, ls_error *err)
-{
-    const variant *v = find_variant(name);
-    if (!v)
-        return ls_fail_usage(err, "the CPU loop '%s' does not run on this CPU", name ? name : "(any)");
-    life_cpu *c = calloc(1, sizeof *c);
-    if (!c)
-        return ls_fail(err, "out of memory");
-    life_cpu_job *job = &c->job;
-    c->v = v;
-    job_shape(job, g, threads);
-    size_t grid_bytes = (g->nwords * sizeof(uint32_t) + 63) / 64 * 64;
-    job->next = life_alloc_cells(grid_bytes);
-    job->scratch = alloc_scratch(job);
-    if (!job->next || !job->scratch) {
-        life_cpu_stop(c);
-        /* The grid's size is the user's choice: too large, like the first copy's (life_grid_init). */
-        char need[LS_BYTES_TEXT];
-        ls_format_bytes(grid_bytes, need, sizeof need);
-        return ls_fail_usage(err, "the grid %ux%ux%u needs a second copy of %s and row buffers on the CPU; this "
-                                  "machine does not have that much free memory",
-                             g->nx, g->ny, g->nz, need);
-    }
-    *out = c;
-    return 0;
 }
 
 /* Bytes of a job's per-thread row sums. */
@@ -217,34 +185,6 @@ int life_cpu_threads_for(const life_grid *shape)
     return job.threads;
 }
 
-void life_cpu_steps(life_cpu *c, life_grid *g, life_rule r, uint64_t steps)
-{
-    if (steps == 0)
-        return;
-    c->job.rule = r;
-    c->job.steps = steps;
-    c->job.cur = g->words;
-    uint32_t *result = c->v->run(&c->job);
-    if (result != g->words) {
-        c->job.next = g->words;
-        g->words = result;
-    }
-}
-
-int life_cpu_threads(const life_cpu *c)
-{
-    return c->job.threads;
-}
-
-void life_cpu_stop(life_cpu *c)
-{
-    if (!c)
-        return;
-    free(c->job.next);
-    free(c->job.scratch);
-    free(c);
-}
-
 int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_error *err)
 {
     return life_cpu_run_variant(g, r, steps, threads, NULL, err);
@@ -253,10 +193,35 @@ int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_erro
 int life_cpu_run_variant(life_grid *g, life_rule r, uint64_t steps, int threads, const char *name,
                          ls_error *err)
 {
-    life_cpu *c;
-    if (life_cpu_start(g, threads, name, &c, err))
-        return -1;
-    life_cpu_steps(c, g, r, steps);
-    life_cpu_stop(c);
+    const variant *v = find_variant(name);
+    if (!v)
+        return ls_fail_usage(err, "the CPU loop '%s' does not run on this CPU", name ? name : "(any)");
+    life_cpu_job job;
+    job_shape(&job, g, threads);
+    size_t grid_bytes = (g->nwords * sizeof(uint32_t) + 63) / 64 * 64;
+    job.next = life_alloc_cells(grid_bytes);
+    job.scratch = alloc_scratch(&job);
+    if (!job.next || !job.scratch) {
+        free(job.next);
+        free(job.scratch);
+        /* The grid's size is the user's choice: too large, like the first copy's (life_grid_init). */
+        char need[LS_BYTES_TEXT];
+        ls_format_bytes(grid_bytes, need, sizeof need);
+        return ls_fail_usage(err, "the grid %ux%ux%u needs a second copy of %s and row buffers on the CPU; this "
+                                  "machine does not have that much free memory",
+                             g->nx, g->ny, g->nz, need);
+    }
+    job.rule = r;
+    job.steps = steps;
+    job.cur = g->words;
+    /* The last generation is in whichever buffer its parity says: g takes
+     * that one, and the other is freed. */
+    uint32_t *result = steps > 0 ? v->run(&job) : g->words;
+    if (result != g->words) {
+        job.next = g->words;
+        g->words = result;
+    }
+    free(job.next);
+    free(job.scratch);
     return 0;
 }

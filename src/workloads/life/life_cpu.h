@@ -17,8 +17,8 @@
 /* Advances g by exactly `steps` generations of rule r on its torus or
  * bounded plane (g->bounded), on `threads` threads (0: OpenMP's default,
  * fewer on a small grid; never more than the grid has work units:
- * life_cpu_threads says how many). 0, or -1 with err set (out of
- * memory for the second grid or the per-thread buffers). */
+ * life_cpu_threads_for says how many with 0). 0, or -1 with err set (out
+ * of memory for the second grid or the per-thread buffers). */
 int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_error *err);
 
 /* life_cpu_run with a chosen copy of the loop ("generic", "avx2",
@@ -26,20 +26,6 @@ int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_erro
  * A copy this CPU cannot run, or does not exist here, is refused. */
 int life_cpu_run_variant(life_grid *g, life_rule r, uint64_t steps, int threads, const char *variant,
                          ls_error *err);
-
-/* A CPU run kept across calls: the second grid and the per-thread
- * buffers are allocated (and their pages touched) once, not per chunk. */
-typedef struct life_cpu life_cpu;
-/* For grids of g's extents: 0, or -1 with err set. */
-int life_cpu_start(const life_grid *g, int threads, const char *variant, life_cpu **out, ls_error *err);
-/* Exactly `steps` generations of g (the grid given to start, or one of its
- * extents and topology); g->words may change to the other buffer, which c then owns
- * the old one of. */
-void life_cpu_steps(life_cpu *c, life_grid *g, life_rule r, uint64_t steps);
-void life_cpu_stop(life_cpu *c);
-/* The threads each generation of c runs on: those asked for (fewer on a
- * small grid when OpenMP's default was; life_cpu.c says why). */
-int life_cpu_threads(const life_cpu *c);
 
 /* `gens` generations of rule r of a grid of shape's extents and topology
  * (shape->words is not read) between two buffers of its cells that do not
