@@ -20,6 +20,12 @@ the set (set.h, the set runner, the registry) and the backends.
   - every device, the host CPU too, offers gpu.h's primitives (issue 37):
     no workload branches on its backend's table (backend->gpu) to run a
     CPU path or a GPU one, and no file but the wrappers reads the table;
+  - Life's slabs too (issue 37): no workload asks whether a device runs
+    the programs of src/kernels (LS_CAP_KERNELS, life_runs_kernels) to
+    choose its CPU code or its kernels (the device's shape chooses its
+    kernels), and the slab runner keeps no slab in host memory of its own
+    (the slab table's host planes, host_plane): every slab, on the host
+    CPU too, is its device's buffers, moved by read, write and copy;
   - no file asks the CPU which instruction sets it has but cpu_isa.c: the
     choice of the CPU code's compiled copy is made there once;
   - no file asks whether a device can do something but through caps.h's
@@ -93,6 +99,15 @@ branching = [p for p, t in sources('src/workloads') if re.search(TABLE, t)]
 expect(not branching, 'no workload branches on backend->gpu: the host CPU is a device of gpu.h too', ', '.join(branching))
 reading = [p for p, t in sources('src', 'backends') if p not in WRAPPERS and re.search(TABLE, t)]
 expect(not reading, 'only the wrappers (%s) read a backend\'s method table' % ', '.join(WRAPPERS), ', '.join(reading))
+
+choosing = [p for p, t in sources('src/workloads') if re.search(r'\bLS_CAP_KERNELS\b', t)]
+choosing += [p for p, t in sources('src', 'backends', 'tests') if re.search(r'\blife_runs_kernels\b', t)]
+expect(not choosing, 'no workload chooses its CPU code or its kernels by LS_CAP_KERNELS: the shape chooses kernels',
+       ', '.join(choosing))
+hosted = [p for p, t in sources('src/set') if re.search(r'\bhost_plane\b|->\s*host\s*\(', t)]
+hosted += [p for p, t in sources('src') if re.search(r'^\s*\.host\s*=', t, re.M)]
+expect(not hosted, 'the slab runner keeps no slab in host memory of its own: every slab is its device\'s buffers',
+       ', '.join(hosted))
 
 asking = [p for p, t in sources('src', 'backends') if p != 'src/cpu_isa.c' and re.search(r'__builtin_cpu_(supports|is)\b|\bcpuid\b', t)]
 expect(not asking, 'only src/cpu_isa.c asks the CPU what it runs', ', '.join(asking))

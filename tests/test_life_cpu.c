@@ -71,6 +71,37 @@ static void compare_on(int bounded, unsigned dims, uint32_t nx, uint32_t ny, uin
             check(life_grid_population(&g) == ref_population(&ref), what);
             life_grid_free(&g);
         }
+    /* Between two buffers, as the host device's launches run it
+     * (life_host.c): all at once, and an odd count then one at a time. */
+    for (int split = 0; split < 2; split++) {
+        life_grid a = {0}, b = {0};
+        if (life_grid_init(&a, dims, nx, ny, nz, &err) || life_grid_init(&b, dims, nx, ny, nz, &err)) {
+            check(0, err.msg);
+            life_grid_free(&a);
+            break;
+        }
+        memcpy(a.words, start.words, start.nwords * sizeof *start.words);
+        a.bounded = b.bounded = bounded;
+        uint64_t first = split ? steps - (steps % 2 == 0 && steps > 0) : steps;
+        /* The row sums given by the caller the second time. */
+        size_t sums_len = life_cpu_scratch_bytes(&a);
+        void *sums = split ? aligned_alloc(64, (sums_len + 63) / 64 * 64) : NULL;
+        int ok = life_cpu_between(&a, rule, first, a.words, b.words, sums, sums ? sums_len : 0, &err) == 0;
+        int in_b = first % 2 == 1;
+        for (uint64_t i = first; i < steps && ok; i++, in_b = !in_b)
+            ok = (in_b ? life_cpu_between(&b, rule, 1, b.words, a.words, sums, sums_len, &err)
+                       : life_cpu_between(&a, rule, 1, a.words, b.words, sums, sums_len, &err)) == 0;
+        free(sums);
+        char why[200] = "", what[400];
+        int same = ok && ref_equals_grid(&ref, in_b ? &b : &a, why, sizeof why);
+        snprintf(what, sizeof what, "%uD %ux%ux%u %s %s %" PRIu64 " steps between two buffers (%" PRIu64
+                 " at once): %.200s", dims, nx, ny, nz, bounded ? "plane" : "torus", rule_text, steps, first,
+                 ok ? why : err.msg);
+        check(same, what);
+        check(life_cpu_threads_for(&a) >= 1, "a generation runs on a thread at least");
+        life_grid_free(&b);
+        life_grid_free(&a);
+    }
     ref_free(&ref);
     life_grid_free(&start);
 }

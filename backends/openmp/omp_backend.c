@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "backend.h"
 #include "host_kernel.h"
+#include "numbers.h"
 
 /* A kernel is its entry in the workload's host program. */
 struct ls_kernel {
@@ -177,20 +179,56 @@ static void host_info(ls_ctx *ctx, ls_gpu_info *out)
     *out = ctx->info;
 }
 
-/* Zeroed, and aligned to a cache line, as the CPU implementations' own
- * arrays are (their vector loads do not split lines). */
+/* From this size on a buffer is given huge pages where the system has
+ * them: a large grid's 4 KiB pages cost a fault and a TLB entry each. */
+#define HOST_HUGE_PAGE ((size_t)2 << 20)
+
+/* Host memory for a buffer of `bytes` (rounded up to `*rounded`), aligned
+ * to a cache line as the CPU implementations' own arrays are (their vector
+ * loads do not split lines), in huge pages from 2 of them on (advice
+ * only: without them the memory works as it is); NULL when there is none. */
+static void *host_memory(size_t bytes, size_t *rounded)
+{
+    size_t align = bytes >= 2 * HOST_HUGE_PAGE ? HOST_HUGE_PAGE : 64u;
+    *rounded = (bytes + align - 1) / align * align;
+    if (*rounded < bytes)
+        return NULL;
+    void *mem = aligned_alloc(align, *rounded ? *rounded : align);
+    if (mem && align == HOST_HUGE_PAGE)
+        (void)madvise(mem, *rounded, MADV_HUGEPAGE);
+    return mem;
+}
+
+/* Clears `bytes` at mem on every thread: its pages are faulted in at once,
+ * each by a thread that will work on it. */
+static void host_zero(void *mem, size_t bytes)
+{
+    const size_t piece = (size_t)2 << 20;
+    int64_t pieces = (int64_t)((bytes + piece - 1) / piece);
+#pragma omp parallel for schedule(static) if (pieces > 1)
+    for (int64_t i = 0; i < pieces; i++) {
+        size_t first = (size_t)i * piece;
+        memset((char *)mem + first, 0, bytes - first < piece ? bytes - first : piece);
+    }
+}
+
+/* Zeroed host memory. A buffer the machine cannot give is refused as the
+ * user's error, as a grid too large for a GPU is: the size of the work is
+ * what was asked. */
 static int host_alloc(ls_ctx *ctx, size_t bytes, const char *what, ls_buf **out, ls_error *err)
 {
     (void)ctx;
-    size_t rounded = (bytes + 63u) / 64u * 64u;
+    size_t rounded;
     ls_buf *b = calloc(1, sizeof *b);
-    void *mem = rounded >= bytes ? aligned_alloc(64, rounded ? rounded : 64) : NULL;
+    void *mem = host_memory(bytes, &rounded);
     if (!b || !mem) {
         free(b);
         free(mem);
-        return ls_fail(err, "out of host memory for %s (%zu bytes)", what, bytes);
+        char need[LS_BYTES_TEXT];
+        ls_format_bytes(bytes, need, sizeof need);
+        return ls_fail_usage(err, "%s needs %s; this machine does not have that much free memory", what, need);
     }
-    memset(mem, 0, rounded);
+    host_zero(mem, rounded);
     b->mem = mem;
     b->bytes = bytes;
     *out = b;

@@ -1,9 +1,11 @@
 /* slab_run.c - a grid cut into slabs over a set of devices and the ranks
  * of an MPI job, with halo exchange: see slab_run.h.
  *
- * One host thread drives every slab of its rank: an epoch launches the
- * steps of every GPU slab without waiting, runs the CPU slabs meanwhile,
- * then waits for the GPUs and exchanges. Ghosts go device to device where
+ * One host thread drives every slab of its rank, each through its
+ * device's primitives (gpu.h; the host CPU's too, whose buffers are host
+ * memory): an epoch launches the steps of every slab on a GPU without
+ * waiting, runs those on the host meanwhile (its launches run as they are
+ * asked), then waits for the GPUs and exchanges. Ghosts go device to device where
  * the backend copies (gpu.h's copy: CUDA), through the host otherwise
  * (OpenCL, mixed sets), and through MPI between ranks, staged in host
  * memory (Debian's Open MPI is not CUDA-aware). Files of whole grids are
@@ -49,7 +51,7 @@ typedef struct local_device {
     ls_device *s;
     int job_index;
     uint64_t items; /* items of the planes its slabs own, a step each */
-    double seconds; /* its time: the GPU's timer (gpu_timer.h), the CPU's wall time */
+    double seconds; /* its time: the GPU's timer (gpu_timer.h), the host's wall time */
     int timer_rejected; /* a GPU whose timer read a figure that cannot be right: its time is the wall's */
 } local_device;
 
@@ -60,7 +62,6 @@ typedef struct slab {
     uint32_t ghost[2];       /* ghost planes below and above them (k, or 0 at a bounded axis's ends) */
     local_device *dev;
     void *state;             /* the workload's (ls_slab_ops.open) */
-    int gpu;                 /* on a GPU: driven by read, write and step; else its planes are in host memory */
     void *edge[2];           /* its lowest and highest k owned planes, on the host for its neighbours */
     int edge_fresh[2];       /* edge[] holds this epoch's planes */
     void *received[2];       /* ghosts from another rank */
@@ -72,10 +73,10 @@ typedef struct slab {
     ls_buf *staging[2][2];
     ls_buf *peer[2][2];      /* a neighbour's staging on `side`, opened here: this slab's edge goes there */
     uint64_t token[2][2];    /* [out/in][side]: the exchange a shared edge was written in, sent once it is there */
-    void *piece[2];          /* a GPU slab's planes on their way to a count and hash (page-locked where the
+    void *piece[2];          /* a slab's planes on their way to a count and hash (page-locked where the
                               * backend can; piece_bytes), one crossing while the other is worked on;
                               * made at the first summary, kept until stop */
-    void *scratch;           /* a GPU slab's owned planes on the host (to send to rank 0 for a gather),
+    void *scratch;           /* a slab's owned planes on the host (to send to rank 0 for a gather),
                               * made and faulted in once, at the first sample or the end, kept until stop */
 } slab;
 
@@ -127,14 +128,14 @@ int ls_slabs_cpu_threads(const ls_slabs *S)
 {
     int most = 0;
     for (int j = 0; j < S->nlocal; j++)
-        if (!S->slabs[j].gpu && S->ops->threads(S->slabs[j].state) > most)
+        if (S->ops->threads(S->slabs[j].state) > most)
             most = S->ops->threads(S->slabs[j].state);
     return most;
 }
 
 /* Whether device d queues its work and is timed by its own timer (a GPU),
  * rather than running it as it is asked and being timed by the wall clock
- * (the host CPU, whose slabs the runner steps on this thread). */
+ * (the host CPU, whose launches run on this thread). */
 static int queues(const ls_device *d)
 {
     return !ls_device_timed_by_wall(d);
@@ -143,12 +144,6 @@ static int queues(const ls_device *d)
 static int job_rank(const ls_slabs *S, int slab_index)
 {
     return S->census.dev[S->device_of[slab_index]].rank;
-}
-
-/* Plane `plane` of CPU slab sl's own planes, in host memory. */
-static unsigned char *host_plane(const ls_slabs *S, const slab *sl, uint32_t plane)
-{
-    return (unsigned char *)S->ops->host(sl->state) + (size_t)plane * S->plane_bytes;
 }
 
 /* This rank's devices: the set's. */
@@ -229,21 +224,15 @@ static int plan(ls_slabs *S, uint64_t slabs, uint64_t halo, ls_error *err)
 /* The host buffers of slab sl's exchanges (a grid of several slabs):
  * its edges for its neighbours, the ghosts from other ranks; a GPU's
  * cross the bus every epoch, so they are page-locked where the backend
- * can (ls_gpu_alloc_host). */
+ * can (ls_gpu_alloc_host; plain host memory elsewhere). */
 static int alloc_edges(ls_slabs *S, slab *sl, ls_error *err)
 {
     size_t bytes = S->k * S->plane_bytes;
     for (int side = LOW; side <= HIGH && S->nslabs > 1; side++) {
         void **bufs[2] = {&sl->edge[side], &sl->received[side]};
-        for (int b = 0; b < 2; b++) {
-            if (sl->gpu) {
-                if (ls_gpu_alloc_host(sl->dev->s, bytes, "ghost planes", bufs[b], err))
-                    return -1;
-            } else if (!(*bufs[b] = malloc(bytes))) {
-                return ls_fail(err, "out of memory for the ghost planes of slab %d (%.1f MiB)", sl->index,
-                               (double)bytes / (1 << 20));
-            }
-        }
+        for (int b = 0; b < 2; b++)
+            if (ls_gpu_alloc_host(sl->dev->s, bytes, "ghost planes", bufs[b], err))
+                return -1;
     }
     return 0;
 }
@@ -252,10 +241,7 @@ static int alloc_edges(ls_slabs *S, slab *sl, ls_error *err)
  * src stays as it is until the next epoch's wait). */
 static int put_planes(ls_slabs *S, slab *sl, uint32_t at, uint32_t n, const void *src, ls_error *err)
 {
-    if (sl->gpu)
-        return S->ops->write(sl->state, at, n, src, err);
-    memcpy(host_plane(S, sl, at), src, n * S->plane_bytes);
-    return 0;
+    return S->ops->write(sl->state, at, n, src, err);
 }
 
 /* Puts slab sl on its device with its owned planes of the start (left
@@ -266,10 +252,6 @@ static int open_slab(ls_slabs *S, slab *sl, const ls_slab_start *start, ls_error
     ls_slab_place at = {sl->index, sl->first, sl->owned, {sl->ghost[LOW], sl->ghost[HIGH]}};
     if (S->ops->open(S->work, sl->dev->s, &at, &sl->state, err))
         return -1;
-    /* Where the workload keeps the slab's planes decides how it is driven:
-     * in host memory, stepped on this thread; else in the device's memory,
-     * through read, write and queued steps. */
-    sl->gpu = S->ops->host(sl->state) == NULL;
     if (alloc_edges(S, sl, err))
         return -1;
     if (start->made)
@@ -343,7 +325,7 @@ static size_t edge_bytes(const ls_slabs *S)
 /* Whether the ghost of `to` comes straight from the device of `from`. */
 static int device_to_device(const ls_slabs *S, const slab *to, const slab *from)
 {
-    return to->gpu && from->gpu && S->ops->can_copy(to->state, from->state);
+    return S->ops->can_copy(to->state, from->state);
 }
 
 /* Slab sl's edge on `side` into sl->edge[side], once an epoch. */
@@ -351,11 +333,8 @@ static int fetch_edge(ls_slabs *S, slab *sl, int side, ls_error *err)
 {
     if (sl->edge_fresh[side])
         return 0;
-    uint32_t at = edge_plane(S, sl, side);
-    if (sl->gpu && S->ops->read(sl->state, at, S->k, sl->edge[side], err))
+    if (S->ops->read(sl->state, edge_plane(S, sl, side), S->k, sl->edge[side], err))
         return -1;
-    if (!sl->gpu)
-        memcpy(sl->edge[side], host_plane(S, sl, at), edge_bytes(S));
     sl->edge_fresh[side] = 1;
     return 0;
 }
@@ -578,12 +557,23 @@ static int exchange(ls_slabs *S, ls_error *err)
 /* ---- running ------------------------------------------------------------------ */
 /* ---- running ------------------------------------------------------------------ */
 
-/* Launches e steps of every slab of GPU device d, without waiting. */
+/* Launches e steps of every slab of device d (without waiting, on a GPU). */
 static int launch_slabs(ls_slabs *S, local_device *d, uint32_t e, ls_error *err)
 {
     for (int j = 0; j < S->nlocal; j++)
         if (S->slabs[j].dev == d && S->ops->step(S->work, S->slabs[j].state, e, err))
             return -1;
+    return 0;
+}
+
+/* Runs e steps of every slab of device d, which runs its work as it is
+ * asked (the host CPU), adding the wall time they took to d's. */
+static int run_slabs(ls_slabs *S, local_device *d, uint32_t e, ls_error *err)
+{
+    double t0 = ls_now();
+    if (launch_slabs(S, d, e, err))
+        return -1;
+    d->seconds += ls_now() - t0;
     return 0;
 }
 
@@ -626,19 +616,17 @@ static int settle_devices(ls_slabs *S, ls_error *err)
 }
 
 /* Whether this rank's epochs may follow each other with no wait on the
- * host: the job is this process, every slab is on a GPU and every ghost
- * comes from another slab's device by the backend's copy, which orders
- * itself after the kernels queued on both devices and before their next
- * (gpu.h's copy). Elsewhere an exchange goes through the host or MPI,
- * which need the edges finished, and the CPU slabs run on this thread. */
+ * host: the job is this process and every ghost comes from another
+ * slab's device by the backend's copy, which orders itself after the
+ * kernels queued on both devices and before their next (gpu.h's copy:
+ * GPUs of one backend that has it; the host CPU's has none). Elsewhere an
+ * exchange goes through the host or MPI, which need the edges finished. */
 static int pipelined(ls_slabs *S)
 {
     if (S->nslabs < 2 || S->job.size > 1)
         return 0;
     for (int j = 0; j < S->nlocal; j++) {
         slab *sl = &S->slabs[j];
-        if (!sl->gpu)
-            return 0;
         for (int side = LOW; side <= HIGH; side++) {
             slab *from = sl->ghost[side] ? local_slab(S, neighbour(S, sl->index, side)) : sl;
             if (!from || !device_to_device(S, sl, from))
@@ -653,7 +641,8 @@ static int pipelined(ls_slabs *S)
  * before the exchange. */
 static int epoch(ls_slabs *S, uint32_t e, int wait, ls_error *err)
 {
-    /* The GPUs run while the host runs the CPU slabs. */
+    /* The GPUs run while the host runs the slabs of the devices that run
+     * their work as it is asked (the host CPU), timed by the wall clock. */
     for (int i = 0; i < S->nlocal_devs; i++) {
         local_device *d = &S->local_devs[i];
         if (queues(d->s) && wait && start_device(S, d, err))
@@ -661,16 +650,11 @@ static int epoch(ls_slabs *S, uint32_t e, int wait, ls_error *err)
         if (queues(d->s) && launch_slabs(S, d, e, err))
             return -1;
     }
-    for (int j = 0; j < S->nlocal; j++) {
-        slab *sl = &S->slabs[j];
-        if (!sl->gpu) {
-            double t0 = ls_now();
-            if (S->ops->step(S->work, sl->state, e, err))
-                return -1;
-            sl->dev->seconds += ls_now() - t0;
-        }
-        sl->dev->items += (uint64_t)sl->owned * S->grid.plane_items * e;
-    }
+    for (int i = 0; i < S->nlocal_devs; i++)
+        if (!queues(S->local_devs[i].s) && run_slabs(S, &S->local_devs[i], e, err))
+            return -1;
+    for (int j = 0; j < S->nlocal; j++)
+        S->slabs[j].dev->items += (uint64_t)S->slabs[j].owned * S->grid.plane_items * e;
     if (wait && wait_devices(S, e, err))
         return -1;
     return S->nslabs > 1 ? exchange(S, err) : 0;
@@ -885,13 +869,6 @@ static int drive(ls_slabs *S, ls_slab_run *run, const ls_progress *progress, ls_
 static int owned_planes(ls_slabs *S, slab *sl, void *dst, const void **src, ls_error *err)
 {
     size_t bytes = sl->owned * S->plane_bytes;
-    if (!sl->gpu) {
-        const void *own = host_plane(S, sl, sl->ghost[LOW]);
-        if (dst)
-            memcpy(dst, own, bytes);
-        *src = own;
-        return 0;
-    }
     if (!dst && !sl->scratch && !(sl->scratch = S->ops->host_alloc(bytes)))
         return ls_fail(err, "out of memory for %.1f MiB of slab %d", (double)bytes / (1 << 20), sl->index);
     *src = dst ? dst : sl->scratch;
@@ -924,14 +901,15 @@ int ls_slabs_gather(ls_slabs *S, void *planes, ls_error *err)
     return rc;
 }
 
-/* A GPU slab's planes cross between host and device in pieces (to be
+/* A slab's planes cross between host and device in pieces (to be
  * counted and hashed, written to a file, or read from one), through two
  * page-locked buffers the slab keeps: the host never holds a slab whole
  * (a slab of a grid larger than a GPU is tens of GiB). A piece is a 64th
  * of the slab, between these bounds: each piece pays a wait, a thread and
  * a copy's start, and page locking costs in proportion to the buffers'
  * size, which a 1 GiB slab's summary paid more for at a 32nd than the
- * pieces cost (docs/perf/README.md, 2026-11-26 and 2026-11-29). */
+ * pieces cost (docs/perf/README.md, 2026-11-26 and 2026-11-29). On the
+ * host device a piece's crossing is a copy within host memory. */
 #define SUMMARY_PIECE_MIN ((size_t)8 << 20)
 #define SUMMARY_PIECE_MAX ((size_t)64 << 20)
 #define SUMMARY_PIECE_ENV "LOCKSTEP_DEBUG_SUMMARY_PIECE" /* another size, for the tests */
@@ -969,7 +947,7 @@ static uint64_t summarise_planes(const ls_slabs *S, const slab *sl, const void *
 typedef int (*piece_fn)(void *arg, const ls_slabs *S, const slab *sl, void *planes, uint32_t from,
                         uint32_t n, ls_error *err);
 
-/* Planes [from, from + n) of a GPU slab read into a host buffer, on a
+/* Planes [from, from + n) of a slab read into a host buffer, on a
  * thread of its own while the last piece is worked on. */
 typedef struct piece_read {
     const ls_slab_ops *ops;
@@ -987,7 +965,7 @@ static void *read_piece(void *arg)
     return NULL;
 }
 
-/* Planes a piece of GPU slab sl holds (piece_bytes), in its page-locked
+/* Planes a piece of slab sl holds (piece_bytes), in its page-locked
  * buffers (sl->piece: two when the slab takes more than one piece; made
  * at the first pass, kept until stop). */
 static int piece_planes(const ls_slabs *S, slab *sl, uint32_t *per, ls_error *err)
@@ -1005,7 +983,7 @@ static int piece_planes(const ls_slabs *S, slab *sl, uint32_t *per, ls_error *er
     return 0;
 }
 
-/* Planes of GPU slab sl's piece that starts at owned plane `from`. */
+/* Planes of slab sl's piece that starts at owned plane `from`. */
 static uint32_t piece_length(const slab *sl, uint32_t from, uint32_t per)
 {
     return sl->owned - from < per ? sl->owned - from : per;
@@ -1027,7 +1005,7 @@ static int beside_reader(piece_fn fn, void *arg, const ls_slabs *S, const slab *
     return rc;
 }
 
-/* fn over GPU slab sl's owned planes, a piece at a time through its two
+/* fn over slab sl's owned planes, a piece at a time through its two
  * page-locked buffers, the next piece crossing the bus (read_piece: the
  * backends select their device in each call, so any host thread may
  * read) while fn works on this one. */
@@ -1064,7 +1042,7 @@ static int each_piece(const ls_slabs *S, slab *sl, piece_fn fn, void *arg, ls_er
     return rc;
 }
 
-/* fn fills GPU slab sl's owned planes a piece at a time through its two
+/* fn fills slab sl's owned planes a piece at a time through its two
  * page-locked buffers in turn, each written to the device while fn fills
  * the other. */
 static int fill_pieces(const ls_slabs *S, slab *sl, piece_fn fn, void *arg, ls_error *err)
@@ -1110,11 +1088,7 @@ static void *pass_device(void *arg)
     omp_set_num_threads(dp->threads); /* this host thread's teams only */
     for (int j = 0; j < dp->S->nlocal && dp->rc == 0; j++) {
         slab *sl = &dp->S->slabs[j];
-        if (sl->dev != dp->dev)
-            continue;
-        if (!sl->gpu) /* a CPU slab's planes are in host memory */
-            dp->rc = dp->fn(dp->arg, dp->S, sl, host_plane(dp->S, sl, sl->ghost[LOW]), 0, sl->owned, &dp->err);
-        else
+        if (sl->dev == dp->dev)
             dp->rc = (dp->filling ? fill_pieces : each_piece)(dp->S, sl, dp->fn, dp->arg, &dp->err);
     }
     return NULL;
@@ -1426,17 +1400,11 @@ static void stop_slabs(ls_slabs *S)
     close_shared_links(S);
     for (int j = 0; j < S->nlocal; j++) {
         slab *sl = &S->slabs[j];
-        if (sl->gpu)
-            for (int b = 0; b < 2; b++)
-                ls_gpu_free_host(sl->dev->s, sl->piece[b]);
+        for (int b = 0; b < 2; b++)
+            ls_gpu_free_host(sl->dev->s, sl->piece[b]);
         for (int side = LOW; side <= HIGH; side++) {
-            if (sl->gpu) {
-                ls_gpu_free_host(sl->dev->s, sl->edge[side]);
-                ls_gpu_free_host(sl->dev->s, sl->received[side]);
-            } else {
-                free(sl->edge[side]);
-                free(sl->received[side]);
-            }
+            ls_gpu_free_host(sl->dev->s, sl->edge[side]);
+            ls_gpu_free_host(sl->dev->s, sl->received[side]);
         }
         if (sl->state)
             S->ops->close(sl->state);

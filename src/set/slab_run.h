@@ -57,11 +57,10 @@ typedef struct ls_slab_place {
 
 /* What the workload does on a device, for one slab (`slab`: what open
  * made). `job` is the workload's own (ls_slabs_run's): its shape, its
- * rule. Planes are counted in the slab's own planes (ls_slab_place). A
- * slab on a GPU (its device's backend has gpu) is driven through read,
- * write and step, queued on its device; a slab on the CPU keeps its
- * planes in host memory (host), which the runner reads and writes
- * itself, and steps on the calling thread. */
+ * rule. Planes are counted in the slab's own planes (ls_slab_place).
+ * Every slab, whatever its device, is driven through read, write and
+ * step: queued on a GPU, run as they are asked on the host CPU (whose
+ * buffers are host memory: gpu.h). */
 typedef struct ls_slab_ops {
     /* The census's measure of a device (the memory the workload may use
      * there), and whether a device whose measure is `has` holds `need`
@@ -77,14 +76,14 @@ typedef struct ls_slab_ops {
     int (*make)(const void *job, void *slab, const ls_slab_place *at, ls_error *err);
     /* `steps` steps (0: only what a first launch does: build or look up
      * its kernels). A GPU slab's are queued without waiting (the runner
-     * times and waits for its device); a CPU slab's are run now. */
+     * times and waits for its device); the host's are run now. */
     int (*step)(const void *job, void *slab, uint32_t steps, ls_error *err);
-    /* A GPU slab's planes: read waits for its device; write is queued, and
+    /* A slab's planes: read waits for its device; write is queued, and
      * src stays as it is until the device has run it. */
     int (*read)(void *slab, uint32_t first, uint32_t count, void *dst, ls_error *err);
     int (*write)(void *slab, uint32_t first, uint32_t count, const void *src, ls_error *err);
-    /* Whether planes go from GPU slab src to dst device to device, and
-     * the copy (ordered after what is queued on both, before what comes
+    /* Whether planes go from slab src to dst device to device, and the
+     * copy (ordered after what is queued on both, before what comes
      * later). */
     int (*can_copy)(const void *dst, const void *src);
     int (*copy)(void *dst, uint32_t dst_first, void *src, uint32_t src_first, uint32_t count, ls_error *err);
@@ -92,12 +91,10 @@ typedef struct ls_slab_ops {
      * another process shares: ls_gpu_open_shared). */
     int (*to_buf)(void *slab, uint32_t first, uint32_t count, ls_buf *dst, ls_error *err);
     int (*from_buf)(void *slab, uint32_t first, uint32_t count, ls_buf *src, ls_error *err);
-    /* A CPU slab's planes in host memory (plane 0 of the slab's own;
-     * asked again after each step, which may move them); the threads a
-     * step of it runs on. */
-    void *(*host)(void *slab);
+    /* The host's threads a step of it runs on: 0 on a device that has
+     * threads of its own (a GPU), for the report. */
     int (*threads)(const void *slab);
-    /* Host memory for a GPU slab's planes on their way to another rank,
+    /* Host memory for a slab's planes on their way to another rank,
      * faulted in (freed with free()), or NULL. */
     void *(*host_alloc)(size_t bytes);
     void (*close)(void *slab);
@@ -121,7 +118,7 @@ typedef struct ls_slab_grid {
 } ls_slab_grid;
 
 /* A start that each slab reads for itself, a device's slabs on that
- * device's host thread, a GPU slab a piece at a time through page-locked
+ * device's host thread, a slab a piece at a time through page-locked
  * buffers. read puts planes [first, first + n) of the grid into planes;
  * calls come from a thread a device at once. With `hash`, each slab
  * counts and hashes the planes it read, and rank 0 receives the start's
@@ -253,8 +250,8 @@ int ls_slabs_write_file(ls_slabs *S, const ls_slab_file *f, uint64_t *count, uin
 /* Slabs and ghost depth the job runs with (after thin grids' limits). */
 int ls_slabs_count(const ls_slabs *S);
 uint32_t ls_slabs_halo(const ls_slabs *S);
-/* The most threads a step of this rank's CPU slabs runs on; 0 when none
- * is on the CPU. */
+/* The most host threads a step of this rank's slabs runs on (ops->threads);
+ * 0 when none is on the host CPU. */
 int ls_slabs_cpu_threads(const ls_slabs *S);
 
 /* ---- the ranks agreeing ----------------------------------------------------- */

@@ -162,21 +162,11 @@ static int threads_for(const life_grid *g, const life_cpu_job *job, int asked)
     return threads > 0 ? (int)threads : 1;
 }
 
-struct life_cpu {
-    life_cpu_job job;
-    const variant *v;
-};
-
-int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu **out, ls_error *err)
+/* The fields of a job on grids of g's extents and topology, on `threads`
+ * threads (threads_for): no buffers, no rule, no steps. */
+static void job_shape(life_cpu_job *job, const life_grid *g, int threads)
 {
-    const variant *v = find_variant(name);
-    if (!v)
-        return ls_fail_usage(err, "the CPU loop '%s' does not run on this CPU", name ? name : "(any)");
-    life_cpu *c = calloc(1, sizeof *c);
-    if (!c)
-        return ls_fail(err, "out of memory");
-    life_cpu_job *job = &c->job;
-    c->v = v;
+    memset(job, 0, sizeof *job);
     job->dims = g->dims;
     job->nx = g->nx;
     job->ny = g->ny;
@@ -188,48 +178,58 @@ int life_cpu_start(const life_grid *g, int threads, const char *name, life_cpu *
     job->slab = g->dims == 3 && g->nz > LIFE_CPU_SLAB ? LIFE_CPU_SLAB : g->nz;
     job->threads = threads_for(g, job, threads);
     job->scratch_words = life_cpu_scratch_words(g->dims, g->row_words, job->strip);
-    size_t grid_bytes = (g->nwords * sizeof(uint32_t) + 63) / 64 * 64;
-    job->next = life_alloc_cells(grid_bytes);
-    job->scratch = aligned_alloc(64, (size_t)job->threads * job->scratch_words * sizeof(uint32_t));
-    if (!job->next || !job->scratch) {
-        life_cpu_stop(c);
-        /* The grid's size is the user's choice: too large, like the first copy's (life_grid_init). */
-        char need[LS_BYTES_TEXT];
-        ls_format_bytes(grid_bytes, need, sizeof need);
-        return ls_fail_usage(err, "the grid %ux%ux%u needs a second copy of %s and row buffers on the CPU; this "
-                                  "machine does not have that much free memory",
-                             g->nx, g->ny, g->nz, need);
-    }
-    *out = c;
+}
+
+/* The per-thread row sums of a job, 64-byte aligned; NULL when there is
+ * no memory for them. */
+static uint32_t *alloc_scratch(const life_cpu_job *job)
+{
+    return aligned_alloc(64, (size_t)job->threads * job->scratch_words * sizeof(uint32_t));
+}
+
+/* Bytes of a job's per-thread row sums. */
+static size_t scratch_bytes(const life_cpu_job *job)
+{
+    return (size_t)job->threads * job->scratch_words * sizeof(uint32_t);
+}
+
+size_t life_cpu_scratch_bytes(const life_grid *shape)
+{
+    life_cpu_job job;
+    job_shape(&job, shape, 0);
+    return scratch_bytes(&job);
+}
+
+int life_cpu_between(const life_grid *shape, life_rule r, uint64_t gens, uint32_t *a, uint32_t *b, void *scratch,
+                     size_t scratch_len, ls_error *err)
+{
+    if (gens == 0)
+        return 0;
+    life_cpu_job job;
+    job_shape(&job, shape, 0);
+    job.rule = r;
+    job.steps = gens;
+    job.cur = a;
+    job.next = b;
+    /* The caller's row sums where they are enough; else made for the
+     * call (the thread count OpenMP gives may have grown). */
+    uint32_t *own = NULL;
+    job.scratch = scratch;
+    if (!scratch || scratch_len < scratch_bytes(&job) || (uintptr_t)scratch % 64 != 0)
+        job.scratch = own = alloc_scratch(&job);
+    if (!job.scratch)
+        return ls_fail(err, "out of memory for the row sums of a %ux%ux%u grid's generations", shape->nx, shape->ny,
+                       shape->nz);
+    find_variant(NULL)->run(&job);
+    free(own);
     return 0;
 }
 
-void life_cpu_steps(life_cpu *c, life_grid *g, life_rule r, uint64_t steps)
+int life_cpu_threads_for(const life_grid *shape)
 {
-    if (steps == 0)
-        return;
-    c->job.rule = r;
-    c->job.steps = steps;
-    c->job.cur = g->words;
-    uint32_t *result = c->v->run(&c->job);
-    if (result != g->words) {
-        c->job.next = g->words;
-        g->words = result;
-    }
-}
-
-int life_cpu_threads(const life_cpu *c)
-{
-    return c->job.threads;
-}
-
-void life_cpu_stop(life_cpu *c)
-{
-    if (!c)
-        return;
-    free(c->job.next);
-    free(c->job.scratch);
-    free(c);
+    life_cpu_job job;
+    job_shape(&job, shape, 0);
+    return job.threads;
 }
 
 int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_error *err)
@@ -240,10 +240,35 @@ int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_erro
 int life_cpu_run_variant(life_grid *g, life_rule r, uint64_t steps, int threads, const char *name,
                          ls_error *err)
 {
-    life_cpu *c;
-    if (life_cpu_start(g, threads, name, &c, err))
-        return -1;
-    life_cpu_steps(c, g, r, steps);
-    life_cpu_stop(c);
+    const variant *v = find_variant(name);
+    if (!v)
+        return ls_fail_usage(err, "the CPU loop '%s' does not run on this CPU", name ? name : "(any)");
+    life_cpu_job job;
+    job_shape(&job, g, threads);
+    size_t grid_bytes = (g->nwords * sizeof(uint32_t) + 63) / 64 * 64;
+    job.next = life_alloc_cells(grid_bytes);
+    job.scratch = alloc_scratch(&job);
+    if (!job.next || !job.scratch) {
+        free(job.next);
+        free(job.scratch);
+        /* The grid's size is the user's choice: too large, like the first copy's (life_grid_init). */
+        char need[LS_BYTES_TEXT];
+        ls_format_bytes(grid_bytes, need, sizeof need);
+        return ls_fail_usage(err, "the grid %ux%ux%u needs a second copy of %s and row buffers on the CPU; this "
+                                  "machine does not have that much free memory",
+                             g->nx, g->ny, g->nz, need);
+    }
+    job.rule = r;
+    job.steps = steps;
+    job.cur = g->words;
+    /* The last generation is in whichever buffer its parity says: g takes
+     * that one, and the other is freed. */
+    uint32_t *result = steps > 0 ? v->run(&job) : g->words;
+    if (result != g->words) {
+        job.next = g->words;
+        g->words = result;
+    }
+    free(job.next);
+    free(job.scratch);
     return 0;
 }

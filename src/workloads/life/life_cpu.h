@@ -18,8 +18,8 @@
 /* Advances g by exactly `steps` generations of rule r on its torus or
  * bounded plane (g->bounded), on `threads` threads (0: OpenMP's default,
  * fewer on a small grid; never more than the grid has work units:
- * life_cpu_threads says how many). 0, or -1 with err set (out of
- * memory for the second grid or the per-thread buffers). */
+ * life_cpu_threads_for says how many with 0). 0, or -1 with err set (out
+ * of memory for the second grid or the per-thread buffers). */
 int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_error *err);
 
 /* life_cpu_run with a chosen copy of the loop ("generic", "avx2",
@@ -28,19 +28,22 @@ int life_cpu_run(life_grid *g, life_rule r, uint64_t steps, int threads, ls_erro
 int life_cpu_run_variant(life_grid *g, life_rule r, uint64_t steps, int threads, const char *variant,
                          ls_error *err);
 
-/* A CPU run kept across calls: the second grid and the per-thread
- * buffers are allocated (and their pages touched) once, not per chunk. */
-typedef struct life_cpu life_cpu;
-/* For grids of g's extents: 0, or -1 with err set. */
-int life_cpu_start(const life_grid *g, int threads, const char *variant, life_cpu **out, ls_error *err);
-/* Exactly `steps` generations of g (the grid given to start, or one of its
- * extents and topology); g->words may change to the other buffer, which c then owns
- * the old one of. */
-void life_cpu_steps(life_cpu *c, life_grid *g, life_rule r, uint64_t steps);
-void life_cpu_stop(life_cpu *c);
-/* The threads each generation of c runs on: those asked for (fewer on a
- * small grid when OpenMP's default was; life_cpu.c says why). */
-int life_cpu_threads(const life_cpu *c);
+/* `gens` generations of rule r of a grid of shape's extents and topology
+ * (shape->words is not read) between two buffers of its cells that do not
+ * overlap, from a into b, then b into a, and so on: the last is in b when
+ * gens is odd, in a when it is even (a GPU launch's one generation from a
+ * buffer into another, several at once: the host device's, life_host.c).
+ * On OpenMP's default threads (fewer on a small grid:
+ * life_cpu_threads_for), in the widest copy of the loop this CPU runs.
+ * scratch, scratch_len: the threads' row sums, 64-byte aligned, at least
+ * life_cpu_scratch_bytes (else, or NULL, made for the call: fresh pages
+ * each time). 0, or -1 with err set (out of memory for the row sums). */
+int life_cpu_between(const life_grid *shape, life_rule r, uint64_t gens, uint32_t *a, uint32_t *b, void *scratch,
+                     size_t scratch_len, ls_error *err);
+/* The bytes of row sums life_cpu_between takes on a grid of this shape. */
+size_t life_cpu_scratch_bytes(const life_grid *shape);
+/* The threads each such generation runs on. */
+int life_cpu_threads_for(const life_grid *shape);
 
 /* The instruction set life_cpu_run uses here ("avx512", "avx2", "generic"). */
 const char *life_cpu_variant(void);

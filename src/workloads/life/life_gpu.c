@@ -1,4 +1,5 @@
-/* life_gpu.c - the GPU driver of Life, written once over src/gpu.h. Two
+/* life_gpu.c - the device driver of Life, written once over src/gpu.h
+ * for the GPUs and the host CPU (OpenMP) alike. Two
  * buffers hold the current and the next generation; a launch per
  * LIFE_GPU_3D_DEPTH generations in 3D (the rest one at a time), per
  * LIFE_2D_GENS in 2D (LIFE_GROUP_2D_GENS on the group shape; the rest
@@ -7,7 +8,10 @@
  * segment of rows (2D) or planes (3D): see src/kernels/life_kernels.h. A
  * device of the CPU shape (shape.h) runs that file's kernels for CPUs: a
  * work-item walks a run of words, one generation a launch, or in 2D
- * LIFE_CPU_2D_GENS (the rest one at a time). */
+ * LIFE_CPU_2D_GENS (the rest one at a time). The host device (the shape
+ * none) runs life_host.c's kernels, life_cpu.c's C over the whole grid on
+ * the host's threads: a launch as many generations as are asked, between
+ * the two buffers, the last in the second when their count is odd. */
 #include "life_gpu.h"
 
 #include <stdio.h>
@@ -16,6 +20,8 @@
 
 #include "gpu_call.h"
 #include "gpu_timer.h"
+#include "life_cpu.h"
+#include "life_host.h"
 #include "life_memory.h"
 #include "numbers.h"
 
@@ -35,6 +41,14 @@ static int cpu_shaped(const ls_gpu_info *info)
     return info->shape == LS_SHAPE_CPU;
 }
 
+/* Whether the device runs no program of src/kernels but the workloads'
+ * C (shape.h's none: the host CPU), whose one kernel of generations is
+ * Life's own loop over the whole grid (life_host.c). */
+static int host_shaped(const ls_gpu_info *info)
+{
+    return info->shape == LS_SHAPE_NONE;
+}
+
 /* Work-items a group for a device of this shape, at most its largest. */
 static uint32_t group_size(const ls_gpu_info *info)
 {
@@ -48,6 +62,7 @@ static uint32_t group_size(const ls_gpu_info *info)
 struct life_gpu_state {
     ls_device *s;
     ls_buf *cur, *next;
+    ls_buf *sums; /* the host's kernel's row sums (life_host.h), made at its first launch; NULL elsewhere */
     unsigned dims;
     int bounded; /* a bounded plane: the *_plane kernels */
     uint32_t row_words, ny, nz, last_bits;
@@ -79,10 +94,14 @@ int life_gpu_open(ls_device *s, const life_grid *g, life_gpu_state **out, ls_err
                              g->nx, g->ny, g->nz, need, s->info.name, has,
                              life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
     }
+    /* The host device finds Life's kernels among the host programs. */
+    if (ls_host_program_add(&life_host_program, err) != 0)
+        return -1;
     life_gpu_state *st = calloc(1, sizeof *st);
     if (!st)
         return ls_fail(err, "out of memory");
-    *st = (life_gpu_state){s, NULL, NULL, g->dims, g->bounded, g->row_words, g->ny, g->nz, g->last_bits, g->nwords};
+    *st = (life_gpu_state){s, NULL, NULL, NULL, g->dims, g->bounded, g->row_words, g->ny, g->nz, g->last_bits,
+                           g->nwords};
     if (ls_gpu_alloc(s, (size_t)bytes, "the Life grid", &st->cur, err) != 0 ||
         ls_gpu_alloc(s, (size_t)bytes, "the next Life generation", &st->next, err) != 0) {
         life_gpu_stop(st);
@@ -573,10 +592,38 @@ static int find_group_2d(life_gpu_state *st, life_rule r, const char *defines, l
     return 0;
 }
 
+/* The grid st holds, without cells (life_cpu.h's measure of the host's
+ * work). */
+static void host_grid(const life_gpu_state *st, life_grid *g)
+{
+    life_grid_shape(g, st->dims, (st->row_words - 1u) * 32u + st->last_bits, st->ny, st->nz);
+    g->bounded = st->bounded;
+}
+
+/* The host's kernels: its generations, and nothing else; and its row
+ * sums, made once (at the first launch, which looks the kernels up before
+ * anything is timed). */
+static int find_host_kernels(life_gpu_state *st, life_kernels *ks, ls_error *err)
+{
+    ks->two = ks->many = ks->tile = ks->group_2d = NULL;
+    ks->many_gens = 1;
+    ks->margin = 0;
+    ks->wave = ks->tile_wave = ks->group_2d_wave = 0;
+    ks->tile_seg = 0;
+    life_grid g;
+    host_grid(st, &g);
+    if (!st->sums && ls_gpu_alloc(st->s, life_cpu_scratch_bytes(&g), "the row sums of Life's threads", &st->sums,
+                                  err) != 0)
+        return -1;
+    return ls_gpu_kernel(st->s, "life", "life_host_steps", &ks->one, err);
+}
+
 static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_error *err)
 {
     ls_gpu_info_of(st->s, &ks->info);
     ks->group = group_size(&ks->info);
+    if (host_shaped(&ks->info))
+        return find_host_kernels(st, ks, err);
     /* The CPU shape's kernels: one generation a launch, and in 2D
      * LIFE_CPU_2D_GENS where they can. */
     int cpu = cpu_shaped(&ks->info);
@@ -665,11 +712,44 @@ static int launch_cpu_many(life_gpu_state *st, const life_kernels *ks, life_rule
     return ls_gpu_launch(st->s, ks->many, &l, err);
 }
 
+/* `steps` generations of st->cur on the host (life_host.h's
+ * life_host_steps): a call over the whole grid, which spreads each
+ * generation over the host's threads itself, ping-ponging between st->cur
+ * and st->next; where their count is odd the last is in st->next, which
+ * becomes st->cur, as after a GPU's launch. All of them in one launch: a
+ * launch more would start and join the threads once more, and on a busy
+ * machine a thread the scheduler has not woken holds up every other
+ * (issue 34). */
+static int launch_host(life_gpu_state *st, const life_kernels *ks, life_rule r, uint64_t steps, ls_error *err)
+{
+    uint32_t birth = r.birth, survive = r.survive, dims = st->dims, bounded = (uint32_t)st->bounded;
+    for (uint64_t left = steps; left > 0;) {
+        uint32_t gens = left < UINT32_MAX ? (uint32_t)left : UINT32_MAX;
+        ls_arg args[] = {LS_ARG_BUF(st->cur), LS_ARG_BUF(st->next), LS_ARG(st->row_words), LS_ARG(st->ny),
+                         LS_ARG(st->nz), LS_ARG(st->last_bits), LS_ARG(dims), LS_ARG(bounded), LS_ARG(birth),
+                         LS_ARG(survive), LS_ARG(gens), LS_ARG_BUF(st->sums)};
+        _Static_assert(sizeof args / sizeof args[0] == LIFE_HOST_STEPS_ARGS, "life_host.h's arguments");
+        ls_launch l = {1, 1, 0, 0, args, LIFE_HOST_STEPS_ARGS};
+        if (ls_gpu_launch(st->s, ks->one, &l, err) != 0)
+            return -1;
+        if (gens % 2 == 1) {
+            ls_buf *t = st->cur;
+            st->cur = st->next;
+            st->next = t;
+        }
+        left -= gens;
+    }
+    return 0;
+}
+
 /* Queues `steps` generations with the kernels ks: ks->many_gens (2D;
  * LIFE_GROUP_2D_GENS with the group shape's walk) or LIFE_GPU_3D_DEPTH
- * (3D) a launch while that many are left, then two, then one. */
+ * (3D) a launch while that many are left, then two, then one; on the host
+ * launch_host's. */
 static int launch_steps(life_gpu_state *st, const life_kernels *ks, life_rule r, uint64_t steps, ls_error *err)
 {
+    if (host_shaped(&ks->info))
+        return launch_host(st, ks, r, steps, err);
     for (uint64_t i = 0, gens; i < steps; i += gens) {
         uint64_t left = steps - i;
         int tile = ks->tile && left >= LIFE_GPU_3D_DEPTH;
@@ -790,11 +870,23 @@ int life_gpu_fetch(life_gpu_state *st, life_grid *g, ls_error *err)
     return ls_gpu_read(st->cur, 0, g->words, g->nwords * sizeof(uint32_t), err);
 }
 
+int life_gpu_host_threads(const life_gpu_state *st)
+{
+    ls_gpu_info info;
+    ls_gpu_info_of(st->s, &info);
+    if (!host_shaped(&info))
+        return 0;
+    life_grid shape;
+    host_grid(st, &shape);
+    return life_cpu_threads_for(&shape);
+}
+
 void life_gpu_stop(life_gpu_state *st)
 {
     if (!st)
         return;
     ls_gpu_free(st->cur);
     ls_gpu_free(st->next);
+    ls_gpu_free(st->sums);
     free(st);
 }

@@ -1,5 +1,6 @@
-/* life_gpu.h - Life on any GPU backend (CUDA, OpenCL) over src/gpu.h; the
- * kernels are src/kernels/life_kernels.h. The grid stays on the device
+/* life_gpu.h - Life on any device over src/gpu.h: the GPU backends (CUDA,
+ * OpenCL), whose kernels are src/kernels/life_kernels.h, and the host CPU
+ * (OpenMP), whose kernels are life_cpu.c's C (life_host.h). The grid stays on the device
  * between calls: start uploads it, steps advances it, fetch copies it
  * back. A slab of a grid cut over several devices (life_slab.h) is such
  * a grid too, opened empty, advanced without waiting (launch), and filled
@@ -50,6 +51,10 @@ int life_gpu_copy_planes(life_gpu_state *dst, uint32_t dst_first, life_gpu_state
  * ls_gpu_open_shared). */
 int life_gpu_planes_to(life_gpu_state *src, uint32_t first, uint32_t count, ls_buf *dst, ls_error *err);
 int life_gpu_planes_from(life_gpu_state *dst, uint32_t first, uint32_t count, ls_buf *src, ls_error *err);
+/* The host's threads a generation runs on: on the host device (OpenMP),
+ * as many as life_cpu.c gives a grid of this size; 0 on a device with
+ * threads of its own (a GPU, an OpenCL CPU device). */
+int life_gpu_host_threads(const life_gpu_state *st);
 void life_gpu_stop(life_gpu_state *st);
 
 #endif

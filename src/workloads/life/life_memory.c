@@ -48,15 +48,18 @@ int life_memory_under_cap(uint64_t own, uint64_t *bytes, ls_error *err)
     return 0;
 }
 
-int life_runs_kernels(const ls_device *d)
+/* Whether d's memory is the host's (the OpenMP device's buffers are host
+ * memory), which other processes share and malloc, not a figure of the
+ * device, bounds. */
+static int memory_is_the_hosts(const ls_device *d)
 {
-    return ls_device_supports(d, LS_CAP_KERNELS, NULL, 0);
+    return ls_backend_runs_host_programs(d->backend);
 }
 
 int life_device_memory(const ls_device *d, uint64_t *bytes, ls_error *err)
 {
     uint64_t own = UINT64_MAX;
-    if (life_runs_kernels(d)) {
+    if (!memory_is_the_hosts(d)) {
         ls_gpu_info info;
         ls_gpu_info_of(d, &info);
         own = info.global_bytes;
@@ -66,7 +69,7 @@ int life_device_memory(const ls_device *d, uint64_t *bytes, ls_error *err)
 
 uint64_t life_device_max_alloc(const ls_device *d)
 {
-    return life_runs_kernels(d) && d->info.max_alloc_bytes ? d->info.max_alloc_bytes : UINT64_MAX;
+    return !memory_is_the_hosts(d) && d->info.max_alloc_bytes ? d->info.max_alloc_bytes : UINT64_MAX;
 }
 
 int life_grid_fits(uint64_t bytes, uint64_t memory, uint64_t max_alloc)

@@ -1,9 +1,8 @@
 /* life_memory.h - how much memory a Life grid may take on a device: the
  * device's own (a GPU's memory; the host's for OpenMP, where malloc says),
  * or less under the per-device cap that tests set to run grids larger than
- * one device on a set (docs/life.md). Below the single-device drivers
- * (life_gpu.c, life.c's OpenMP path) and the slabs (life_slab.c), which
- * all ask it. */
+ * one device on a set (docs/life.md). Below the device driver
+ * (life_gpu.c) and the slabs (life_slab.c), which both ask it. */
 #ifndef LOCKSTEP_LIFE_MEMORY_H
 #define LOCKSTEP_LIFE_MEMORY_H
 
@@ -16,13 +15,6 @@
  * this many bytes (an integer, or with a K, M or G suffix: KiB, MiB,
  * GiB), GPUs and the OpenMP device alike. */
 #define LIFE_MEMORY_CAP_ENV "LOCKSTEP_DEVICE_MEMORY_CAP"
-
-/* Whether Life runs on device d with its kernels (life_gpu.c, over the
- * device's memory), or with its CPU implementation (life_cpu.c, in host
- * memory, on the host's threads): the kernels where the device runs the
- * programs of src/kernels (caps.h's LS_CAP_KERNELS), which the host CPU
- * does not. The one place Life asks; its slabs follow it. */
-int life_runs_kernels(const ls_device *d);
 
 /* The memory a Life grid may use on device d: a GPU's own, the host's for
  * OpenMP (unlimited: malloc says), either at most the cap when one is set.

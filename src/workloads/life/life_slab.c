@@ -7,13 +7,12 @@
 
 #include "life_cpu.h"
 #include "life_gpu.h"
+#include "life_grid.h"
 #include "life_memory.h"
 #include "numbers.h"
 
-/* A slab on its device: a GPU's state, or the CPU's cells. */
+/* A slab on its device, whichever it is (the host CPU too: life_gpu.h). */
 typedef struct life_slab {
-    life_grid grid; /* the CPU's cells, ghosts included; a GPU's shape */
-    life_cpu *cpu;
     life_gpu_state *gpu;
 } life_slab;
 
@@ -63,9 +62,8 @@ static int slab_fits(const void *job, const ls_job_device *d, uint64_t need, int
                          life_memory_capped() ? " under " LIFE_MEMORY_CAP_ENV : "");
 }
 
-/* A slab of at's planes on device d: on a GPU, opened empty; on the CPU,
- * its cells with the ghosts zeroed (the owned planes are written whole
- * next). */
+/* A slab of at's planes on device d, opened empty (all dead: the owned
+ * planes are written whole next). */
 static int slab_open(const void *job, ls_device *d, const ls_slab_place *at, void **out, ls_error *err)
 {
     const life_grid *g = &((const life_work *)job)->shape;
@@ -77,19 +75,7 @@ static int slab_open(const void *job, ls_device *d, const ls_slab_place *at, voi
     life_grid shape;
     life_grid_shape(&shape, g->dims, g->nx, g->dims == 3 ? g->ny : planes, g->dims == 3 ? planes : 1);
     shape.bounded = g->bounded;
-    if (life_runs_kernels(d)) {
-        sl->grid = shape;
-        return life_gpu_open(d, &shape, &sl->gpu, err);
-    }
-    if (life_grid_alloc(&sl->grid, shape.dims, shape.nx, shape.ny, shape.nz, err))
-        return -1;
-    sl->grid.bounded = g->bounded;
-    size_t plane_bytes = plane_words(g) * sizeof(uint32_t);
-    memset(sl->grid.words, 0, at->ghost[0] * plane_bytes);
-    size_t allocated = (sl->grid.nwords * sizeof(uint32_t) + 63u) / 64u * 64u; /* as life_grid_init zeroes */
-    memset((char *)sl->grid.words + (size_t)(at->ghost[0] + at->owned) * plane_bytes, 0,
-           allocated - (size_t)(at->ghost[0] + at->owned) * plane_bytes);
-    return life_cpu_start(&sl->grid, 0, NULL, &sl->cpu, err);
+    return life_gpu_open(d, &shape, &sl->gpu, err);
 }
 
 /* The random start of the slab's owned planes, made where it lives (rows
@@ -99,21 +85,13 @@ static int slab_make(const void *job, void *slab, const ls_slab_place *at, ls_er
     const life_work *w = job;
     life_slab *sl = slab;
     uint64_t row0 = (uint64_t)at->first * rows_a_plane(&w->shape);
-    if (sl->gpu)
-        return life_gpu_fill(sl->gpu, at->ghost[0], at->owned, row0, w->shape.nx, w->seed, w->density, err);
-    life_cpu_fill(sl->grid.words + (size_t)at->ghost[0] * plane_words(&w->shape), w->shape.nx, w->shape.row_words,
-                  row0, (uint64_t)at->owned * rows_a_plane(&w->shape), w->seed, life_fill_threshold(w->density));
-    return 0;
+    return life_gpu_fill(sl->gpu, at->ghost[0], at->owned, row0, w->shape.nx, w->seed, w->density, err);
 }
 
 static int slab_step(const void *job, void *slab, uint32_t steps, ls_error *err)
 {
     const life_work *w = job;
-    life_slab *sl = slab;
-    if (sl->gpu)
-        return life_gpu_launch(sl->gpu, w->rule, steps, err);
-    life_cpu_steps(sl->cpu, &sl->grid, w->rule, steps);
-    return 0;
+    return life_gpu_launch(((life_slab *)slab)->gpu, w->rule, steps, err);
 }
 
 static int slab_read(void *slab, uint32_t first, uint32_t count, void *dst, ls_error *err)
@@ -146,14 +124,9 @@ static int slab_from_buf(void *slab, uint32_t first, uint32_t count, ls_buf *src
     return life_gpu_planes_from(((life_slab *)slab)->gpu, first, count, src, err);
 }
 
-static void *slab_host(void *slab)
-{
-    return ((life_slab *)slab)->grid.words;
-}
-
 static int slab_threads(const void *slab)
 {
-    return life_cpu_threads(((const life_slab *)slab)->cpu);
+    return life_gpu_host_threads(((const life_slab *)slab)->gpu);
 }
 
 /* Faulted in by every thread, not by the copy into it. */
@@ -169,9 +142,6 @@ static void slab_close(void *slab)
 {
     life_slab *sl = slab;
     life_gpu_stop(sl->gpu);
-    life_cpu_stop(sl->cpu);
-    if (!sl->gpu)
-        life_grid_free(&sl->grid);
     free(sl);
 }
 
@@ -203,7 +173,6 @@ const ls_slab_ops life_slab_ops = {
     .copy = slab_copy,
     .to_buf = slab_to_buf,
     .from_buf = slab_from_buf,
-    .host = slab_host,
     .threads = slab_threads,
     .host_alloc = slab_host_alloc,
     .close = slab_close,
