@@ -180,17 +180,17 @@ static void job_shape(life_cpu_job *job, const life_grid *g, int threads)
     job->scratch_words = life_cpu_scratch_words(g->dims, g->row_words, job->strip);
 }
 
-/* The per-thread row sums of a job, 64-byte aligned; NULL when there is
- * no memory for them. */
-static uint32_t *alloc_scratch(const life_cpu_job *job)
-{
-    return aligned_alloc(64, (size_t)job->threads * job->scratch_words * sizeof(uint32_t));
-}
-
 /* Bytes of a job's per-thread row sums. */
 static size_t scratch_bytes(const life_cpu_job *job)
 {
     return (size_t)job->threads * job->scratch_words * sizeof(uint32_t);
+}
+
+/* The per-thread row sums of a job, 64-byte aligned; NULL when there is
+ * no memory for them. */
+static uint32_t *alloc_scratch(const life_cpu_job *job)
+{
+    return aligned_alloc(64, scratch_bytes(job));
 }
 
 size_t life_cpu_scratch_bytes(const life_grid *shape)
