@@ -7,7 +7,7 @@
 #         generation (life_3d, the only one before issue 28), 2 or more
 #         the tile walk (life_tile_3d); default 2
 #   rN    LIFE_GPU_3D_ROWS=N, rows a work-item owns in either walk (4)
-#   wN    LIFE_GPU_3D_WARPS=N, warps a group of the tile walk (8)
+#   wN    LIFE_GPU_3D_WARPS=N, warps a group of the tile walk (12)
 #   sN    LIFE_GPU_3D_STAGES=N, planes the tile walk copies ahead into
 #         local memory on CUDA (2; 0: loads into registers a plane ahead,
 #         what every OpenCL device does)
@@ -31,11 +31,10 @@ variants_setup life3d_variants
 
 variants=("$@")
 # One generation a pass against two (the default); loads into registers
-# instead of copies; taller tiles (16 warps: edges of 4 rows in 64, one
-# group a unit); two rows a warp (fewer registers, twice the halo); three
-# and four generations, which fit 128 registers only at two rows a warp
-# and 48 KiB of local memory only in shorter tiles (src/algo/life.h).
-[ ${#variants[@]} -gt 0 ] || variants=(default d1 s0 w16 r2w16 d3r2w12 d4r2w10)
+# instead of copies; 16 warps (taller tiles, the registers capped at 128,
+# where the walk spills); 3 rows a warp at 16 warps (the default's tiles,
+# fewer registers); 5 rows a warp (taller tiles, a few spills at 168).
+[ ${#variants[@]} -gt 0 ] || variants=(default d1 s0 w16 r3w16 r5)
 
 variant_defines() { # the knobs a variant's name sets
   local rest=$1 defs=() knob

@@ -182,7 +182,7 @@ def oclgrind(args, env=None):
     walk) run there too (Oclgrind is a simulated GPU without shuffles, where
     the driver would not choose them; env LOCKSTEP_DEBUG_LIFE_MANY '0'
     leaves the driver's choice, the group shape's own 2D walk), with the local memory and group
-    size the tile walk's groups of 16 warps need (a GPU's 64 KiB and 1024
+    size the tile walk's groups of 12 warps fit in (a GPU's 64 KiB and 1024
     work-items)."""
     r = subprocess.run([OCLGRIND, '--data-races', '--check-api', '--inst-counts', '--local-mem-size', '65536',
                         '--max-wgsize', '1024', LOCKSTEP] + args,

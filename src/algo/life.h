@@ -74,7 +74,11 @@
  * bench/life3d_variants.sh (-Dc_args and -Dnvcc_flags, both; the driver
  * builds the OpenCL programs with what differs from the defaults). */
 #define LIFE_GPU_3D_DEPTH_DEFAULT 2u
-#define LIFE_GPU_3D_WARPS_DEFAULT 16u
+/* 12 warps: one group of 384 a compute unit, which CUDA gives up to 168
+ * registers a work-item, and the walk needs 166; a group of 16 warps
+ * capped it at 128 and it spilled (docs/perf/README.md, thirteenth
+ * session: its time follows the spills). */
+#define LIFE_GPU_3D_WARPS_DEFAULT 12u
 #define LIFE_GPU_3D_STAGES_DEFAULT 2u
 #ifndef LIFE_GPU_3D_DEPTH
 #define LIFE_GPU_3D_DEPTH LIFE_GPU_3D_DEPTH_DEFAULT

@@ -1027,7 +1027,7 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
  * Rows of 33 to 64 words (the wide walk, `wide`): a row is cut into
  * LIFE_GPU_3D_WIDE_PIECES pieces of 32 words held by as many warps side
  * by side, so a group's tile has half the rows (LIFE_GPU_3D_WIDE_TILE_ROWS:
- * 32 rows storing 28 at 16 warps of 4 rows and 2 generations). A piece's
+ * 24 rows storing 20 at 12 warps of 4 rows and 2 generations). A piece's
  * end words have their x neighbours in the other piece: every step each
  * work-item first puts its words of every level into local memory (the
  * tile's rows, whole), and after a barrier reads its west and east words
@@ -1035,14 +1035,12 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
  * ring of words as before (lanes past the row's end hold copies of its
  * first words). The halo keeps one set: the barrier before the words are
  * read also keeps a step's halo writes after the previous step's reads,
- * and 16 KiB of halo, 16 KiB of rows' words and 16 KiB of planes read
- * ahead fill the 48 KiB a group has. The count a word and generation:
- * the same logic (the 23 operations and the rest: nvcc 13 for sm_90 puts
- * 869 instructions on the logic pipe in four steps of
- * life_tile_3d_b6s567_wide_aligned's loop against 856 in
- * life_tile_3d_b6s567_aligned's), a store and two loads of local memory
- * for the two shuffles, one more barrier a step, and the tile's edges: 32
- * / 28 rows made for those stored against 64 / 60. */
+ * and the halo, the rows' words and the planes read ahead take 12 KiB
+ * each at 12 warps (at 16 they filled the 48 KiB a group has). The count a
+ * word and generation: the same logic (the 23 operations and the rest), a
+ * store and two loads of local memory for the two shuffles, one more
+ * barrier a step, and the tile's edges: 24 / 20 rows made for those
+ * stored against 48 / 44. */
 
 #define LIFE_T3_D LIFE_GPU_3D_DEPTH
 #define LIFE_T3_R LIFE_GPU_3D_ROWS
@@ -1051,7 +1049,8 @@ LS_DEVICE void life_3d(const LS_GLOBAL ls_u32 *src, LS_GLOBAL ls_u32 *dst, ls_u3
 #define LIFE_T3_GROUP (32u * LIFE_T3_W)
 /* Groups a compute unit should hold: as many as 128 registers a
  * work-item allow, the cap NVIDIA's OpenCL puts on the whole program
- * (LS_REGISTERS_128); at least one. */
+ * (LS_REGISTERS_128); at least one, whose work-items CUDA then gives all
+ * the registers a unit has (12 warps: 168 each). */
 #define LIFE_T3_FIT (LIFE_T3_W < 16u ? 16u / LIFE_T3_W : 1u)
 /* One of the halo's two sets (LIFE_GPU_3D_HALO_WORDS in life.h). */
 #define LIFE_T3_HALO_SET (LIFE_GPU_3D_HALO_WORDS / 2u)

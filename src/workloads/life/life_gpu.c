@@ -443,9 +443,11 @@ static uint32_t tile_count(const life_gpu_state *st)
  * (segment + 3 LIFE_GPU_3D_DEPTH - 1, the steps that store nothing), the
  * longest of those. A group a segment and tile; groups of a wave take the
  * same time, and a wave that is not full leaves units idle: 2048 rows
- * are 74 tiles of the wide walk, which made one wave of 74 groups on the
- * 132 units of an H200 where segments were as long as one wave allows
- * (2053 steps), and are 518 groups of 294 planes here (4 waves, 1196). */
+ * were 74 tiles of the wide walk of 16 warps, which made one wave of 74
+ * groups on the 132 units of an H200 where segments were as long as one
+ * wave allows (2053 steps), and 518 groups of 294 planes here (4 waves,
+ * 1196); at 12 warps they are 103 tiles, 515 groups of 411 planes (4
+ * waves, 1664 steps). */
 static uint32_t tile_segment(uint32_t tiles, uint32_t nz, uint64_t wave)
 {
     uint64_t best = UINT64_MAX;
