@@ -58,7 +58,7 @@ struct ls_ctx {
     int timing, markers_timed;
     cl_event first[LS_GPU_QUEUES], last[LS_GPU_QUEUES];
     const char *extra_options; /* cl_quirks' build options for it, or "" */
-    const char *registers_128; /* and for LS_CL_REGISTERS_128 programs */
+    const char *register_cap;  /* cl_quirks' option capping a program's registers, before the number, or "" */
     /* A compute unit's registers, where the platform's compiler tells each
      * kernel's in its build log (cl_platform_quirks' registers_in_log) and
      * the driver the register file (cl_nv_device_attribute_query); else 0. */
@@ -330,20 +330,21 @@ static int cl_markers_timed(ls_ctx *ctx)
  * many-generation 2D walk nvcc and NVIDIA's OpenCL otherwise give 147
  * registers and a compute unit one group, 148.3 against 134.0 ms,
  * docs/perf/2026-11-24-h200-life2d-pairs.log; and bmn's, 1% faster so)
- * gets -cl-nv-maxrregcount=128; with it on every program, ray's exact
+ * gets -cl-nv-maxrregcount=128, and a build with the definition
+ * LS_REGISTERS=N the cap N (cl_register_cap); with 128 on every program, ray's exact
  * kernel took 1.001 ms against 0.893 and Graveler 4.169 against 4.008 ms
  * (docs/perf/2026-11-24-h200-nv-registers.log). -cl-nv-verbose puts each
  * kernel's registers in the build log, which cl_groups_per_unit reads. */
 typedef struct cl_platform_quirks {
     const char *platform, *options;
-    const char *registers_128; /* options for LS_CL_REGISTERS_128 programs */
+    const char *register_cap; /* the option that caps a program's registers, before the number */
     int warp_shuffles;         /* caps.h's LS_CAP_WARP_SHUFFLE: inline PTX's shfl.sync */
     int registers_in_log;      /* the options make the build log tell each kernel's registers */
 } cl_platform_quirks;
 
 static const cl_platform_quirks cl_quirks_table[] = {
     {"Oclgrind", " -cl-opt-disable", "", 0, 0},
-    {"NVIDIA CUDA", " -DLS_NV_PTX=1 -cl-nv-verbose", " -cl-nv-maxrregcount=128", 1, 1},
+    {"NVIDIA CUDA", " -DLS_NV_PTX=1 -cl-nv-verbose", " -cl-nv-maxrregcount=", 1, 1},
 };
 
 /* The entry of cl_quirks_table for a platform (none: no options, no
@@ -537,7 +538,7 @@ static ls_ctx *cl_open(int index, ls_error *err)
     ctx->info.global_bytes = global;
     ctx->markers_timed = cl_markers_timed(ctx);
     ctx->extra_options = quirks.options;
-    ctx->registers_128 = quirks.registers_128;
+    ctx->register_cap = quirks.register_cap;
     return ctx;
 }
 
@@ -604,10 +605,24 @@ static int cl_read(ls_ctx *ctx, ls_buf *b, size_t offset, void *dst, size_t byte
     return 0;
 }
 
+/* The cap on a program's registers that a build asks for (dialect.h): the
+ * value of its definition LS_REGISTERS, else 128 for a source that
+ * defines LS_REGISTERS_128, else 0 (none). */
+static unsigned cl_register_cap(const ls_cl_source *src, const char *defines)
+{
+    char def[256];
+    const char *next = defines;
+    unsigned cap = src->flags & LS_CL_REGISTERS_128 ? 128u : 0u;
+    while (ls_gpu_define(&next, def, sizeof def) == 1)
+        if (strncmp(def, "LS_REGISTERS=", 13) == 0)
+            cap = (unsigned)strtoul(def + 13, NULL, 10);
+    return cap;
+}
+
 /* The build options of a program: the OpenCL C version, the device's
  * kernel shape (shape.h; dialect.h reads LS_SHAPE), the floating-point
  * options the program's source asks for, its platform's (cl_quirks_table,
- * with the register cap where the source asks for it), and -DNAME=VALUE
+ * with the register cap where the build asks for one), and -DNAME=VALUE
  * for each definition. Exact
  * floating point (dialect.h) needs correctly rounded divide and sqrt, and
  * denormals: a device without them cannot give the bits the other
@@ -626,7 +641,10 @@ static char *cl_build_options(ls_ctx *ctx, const ls_cl_source *src, const char *
         }
         fp = " -cl-fp32-correctly-rounded-divide-sqrt";
     }
-    const char *regs = src->flags & LS_CL_REGISTERS_128 ? ctx->registers_128 : "";
+    char regs[64] = "";
+    unsigned cap = cl_register_cap(src, defines);
+    if (cap && ctx->register_cap[0])
+        snprintf(regs, sizeof regs, "%s%u", ctx->register_cap, cap);
     /* Each definition adds " -D" to its own characters. */
     size_t len = sizeof "-cl-std=CL1.2 -DLS_SHAPE=4" + strlen(fp) + strlen(ctx->extra_options) + strlen(regs) +
                  4 * strlen(defines) + 8;

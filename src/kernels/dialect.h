@@ -142,7 +142,11 @@
  * for the whole program (-cl-nv-maxrregcount): a source that defines
  * LS_REGISTERS_128 is built with 128 there (cl_quirks_table in
  * backends/opencl/cl_backend.c), the cap LS_MAX_GROUP_FIT(256, 2) means,
- * and every other program keeps its compiler's choice.
+ * and every other program keeps its compiler's choice. A build with the
+ * definition LS_REGISTERS=N (gpu.h's kernel_with) is capped at N there
+ * instead: a driver that runs a kernel whose groups need fewer or more
+ * registers than the rest of its program asks for a build of its own.
+ * CUDA's kernels carry their caps, and the definition changes nothing.
  *
  * The CPU shape (OpenCL on a CPU): LS_MULHI32 is the high word of the
  * 64-bit product there, and a source that defines LS_CPU_INLINE before

@@ -406,15 +406,19 @@ static size_t tile_local_bytes(const life_gpu_state *st, const ls_gpu_info *info
  * two barriers, and on a CPU device (PoCL) the walk ran several times
  * slower than one generation a launch, every work-item's state crossing
  * every barrier (fewer barriers, one shuffle for both levels' rows, were
- * slower still: docs/perf/README.md, issue 28). And only as nvcc builds it
- * (ls_gpu_info.prebuilt): on NVIDIA's OpenCL, which has no asynchronous
- * copies (LS_ASYNC_COPY) and builds it under its cap of 128 registers for
- * the whole program, where it spills, it made 1024^3 x 1024 in 109.9 ms
- * against the one-generation walk's 110.4 (docs/perf/README.md,
- * 2026-11-28, tenth session): the same time for a kernel that needs more.
- * LOCKSTEP_DEBUG_LIFE_MANY=1 runs it wherever it can run, for the tests. */
+ * slower still: docs/perf/README.md, issue 28). Where the program is
+ * built at run time (NVIDIA's OpenCL: warps, no asynchronous copies), it
+ * gets a build of its own under the registers its group may have
+ * (tile_defines): under the cap of 128 the rest of the program needs it
+ * spilled, and ran no faster than the walk of one generation. There the
+ * wide walk, slower than the walk of one generation even so, is left out
+ * (docs/perf/README.md, thirteenth session). LOCKSTEP_DEBUG_LIFE_MANY=1
+ * runs it wherever it can run, for the tests. */
 static const char *tile_kernel_name(const life_gpu_state *st, const ls_gpu_info *info, life_rule r)
 {
+    int runs_here = ls_shape_shuffles(info->shape) &&
+                    (info->prebuilt || (info->shape == LS_SHAPE_WARP && !tile_wide(st) &&
+                                        ls_device_supports(st->s, LS_CAP_DEFINES, NULL, 0)));
     static const char *const names[2][2][2] = {
         {{"life_tile_3d", "life_tile_3d_aligned"}, {"life_tile_3d_b6s567", "life_tile_3d_b6s567_aligned"}},
         {{"life_tile_3d_wide", "life_tile_3d_wide_aligned"},
@@ -422,7 +426,7 @@ static const char *tile_kernel_name(const life_gpu_state *st, const ls_gpu_info 
     if (LIFE_GPU_3D_DEPTH < 2 || st->dims != 3 || st->row_words > LIFE_GPU_3D_WIDE_WORDS ||
         (uint64_t)st->row_words * sizeof(uint32_t) * st->ny > UINT32_MAX || info->max_group < LIFE_TILE_GROUP ||
         info->local_bytes < tile_local_bytes(st, info) ||
-        ((!ls_shape_shuffles(info->shape) || !info->prebuilt) && !many_forced()))
+        (!runs_here && !many_forced()))
         return NULL;
     if (st->bounded)
         return tile_wide(st) ? "life_tile_3d_wide_plane" : "life_tile_3d_plane";
@@ -543,6 +547,24 @@ static const char *rule_defines(const life_gpu_state *st, const ls_gpu_info *inf
     return buf;
 }
 
+/* The registers a work-item of the tile walk may have: a compute unit's
+ * 65536 (every NVIDIA GPU's since Kepler) over one group, in NVIDIA's
+ * allocation unit of 8; what nvcc gives the kernel (LS_MAX_GROUP_FIT of
+ * one group a unit). */
+#define LIFE_TILE_REGISTERS (65536u / LIFE_TILE_GROUP / 8u * 8u)
+
+/* The definitions of the tile walk's build: `defines`, and on the warp
+ * shape where the program is built at run time (NVIDIA's OpenCL, whose
+ * compiler takes one cap of registers for a whole program, and Life's is
+ * 128) the cap of LIFE_TILE_REGISTERS (dialect.h's LS_REGISTERS), in buf. */
+static const char *tile_defines(const ls_gpu_info *info, const char *defines, char *buf, size_t len)
+{
+    if (info->prebuilt || info->shape != LS_SHAPE_WARP)
+        return defines;
+    snprintf(buf, len, "%s%sLS_REGISTERS=%u", defines ? defines : "", defines ? " " : "", LIFE_TILE_REGISTERS);
+    return buf;
+}
+
 /* Kernel `name` of the life program with `defines` built in where the
  * device builds them (caps.h's LS_CAP_DEFINES), else the one that takes
  * the rule as arguments: both take the same arguments. */
@@ -632,7 +654,7 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
     const char *two_name = cpu ? NULL : two_kernel_name(st, r, ks->group);
     const char *many_name = cpu ? cpu_many_kernel_name(st, r) : many_kernel_name(st, &ks->info, r, ks->group);
     const char *tile_name = cpu ? NULL : tile_kernel_name(st, &ks->info, r);
-    char buf[192];
+    char buf[192], tile_buf[224];
     const char *defines = rule_defines(st, &ks->info, r, !rule_args_forced(), buf, sizeof buf);
     uint32_t per_unit = 1, tile_per_unit = 1; /* groups of the many-generation kernels a compute unit holds */
     ks->two = NULL;
@@ -642,7 +664,8 @@ static int find_kernels(life_gpu_state *st, life_rule r, life_kernels *ks, ls_er
         life_kernel(st, defines, kernel_name(st, &ks->info, r), &ks->one, err) != 0 ||
         (two_name && life_kernel(st, defines, two_name, &ks->two, err) != 0) ||
         (many_name && life_kernel(st, defines, many_name, &ks->many, err) != 0) ||
-        (tile_name && life_kernel(st, defines, tile_name, &ks->tile, err) != 0) ||
+        (tile_name && life_kernel(st, tile_defines(&ks->info, defines, tile_buf, sizeof tile_buf), tile_name,
+                                  &ks->tile, err) != 0) ||
         (ks->many && ls_gpu_groups_per_unit(st->s, ks->many, ks->group, 0, &per_unit, err) != 0) ||
         (ks->tile &&
          ls_gpu_groups_per_unit(st->s, ks->tile, LIFE_TILE_GROUP, tile_local_bytes(st, &ks->info), &tile_per_unit,
