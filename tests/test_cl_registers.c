@@ -9,7 +9,9 @@
  * docs/perf/README.md, 2026-11-28), and for the others the register file
  * of 65536 divided by hand: 64 registers x 512 -> 2 groups; 32 x 256 -> 8;
  * 65 registers, allocated as 72 (2304 a warp: 28 warps), x 64 -> 14;
- * 64 x 100 work-items (4 warps) -> 8; 255 x 1024 -> none. */
+ * 64 x 100 work-items (4 warps) -> 8; 255 x 1024 -> none. And where a
+ * failed build's log says what failed (cl_log_errors), on logs made up
+ * in the shapes NVIDIA's and clang's take. */
 #include <stdio.h>
 
 #include "cl_registers.h"
@@ -42,6 +44,14 @@ static void expect(const char *what, uint32_t got, uint32_t want)
     }
 }
 
+static void expect_text(const char *what, const char *got, const char *want)
+{
+    if (strcmp(got, want) != 0) {
+        printf("FAIL %s: \"%s\", expected \"%s\"\n", what, got, want);
+        failures++;
+    }
+}
+
 int main(void)
 {
     expect("registers of bmn_play_batch", cl_log_registers(bmn_log, "bmn_play_batch"), 64);
@@ -62,8 +72,19 @@ int main(void)
     expect("255 registers x 1024", cl_groups_by_registers(65536, 255, 1024), 0);
     expect("registers not told", cl_groups_by_registers(65536, 0, 256), 0);
     expect("register file not told", cl_groups_by_registers(0, 64, 256), 0);
+
+    /* A failed build's log: NVIDIA's reports of the kernels it compiled,
+     * then its front end's errors; a log without the word; blanks only. */
+    static const char failed[] = "ptxas info    : Used 64 registers\n"
+                                 "  warning: unused variable 'x'\n"
+                                 "  <source>:12:3: error: use of undeclared identifier 'y'\n"
+                                 "  y = 1;\n";
+    expect_text("the first line naming an error", cl_log_errors(failed),
+                "<source>:12:3: error: use of undeclared identifier 'y'\n  y = 1;\n");
+    expect_text("no error named", cl_log_errors("\n  warning: unused\n"), "warning: unused\n");
+    expect_text("blanks only", cl_log_errors(" \n\t"), "");
     if (failures)
         return 1;
-    printf("ok: 17 counts\n");
+    printf("ok: 17 counts, 3 logs\n");
     return 0;
 }

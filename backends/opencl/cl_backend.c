@@ -669,6 +669,36 @@ static char *cl_build_options(ls_ctx *ctx, const ls_cl_source *src, const char *
     return opts;
 }
 
+/* The driver's build log of b->program, NUL-terminated, to free; NULL
+ * where there is none (or no memory: the count falls back to its
+ * estimate). */
+static char *cl_driver_log(const ls_ctx *ctx, const cl_built *b)
+{
+    size_t bytes = 0;
+    if (clGetProgramBuildInfo(b->program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &bytes) != CL_SUCCESS || !bytes)
+        return NULL;
+    char *log = malloc(bytes + 1);
+    if (log && clGetProgramBuildInfo(b->program, ctx->device, CL_PROGRAM_BUILD_LOG, bytes, log, NULL) != CL_SUCCESS) {
+        free(log);
+        return NULL;
+    }
+    if (log)
+        log[bytes] = '\0';
+    return log;
+}
+
+/* What a failed build's log says (cl_log_errors), as much as fits in
+ * out. The whole log is read: a buffer shorter than the log gets nothing
+ * from the driver. */
+static void cl_build_error(const ls_ctx *ctx, const cl_built *b, char *out, size_t len)
+{
+    out[0] = '\0';
+    char *log = cl_driver_log(ctx, b);
+    if (log)
+        snprintf(out, len, "%s", cl_log_errors(log));
+    free(log);
+}
+
 /* Builds program b->program from src's text with the options: 0, or -1
  * with err saying why (the compiler's log, where it fails). */
 static int cl_build(ls_ctx *ctx, cl_built *b, const ls_cl_source *src, const char *opts, ls_error *err)
@@ -680,8 +710,8 @@ static int cl_build(ls_ctx *ctx, cl_built *b, const ls_cl_source *src, const cha
         return ls_fail(err, "OpenCL could not create program %s: %s", src->name, ls_cl_status(st));
     st = clBuildProgram(b->program, 1, &ctx->device, opts, NULL, NULL);
     if (st != CL_SUCCESS) {
-        char log[400] = "";
-        clGetProgramBuildInfo(b->program, ctx->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        char log[400];
+        cl_build_error(ctx, b, log, sizeof log);
         return ls_fail(err, "OpenCL could not build program %s%s%s for this device (%s): %s", src->name,
                        b->defines[0] ? " with " : "", b->defines, ls_cl_status(st), log);
     }
@@ -765,24 +795,6 @@ static void cl_store_built(const cl_built *b, const ls_program_key *key)
     if (binary && clGetProgramInfo(b->program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS)
         ls_program_cache_store(key, binary, bytes);
     free(binary);
-}
-
-/* The driver's build log of b->program, NUL-terminated, to free; NULL
- * where there is none (or no memory: the count falls back to its
- * estimate). */
-static char *cl_driver_log(const ls_ctx *ctx, const cl_built *b)
-{
-    size_t bytes = 0;
-    if (clGetProgramBuildInfo(b->program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &bytes) != CL_SUCCESS || !bytes)
-        return NULL;
-    char *log = malloc(bytes + 1);
-    if (log && clGetProgramBuildInfo(b->program, ctx->device, CL_PROGRAM_BUILD_LOG, bytes, log, NULL) != CL_SUCCESS) {
-        free(log);
-        return NULL;
-    }
-    if (log)
-        log[bytes] = '\0';
-    return log;
 }
 
 /* The build log of src built with opts and one empty kernel more, named

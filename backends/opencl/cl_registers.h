@@ -14,7 +14,8 @@
  *   ptxas info    : Used 79 registers, used 0 barriers
  *
  * so the count CUDA's occupancy calculator makes can be made here from
- * the same numbers. Pure functions, for tests/test_cl_registers.c. */
+ * the same numbers; and where a failed build's log says what failed
+ * (cl_log_errors). Pure functions, for tests/test_cl_registers.c. */
 #ifndef LOCKSTEP_CL_REGISTERS_H
 #define LOCKSTEP_CL_REGISTERS_H
 
@@ -56,6 +57,24 @@ static inline uint32_t cl_groups_by_registers(uint32_t unit_registers, uint32_t 
     uint32_t warp_registers = (registers * 32u + 255u) / 256u * 256u;
     uint32_t warps = unit_registers / warp_registers;
     return warps / ((group_size + 31u) / 32u);
+}
+
+/* Where a failed build's log says what failed, for a message: its first
+ * line that names an error, its blanks skipped; the log's first
+ * character that is not a blank where no line does. NVIDIA's
+ * -cl-nv-verbose puts every compiled kernel's report before, and a
+ * compiler's warnings may come first too. */
+static inline const char *cl_log_errors(const char *log)
+{
+    const char *from = strstr(log, "error");
+    if (from)
+        while (from > log && from[-1] != '\n')
+            from--;
+    else
+        from = log;
+    while (*from == ' ' || *from == '\t' || *from == '\n' || *from == '\r')
+        from++;
+    return from;
 }
 
 #endif
