@@ -83,8 +83,16 @@ int main(void)
                 "<source>:12:3: error: use of undeclared identifier 'y'\n  y = 1;\n");
     expect_text("no error named", cl_log_errors("\n  warning: unused\n"), "warning: unused\n");
     expect_text("blanks only", cl_log_errors(" \n\t"), "");
+
+    /* The cap a build asks for: its definition LS_REGISTERS, else the
+     * source's. */
+    expect("no definitions, a source of 128", cl_register_cap(128, ""), 128);
+    expect("no definitions, a source without a cap", cl_register_cap(0, ""), 0);
+    expect("LS_REGISTERS among others", cl_register_cap(128, "LIFE_FIXED_DIMS=3 LS_REGISTERS=168 X=1"), 168);
+    expect("the last LS_REGISTERS", cl_register_cap(0, "LS_REGISTERS=96 LS_REGISTERS=168"), 168);
+    expect("a name that only starts so", cl_register_cap(128, "LS_REGISTERS_MORE=168"), 128);
     if (failures)
         return 1;
-    printf("ok: 17 counts, 3 logs\n");
+    printf("ok: 17 counts, 3 logs, 5 caps\n");
     return 0;
 }

@@ -605,20 +605,6 @@ static int cl_read(ls_ctx *ctx, ls_buf *b, size_t offset, void *dst, size_t byte
     return 0;
 }
 
-/* The cap on a program's registers that a build asks for (dialect.h): the
- * value of its definition LS_REGISTERS, else 128 for a source that
- * defines LS_REGISTERS_128, else 0 (none). */
-static unsigned cl_register_cap(const ls_cl_source *src, const char *defines)
-{
-    char def[256];
-    const char *next = defines;
-    unsigned cap = src->flags & LS_CL_REGISTERS_128 ? 128u : 0u;
-    while (ls_gpu_define(&next, def, sizeof def) == 1)
-        if (strncmp(def, "LS_REGISTERS=", 13) == 0)
-            cap = (unsigned)strtoul(def + 13, NULL, 10);
-    return cap;
-}
-
 /* The build options of a program: the OpenCL C version, the device's
  * kernel shape (shape.h; dialect.h reads LS_SHAPE), the floating-point
  * options the program's source asks for, its platform's (cl_quirks_table,
@@ -642,7 +628,7 @@ static char *cl_build_options(ls_ctx *ctx, const ls_cl_source *src, const char *
         fp = " -cl-fp32-correctly-rounded-divide-sqrt";
     }
     char regs[64] = "";
-    unsigned cap = cl_register_cap(src, defines);
+    unsigned cap = cl_register_cap(src->flags & LS_CL_REGISTERS_128 ? 128u : 0u, defines);
     if (cap && ctx->register_cap[0])
         snprintf(regs, sizeof regs, "%s%u", ctx->register_cap, cap);
     /* Each definition adds " -D" to its own characters. */

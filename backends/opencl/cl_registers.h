@@ -14,14 +14,17 @@
  *   ptxas info    : Used 79 registers, used 0 barriers
  *
  * so the count CUDA's occupancy calculator makes can be made here from
- * the same numbers; and where a failed build's log says what failed
- * (cl_log_errors). Pure functions, for tests/test_cl_registers.c. */
+ * the same numbers; the cap a build asks for (cl_register_cap); and where
+ * a failed build's log says what failed (cl_log_errors). Pure functions,
+ * for tests/test_cl_registers.c. */
 #ifndef LOCKSTEP_CL_REGISTERS_H
 #define LOCKSTEP_CL_REGISTERS_H
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "gpu.h" /* ls_gpu_define */
 
 /* The registers a thread of kernel `name` uses by the build log `log`
  * (the "Used N registers" line after "Compiling entry function 'name'"
@@ -57,6 +60,21 @@ static inline uint32_t cl_groups_by_registers(uint32_t unit_registers, uint32_t 
     uint32_t warp_registers = (registers * 32u + 255u) / 256u * 256u;
     uint32_t warps = unit_registers / warp_registers;
     return warps / ((group_size + 31u) / 32u);
+}
+
+/* The cap on a program's registers that a build asks for (dialect.h): the
+ * value of the last definition LS_REGISTERS among `defines` (a
+ * kernel_with list), else source_cap (128 for a source that defines
+ * LS_REGISTERS_128, else 0: none). */
+static inline unsigned cl_register_cap(unsigned source_cap, const char *defines)
+{
+    char def[256];
+    const char *next = defines;
+    unsigned cap = source_cap;
+    while (ls_gpu_define(&next, def, sizeof def) == 1)
+        if (strncmp(def, "LS_REGISTERS=", 13) == 0)
+            cap = (unsigned)strtoul(def + 13, NULL, 10);
+    return cap;
 }
 
 /* Where a failed build's log says what failed, for a message: its first
